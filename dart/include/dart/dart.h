@@ -1,0 +1,13 @@
+/* DART: the C runtime under the DASH containers (MPI-3 one-sided
+ * communication with a shared-memory fast path). Include this header. */
+#ifndef DART__DART_H_
+#define DART__DART_H_
+
+#include <dart/dart_communication.h>
+#include <dart/dart_globmem.h>
+#include <dart/dart_initialization.h>
+#include <dart/dart_synchronization.h>
+#include <dart/dart_team_group.h>
+#include <dart/dart_types.h>
+
+#endif /* DART__DART_H_ */

@@ -1,0 +1,168 @@
+/* One-sided communication, atomics and collectives.
+ *
+ * Transfers name the remote side by a global pointer. Data of the calling
+ * unit and of units on the same (real or emulated) node is moved by memcpy
+ * through the shared window; other units are reached by MPI RMA inside the
+ * passive-target epoch opened when the segment was allocated. Large RMA
+ * transfers are split into chunks (DART_TRANSFER_CHUNK_SIZE bytes).
+ *
+ * Completion:
+ * | form            | returns when                                            |
+ * |-----------------|---------------------------------------------------------|
+ * | dart_put/get    | at once; dart_flush* completes it (remote + local)      |
+ * | *_handle        | at once; dart_wait/test on the handle complete it       |
+ * | *_blocking      | the data has arrived (get) / is visible at the target (put) |
+ *
+ * nelem counts elements of the basic type; src_type and dst_type must have
+ * the same basic type and may be strided (dart_type_create_strided) to gather
+ * or scatter. */
+#ifndef DART__DART_COMMUNICATION_H_
+#define DART__DART_COMMUNICATION_H_
+
+#include <dart/dart_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- put / get ---------------------------------------------------------- */
+
+/* Starts a get of nelem elements from gptr into dest. One-sided. */
+dart_ret_t dart_get(void* dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                    dart_datatype_t dst_type);
+
+/* Starts a put of nelem elements from src to gptr. One-sided. */
+dart_ret_t dart_put(dart_gptr_t gptr, const void* src, size_t nelem, dart_datatype_t src_type,
+                    dart_datatype_t dst_type);
+
+/* Get that returns when dest holds the data. One-sided. */
+dart_ret_t dart_get_blocking(void* dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                             dart_datatype_t dst_type);
+
+/* Put that returns when the data is visible at the target. One-sided. */
+dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void* src, size_t nelem,
+                             dart_datatype_t src_type, dart_datatype_t dst_type);
+
+/* Get completed through *handle (DART_HANDLE_NULL if done at once). One-sided. */
+dart_ret_t dart_get_handle(void* dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                           dart_datatype_t dst_type, dart_handle_t* handle);
+
+/* Put completed through *handle (DART_HANDLE_NULL if done at once). One-sided. */
+dart_ret_t dart_put_handle(dart_gptr_t gptr, const void* src, size_t nelem,
+                           dart_datatype_t src_type, dart_datatype_t dst_type,
+                           dart_handle_t* handle);
+
+/* ---- completion ---------------------------------------------------------- */
+
+/* Completes the operation (remotely for puts), frees the handle and sets it
+ * to DART_HANDLE_NULL. Waiting on DART_HANDLE_NULL returns DART_OK. Local. */
+dart_ret_t dart_wait(dart_handle_t* handle);
+
+/* Completes the operation locally only (the source buffer of a put may be
+ * reused), frees the handle. Local. */
+dart_ret_t dart_wait_local(dart_handle_t* handle);
+
+/* Completes n handles in any order. Local. */
+dart_ret_t dart_waitall(dart_handle_t handles[], size_t n);
+
+/* Completes n handles locally. Local. */
+dart_ret_t dart_waitall_local(dart_handle_t handles[], size_t n);
+
+/* *result = 1 and the handle is freed if the operation completed, else 0.
+ * Local. */
+dart_ret_t dart_test(dart_handle_t* handle, int32_t* result);
+
+/* Like dart_test, local completion only. */
+dart_ret_t dart_test_local(dart_handle_t* handle, int32_t* result);
+
+/* *result = 1 if all n operations completed (all handles freed), else 0.
+ * Local. */
+dart_ret_t dart_testall(dart_handle_t handles[], size_t n, int32_t* result);
+
+/* Like dart_testall, local completion only. */
+dart_ret_t dart_testall_local(dart_handle_t handles[], size_t n, int32_t* result);
+
+/* Completes all operations to gptr's unit on gptr's segment. Local. */
+dart_ret_t dart_flush(dart_gptr_t gptr);
+
+/* Completes all operations on gptr's segment, to all units. Local. */
+dart_ret_t dart_flush_all(dart_gptr_t gptr);
+
+/* Local completion of operations to gptr's unit on gptr's segment. Local. */
+dart_ret_t dart_flush_local(dart_gptr_t gptr);
+
+/* Local completion of all operations on gptr's segment. Local. */
+dart_ret_t dart_flush_local_all(dart_gptr_t gptr);
+
+/* ---- atomics (always through MPI, atomic with respect to each other) ---- */
+
+/* Atomically combines nelem values into gptr with op (DART_OP_REPLACE
+ * allowed). Completes with dart_flush. One-sided. */
+dart_ret_t dart_accumulate(dart_gptr_t gptr, const void* values, size_t nelem,
+                           dart_datatype_t dtype, dart_operation_t op);
+
+/* Like dart_accumulate; returns when values may be reused. One-sided. */
+dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void* values, size_t nelem,
+                                          dart_datatype_t dtype, dart_operation_t op);
+
+/* Atomically: *result = *gptr; *gptr = *gptr op *value. Blocking, one-sided. */
+dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void* value, void* result,
+                             dart_datatype_t dtype, dart_operation_t op);
+
+/* Atomically: *result = *gptr; if (*gptr == *compare) *gptr = *value.
+ * Integer types only. Blocking, one-sided. */
+dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void* value, const void* compare,
+                                 void* result, dart_datatype_t dtype);
+
+/* ---- collectives (collective over teamid) ------------------------------- */
+
+/* Waits until all units of the team arrived. */
+dart_ret_t dart_barrier(dart_team_t teamid);
+
+/* Copies nelem elements of root's buf to every unit's buf. */
+dart_ret_t dart_bcast(void* buf, size_t nelem, dart_datatype_t dtype, dart_team_unit_t root,
+                      dart_team_t teamid);
+
+/* Unit i receives elements [i*nelem, (i+1)*nelem) of root's sendbuf. */
+dart_ret_t dart_scatter(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                        dart_team_unit_t root, dart_team_t teamid);
+
+/* Root receives nelem elements from each unit, in unit order. */
+dart_ret_t dart_gather(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                       dart_team_unit_t root, dart_team_t teamid);
+
+/* Every unit receives nelem elements from each unit, in unit order. */
+dart_ret_t dart_allgather(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                          dart_team_t teamid);
+
+/* Every unit receives nrecvelem[i] elements from unit i at element offset
+ * recvdispls[i]; nsendelem must equal nrecvelem[myid]. */
+dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_t dtype,
+                           void* recvbuf, const size_t* nrecvelem, const size_t* recvdispls,
+                           dart_team_t teamid);
+
+/* Root receives the element-wise reduction with op over all units. */
+dart_ret_t dart_reduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                       dart_operation_t op, dart_team_unit_t root, dart_team_t teamid);
+
+/* Every unit receives the element-wise reduction with op over all units. */
+dart_ret_t dart_allreduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                          dart_operation_t op, dart_team_t teamid);
+
+/* Unit j receives elements [j*nelem, (j+1)*nelem) of every unit's sendbuf,
+ * stored in unit order. */
+dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                         dart_team_t teamid);
+
+/* Non-blocking barrier; complete with dart_wait/dart_test. */
+dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle);
+
+/* Non-blocking allreduce; buffers must stay valid until completion. */
+dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                           dart_operation_t op, dart_team_t teamid, dart_handle_t* handle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DART__DART_COMMUNICATION_H_ */

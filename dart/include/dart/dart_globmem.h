@@ -1,0 +1,97 @@
+/* Global memory: allocation, global pointer arithmetic, element types.
+ *
+ * | call                        | cost                                   |
+ * |-----------------------------|----------------------------------------|
+ * | dart_team_memalloc_aligned  | collective over the team               |
+ * | dart_team_memfree           | collective over the team               |
+ * | dart_memalloc / memfree     | local (from the unit's allocation pool)|
+ * | dart_gptr_*                 | local, no communication                |
+ *
+ * Team memory lives in one MPI-3 shared window over the team: units of the
+ * same (real or emulated) node read and write it by load/store, the others by
+ * MPI RMA on the same window. */
+#ifndef DART__DART_GLOBMEM_H_
+#define DART__DART_GLOBMEM_H_
+
+#include <dart/dart_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- element types ------------------------------------------------------ */
+
+/* Size in bytes of one element of dtype. Local. */
+dart_ret_t dart_op_type_size(dart_datatype_t dtype, size_t* size);
+#define dart_type_size dart_op_type_size
+
+/* A strided type: blocks of blocklen elements of the basic type basetype,
+ * starting every stride elements. Used as the source or destination type of
+ * dart_get/dart_put to gather or scatter. Local. */
+dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, size_t blocklen,
+                                    dart_datatype_t* newtype);
+
+/* An opaque element of num_bytes bytes (moved, never reduced). Local. */
+dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t* newtype);
+
+/* Frees a type made by dart_type_create_* and sets *dtype to
+ * DART_TYPE_UNDEFINED. Local. */
+dart_ret_t dart_type_destroy(dart_datatype_t* dtype);
+
+/* ---- allocation --------------------------------------------------------- */
+
+/* Allocates nelem elements of dtype on every unit of the team (the same size
+ * everywhere) and returns a pointer to unit 0's part. Collective over the
+ * team. nelem may be 0 (a valid, empty segment). */
+dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
+                                      dart_gptr_t* gptr);
+
+/* Frees a team segment. Collective over the segment's team. */
+dart_ret_t dart_team_memfree(dart_gptr_t gptr);
+
+/* Allocates nelem elements of dtype in the calling unit's allocation pool
+ * (size set by DART_LOCAL_POOL_SIZE); other units reach it by put/get. Local.
+ * Returns DART_ERR_NOMEM when the pool is full. */
+dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr);
+
+/* Frees memory from dart_memalloc; must be called by the owning unit. Local. */
+dart_ret_t dart_memfree(dart_gptr_t gptr);
+
+/* ---- global pointers (all local) ---------------------------------------- */
+
+/* Address of the byte gptr names if the calling unit owns it, else NULL. */
+dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void** addr);
+
+/* Address through which the calling unit reaches gptr by load/store: set for
+ * its own memory and for units of the same (real or emulated) node when the
+ * shared-window fast path is on; NULL otherwise. */
+dart_ret_t dart_gptr_getaddr_shared(const dart_gptr_t gptr, void** addr);
+
+/* Points gptr (which must name the calling unit's memory) at the local
+ * address addr inside the same segment part. */
+dart_ret_t dart_gptr_setaddr(dart_gptr_t* gptr, void* addr);
+
+/* Moves gptr by offs bytes. */
+dart_ret_t dart_gptr_incaddr(dart_gptr_t* gptr, int64_t offs);
+
+/* Sets the (team-relative) unit of gptr. */
+dart_ret_t dart_gptr_setunit(dart_gptr_t* gptr, dart_team_unit_t unit);
+
+/* Reads / writes the 8 flag bits of gptr. */
+dart_ret_t dart_gptr_getflags(dart_gptr_t gptr, uint16_t* flags);
+dart_ret_t dart_gptr_setflags(dart_gptr_t* gptr, uint16_t flags);
+
+/* Size in bytes of the part of gptr's segment owned by gptr's unit. */
+dart_ret_t dart_gptr_segment_size(dart_gptr_t gptr, size_t* nbytes);
+
+/* 1 if both pointers name the same byte (flags ignored), else 0. */
+static inline int dart_gptr_equal(const dart_gptr_t lhs, const dart_gptr_t rhs) {
+  return lhs.unitid == rhs.unitid && lhs.segid == rhs.segid && lhs.teamid == rhs.teamid &&
+         lhs.addr_or_offs.offset == rhs.addr_or_offs.offset;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DART__DART_GLOBMEM_H_ */

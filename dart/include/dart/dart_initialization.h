@@ -1,0 +1,52 @@
+/* Start-up and shut-down of the DART runtime. */
+#ifndef DART__DART_INITIALIZATION_H_
+#define DART__DART_INITIALIZATION_H_
+
+#include <dart/dart_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Initialises DART (and MPI unless the program already did): reads the
+ * environment flags, builds DART_TEAM_ALL and the local allocation pool.
+ * Collective over all processes. A malformed environment flag returns
+ * DART_ERR_INVAL with a message naming the flag; calling it twice returns
+ * DART_ERR_INVAL. */
+dart_ret_t dart_init(int* argc, char*** argv);
+
+/* Like dart_init, requesting MPI_THREAD_MULTIPLE when *provided asks for
+ * DART_THREAD_MULTIPLE; on return *provided is what MPI granted. Collective. */
+dart_ret_t dart_init_thread(int* argc, char*** argv, dart_thread_support_level_t* provided);
+
+/* Frees every team, segment and lock still alive and finalises MPI if
+ * dart_init initialised it. Collective over all units. */
+dart_ret_t dart_exit(void);
+
+/* 1 between a successful dart_init and dart_exit, else 0. Local. */
+int dart_initialized(void);
+
+/* Aborts all units with the given exit code (MPI_Abort). */
+void dart_abort(int errorcode);
+
+/* Thread level granted at init. Local. */
+dart_ret_t dart_thread_support_level(dart_thread_support_level_t* provided);
+
+/* Live runtime objects, for leak checks in tests and long-running codes. */
+typedef struct {
+  long teams;             /* teams the calling unit is a member of, incl. DART_TEAM_ALL */
+  long segments;          /* team memory segments, incl. the local allocation pool */
+  long windows;           /* MPI windows held by DART */
+  long communicators;     /* MPI communicators held by DART */
+  long handles;           /* non-blocking handles not yet completed */
+  size_t local_pool_used; /* bytes of the calling unit's dart_memalloc pool in use */
+} dart_runtime_stats_t;
+
+/* Counts the live objects of the calling unit. Local. */
+dart_ret_t dart_runtime_stats(dart_runtime_stats_t* stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DART__DART_INITIALIZATION_H_ */

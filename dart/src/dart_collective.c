@@ -1,0 +1,208 @@
+/* Collectives over a team's communicator. Element counts above INT_MAX are
+ * split into rounds where the operation allows it (bcast, reduce,
+ * allreduce); the gather family rejects them. */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "dart_internal.h"
+
+/* Validates team, type and (for reductions) op. */
+static dart_ret_t prepare(const char* call, dart_team_t teamid, dart_datatype_t dtype,
+                          dart_team_data_t** team, const dart_type_info_t** t) {
+  DART_CHECK_INIT(call);
+  *team = dart__team_checked(call, teamid);
+  if (*team == NULL) return DART_ERR_INVAL;
+  *t = dart__type(dtype);
+  DART_CHECK_ARG(call, *t != NULL && (*t)->kind != DART_KIND_STRIDED,
+                 "data type %ld is not a basic or custom type", (long)dtype);
+  return DART_OK;
+}
+
+#define PREPARE(call, teamid, dtype)                                      \
+  dart_team_data_t* team;                                                 \
+  const dart_type_info_t* t;                                              \
+  do {                                                                    \
+    dart_ret_t prep_ret_ = prepare((call), (teamid), (dtype), &team, &t); \
+    if (prep_ret_ != DART_OK) return prep_ret_;                           \
+  } while (0)
+
+#define CHECK_ROOT(call, root)                                                            \
+  DART_CHECK_ARG(call, (root).id >= 0 && (root).id < team->size,                          \
+                 "root %d is not a unit of team %d (%d units)", (root).id, (int)team->id, \
+                 team->size)
+
+#define CHECK_COUNT(call, n) \
+  DART_CHECK_ARG(call, (n) <= INT_MAX, "%zu elements exceed one MPI collective", (size_t)(n))
+
+dart_ret_t dart_barrier(dart_team_t teamid) {
+  static const char* call = "dart_barrier";
+  DART_CHECK_INIT(call);
+  dart_team_data_t* team = dart__team_checked(call, teamid);
+  if (team == NULL) return DART_ERR_INVAL;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST); /* publish fast-path stores */
+  DART_MPI_CALL(call, MPI_Barrier(team->comm));
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return DART_OK;
+}
+
+dart_ret_t dart_bcast(void* buf, size_t nelem, dart_datatype_t dtype, dart_team_unit_t root,
+                      dart_team_t teamid) {
+  static const char* call = "dart_bcast";
+  PREPARE(call, teamid, dtype);
+  CHECK_ROOT(call, root);
+  DART_CHECK_ARG(call, buf != NULL || nelem == 0, "buf is NULL");
+  for (size_t first = 0; first < nelem || first == 0; first += INT_MAX) {
+    size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
+    DART_MPI_CALL(call,
+                  MPI_Bcast((char*)buf + first * t->size, (int)count, t->mpi, root.id, team->comm));
+    if (nelem == 0) break;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart_scatter(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                        dart_team_unit_t root, dart_team_t teamid) {
+  static const char* call = "dart_scatter";
+  PREPARE(call, teamid, dtype);
+  CHECK_ROOT(call, root);
+  CHECK_COUNT(call, nelem);
+  DART_MPI_CALL(call, MPI_Scatter(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id,
+                                  team->comm));
+  return DART_OK;
+}
+
+dart_ret_t dart_gather(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                       dart_team_unit_t root, dart_team_t teamid) {
+  static const char* call = "dart_gather";
+  PREPARE(call, teamid, dtype);
+  CHECK_ROOT(call, root);
+  CHECK_COUNT(call, nelem);
+  DART_MPI_CALL(call, MPI_Gather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id,
+                                 team->comm));
+  return DART_OK;
+}
+
+dart_ret_t dart_allgather(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                          dart_team_t teamid) {
+  static const char* call = "dart_allgather";
+  PREPARE(call, teamid, dtype);
+  CHECK_COUNT(call, nelem);
+  DART_MPI_CALL(
+      call, MPI_Allgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm));
+  return DART_OK;
+}
+
+dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_t dtype,
+                           void* recvbuf, const size_t* nrecvelem, const size_t* recvdispls,
+                           dart_team_t teamid) {
+  static const char* call = "dart_allgatherv";
+  PREPARE(call, teamid, dtype);
+  DART_CHECK_ARG(call, nrecvelem != NULL && recvdispls != NULL, "nrecvelem or recvdispls is NULL");
+  CHECK_COUNT(call, nsendelem);
+  DART_CHECK_ARG(call, nsendelem == nrecvelem[team->myid],
+                 "nsendelem %zu differs from nrecvelem[%d] = %zu", nsendelem, team->myid,
+                 nrecvelem[team->myid]);
+  int* counts = malloc(2 * (size_t)team->size * sizeof *counts);
+  if (counts == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int* displs = counts + team->size;
+  for (int u = 0; u < team->size; ++u) {
+    if (nrecvelem[u] > INT_MAX || recvdispls[u] > INT_MAX) {
+      free(counts);
+      return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "counts or offsets of unit %d exceed INT_MAX",
+                                u);
+    }
+    counts[u] = (int)nrecvelem[u];
+    displs[u] = (int)recvdispls[u];
+  }
+  int ret =
+      MPI_Allgatherv(sendbuf, (int)nsendelem, t->mpi, recvbuf, counts, displs, t->mpi, team->comm);
+  free(counts);
+  DART_MPI_CALL(call, ret);
+  return DART_OK;
+}
+
+static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* recvbuf, size_t nelem,
+                                const dart_type_info_t* t, dart_operation_t op, int root,
+                                dart_team_data_t* team) {
+  dart_ret_t ret = dart__check_op(call, op, t, false);
+  if (ret != DART_OK) return ret;
+  for (size_t first = 0; first < nelem; first += INT_MAX) {
+    size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
+    const void* send =
+        sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : (const char*)sendbuf + first * t->size;
+    void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + first * t->size;
+    if (root < 0) {
+      DART_MPI_CALL(call,
+                    MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm));
+    } else {
+      DART_MPI_CALL(call,
+                    MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm));
+    }
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart_reduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                       dart_operation_t op, dart_team_unit_t root, dart_team_t teamid) {
+  static const char* call = "dart_reduce";
+  PREPARE(call, teamid, dtype);
+  CHECK_ROOT(call, root);
+  return reduce_rounds(call, sendbuf, recvbuf, nelem, t, op, root.id, team);
+}
+
+dart_ret_t dart_allreduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                          dart_operation_t op, dart_team_t teamid) {
+  static const char* call = "dart_allreduce";
+  PREPARE(call, teamid, dtype);
+  return reduce_rounds(call, sendbuf, recvbuf, nelem, t, op, -1, team);
+}
+
+dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                         dart_team_t teamid) {
+  static const char* call = "dart_alltoall";
+  PREPARE(call, teamid, dtype);
+  CHECK_COUNT(call, nelem);
+  DART_MPI_CALL(call,
+                MPI_Alltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm));
+  return DART_OK;
+}
+
+dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle) {
+  static const char* call = "dart_ibarrier";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
+  dart_team_data_t* team = dart__team_checked(call, teamid);
+  if (team == NULL) return DART_ERR_INVAL;
+  dart_handle_t h = dart__handle_new(DART_HANDLE_COLL, 1);
+  if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  int ret = MPI_Ibarrier(team->comm, &h->reqs[0]);
+  if (ret != MPI_SUCCESS) {
+    dart__handle_release(h);
+    return dart__mpi_error(ret, call, "MPI_Ibarrier");
+  }
+  h->nreq = 1;
+  *handle = h;
+  return DART_OK;
+}
+
+dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
+                           dart_operation_t op, dart_team_t teamid, dart_handle_t* handle) {
+  static const char* call = "dart_iallreduce";
+  DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
+  PREPARE(call, teamid, dtype);
+  CHECK_COUNT(call, nelem);
+  dart_ret_t ret = dart__check_op(call, op, t, false);
+  if (ret != DART_OK) return ret;
+  dart_handle_t h = dart__handle_new(DART_HANDLE_COLL, 1);
+  if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_op(op), team->comm,
+                               &h->reqs[0]);
+  if (mpi_ret != MPI_SUCCESS) {
+    dart__handle_release(h);
+    return dart__mpi_error(mpi_ret, call, "MPI_Iallreduce");
+  }
+  h->nreq = 1;
+  *handle = h;
+  return DART_OK;
+}

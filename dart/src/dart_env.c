@@ -1,0 +1,126 @@
+/* Environment flags, read once by dart_init. Every flag is documented in
+ * README.md; a malformed value is an error naming the flag. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dart_internal.h"
+
+bool dart__parse_bytes(const char* text, size_t* bytes) {
+  if (text == NULL || *text == '\0') return false;
+  errno = 0;
+  char* end = NULL;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno != 0 || end == text || text[0] == '-') return false;
+  unsigned long long scale = 1;
+  if (*end != '\0') {
+    switch (*end) {
+      case 'k':
+      case 'K':
+        scale = 1ull << 10;
+        break;
+      case 'm':
+      case 'M':
+        scale = 1ull << 20;
+        break;
+      case 'g':
+      case 'G':
+        scale = 1ull << 30;
+        break;
+      default:
+        return false;
+    }
+    ++end;
+    if (*end == 'i' || *end == 'I') ++end;
+    if (*end == 'b' || *end == 'B') ++end;
+    if (*end != '\0') return false;
+  }
+  if (value == 0 || value > SIZE_MAX / scale) return false;
+  *bytes = (size_t)(value * scale);
+  return true;
+}
+
+/* Parses a decimal int in [min, max]. */
+static bool parse_int(const char* text, long min, long max, long* out) {
+  if (text == NULL || *text == '\0') return false;
+  errno = 0;
+  char* end = NULL;
+  long value = strtol(text, &end, 10);
+  if (errno != 0 || *end != '\0' || value < min || value > max) return false;
+  *out = value;
+  return true;
+}
+
+static bool parse_bool(const char* text, bool* out) {
+  if (strcmp(text, "1") == 0 || strcasecmp(text, "on") == 0 || strcasecmp(text, "true") == 0 ||
+      strcasecmp(text, "yes") == 0) {
+    *out = true;
+    return true;
+  }
+  if (strcmp(text, "0") == 0 || strcasecmp(text, "off") == 0 || strcasecmp(text, "false") == 0 ||
+      strcasecmp(text, "no") == 0) {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+static bool parse_log_level(const char* text, dart_log_level_t* out) {
+  static const char* const names[] = {"error", "warn", "info", "debug"};
+  for (int i = 0; i < 4; ++i) {
+    if (strcasecmp(text, names[i]) == 0) {
+      *out = (dart_log_level_t)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+#define FLAG_ERROR(name, value, expected)                                                       \
+  DART_LOG_ERROR_RET(DART_ERR_INVAL, "dart_init",                                               \
+                     "environment flag %s has malformed value '%s' (expected %s)", name, value, \
+                     expected)
+
+dart_ret_t dart__config_read(dart_config_t* cfg) {
+  dart_config_t next = {
+      .log_level = DART_LOG_WARN,
+      .shared_windows = true,
+      .virtual_node_size = 0,
+      .local_pool_size = (size_t)64 << 20,
+      .transfer_chunk_size = (size_t)16 << 20,
+      .force_window_pair = false,
+  };
+  const char* value;
+  if ((value = getenv("DART_LOG_LEVEL")) != NULL && !parse_log_level(value, &next.log_level)) {
+    return FLAG_ERROR("DART_LOG_LEVEL", value, "error|warn|info|debug");
+  }
+  if ((value = getenv("DART_SHARED_WINDOWS")) != NULL && !parse_bool(value, &next.shared_windows)) {
+    return FLAG_ERROR("DART_SHARED_WINDOWS", value, "1 or 0");
+  }
+  if ((value = getenv("DART_VIRTUAL_NODE_SIZE")) != NULL) {
+    long k = 0;
+    if (!parse_int(value, 0, INT32_MAX, &k)) {
+      return FLAG_ERROR("DART_VIRTUAL_NODE_SIZE", value, "a unit count >= 1, or 0 for real nodes");
+    }
+    next.virtual_node_size = (int)k;
+  }
+  if ((value = getenv("DART_LOCAL_POOL_SIZE")) != NULL &&
+      !dart__parse_bytes(value, &next.local_pool_size)) {
+    return FLAG_ERROR("DART_LOCAL_POOL_SIZE", value, "a byte size > 0 such as 64M");
+  }
+  if ((value = getenv("DART_TRANSFER_CHUNK_SIZE")) != NULL) {
+    size_t chunk = 0;
+    if (!dart__parse_bytes(value, &chunk) || chunk < 64 || chunk > ((size_t)1 << 30)) {
+      return FLAG_ERROR("DART_TRANSFER_CHUNK_SIZE", value, "a byte size in [64, 1G] such as 16M");
+    }
+    next.transfer_chunk_size = chunk;
+  }
+  if ((value = getenv("DART_TEST_FORCE_WINDOW_PAIR")) != NULL &&
+      !parse_bool(value, &next.force_window_pair)) {
+    return FLAG_ERROR("DART_TEST_FORCE_WINDOW_PAIR", value, "1 or 0");
+  }
+  *cfg = next;
+  return DART_OK;
+}

@@ -1,0 +1,214 @@
+/* Global memory: team-collective and local allocation, global pointer
+ * helpers and the resolution of a global pointer to a window target. */
+#include <stdlib.h>
+
+#include "dart_internal.h"
+
+dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes, dart_target_t* out) {
+  DART_CHECK_INIT(call);
+  if (DART_GPTR_ISNULL(gptr)) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "global pointer is DART_GPTR_NULL");
+  }
+  dart_team_data_t* team = dart__team(gptr.teamid);
+  if (team == NULL) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "global pointer names unknown team %d",
+                              (int)gptr.teamid);
+  }
+  dart_segment_t* seg =
+      gptr.segid >= 0 && gptr.segid < team->segs_cap ? team->segs[gptr.segid] : NULL;
+  if (seg == NULL) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "global pointer names segment %d of team %d, which is not "
+                              "allocated (freed or foreign pointer)",
+                              (int)gptr.segid, (int)gptr.teamid);
+  }
+  const int unit = gptr.unitid;
+  if (unit < 0 || unit >= team->size) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "global pointer names unit %d, team %d has %d units", unit,
+                              (int)gptr.teamid, team->size);
+  }
+  const uint64_t offset = gptr.addr_or_offs.offset;
+  if (offset > seg->nbytes || nbytes > seg->nbytes - offset) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "range [%llu, %llu + %zu) is outside the %zu bytes of unit %d in "
+                              "segment %d",
+                              (unsigned long long)offset, (unsigned long long)offset, nbytes,
+                              seg->nbytes, unit, (int)gptr.segid);
+  }
+  out->seg = seg;
+  out->target = unit;
+  out->disp = (MPI_Aint)offset;
+  out->shm_addr = seg->shm_base[unit] != NULL ? seg->shm_base[unit] + offset : NULL;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
+                                      dart_gptr_t* gptr) {
+  static const char* call = "dart_team_memalloc_aligned";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
+  *gptr = DART_GPTR_NULL;
+  const dart_type_info_t* t = dart__type(dtype);
+  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+                 "data type %ld is not a basic or custom type", (long)dtype);
+  DART_CHECK_ARG(call, nelem <= (size_t)INT64_MAX / t->size,
+                 "%zu elements of %zu bytes overflow the size of a segment", nelem, t->size);
+  dart_team_data_t* team = dart__team_checked(call, teamid);
+  if (team == NULL) return DART_ERR_INVAL;
+  int16_t segid = dart__team_next_segid(team);
+  if (segid < 0) {
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "all %d segment ids of team %d are in use",
+                              DART_MAX_SEGMENTS, (int)teamid);
+  }
+  dart_segment_t* seg = NULL;
+  dart_ret_t ret = dart__segment_alloc(call, team, nelem * t->size, segid, &seg);
+  if (ret != DART_OK) return ret;
+  if (dart__team_add_segment(team, seg) != DART_OK) {
+    dart__segment_free(call, seg);
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  }
+  gptr->flags = 0;
+  gptr->unitid = 0;
+  gptr->segid = segid;
+  gptr->teamid = teamid;
+  gptr->addr_or_offs.offset = 0;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
+  static const char* call = "dart_team_memfree";
+  DART_CHECK_INIT(call);
+  if (DART_GPTR_ISNULL(gptr)) return DART_OK; /* like free(NULL) */
+  DART_CHECK_ARG(call, gptr.segid != DART_SEGMENT_LOCAL,
+                 "pointer is from dart_memalloc; use dart_memfree");
+  dart_target_t target;
+  dart_ret_t ret = dart__resolve(call, gptr, 0, &target);
+  if (ret != DART_OK) return ret;
+  dart_team_data_t* team = dart__team(gptr.teamid);
+  dart__team_remove_segment(team, gptr.segid);
+  return dart__segment_free(call, target.seg);
+}
+
+dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr) {
+  static const char* call = "dart_memalloc";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
+  *gptr = DART_GPTR_NULL;
+  const dart_type_info_t* t = dart__type(dtype);
+  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+                 "data type %ld is not a basic or custom type", (long)dtype);
+  DART_CHECK_ARG(call, nelem > 0, "cannot allocate 0 elements");
+  DART_CHECK_ARG(call, nelem <= SIZE_MAX / t->size, "%zu elements of %zu bytes overflow size_t",
+                 nelem, t->size);
+  uint64_t offset = 0;
+  if (!dart__pool_alloc(dart__state.pool, nelem * t->size, &offset)) {
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
+                              "local allocation pool full: %zu bytes requested, %zu of %zu in use "
+                              "(raise DART_LOCAL_POOL_SIZE)",
+                              nelem * t->size, dart__pool_used(dart__state.pool),
+                              dart__state.config.local_pool_size);
+  }
+  gptr->flags = 0;
+  gptr->unitid = dart__state.myid;
+  gptr->segid = DART_SEGMENT_LOCAL;
+  gptr->teamid = DART_TEAM_ALL;
+  gptr->addr_or_offs.offset = offset;
+  return DART_OK;
+}
+
+dart_ret_t dart_memfree(dart_gptr_t gptr) {
+  static const char* call = "dart_memfree";
+  DART_CHECK_INIT(call);
+  if (DART_GPTR_ISNULL(gptr)) return DART_OK;
+  DART_CHECK_ARG(call, gptr.teamid == DART_TEAM_ALL && gptr.segid == DART_SEGMENT_LOCAL,
+                 "pointer (team %d, segment %d) is not from dart_memalloc", (int)gptr.teamid,
+                 (int)gptr.segid);
+  DART_CHECK_ARG(call, gptr.unitid == dart__state.myid,
+                 "memory of unit %d can only be freed by that unit", (int)gptr.unitid);
+  DART_CHECK_ARG(call, dart__pool_free(dart__state.pool, gptr.addr_or_offs.offset),
+                 "no allocation starts at offset %llu (double free or moved pointer)",
+                 (unsigned long long)gptr.addr_or_offs.offset);
+  return DART_OK;
+}
+
+/* ---- global pointer helpers -------------------------------------------- */
+
+dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void** addr) {
+  static const char* call = "dart_gptr_getaddr";
+  DART_CHECK_ARG(call, addr != NULL, "addr is NULL");
+  *addr = NULL;
+  dart_target_t target;
+  dart_ret_t ret = dart__resolve(call, gptr, 0, &target);
+  if (ret != DART_OK) return ret;
+  if (target.target == dart__team(gptr.teamid)->myid) {
+    *addr = target.seg->local_base + gptr.addr_or_offs.offset;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_getaddr_shared(const dart_gptr_t gptr, void** addr) {
+  static const char* call = "dart_gptr_getaddr_shared";
+  DART_CHECK_ARG(call, addr != NULL, "addr is NULL");
+  *addr = NULL;
+  dart_target_t target;
+  dart_ret_t ret = dart__resolve(call, gptr, 0, &target);
+  if (ret != DART_OK) return ret;
+  *addr = target.shm_addr;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_setaddr(dart_gptr_t* gptr, void* addr) {
+  static const char* call = "dart_gptr_setaddr";
+  DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
+  dart_target_t target;
+  dart_ret_t ret = dart__resolve(call, *gptr, 0, &target);
+  if (ret != DART_OK) return ret;
+  DART_CHECK_ARG(call, target.target == dart__team(gptr->teamid)->myid,
+                 "gptr names unit %d, not the calling unit", target.target);
+  char* base = target.seg->local_base;
+  DART_CHECK_ARG(call, (char*)addr >= base && (char*)addr <= base + target.seg->nbytes,
+                 "address %p is outside the calling unit's part of segment %d", addr,
+                 (int)gptr->segid);
+  gptr->addr_or_offs.offset = (uint64_t)((char*)addr - base);
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_incaddr(dart_gptr_t* gptr, int64_t offs) {
+  DART_CHECK_ARG("dart_gptr_incaddr", gptr != NULL, "gptr is NULL");
+  gptr->addr_or_offs.offset += (uint64_t)offs;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_setunit(dart_gptr_t* gptr, dart_team_unit_t unit) {
+  DART_CHECK_ARG("dart_gptr_setunit", gptr != NULL, "gptr is NULL");
+  DART_CHECK_ARG("dart_gptr_setunit", unit.id >= 0 && unit.id < (1 << 23),
+                 "unit %d does not fit a global pointer", unit.id);
+  gptr->unitid = unit.id;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_getflags(dart_gptr_t gptr, uint16_t* flags) {
+  DART_CHECK_ARG("dart_gptr_getflags", flags != NULL, "flags is NULL");
+  *flags = (uint16_t)gptr.flags;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_setflags(dart_gptr_t* gptr, uint16_t flags) {
+  DART_CHECK_ARG("dart_gptr_setflags", gptr != NULL, "gptr is NULL");
+  DART_CHECK_ARG("dart_gptr_setflags", flags <= 0xff, "flags %u do not fit 8 bits", flags);
+  gptr->flags = flags;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_segment_size(dart_gptr_t gptr, size_t* nbytes) {
+  static const char* call = "dart_gptr_segment_size";
+  DART_CHECK_ARG(call, nbytes != NULL, "nbytes is NULL");
+  dart_target_t target;
+  dart_gptr_t base = gptr;
+  base.addr_or_offs.offset = 0;
+  dart_ret_t ret = dart__resolve(call, base, 0, &target);
+  if (ret != DART_OK) return ret;
+  *nbytes = target.seg->nbytes;
+  return DART_OK;
+}

@@ -1,0 +1,246 @@
+/* dart_init / dart_exit: MPI start-up, node discovery, DART_TEAM_ALL and the
+ * local allocation pool. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dart_internal.h"
+
+dart_state_t dart__state;
+
+static int compare_int64(const void* a, const void* b) {
+  int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+  return (x > y) - (x < y);
+}
+
+bool dart__mpi_finalized(void) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  return finalized != 0;
+}
+
+/* Replaces each key by the index of its value among the distinct values in
+ * ascending order. */
+static dart_ret_t compress_keys(int64_t* keys, int* out, size_t n) {
+  int64_t* sorted = malloc(n * sizeof *sorted);
+  if (sorted == NULL) return DART_ERR_NOMEM;
+  memcpy(sorted, keys, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, compare_int64);
+  size_t distinct = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (i == 0 || sorted[i] != sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+  }
+  for (size_t u = 0; u < n; ++u) {
+    size_t lo = 0, hi = distinct;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (sorted[mid] < keys[u])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    out[u] = (int)lo;
+  }
+  free(sorted);
+  return DART_OK;
+}
+
+/* Fills real_node[] and node[] for every global unit. Real nodes are the MPI
+ * shared-memory domains, numbered by their lowest unit id. A unit's node is
+ * its real node, further cut into groups of DART_VIRTUAL_NODE_SIZE
+ * consecutive unit ids when that flag is set. Collective. */
+static dart_ret_t discover_nodes(const char* call) {
+  MPI_Comm shm = MPI_COMM_NULL;
+  DART_MPI_CALL(call, MPI_Comm_split_type(dart__state.comm_all, MPI_COMM_TYPE_SHARED, 0,
+                                          MPI_INFO_NULL, &shm));
+  int leader = dart__state.myid; /* lowest unit id on my real node */
+  int ret = MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
+  MPI_Comm_free(&shm);
+  DART_MPI_CALL(call, ret);
+  const size_t n = (size_t)dart__state.size;
+  int* leaders = malloc(n * sizeof *leaders);
+  int64_t* keys = malloc(n * sizeof *keys);
+  dart__state.real_node = malloc(n * sizeof *dart__state.real_node);
+  dart__state.node = malloc(n * sizeof *dart__state.node);
+  dart_ret_t result = DART_OK;
+  if (!leaders || !keys || !dart__state.real_node || !dart__state.node) {
+    result = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    goto done;
+  }
+  ret = MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, dart__state.comm_all);
+  if (ret != MPI_SUCCESS) {
+    result = dart__mpi_error(ret, call, "MPI_Allgather");
+    goto done;
+  }
+  for (size_t u = 0; u < n; ++u) keys[u] = leaders[u];
+  if (compress_keys(keys, dart__state.real_node, n) != DART_OK) goto nomem;
+  const int k = dart__state.config.virtual_node_size;
+  for (size_t u = 0; u < n; ++u) {
+    int64_t group = k > 0 ? (int64_t)u / k : 0;
+    keys[u] = (int64_t)dart__state.real_node[u] * (int64_t)n + group;
+  }
+  if (compress_keys(keys, dart__state.node, n) != DART_OK) goto nomem;
+  dart__state.num_nodes = 0;
+  for (size_t u = 0; u < n; ++u) {
+    if (dart__state.node[u] >= dart__state.num_nodes)
+      dart__state.num_nodes = dart__state.node[u] + 1;
+  }
+  goto done;
+nomem:
+  result = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+done:
+  free(leaders);
+  free(keys);
+  return result;
+}
+
+static dart_ret_t create_team_all(const char* call) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  DART_MPI_CALL(call, MPI_Comm_dup(dart__state.comm_all, &comm));
+  ++dart__state.live_comms;
+  dart_team_data_t* team = NULL;
+  dart_ret_t ret = dart__team_setup(call, comm, DART_TEAM_ALL, DART_TEAM_NULL, &team);
+  if (ret != DART_OK) {
+    MPI_Comm_free(&comm);
+    --dart__state.live_comms;
+    return ret;
+  }
+  dart__state.teams[DART_TEAM_ALL] = team;
+  /* Segment 0 of DART_TEAM_ALL: every unit's local allocation pool. */
+  dart_segment_t* pool = NULL;
+  ret = dart__segment_alloc(call, team, dart__state.config.local_pool_size, DART_SEGMENT_LOCAL,
+                            &pool);
+  if (ret != DART_OK) return ret;
+  dart__team_add_segment(team, pool);
+  dart__state.pool_segment = pool;
+  dart__state.pool = dart__pool_create(dart__state.config.local_pool_size);
+  if (dart__state.pool == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  return DART_OK;
+}
+
+static void release_state(void) {
+  for (int t = DART_MAX_TEAMS - 1; t >= 0; --t) {
+    dart_team_data_t* team = dart__state.teams[t];
+    if (team == NULL) continue;
+    dart__state.teams[t] = NULL;
+    if (t == DART_TEAM_ALL && dart__state.pool_segment != NULL) {
+      dart__segment_free("dart_exit", dart__state.pool_segment);
+      dart__state.pool_segment = NULL;
+    }
+    dart__team_teardown("dart_exit", team);
+  }
+  dart__pool_destroy(dart__state.pool);
+  dart__state.pool = NULL;
+  free(dart__state.real_node);
+  free(dart__state.node);
+  dart__state.real_node = dart__state.node = NULL;
+  if (dart__state.comm_all != MPI_COMM_NULL) {
+    MPI_Comm_free(&dart__state.comm_all);
+    dart__state.comm_all = MPI_COMM_NULL;
+  }
+}
+
+static dart_ret_t init_common(const char* call, int* argc, char*** argv,
+                              dart_thread_support_level_t* provided) {
+  if (dart__state.initialized) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "DART is already initialised");
+  }
+  dart_config_t config;
+  dart_ret_t ret = dart__config_read(&config);
+  if (ret != DART_OK) return ret;
+  if (dart__mpi_finalized()) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "MPI was finalised; DART cannot start again in this process");
+  }
+  bool want_multiple = provided != NULL && *provided == DART_THREAD_MULTIPLE;
+  int mpi_initialized = 0, mpi_provided = MPI_THREAD_SINGLE;
+  MPI_Initialized(&mpi_initialized);
+  if (!mpi_initialized) {
+    int mpi_ret = MPI_Init_thread(
+        argc, argv, want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &mpi_provided);
+    if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Init_thread");
+    dart__state.mpi_initialized_by_dart = true;
+  } else {
+    MPI_Query_thread(&mpi_provided);
+    dart__state.mpi_initialized_by_dart = false;
+  }
+  dart__state.config = config;
+  dart__state.thread_level =
+      mpi_provided >= MPI_THREAD_MULTIPLE ? DART_THREAD_MULTIPLE : DART_THREAD_SINGLE;
+  if (provided != NULL) *provided = dart__state.thread_level;
+  if (want_multiple && mpi_provided < MPI_THREAD_MULTIPLE) {
+    dart__log(DART_LOG_WARN, call, "requested MPI_THREAD_MULTIPLE, MPI granted level %d",
+              mpi_provided);
+  }
+  int mpi_ret = MPI_Comm_dup(MPI_COMM_WORLD, &dart__state.comm_all);
+  if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(dart__state.comm_all, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(dart__state.comm_all, &dart__state.myid);
+  MPI_Comm_size(dart__state.comm_all, &dart__state.size);
+  dart__state.next_team_serial = 1;
+  ret = discover_nodes(call);
+  if (ret == DART_OK) ret = create_team_all(call);
+  if (ret != DART_OK) {
+    release_state();
+    return ret;
+  }
+  dart__state.initialized = true;
+  dart__log(DART_LOG_INFO, call,
+            "%d units on %d node(s) (virtual node size %d), shared windows %s, thread level %s",
+            dart__state.size, dart__state.num_nodes, config.virtual_node_size,
+            config.shared_windows ? "on" : "off",
+            dart__state.thread_level == DART_THREAD_MULTIPLE ? "multiple" : "single");
+  return DART_OK;
+}
+
+dart_ret_t dart_init(int* argc, char*** argv) { return init_common("dart_init", argc, argv, NULL); }
+
+dart_ret_t dart_init_thread(int* argc, char*** argv, dart_thread_support_level_t* provided) {
+  DART_CHECK_ARG("dart_init_thread", provided != NULL, "provided is NULL");
+  return init_common("dart_init_thread", argc, argv, provided);
+}
+
+dart_ret_t dart_exit(void) {
+  DART_CHECK_INIT("dart_exit");
+  MPI_Barrier(dart__state.comm_all);
+  dart__types_cleanup();
+  release_state();
+  dart__handles_cleanup();
+  dart__state.initialized = false;
+  int ret = MPI_SUCCESS;
+  if (dart__state.mpi_initialized_by_dart) ret = MPI_Finalize();
+  dart__state.mpi_initialized_by_dart = false;
+  return dart__mpi_error(ret, "dart_exit", "MPI_Finalize");
+}
+
+int dart_initialized(void) { return dart__state.initialized ? 1 : 0; }
+
+void dart_abort(int errorcode) {
+  int mpi_initialized = 0;
+  MPI_Initialized(&mpi_initialized);
+  if (mpi_initialized && !dart__mpi_finalized()) MPI_Abort(MPI_COMM_WORLD, errorcode);
+  exit(errorcode);
+}
+
+dart_ret_t dart_thread_support_level(dart_thread_support_level_t* provided) {
+  DART_CHECK_INIT("dart_thread_support_level");
+  DART_CHECK_ARG("dart_thread_support_level", provided != NULL, "provided is NULL");
+  *provided = dart__state.thread_level;
+  return DART_OK;
+}
+
+dart_ret_t dart_runtime_stats(dart_runtime_stats_t* stats) {
+  DART_CHECK_INIT("dart_runtime_stats");
+  DART_CHECK_ARG("dart_runtime_stats", stats != NULL, "stats is NULL");
+  *stats = (dart_runtime_stats_t){0};
+  for (int t = 0; t < DART_MAX_TEAMS; ++t) {
+    const dart_team_data_t* team = dart__state.teams[t];
+    if (team == NULL) continue;
+    ++stats->teams;
+    for (int s = 0; s < team->segs_cap; ++s) stats->segments += team->segs[s] != NULL;
+  }
+  stats->windows = dart__state.live_windows;
+  stats->communicators = dart__state.live_comms + 1; /* + comm_all */
+  stats->handles = __atomic_load_n(&dart__state.live_handles, __ATOMIC_RELAXED);
+  stats->local_pool_used = dart__pool_used(dart__state.pool);
+  return DART_OK;
+}

@@ -1,0 +1,258 @@
+/* Internal state of the DART runtime: configuration, teams, segments.
+ * Not installed; only dart/src includes it. */
+#ifndef DART__INTERNAL_H_
+#define DART__INTERNAL_H_
+
+#include <dart/dart.h>
+#include <mpi.h>
+#include <stdbool.h>
+
+/* ---- logging (dart_log.c) ---------------------------------------------- */
+
+typedef enum {
+  DART_LOG_ERROR = 0,
+  DART_LOG_WARN = 1,
+  DART_LOG_INFO = 2,
+  DART_LOG_DEBUG = 3
+} dart_log_level_t;
+
+/* Prints one line "[dart unit U] LEVEL call: message" to stderr if level is
+ * enabled. */
+void dart__log(dart_log_level_t level, const char* call, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#define DART_LOG_ERROR_RET(ret, call, ...) (dart__log(DART_LOG_ERROR, (call), __VA_ARGS__), (ret))
+
+/* Turns an MPI error code into DART_ERR_OTHER with a log line naming the MPI
+ * function and the MPI error string; DART_OK for MPI_SUCCESS. */
+dart_ret_t dart__mpi_error(int mpi_ret, const char* call, const char* mpi_call);
+
+#define DART_MPI_CALL(call, mpi_expr)                                                             \
+  do {                                                                                            \
+    int dart__mpi_ret_ = (mpi_expr);                                                              \
+    if (dart__mpi_ret_ != MPI_SUCCESS) return dart__mpi_error(dart__mpi_ret_, (call), #mpi_expr); \
+  } while (0)
+
+/* ---- configuration from the environment (dart_env.c) ------------------- */
+
+typedef struct {
+  dart_log_level_t log_level; /* DART_LOG_LEVEL, default warn */
+  bool shared_windows;        /* DART_SHARED_WINDOWS, default 1 */
+  int virtual_node_size;      /* DART_VIRTUAL_NODE_SIZE, 0 = real nodes */
+  size_t local_pool_size;     /* DART_LOCAL_POOL_SIZE, bytes per unit */
+  size_t transfer_chunk_size; /* DART_TRANSFER_CHUNK_SIZE, bytes */
+  bool force_window_pair;     /* DART_TEST_FORCE_WINDOW_PAIR (test only) */
+} dart_config_t;
+
+/* Reads all DART_* flags. On a malformed value logs a line naming the flag
+ * and returns DART_ERR_INVAL; cfg is then unchanged. */
+dart_ret_t dart__config_read(dart_config_t* cfg);
+
+/* Parses a byte size such as "64M", "1G", "4096" (K/M/G are powers of 1024).
+ * Returns false on malformed input or zero. */
+bool dart__parse_bytes(const char* text, size_t* bytes);
+
+/* ---- types (dart_types.c) ----------------------------------------------- */
+
+typedef enum { DART_KIND_BASIC, DART_KIND_STRIDED, DART_KIND_CUSTOM } dart_type_kind_t;
+
+typedef struct {
+  dart_type_kind_t kind;
+  dart_datatype_t base; /* basic type of the elements (self for basic) */
+  MPI_Datatype mpi;     /* MPI type of one element */
+  size_t size;          /* bytes of one element */
+  size_t stride;        /* strided: elements between block starts */
+  size_t blocklen;      /* strided: elements per block */
+  bool is_integer;      /* basic integer type (atomics, bitwise ops) */
+  bool is_floating;     /* basic floating type */
+} dart_type_info_t;
+
+/* Looks up a type; NULL if dtype is not a live type. Local, O(1). */
+const dart_type_info_t* dart__type(dart_datatype_t dtype);
+
+/* MPI operation for op, or MPI_OP_NULL. */
+MPI_Op dart__mpi_op(dart_operation_t op);
+
+/* Checks that op may be applied to the basic type t (reductions: not
+ * REPLACE/NO_OP unless atomic). Logs and returns DART_ERR_INVAL otherwise. */
+dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type_info_t* t,
+                          bool atomic);
+
+/* Frees all derived types (at exit). */
+void dart__types_cleanup(void);
+
+/* ---- segments (dart_segment.c) ----------------------------------------- */
+
+struct dart_team_data;
+
+typedef struct dart_segment {
+  int16_t segid;
+  dart_team_t teamid;
+  MPI_Win win;      /* window used for RMA and atomics */
+  MPI_Win shm_win;  /* shared window (== win unless window-pair layout) */
+  size_t nbytes;    /* bytes of every unit's part */
+  char* local_base; /* calling unit's part */
+  char** shm_base;  /* per team unit: load/store address or NULL */
+} dart_segment_t;
+
+/* Allocates a segment of nbytes per unit on the team. Collective. */
+dart_ret_t dart__segment_alloc(const char* call, struct dart_team_data* team, size_t nbytes,
+                               int16_t segid, dart_segment_t** seg);
+
+/* Frees the segment's windows and memory. Collective over its team. */
+dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg);
+
+/* ---- teams (dart_team.c) ------------------------------------------------ */
+
+#define DART_MAX_TEAMS 32768
+#define DART_MAX_SEGMENTS 32768
+
+typedef struct dart_team_data {
+  dart_team_t id;
+  dart_team_t parent;
+  uint64_t serial;    /* unique per process, never reused */
+  MPI_Comm comm;      /* the team's units, in team order */
+  MPI_Comm node_comm; /* team units on the caller's real node */
+  int myid;
+  int size;
+  int* l2g;              /* team unit -> global unit */
+  int* g2l;              /* global unit -> team unit or -1 (size: all units) */
+  int* node_rank;        /* team unit -> rank in node_comm or -1 */
+  bool* reachable;       /* team unit -> load/store fast path allowed */
+  bool single_node;      /* all team units share the caller's real node */
+  dart_segment_t** segs; /* indexed by segid */
+  int segs_cap;
+  int16_t next_segid;
+} dart_team_data_t;
+
+/* Team data for an id, or NULL. Local, O(1). */
+static inline dart_team_data_t* dart__team(dart_team_t teamid);
+
+/* Builds team data around comm (takes ownership). Collective over comm. */
+dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dart_team_t parent,
+                            dart_team_data_t** team);
+
+/* Frees the team's segments, communicators and data. Collective over it. */
+dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team);
+
+/* Picks the next free segment id of the team and registers seg under it. */
+int16_t dart__team_next_segid(dart_team_data_t* team);
+dart_ret_t dart__team_add_segment(dart_team_data_t* team, dart_segment_t* seg);
+void dart__team_remove_segment(dart_team_data_t* team, int16_t segid);
+
+/* ---- groups (dart_group.c) --------------------------------------------- */
+
+/* Members (ascending) of a group. */
+const dart_unit_t* dart__group_members(const dart_group_t group, size_t* count);
+
+/* A new group holding the given global units. */
+dart_ret_t dart__group_from_units(const int* units, size_t count, dart_group_t* gout);
+
+/* ---- local allocation pool (dart_pool.c) -------------------------------- */
+
+typedef struct dart_pool dart_pool_t;
+
+/* A first-fit allocator over [0, capacity) with coalescing frees. */
+dart_pool_t* dart__pool_create(size_t capacity);
+void dart__pool_destroy(dart_pool_t* pool);
+/* Offset of a block of nbytes (aligned to 64 bytes), or false when full. */
+bool dart__pool_alloc(dart_pool_t* pool, size_t nbytes, uint64_t* offset);
+/* Frees the block at offset; false if no block starts there. */
+bool dart__pool_free(dart_pool_t* pool, uint64_t offset);
+/* Bytes in use. */
+size_t dart__pool_used(const dart_pool_t* pool);
+
+/* ---- global state (dart_init.c) ---------------------------------------- */
+
+typedef struct {
+  bool initialized;
+  bool mpi_initialized_by_dart;
+  dart_thread_support_level_t thread_level;
+  dart_config_t config;
+  MPI_Comm comm_all; /* DART_TEAM_ALL's communicator */
+  int myid;          /* global unit id */
+  int size;          /* number of units */
+  int* real_node;    /* global unit -> real node index */
+  int* node;         /* global unit -> (real or emulated) node index */
+  int num_nodes;     /* (real or emulated) nodes */
+  dart_team_data_t* teams[DART_MAX_TEAMS];
+  uint64_t next_team_serial;
+  dart_segment_t* pool_segment; /* segment 0 of DART_TEAM_ALL */
+  dart_pool_t* pool;
+  /* live object counters (dart_runtime_stats) */
+  long live_windows;
+  long live_comms;
+  long live_handles;
+} dart_state_t;
+
+extern dart_state_t dart__state;
+
+/* True once MPI_Finalize has run. */
+bool dart__mpi_finalized(void);
+
+static inline dart_team_data_t* dart__team(dart_team_t teamid) {
+  if (teamid < 0) return NULL;
+  return dart__state.teams[teamid];
+}
+
+#define DART_CHECK_INIT(call)                                                \
+  do {                                                                       \
+    if (!dart__state.initialized)                                            \
+      return DART_LOG_ERROR_RET(DART_ERR_NOTINIT, (call),                    \
+                                "DART is not initialised (call dart_init)"); \
+  } while (0)
+
+#define DART_CHECK_ARG(call, cond, ...)                                          \
+  do {                                                                           \
+    if (!(cond)) return DART_LOG_ERROR_RET(DART_ERR_INVAL, (call), __VA_ARGS__); \
+  } while (0)
+
+/* Team data for teamid or logs "unknown team" and returns NULL. */
+dart_team_data_t* dart__team_checked(const char* call, dart_team_t teamid);
+
+/* ---- global pointer resolution (dart_globmem.c) ------------------------- */
+
+/* Where a transfer of nbytes at gptr goes. */
+typedef struct {
+  dart_segment_t* seg;
+  int target;     /* team unit (rank in seg->win's communicator) */
+  MPI_Aint disp;  /* byte displacement in the target's part */
+  char* shm_addr; /* load/store address, or NULL for RMA */
+} dart_target_t;
+
+/* Validates gptr and the byte range [offset, offset + nbytes) and resolves
+ * it. Logs and returns DART_ERR_INVAL for a null, foreign, freed or
+ * out-of-range pointer. Local, O(1). */
+dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes, dart_target_t* out);
+
+/* Number of memory bytes spanned by nelem elements laid out as type t;
+ * SIZE_MAX if that overflows. */
+size_t dart__type_span(const dart_type_info_t* t, size_t nelem);
+
+/* ---- handles (dart_handle.c) -------------------------------------------- */
+
+#define DART_HANDLE_INLINE_REQUESTS 4
+
+typedef enum { DART_HANDLE_GET, DART_HANDLE_PUT, DART_HANDLE_COLL } dart_handle_kind_t;
+
+struct dart_handle_struct {
+  dart_handle_kind_t kind;
+  MPI_Win win;
+  int target;
+  int nreq;
+  int capacity;
+  MPI_Request* reqs; /* points at inline_reqs or a heap array */
+  MPI_Request inline_reqs[DART_HANDLE_INLINE_REQUESTS];
+  struct dart_handle_struct* next_free;
+};
+
+/* A fresh handle with room for nreq requests (NULL on out-of-memory). */
+dart_handle_t dart__handle_new(dart_handle_kind_t kind, int nreq);
+/* Returns the handle to the free list. */
+void dart__handle_release(dart_handle_t handle);
+/* Frees the calling thread's free list (at exit). */
+void dart__handles_cleanup(void);
+
+/* ---- locks (dart_lock.c) ------------------------------------------------ */
+
+#endif /* DART__INTERNAL_H_ */

@@ -1,0 +1,216 @@
+/* put / get: shared-window memcpy for units the fast path reaches, MPI RMA
+ * (chunked, optionally strided) for the others. No allocation on the fast
+ * path; the RMA path allocates only a handle when one is asked for. */
+#include <limits.h>
+#include <string.h>
+
+#include "dart_internal.h"
+
+typedef enum { DIR_GET, DIR_PUT } direction_t;
+typedef enum { MODE_FLUSH, MODE_BLOCKING, MODE_HANDLE } completion_t;
+
+/* Copies nelem elements between two local buffers laid out as types st and
+ * dt (same basic type, either may be strided) with one memcpy per run. */
+static void copy_typed(char* dst, const dart_type_info_t* dt, const char* src,
+                       const dart_type_info_t* st, size_t nelem) {
+  const size_t es = st->size;
+  if (st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED) {
+    memmove(dst, src, nelem * es); /* a unit may copy within its own part */
+    return;
+  }
+  const size_t s_block = st->kind == DART_KIND_STRIDED ? st->blocklen : SIZE_MAX;
+  const size_t d_block = dt->kind == DART_KIND_STRIDED ? dt->blocklen : SIZE_MAX;
+  const size_t s_gap = st->kind == DART_KIND_STRIDED ? (st->stride - st->blocklen) * es : 0;
+  const size_t d_gap = dt->kind == DART_KIND_STRIDED ? (dt->stride - dt->blocklen) * es : 0;
+  size_t s_in = 0, d_in = 0; /* position inside the current block */
+  while (nelem > 0) {
+    size_t run = nelem;
+    if (s_block - s_in < run) run = s_block - s_in;
+    if (d_block - d_in < run) run = d_block - d_in;
+    memcpy(dst, src, run * es);
+    src += run * es;
+    dst += run * es;
+    s_in += run;
+    d_in += run;
+    nelem -= run;
+    if (s_in == s_block) {
+      src += s_gap;
+      s_in = 0;
+    }
+    if (d_in == d_block) {
+      dst += d_gap;
+      d_in = 0;
+    }
+  }
+}
+
+/* MPI description (count x type) of nelem elements laid out as t. A derived
+ * type is created for strided layouts (*owned = true; free it after use). */
+static dart_ret_t mpi_layout(const char* call, const dart_type_info_t* t, size_t nelem, int* count,
+                             MPI_Datatype* type, bool* owned) {
+  *owned = false;
+  if (t->kind != DART_KIND_STRIDED) {
+    DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one MPI transfer", nelem);
+    *count = (int)nelem;
+    *type = t->mpi;
+    return DART_OK;
+  }
+  size_t blocks = nelem / t->blocklen, rest = nelem % t->blocklen;
+  DART_CHECK_ARG(call, blocks <= INT_MAX, "%zu strided blocks exceed one MPI transfer", blocks);
+  MPI_Datatype vector;
+  DART_MPI_CALL(call,
+                MPI_Type_vector((int)blocks, (int)t->blocklen, (int)t->stride, t->mpi, &vector));
+  if (rest == 0) {
+    *type = vector;
+  } else {
+    int lengths[2] = {1, (int)rest};
+    MPI_Aint displs[2] = {0, (MPI_Aint)(blocks * t->stride * t->size)};
+    MPI_Datatype types[2] = {vector, t->mpi};
+    int ret = MPI_Type_create_struct(2, lengths, displs, types, type);
+    MPI_Type_free(&vector);
+    DART_MPI_CALL(call, ret);
+  }
+  DART_MPI_CALL(call, MPI_Type_commit(type));
+  *count = 1;
+  *owned = true;
+  return DART_OK;
+}
+
+static int issue_rma(direction_t dir, completion_t mode, void* local, int local_count,
+                     MPI_Datatype local_type, const dart_target_t* to, MPI_Aint disp,
+                     int remote_count, MPI_Datatype remote_type, MPI_Request* request) {
+  MPI_Win win = to->seg->win;
+  if (mode == MODE_HANDLE) {
+    return dir == DIR_GET ? MPI_Rget(local, local_count, local_type, to->target, disp, remote_count,
+                                     remote_type, win, request)
+                          : MPI_Rput(local, local_count, local_type, to->target, disp, remote_count,
+                                     remote_type, win, request);
+  }
+  return dir == DIR_GET ? MPI_Get(local, local_count, local_type, to->target, disp, remote_count,
+                                  remote_type, win)
+                        : MPI_Put(local, local_count, local_type, to->target, disp, remote_count,
+                                  remote_type, win);
+}
+
+static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode, void* local,
+                           dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                           dart_datatype_t dst_type, dart_handle_t* handle) {
+  DART_CHECK_INIT(call);
+  if (mode == MODE_HANDLE) {
+    DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
+    *handle = DART_HANDLE_NULL;
+  }
+  const dart_type_info_t* st = dart__type(src_type);
+  const dart_type_info_t* dt = dart__type(dst_type);
+  DART_CHECK_ARG(call, st != NULL && dt != NULL, "unknown data type (source %ld, destination %ld)",
+                 (long)src_type, (long)dst_type);
+  DART_CHECK_ARG(call, st->base == dt->base,
+                 "source and destination types differ in their element type");
+  if (nelem == 0) return DART_OK;
+  DART_CHECK_ARG(call, local != NULL, "local buffer is NULL");
+  const dart_type_info_t* remote_t = dir == DIR_GET ? st : dt;
+  const dart_type_info_t* local_t = dir == DIR_GET ? dt : st;
+  const size_t remote_span = dart__type_span(remote_t, nelem);
+  DART_CHECK_ARG(call, remote_span != SIZE_MAX && dart__type_span(local_t, nelem) != SIZE_MAX,
+                 "%zu elements overflow the address space", nelem);
+  dart_target_t to;
+  dart_ret_t ret = dart__resolve(call, gptr, remote_span, &to);
+  if (ret != DART_OK) return ret;
+
+  if (to.shm_addr != NULL) { /* fast path: load/store through the shared window */
+    if (dir == DIR_GET)
+      copy_typed(local, dt, to.shm_addr, st, nelem);
+    else
+      copy_typed(to.shm_addr, dt, local, st, nelem);
+    return DART_OK;
+  }
+
+  const bool contiguous = st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED;
+  size_t chunk_elems = contiguous ? dart__state.config.transfer_chunk_size / st->size : nelem;
+  if (chunk_elems == 0) chunk_elems = 1;
+  if (chunk_elems > INT_MAX) chunk_elems = INT_MAX;
+  const size_t nchunks = (nelem + chunk_elems - 1) / chunk_elems;
+  DART_CHECK_ARG(call, nchunks <= INT_MAX, "transfer of %zu elements has too many chunks", nelem);
+  dart_handle_t h = DART_HANDLE_NULL;
+  if (mode == MODE_HANDLE) {
+    h = dart__handle_new(dir == DIR_GET ? DART_HANDLE_GET : DART_HANDLE_PUT, (int)nchunks);
+    if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    h->win = to.seg->win;
+    h->target = to.target;
+  }
+  int mpi_ret = MPI_SUCCESS;
+  if (contiguous) {
+    for (size_t c = 0; c < nchunks && mpi_ret == MPI_SUCCESS; ++c) {
+      size_t first = c * chunk_elems;
+      int count = (int)(nelem - first < chunk_elems ? nelem - first : chunk_elems);
+      MPI_Aint byte_offset = (MPI_Aint)(first * st->size);
+      mpi_ret = issue_rma(dir, mode, (char*)local + byte_offset, count, st->mpi, &to,
+                          to.disp + byte_offset, count, st->mpi, h ? &h->reqs[c] : NULL);
+      if (h != NULL && mpi_ret == MPI_SUCCESS) h->nreq = (int)c + 1;
+    }
+  } else {
+    int local_count, remote_count;
+    MPI_Datatype local_mpi, remote_mpi;
+    bool local_owned, remote_owned = false;
+    ret = mpi_layout(call, local_t, nelem, &local_count, &local_mpi, &local_owned);
+    if (ret == DART_OK) {
+      ret = mpi_layout(call, remote_t, nelem, &remote_count, &remote_mpi, &remote_owned);
+      if (ret != DART_OK && local_owned) MPI_Type_free(&local_mpi);
+    }
+    if (ret != DART_OK) {
+      if (h != NULL) dart__handle_release(h);
+      return ret;
+    }
+    mpi_ret = issue_rma(dir, mode, local, local_count, local_mpi, &to, to.disp, remote_count,
+                        remote_mpi, h ? &h->reqs[0] : NULL);
+    if (h != NULL && mpi_ret == MPI_SUCCESS) h->nreq = 1;
+    if (local_owned) MPI_Type_free(&local_mpi);
+    if (remote_owned) MPI_Type_free(&remote_mpi);
+  }
+  if (mpi_ret == MPI_SUCCESS && mode == MODE_BLOCKING) {
+    mpi_ret = dir == DIR_GET ? MPI_Win_flush_local(to.target, to.seg->win)
+                             : MPI_Win_flush(to.target, to.seg->win);
+  }
+  if (mpi_ret != MPI_SUCCESS) {
+    if (h != NULL) dart_wait(&h); /* complete what was issued, nothing dangles */
+    return dart__mpi_error(mpi_ret, call, dir == DIR_GET ? "MPI_Get" : "MPI_Put");
+  }
+  if (mode == MODE_HANDLE) *handle = h;
+  return DART_OK;
+}
+
+dart_ret_t dart_get(void* dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                    dart_datatype_t dst_type) {
+  return transfer("dart_get", DIR_GET, MODE_FLUSH, dest, gptr, nelem, src_type, dst_type, NULL);
+}
+
+dart_ret_t dart_put(dart_gptr_t gptr, const void* src, size_t nelem, dart_datatype_t src_type,
+                    dart_datatype_t dst_type) {
+  return transfer("dart_put", DIR_PUT, MODE_FLUSH, (void*)src, gptr, nelem, src_type, dst_type,
+                  NULL);
+}
+
+dart_ret_t dart_get_blocking(void* dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                             dart_datatype_t dst_type) {
+  return transfer("dart_get_blocking", DIR_GET, MODE_BLOCKING, dest, gptr, nelem, src_type,
+                  dst_type, NULL);
+}
+
+dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void* src, size_t nelem,
+                             dart_datatype_t src_type, dart_datatype_t dst_type) {
+  return transfer("dart_put_blocking", DIR_PUT, MODE_BLOCKING, (void*)src, gptr, nelem, src_type,
+                  dst_type, NULL);
+}
+
+dart_ret_t dart_get_handle(void* dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                           dart_datatype_t dst_type, dart_handle_t* handle) {
+  return transfer("dart_get_handle", DIR_GET, MODE_HANDLE, dest, gptr, nelem, src_type, dst_type,
+                  handle);
+}
+
+dart_ret_t dart_put_handle(dart_gptr_t gptr, const void* src, size_t nelem,
+                           dart_datatype_t src_type, dart_datatype_t dst_type,
+                           dart_handle_t* handle) {
+  return transfer("dart_put_handle", DIR_PUT, MODE_HANDLE, (void*)src, gptr, nelem, src_type,
+                  dst_type, handle);
+}

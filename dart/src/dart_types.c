@@ -1,0 +1,233 @@
+/* Element types: the basic types, strided and custom types, and the mapping
+ * of DART operations onto MPI. */
+#include <stdlib.h>
+
+#include "dart_internal.h"
+
+/* Derived types get ids DART_TYPE_DERIVED_BASE + index into this table. */
+#define DART_TYPE_DERIVED_BASE ((dart_datatype_t)1024)
+
+static dart_type_info_t basic_types[DART_TYPE_LAST];
+static bool basic_types_ready = false;
+
+static dart_type_info_t** derived_types = NULL;
+static size_t derived_capacity = 0;
+
+static void set_basic(dart_datatype_t id, MPI_Datatype mpi, size_t size, bool integer,
+                      bool floating) {
+  basic_types[id] = (dart_type_info_t){.kind = DART_KIND_BASIC,
+                                       .base = id,
+                                       .mpi = mpi,
+                                       .size = size,
+                                       .stride = 1,
+                                       .blocklen = 1,
+                                       .is_integer = integer,
+                                       .is_floating = floating};
+}
+
+static void init_basic_types(void) {
+  set_basic(DART_TYPE_BYTE, MPI_BYTE, 1, false, false);
+  set_basic(DART_TYPE_CHAR, MPI_SIGNED_CHAR, sizeof(char), true, false);
+  set_basic(DART_TYPE_SHORT, MPI_SHORT, sizeof(short), true, false);
+  set_basic(DART_TYPE_INT, MPI_INT, sizeof(int), true, false);
+  set_basic(DART_TYPE_UINT, MPI_UNSIGNED, sizeof(unsigned), true, false);
+  set_basic(DART_TYPE_LONG, MPI_LONG, sizeof(long), true, false);
+  set_basic(DART_TYPE_ULONG, MPI_UNSIGNED_LONG, sizeof(unsigned long), true, false);
+  set_basic(DART_TYPE_LONGLONG, MPI_LONG_LONG, sizeof(long long), true, false);
+  set_basic(DART_TYPE_ULONGLONG, MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long), true, false);
+  set_basic(DART_TYPE_FLOAT, MPI_FLOAT, sizeof(float), false, true);
+  set_basic(DART_TYPE_DOUBLE, MPI_DOUBLE, sizeof(double), false, true);
+  set_basic(DART_TYPE_LONG_DOUBLE, MPI_LONG_DOUBLE, sizeof(long double), false, true);
+  basic_types_ready = true;
+}
+
+const dart_type_info_t* dart__type(dart_datatype_t dtype) {
+  if (dtype > DART_TYPE_UNDEFINED && dtype < DART_TYPE_LAST) {
+    if (!basic_types_ready) init_basic_types();
+    return &basic_types[dtype];
+  }
+  if (dtype >= DART_TYPE_DERIVED_BASE) {
+    size_t index = (size_t)(dtype - DART_TYPE_DERIVED_BASE);
+    if (index < derived_capacity) return derived_types[index];
+  }
+  return NULL;
+}
+
+dart_ret_t dart_op_type_size(dart_datatype_t dtype, size_t* size) {
+  const dart_type_info_t* t = dart__type(dtype);
+  DART_CHECK_ARG("dart_op_type_size", t != NULL, "unknown data type %ld", (long)dtype);
+  DART_CHECK_ARG("dart_op_type_size", size != NULL, "size is NULL");
+  *size = t->size;
+  return DART_OK;
+}
+
+/* Stores info in the first free derived slot and returns its id. */
+static dart_ret_t register_derived(const char* call, dart_type_info_t* info,
+                                   dart_datatype_t* newtype) {
+  size_t slot = 0;
+  while (slot < derived_capacity && derived_types[slot] != NULL) ++slot;
+  if (slot == derived_capacity) {
+    size_t capacity = derived_capacity == 0 ? 16 : 2 * derived_capacity;
+    dart_type_info_t** grown = realloc(derived_types, capacity * sizeof *grown);
+    if (grown == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    for (size_t i = derived_capacity; i < capacity; ++i) grown[i] = NULL;
+    derived_types = grown;
+    derived_capacity = capacity;
+  }
+  derived_types[slot] = info;
+  *newtype = DART_TYPE_DERIVED_BASE + (dart_datatype_t)slot;
+  return DART_OK;
+}
+
+dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, size_t blocklen,
+                                    dart_datatype_t* newtype) {
+  static const char* call = "dart_type_create_strided";
+  const dart_type_info_t* base = dart__type(basetype);
+  DART_CHECK_ARG(call, newtype != NULL, "newtype is NULL");
+  DART_CHECK_ARG(call, base != NULL && base->kind == DART_KIND_BASIC,
+                 "base type %ld is not a basic type", (long)basetype);
+  DART_CHECK_ARG(call, blocklen > 0 && stride >= blocklen && stride <= INT32_MAX,
+                 "need 0 < blocklen <= stride <= INT32_MAX (blocklen %zu, stride %zu)", blocklen,
+                 stride);
+  dart_type_info_t* info = malloc(sizeof *info);
+  if (info == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  *info = *base;
+  info->kind = DART_KIND_STRIDED;
+  info->stride = stride;
+  info->blocklen = blocklen;
+  dart_ret_t ret = register_derived(call, info, newtype);
+  if (ret != DART_OK) free(info);
+  return ret;
+}
+
+dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t* newtype) {
+  static const char* call = "dart_type_create_custom";
+  DART_CHECK_ARG(call, newtype != NULL, "newtype is NULL");
+  DART_CHECK_ARG(call, num_bytes > 0 && num_bytes <= INT32_MAX,
+                 "element size %zu is not in [1, INT32_MAX]", num_bytes);
+  dart_type_info_t* info = malloc(sizeof *info);
+  if (info == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  MPI_Datatype mpi;
+  int mpi_ret = MPI_Type_contiguous((int)num_bytes, MPI_BYTE, &mpi);
+  if (mpi_ret == MPI_SUCCESS) mpi_ret = MPI_Type_commit(&mpi);
+  if (mpi_ret != MPI_SUCCESS) {
+    free(info);
+    return dart__mpi_error(mpi_ret, call, "MPI_Type_contiguous");
+  }
+  *info = (dart_type_info_t){.kind = DART_KIND_CUSTOM,
+                             .mpi = mpi,
+                             .size = num_bytes,
+                             .stride = 1,
+                             .blocklen = 1,
+                             .is_integer = false,
+                             .is_floating = false};
+  dart_ret_t ret = register_derived(call, info, newtype);
+  if (ret != DART_OK) {
+    MPI_Type_free(&mpi);
+    free(info);
+    return ret;
+  }
+  info->base = *newtype;
+  return DART_OK;
+}
+
+dart_ret_t dart_type_destroy(dart_datatype_t* dtype) {
+  static const char* call = "dart_type_destroy";
+  DART_CHECK_ARG(call, dtype != NULL, "dtype is NULL");
+  DART_CHECK_ARG(call, *dtype >= DART_TYPE_DERIVED_BASE && dart__type(*dtype) != NULL,
+                 "type %ld is not a live derived type", (long)*dtype);
+  size_t index = (size_t)(*dtype - DART_TYPE_DERIVED_BASE);
+  dart_type_info_t* info = derived_types[index];
+  if (info->kind == DART_KIND_CUSTOM && !dart__mpi_finalized()) MPI_Type_free(&info->mpi);
+  free(info);
+  derived_types[index] = NULL;
+  *dtype = DART_TYPE_UNDEFINED;
+  return DART_OK;
+}
+
+void dart__types_cleanup(void) {
+  for (size_t i = 0; i < derived_capacity; ++i) {
+    dart_datatype_t id = DART_TYPE_DERIVED_BASE + (dart_datatype_t)i;
+    if (derived_types[i] != NULL) dart_type_destroy(&id);
+  }
+  free(derived_types);
+  derived_types = NULL;
+  derived_capacity = 0;
+}
+
+MPI_Op dart__mpi_op(dart_operation_t op) {
+  switch (op) {
+    case DART_OP_MIN:
+      return MPI_MIN;
+    case DART_OP_MAX:
+      return MPI_MAX;
+    case DART_OP_SUM:
+      return MPI_SUM;
+    case DART_OP_PROD:
+      return MPI_PROD;
+    case DART_OP_BAND:
+      return MPI_BAND;
+    case DART_OP_LAND:
+      return MPI_LAND;
+    case DART_OP_BOR:
+      return MPI_BOR;
+    case DART_OP_LOR:
+      return MPI_LOR;
+    case DART_OP_BXOR:
+      return MPI_BXOR;
+    case DART_OP_LXOR:
+      return MPI_LXOR;
+    case DART_OP_REPLACE:
+      return MPI_REPLACE;
+    case DART_OP_NO_OP:
+      return MPI_NO_OP;
+    default:
+      return MPI_OP_NULL;
+  }
+}
+
+dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type_info_t* t,
+                          bool atomic) {
+  DART_CHECK_ARG(call, t != NULL, "unknown data type");
+  DART_CHECK_ARG(call, t->kind == DART_KIND_BASIC, "operations need a basic data type");
+  switch (op) {
+    case DART_OP_MIN:
+    case DART_OP_MAX:
+    case DART_OP_SUM:
+    case DART_OP_PROD:
+      DART_CHECK_ARG(call, t->is_integer || t->is_floating,
+                     "arithmetic operation %d needs an integer or floating type", (int)op);
+      return DART_OK;
+    case DART_OP_LAND:
+    case DART_OP_LOR:
+    case DART_OP_LXOR:
+      DART_CHECK_ARG(call, t->is_integer, "logical operation %d needs an integer type", (int)op);
+      return DART_OK;
+    case DART_OP_BAND:
+    case DART_OP_BOR:
+    case DART_OP_BXOR:
+      DART_CHECK_ARG(call, t->is_integer || t->base == DART_TYPE_BYTE,
+                     "bitwise operation %d needs an integer or byte type", (int)op);
+      return DART_OK;
+    case DART_OP_REPLACE:
+    case DART_OP_NO_OP:
+      DART_CHECK_ARG(call, atomic, "operation %d is only allowed in atomics", (int)op);
+      return DART_OK;
+    default:
+      return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "unknown operation %d", (int)op);
+  }
+}
+
+size_t dart__type_span(const dart_type_info_t* t, size_t nelem) {
+  size_t elements = nelem;
+  if (t->kind == DART_KIND_STRIDED && nelem > 0) {
+    size_t full_blocks = nelem / t->blocklen;
+    size_t rest = nelem % t->blocklen;
+    size_t blocks_before_last = rest != 0 ? full_blocks : full_blocks - 1;
+    size_t last = rest != 0 ? rest : t->blocklen;
+    if (blocks_before_last > (SIZE_MAX - last) / t->stride) return SIZE_MAX;
+    elements = blocks_before_last * t->stride + last;
+  }
+  if (elements > SIZE_MAX / t->size) return SIZE_MAX;
+  return elements * t->size;
+}
