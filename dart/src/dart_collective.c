@@ -34,6 +34,11 @@ static dart_ret_t prepare(const char* call, dart_team_t teamid, dart_datatype_t 
 #define CHECK_COUNT(call, n) \
   DART_CHECK_ARG(call, (n) <= INT_MAX, "%zu elements exceed one MPI collective", (size_t)(n))
 
+/* For the operations split into rounds: the buffer size must not overflow. */
+#define CHECK_SPAN(call, n)                                                                    \
+  DART_CHECK_ARG(call, (n) <= SIZE_MAX / t->size, "%zu elements of %zu bytes overflow size_t", \
+                 (size_t)(n), t->size)
+
 dart_ret_t dart_barrier(dart_team_t teamid) {
   static const char* call = "dart_barrier";
   DART_CHECK_INIT(call);
@@ -51,6 +56,7 @@ dart_ret_t dart_bcast(void* buf, size_t nelem, dart_datatype_t dtype, dart_team_
   PREPARE(call, teamid, dtype);
   CHECK_ROOT(call, root);
   DART_CHECK_ARG(call, buf != NULL || nelem == 0, "buf is NULL");
+  CHECK_SPAN(call, nelem);
   for (size_t first = 0; first < nelem || first == 0; first += INT_MAX) {
     size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
     DART_MPI_CALL(call,
@@ -126,6 +132,7 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
                                 dart_team_data_t* team) {
   dart_ret_t ret = dart__check_op(call, op, t, false);
   if (ret != DART_OK) return ret;
+  CHECK_SPAN(call, nelem);
   for (size_t first = 0; first < nelem; first += INT_MAX) {
     size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
     const void* send =

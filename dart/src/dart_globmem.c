@@ -38,7 +38,7 @@ dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes, dart
   }
   out->seg = seg;
   out->target = unit;
-  out->disp = (MPI_Aint)offset;
+  out->disp = seg->disp_base[unit] + (MPI_Aint)offset;
   out->shm_addr = seg->shm_base[unit] != NULL ? seg->shm_base[unit] + offset : NULL;
   return DART_OK;
 }
@@ -52,7 +52,7 @@ dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_dat
   const dart_type_info_t* t = dart__type(dtype);
   DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
                  "data type %ld is not a basic or custom type", (long)dtype);
-  DART_CHECK_ARG(call, nelem <= (size_t)INT64_MAX / t->size,
+  DART_CHECK_ARG(call, nelem <= (size_t)(INT64_MAX - DART_SEGMENT_ALIGNMENT) / t->size,
                  "%zu elements of %zu bytes overflow the size of a segment", nelem, t->size);
   dart_team_data_t* team = dart__team_checked(call, teamid);
   if (team == NULL) return DART_ERR_INVAL;

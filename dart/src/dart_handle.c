@@ -62,9 +62,14 @@ void dart__handles_cleanup(void) {
   }
 }
 
-/* After local completion of a put, makes it visible at the target. */
-static int complete_remote(dart_handle_t h) {
-  if (h->kind == DART_HANDLE_PUT) return MPI_Win_flush(h->target, h->win);
+/* After the requests completed: makes a put visible at the target (remote),
+ * and makes sure a get's data has arrived. The latter is MPI_Rget's own
+ * promise, but MPICH 4.0.2 (ch4:ucx) completes an MPI_Rget with a
+ * non-contiguous datatype on an MPI_Win_create/MPI_Win_allocate window before
+ * its data lands (it lands at the next flush), so a get is flushed locally. */
+static int complete(dart_handle_t h, bool remote) {
+  if (h->kind == DART_HANDLE_GET) return MPI_Win_flush_local(h->target, h->win);
+  if (h->kind == DART_HANDLE_PUT && remote) return MPI_Win_flush(h->target, h->win);
   return MPI_SUCCESS;
 }
 
@@ -73,7 +78,7 @@ static dart_ret_t wait_one(const char* call, dart_handle_t* handle, bool remote)
   dart_handle_t h = *handle;
   if (h == DART_HANDLE_NULL) return DART_OK;
   int ret = MPI_Waitall(h->nreq, h->reqs, MPI_STATUSES_IGNORE);
-  if (ret == MPI_SUCCESS && remote) ret = complete_remote(h);
+  if (ret == MPI_SUCCESS) ret = complete(h, remote);
   dart__handle_release(h);
   *handle = DART_HANDLE_NULL;
   return dart__mpi_error(ret, call, "MPI_Waitall");
@@ -91,7 +96,7 @@ static dart_ret_t test_one(const char* call, dart_handle_t* handle, int32_t* res
     *result = 0;
     return DART_OK;
   }
-  if (remote) ret = complete_remote(h);
+  ret = complete(h, remote);
   dart__handle_release(h);
   *handle = DART_HANDLE_NULL;
   return dart__mpi_error(ret, call, "MPI_Win_flush");

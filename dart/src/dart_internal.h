@@ -85,14 +85,19 @@ void dart__types_cleanup(void);
 
 struct dart_team_data;
 
+/* Every unit's part of a segment starts at an address aligned to this many
+ * bytes (MPI does not align shared-window bases: OpenMPI's are page + 0x108). */
+#define DART_SEGMENT_ALIGNMENT 64
+
 typedef struct dart_segment {
   int16_t segid;
   dart_team_t teamid;
-  MPI_Win win;      /* window used for RMA and atomics */
-  MPI_Win shm_win;  /* shared window (== win unless window-pair layout) */
-  size_t nbytes;    /* bytes of every unit's part */
-  char* local_base; /* calling unit's part */
-  char** shm_base;  /* per team unit: load/store address or NULL */
+  MPI_Win win;         /* window used for RMA and atomics */
+  MPI_Win shm_win;     /* shared window (== win unless window-pair layout) */
+  size_t nbytes;       /* bytes of every unit's part */
+  char* local_base;    /* calling unit's part (aligned) */
+  char** shm_base;     /* per team unit: load/store address or NULL */
+  MPI_Aint* disp_base; /* per team unit: displacement of its part in win */
 } dart_segment_t;
 
 /* Allocates a segment of nbytes per unit on the team. Collective. */

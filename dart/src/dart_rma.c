@@ -106,16 +106,15 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
                  (long)src_type, (long)dst_type);
   DART_CHECK_ARG(call, st->base == dt->base,
                  "source and destination types differ in their element type");
-  if (nelem == 0) return DART_OK;
-  DART_CHECK_ARG(call, local != NULL, "local buffer is NULL");
   const dart_type_info_t* remote_t = dir == DIR_GET ? st : dt;
   const dart_type_info_t* local_t = dir == DIR_GET ? dt : st;
   const size_t remote_span = dart__type_span(remote_t, nelem);
   DART_CHECK_ARG(call, remote_span != SIZE_MAX && dart__type_span(local_t, nelem) != SIZE_MAX,
                  "%zu elements overflow the address space", nelem);
-  dart_target_t to;
+  dart_target_t to; /* a zero-element transfer still needs a valid pointer */
   dart_ret_t ret = dart__resolve(call, gptr, remote_span, &to);
-  if (ret != DART_OK) return ret;
+  if (ret != DART_OK || nelem == 0) return ret;
+  DART_CHECK_ARG(call, local != NULL, "local buffer is NULL");
 
   if (to.shm_addr != NULL) { /* fast path: load/store through the shared window */
     if (dir == DIR_GET)

@@ -10,7 +10,13 @@
  *     each real node holds the memory; MPI_Win_create over the same bytes on
  *     the team communicator serves RMA.
  * A passive-target epoch (MPI_Win_lock_all) is opened once here and closed
- * when the segment is freed. */
+ * when the segment is freed.
+ *
+ * MPI gives no alignment for shared-window bases, so each unit's window
+ * memory has DART_SEGMENT_ALIGNMENT spare bytes and its part starts at the
+ * first aligned address. A mapping keeps the in-page offset of every byte, so
+ * the padding computed from a shared-query address is the owner's padding. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "dart_internal.h"
@@ -23,20 +29,29 @@ static MPI_Info segment_info(void) {
   return info;
 }
 
-/* Fills seg->shm_base for the team units the fast path may reach. The
- * shared window is over the team (single window) or over the node's units
- * (pair), which decides the rank to query. */
+/* Bytes from p to the next multiple of DART_SEGMENT_ALIGNMENT. */
+static size_t align_pad(const char* p) {
+  return (DART_SEGMENT_ALIGNMENT - (uintptr_t)p % DART_SEGMENT_ALIGNMENT) % DART_SEGMENT_ALIGNMENT;
+}
+
+/* Fills seg->shm_base for the team units the fast path may reach and
+ * seg->disp_base for all. The shared window is over the team (single window:
+ * every unit can be queried, its part lies at its padding in seg->win) or over
+ * the node's units (pair: seg->win was created over the aligned parts). */
 static dart_ret_t query_shared_bases(const char* call, dart_team_data_t* team, dart_segment_t* seg,
                                      bool pair) {
   for (int unit = 0; unit < team->size; ++unit) {
     seg->shm_base[unit] = NULL;
-    if (!team->reachable[unit]) continue;
+    seg->disp_base[unit] = 0;
+    if (pair && !team->reachable[unit]) continue;
     int rank = pair ? team->node_rank[unit] : unit;
     MPI_Aint size = 0;
     int disp_unit = 0;
     char* base = NULL;
     DART_MPI_CALL(call, MPI_Win_shared_query(seg->shm_win, rank, &size, &disp_unit, &base));
-    seg->shm_base[unit] = base;
+    const size_t pad = align_pad(base);
+    if (!pair) seg->disp_base[unit] = (MPI_Aint)pad;
+    if (team->reachable[unit]) seg->shm_base[unit] = base + pad;
   }
   return DART_OK;
 }
@@ -45,24 +60,29 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
                                int16_t segid, dart_segment_t** out) {
   dart_segment_t* seg = calloc(1, sizeof *seg);
   char** bases = calloc((size_t)team->size, sizeof *bases);
-  if (seg == NULL || bases == NULL) {
+  MPI_Aint* disps = calloc((size_t)team->size, sizeof *disps);
+  if (seg == NULL || bases == NULL || disps == NULL) {
     free(seg);
     free(bases);
+    free(disps);
     return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   }
   seg->segid = segid;
   seg->teamid = team->id;
   seg->nbytes = nbytes;
   seg->shm_base = bases;
+  seg->disp_base = disps;
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
 
   bool pair = !team->single_node || dart__state.config.force_window_pair;
   MPI_Info info = segment_info();
   MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
-  int ret =
-      MPI_Win_allocate_shared((MPI_Aint)nbytes, 1, info, shm_comm, &seg->local_base, &seg->shm_win);
+  char* raw_base = NULL;
+  int ret = MPI_Win_allocate_shared((MPI_Aint)(nbytes + DART_SEGMENT_ALIGNMENT), 1, info, shm_comm,
+                                    &raw_base, &seg->shm_win);
   if (ret == MPI_SUCCESS) {
+    seg->local_base = raw_base + align_pad(raw_base);
     ++dart__state.live_windows;
     MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN);
     if (pair) {
@@ -84,6 +104,7 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
       --dart__state.live_windows;
     }
     free(bases);
+    free(disps);
     free(seg);
     return dret;
   }
@@ -115,6 +136,7 @@ dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {
     --dart__state.live_windows;
   }
   free(seg->shm_base);
+  free(seg->disp_base);
   free(seg);
   return result;
 }

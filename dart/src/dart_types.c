@@ -102,6 +102,7 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
 
 dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t* newtype) {
   static const char* call = "dart_type_create_custom";
+  DART_CHECK_INIT(call); /* makes an MPI datatype: MPI must be running */
   DART_CHECK_ARG(call, newtype != NULL, "newtype is NULL");
   DART_CHECK_ARG(call, num_bytes > 0 && num_bytes <= INT32_MAX,
                  "element size %zu is not in [1, INT32_MAX]", num_bytes);

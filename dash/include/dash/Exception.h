@@ -1,0 +1,53 @@
+// Exceptions of the C++ layer. Every failing DART call surfaces as one of
+// these, with a message naming the call and the DART error.
+#ifndef DASH__EXCEPTION_H_
+#define DASH__EXCEPTION_H_
+
+#include <dart/dart_types.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace dash {
+namespace exception {
+
+// A bad argument (DART_ERR_INVAL, DART_ERR_NOTFOUND).
+class InvalidArgument : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The runtime is not initialised (DART_ERR_NOTINIT).
+class NotInitialized : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// Out of memory (DART_ERR_NOMEM).
+class OutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Any other runtime failure (DART_ERR_OTHER: MPI reported an error).
+class RuntimeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace exception
+
+namespace internal {
+
+// Throws the exception matching ret, naming call; does nothing for DART_OK.
+// Local.
+void throw_dart_error(dart_ret_t ret, const char* call);
+
+inline void check_dart(dart_ret_t ret, const char* call) {
+  if (ret != DART_OK) throw_dart_error(ret, call);
+}
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__EXCEPTION_H_

@@ -1,0 +1,37 @@
+// Start-up and shut-down of the C++ layer, and the calling unit's identity.
+#ifndef DASH__INIT_H_
+#define DASH__INIT_H_
+
+#include <dash/Types.h>
+
+#include <cstddef>
+
+namespace dash {
+
+// Initialises the runtime (and MPI unless the program did). Collective over
+// all processes. Throws dash::exception::* on failure, e.g. for a malformed
+// DART_* environment flag.
+void init(int* argc, char*** argv);
+
+// Like init, asking MPI for MPI_THREAD_MULTIPLE; returns whether it was
+// granted. Collective.
+bool init_thread(int* argc, char*** argv);
+
+// Shuts the runtime down (finalises MPI if init started it). Collective.
+void finalize();
+
+// True between init and finalize. Local.
+bool is_initialized();
+
+// Global id of the calling unit. Local.
+global_unit_t myid();
+
+// Number of units. Local.
+std::size_t size();
+
+// Waits for all units. Collective.
+void barrier();
+
+}  // namespace dash
+
+#endif  // DASH__INIT_H_

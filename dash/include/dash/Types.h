@@ -1,0 +1,34 @@
+// Unit id types of the C++ layer: strong wrappers around the DART unit ids,
+// so a team-relative id cannot be passed where a global one is meant.
+#ifndef DASH__TYPES_H_
+#define DASH__TYPES_H_
+
+#include <dart/dart_types.h>
+
+#include <cstddef>
+
+namespace dash {
+
+// Unit id relative to DART_TEAM_ALL. Converts to int implicitly. Local.
+struct global_unit_t {
+  dart_unit_t id = DART_UNDEFINED_UNIT_ID;
+  constexpr global_unit_t() = default;
+  constexpr explicit global_unit_t(dart_unit_t unit) : id(unit) {}
+  constexpr global_unit_t(dart_global_unit_t unit) : id(unit.id) {}
+  constexpr operator dart_unit_t() const { return id; }
+  constexpr operator dart_global_unit_t() const { return dart_global_unit_t{id}; }
+};
+
+// Unit id relative to some team. Converts to int implicitly. Local.
+struct team_unit_t {
+  dart_unit_t id = DART_UNDEFINED_UNIT_ID;
+  constexpr team_unit_t() = default;
+  constexpr explicit team_unit_t(dart_unit_t unit) : id(unit) {}
+  constexpr team_unit_t(dart_team_unit_t unit) : id(unit.id) {}
+  constexpr operator dart_unit_t() const { return id; }
+  constexpr operator dart_team_unit_t() const { return dart_team_unit_t{id}; }
+};
+
+}  // namespace dash
+
+#endif  // DASH__TYPES_H_

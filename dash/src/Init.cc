@@ -1,0 +1,58 @@
+// dash::init and friends: thin wrappers around the DART runtime that turn
+// error codes into exceptions.
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Init.h>
+
+#include <string>
+
+namespace dash {
+namespace internal {
+
+void throw_dart_error(dart_ret_t ret, const char* call) {
+  std::string message = std::string(call) + " failed: ";
+  switch (ret) {
+    case DART_OK:
+      return;
+    case DART_ERR_INVAL:
+      throw exception::InvalidArgument(message + "invalid argument (DART_ERR_INVAL)");
+    case DART_ERR_NOTFOUND:
+      throw exception::InvalidArgument(message + "not found (DART_ERR_NOTFOUND)");
+    case DART_ERR_NOTINIT:
+      throw exception::NotInitialized(message + "runtime not initialised (DART_ERR_NOTINIT)");
+    case DART_ERR_NOMEM:
+      throw exception::OutOfMemory(message + "out of memory (DART_ERR_NOMEM)");
+    default:
+      throw exception::RuntimeError(message + "runtime error " + std::to_string(int(ret)));
+  }
+}
+
+}  // namespace internal
+
+void init(int* argc, char*** argv) { internal::check_dart(dart_init(argc, argv), "dash::init"); }
+
+bool init_thread(int* argc, char*** argv) {
+  dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
+  internal::check_dart(dart_init_thread(argc, argv, &level), "dash::init_thread");
+  return level == DART_THREAD_MULTIPLE;
+}
+
+void finalize() { internal::check_dart(dart_exit(), "dash::finalize"); }
+
+bool is_initialized() { return dart_initialized() != 0; }
+
+global_unit_t myid() {
+  dart_global_unit_t id;
+  internal::check_dart(dart_myid(&id), "dash::myid");
+  return global_unit_t(id);
+}
+
+std::size_t size() {
+  std::size_t n = 0;
+  internal::check_dart(dart_size(&n), "dash::size");
+  return n;
+}
+
+void barrier() { internal::check_dart(dart_barrier(DART_TEAM_ALL), "dash::barrier"); }
+
+}  // namespace dash

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Builds and runs every benchmark binary in build/<mpi>/bench on 2 units through launch.sh,
+# writing Google Benchmark JSON to bench/results/<name>.json (plus one file per extra run in
+# the table below), then scripts/bench_report.py writes bench/results/summary.md and, when
+# matplotlib is available, PNG plots.
+#
+#   scripts/bench.sh [name...] [-- benchmark-args...]
+#
+# Names restrict the run to those binaries; benchmark-args go to every binary (e.g.
+# --benchmark_filter=get). Environment: DASH_MPI as for build.sh, DASH_BENCH_UNITS (default
+# 2), DASH_BENCH_PLOTS=0 to skip installing python3-matplotlib for the plots.
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+# shellcheck source=scripts/common.sh
+source "$here/common.sh"
+
+# Extra runs: "<binary> <suffix> <VAR=value>..." runs <binary> again with that environment,
+# writing bench/results/<binary>.<suffix>.json. Every binary also runs once as is.
+extra_runs=(
+  "dart_put_get shm_off DART_SHARED_WINDOWS=0"
+)
+
+names=()
+while [[ $# -gt 0 && $1 != -- ]]; do names+=("$1"); shift; done
+[[ ${1:-} == -- ]] && shift
+bench_args=("$@")
+
+if [[ -n ${DASH_SANITIZE:-} ]]; then
+  echo "bench.sh: ignoring DASH_SANITIZE=$DASH_SANITIZE (benchmarks run uninstrumented)"
+  unset DASH_SANITIZE
+fi
+"$here/setup.sh"
+"$here/build.sh"
+bench_dir="$(dash_build_dir)/bench"
+results="$DASH_ROOT/bench/results"
+mkdir -p "$results"
+
+binaries=()
+if [[ -d $bench_dir ]]; then
+  while IFS= read -r binary; do binaries+=("$binary"); done < <(
+    find "$bench_dir" -maxdepth 1 -type f -executable | sort)
+fi
+if [[ ${#binaries[@]} -eq 0 ]]; then
+  echo "bench.sh: no benchmark binaries in $bench_dir yet"
+  exit 0
+fi
+
+# Runs one binary with extra environment, writing results/<output>.json.
+run_bench() {
+  local binary=$1 output=$2
+  shift 2
+  echo "bench.sh: $output ($*)"
+  env "$@" "$here/launch.sh" -n "${DASH_BENCH_UNITS:-2}" "$binary" \
+    --benchmark_out="$results/$output.json" --benchmark_out_format=json \
+    --benchmark_color=false "${bench_args[@]}"
+}
+
+ran=0
+for binary in "${binaries[@]}"; do
+  name=$(basename "$binary")
+  if [[ ${#names[@]} -gt 0 && " ${names[*]} " != *" $name "* ]]; then
+    continue
+  fi
+  ran=$((ran + 1))
+  run_bench "$binary" "$name"
+  for run in "${extra_runs[@]}"; do
+    read -r -a fields <<<"$run"
+    if [[ ${fields[0]} == "$name" ]]; then
+      run_bench "$binary" "$name.${fields[1]}" "${fields[@]:2}"
+    fi
+  done
+done
+
+if [[ $ran -eq 0 ]]; then
+  echo "bench.sh: no benchmark named ${names[*]} in $bench_dir" >&2
+  exit 1
+fi
+
+python=/usr/bin/python3  # Debian's, where setup.sh installs python3-matplotlib
+[[ -x $python ]] || python=python3
+if [[ ${DASH_BENCH_PLOTS:-1} != 0 ]] && ! "$python" -c 'import matplotlib' 2>/dev/null; then
+  "$here/setup.sh" python3-matplotlib || echo "bench.sh: python3-matplotlib not installed, no plots"
+fi
+"$python" "$here/bench_report.py" "$results"

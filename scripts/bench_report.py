@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Turns the Google Benchmark JSON files of a results folder into summary.md (one Markdown
+table per file) and, when matplotlib is importable, one PNG per file plotting each benchmark
+family over its last numeric argument (bandwidth when the benchmark reports bytes/s).
+
+usage: scripts/bench_report.py [results-dir]      (default: bench/results)
+"""
+import json
+import pathlib
+import sys
+
+STANDARD_KEYS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type",
+    "repetitions", "repetition_index", "threads", "iterations", "real_time", "cpu_time",
+    "time_unit", "bytes_per_second", "items_per_second", "label", "aggregate_name",
+    "aggregate_unit", "error_occurred", "error_message",
+}
+
+
+def load_runs(path):
+    """Benchmark entries of one JSON file: medians when repetitions ran, else every run."""
+    data = json.loads(path.read_text())
+    runs = data.get("benchmarks", [])
+    medians = [r for r in runs if r.get("aggregate_name") == "median"]
+    return data.get("context", {}), medians or [r for r in runs if r.get("run_type") != "aggregate"]
+
+
+NANOSECONDS_PER = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def human_time(value, unit):
+    """A time in the largest unit that keeps it >= 1, e.g. '28.05 us'."""
+    ns = value * NANOSECONDS_PER.get(unit, 1)
+    for name, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.4g} {name}"
+    return f"{ns:.4g} ns"
+
+
+def human_bytes_per_second(value):
+    """Decimal units: GB/s = 1e9 bytes per second."""
+    return f"{value / 1e9:.2f} GB/s" if value >= 1e8 else f"{value / 1e6:.1f} MB/s"
+
+
+def counters_of(run):
+    """User counters (ratios, sizes ...) of a run as 'name=value' text."""
+    parts = []
+    for key, value in run.items():
+        if key not in STANDARD_KEYS and isinstance(value, (int, float)):
+            parts.append(f"{key}={value:.3g}")
+    return ", ".join(parts)
+
+
+def markdown_table(runs):
+    lines = ["| benchmark | time (real) | bandwidth | iterations | counters |",
+             "|---|---:|---:|---:|---|"]
+    for run in runs:
+        if run.get("error_occurred"):
+            lines.append(f"| {run['name']} | error: {run.get('error_message', '')} | | | |")
+            continue
+        time = human_time(run["real_time"], run.get("time_unit", "ns"))
+        bandwidth = human_bytes_per_second(run["bytes_per_second"]) \
+            if "bytes_per_second" in run else ""
+        lines.append(f"| {run['name']} | {time} | {bandwidth} | {run.get('iterations', '')} "
+                     f"| {counters_of(run)} |")
+    return "\n".join(lines)
+
+
+def plot(runs, title, png_path, pyplot):
+    """One line per family (name before the first '/') over the last numeric argument."""
+    families = {}
+    for run in runs:
+        parts = run["name"].split("/")
+        if run.get("error_occurred") or len(parts) < 2 or not parts[-1].isdigit():
+            continue
+        bandwidth = run.get("bytes_per_second")
+        value = bandwidth / 1e9 if bandwidth else run["real_time"]
+        families.setdefault(parts[0], []).append((int(parts[-1]), value))
+    if not families:
+        return False
+    use_bandwidth = any("bytes_per_second" in r for r in runs)
+    figure, axes = pyplot.subplots(figsize=(8, 5))
+    for family, points in sorted(families.items()):
+        points.sort()
+        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=family)
+    axes.set_xscale("log", base=2)
+    if not use_bandwidth:
+        axes.set_yscale("log")
+    axes.set_xlabel("argument (bytes)")
+    axes.set_ylabel("bandwidth (GB/s)" if use_bandwidth else "time")
+    axes.set_title(title)
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(png_path, dpi=100)
+    pyplot.close(figure)
+    return True
+
+
+def main():
+    results = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
+    files = sorted(results.glob("*.json"))
+    if not files:
+        print(f"bench_report.py: no JSON files in {results}")
+        return 0
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        pyplot = None
+        print("bench_report.py: matplotlib not available, writing no plots")
+
+    sections = ["# Benchmark results", ""]
+    for path in files:
+        context, runs = load_runs(path)
+        name = path.stem
+        sections += [f"## {name}", "",
+                     f"{context.get('date', '?')}, host {context.get('host_name', '?')}, "
+                     f"{context.get('num_cpus', '?')} CPUs, "
+                     f"{context.get('library_build_type', '?')} benchmark library", "",
+                     markdown_table(runs), ""]
+        if pyplot is not None and plot(runs, name, results / f"{name}.png", pyplot):
+            sections += [f"![{name}]({name}.png)", ""]
+    summary = results / "summary.md"
+    summary.write_text("\n".join(sections))
+    print(f"bench_report.py: wrote {summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Configures (CMake, Ninja) and builds into build/<mpi>[-<sanitizers>].
+# Environment: DASH_MPI=openmpi|mpich (default openmpi), DASH_SANITIZE (e.g. address,undefined;
+# default empty), BUILD_TYPE (default RelWithDebInfo). Arguments go to the CMake configure step.
+# Prints the build directory on its last line.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+mpi=${DASH_MPI:-openmpi}
+if [[ $mpi != openmpi && $mpi != mpich ]]; then
+  echo "build.sh: DASH_MPI='$mpi' is not one of: openmpi, mpich" >&2
+  exit 1
+fi
+build_type=${BUILD_TYPE:-RelWithDebInfo}
+dir=$(dash_build_dir)
+
+mkdir -p "$dir"
+if ! cmake -S "$DASH_ROOT" -B "$dir" -G Ninja -DDASH_MPI="$mpi" \
+     -DDASH_SANITIZE="${DASH_SANITIZE:-}" -DCMAKE_BUILD_TYPE="$build_type" "$@" \
+     >"$dir/configure.log"; then
+  echo "build.sh: configuring $dir failed (full log: $dir/configure.log)" >&2
+  exit 1
+fi
+grep -- "-- DASH_MPI=" "$dir/configure.log" | sed 's/^-- /build.sh: /' || true
+cmake --build "$dir"
+echo "build.sh: built $dir"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the whole test suite with CTest, ending with
+# CTest's summary line; the exit code is CTest's. Environment as for build.sh; arguments go to
+# ctest (e.g. -R dart_put_get, -L '^np[12]$').
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+# shellcheck source=scripts/common.sh
+source "$here/common.sh"
+
+"$here/setup.sh"
+"$here/build.sh"
+cd "$(dash_build_dir)"
+exec ctest --output-on-failure --no-tests=error --no-label-summary -j2 --timeout 300 "$@"

@@ -1,0 +1,43 @@
+# Installs BUILD_DIR into WORK_DIR/prefix, configures and builds the consumer project against
+# it, checks the consumers link EXPECT_MPI, and runs each on 2 units with LAUNCH ('|'-separated).
+
+# Runs a command and stops with its output when it fails.
+function(run_checked what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+set(build ${WORK_DIR}/build)
+file(REMOVE_RECURSE ${WORK_DIR})
+run_checked("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+run_checked("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build}
+            -G ${GENERATOR} -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+            -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_PREFIX_PATH=${prefix})
+run_checked("building the consumer" ${CMAKE_COMMAND} --build ${build})
+
+string(REPLACE "|" ";" launch "${LAUNCH}")
+if(EXPECT_MPI STREQUAL "mpich")
+  set(mpi_library "libmpich")
+elseif(EXPECT_MPI STREQUAL "openmpi")
+  set(mpi_library "libmpi\\.so")
+else()
+  set(mpi_library "")  # unknown MPI: nothing to check
+endif()
+foreach(consumer IN ITEMS consumer_c consumer_cxx)
+  run_checked("ldd ${consumer}" ldd ${build}/${consumer})
+  if(mpi_library AND NOT last_output MATCHES "${mpi_library}")
+    message(FATAL_ERROR "${consumer} does not link ${EXPECT_MPI}:\n${last_output}")
+  endif()
+  run_checked("running ${consumer}" ${launch} ${build}/${consumer})
+  foreach(unit IN ITEMS 0 1)
+    if(NOT last_output MATCHES "${consumer}: unit ${unit} of 2")
+      message(FATAL_ERROR "${consumer}: no output from unit ${unit}:\n${last_output}")
+    endif()
+  endforeach()
+  message("${last_output}")
+endforeach()
+message("install.consumer passed")
