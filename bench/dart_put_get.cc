@@ -107,7 +107,14 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       auto it = run.counters.find("bytes_per_second");
-      if (it != run.counters.end()) rate_[run.benchmark_name()] = it->second.value;
+      if (it == run.counters.end()) continue;
+      std::string name = run.benchmark_name();
+      const std::string suffix = "/real_time";
+      if (name.size() > suffix.size() &&
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        name.resize(name.size() - suffix.size());
+      }
+      rate_[name] = it->second.value;
     }
   }
   void PrintRatios() const {

@@ -125,10 +125,19 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
   }
 
   const bool contiguous = st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED;
-  size_t chunk_elems = contiguous ? dart__state.config.transfer_chunk_size / st->size : nelem;
-  if (chunk_elems == 0) chunk_elems = 1;
-  if (chunk_elems > INT_MAX) chunk_elems = INT_MAX;
-  const size_t nchunks = (nelem + chunk_elems - 1) / chunk_elems;
+  /* One chunk unless the transfer exceeds the chunk size (no divisions on
+   * the common path: they cost more than the rest of the set-up). */
+  size_t chunk_elems = nelem;
+  size_t nchunks = 1;
+  if (contiguous && remote_span > dart__state.config.transfer_chunk_size) {
+    chunk_elems = dart__state.config.transfer_chunk_size / st->size;
+    if (chunk_elems == 0) chunk_elems = 1;
+    if (chunk_elems > INT_MAX) chunk_elems = INT_MAX;
+    nchunks = (nelem + chunk_elems - 1) / chunk_elems;
+  } else if (contiguous && nelem > INT_MAX) {
+    chunk_elems = INT_MAX;
+    nchunks = (nelem + chunk_elems - 1) / chunk_elems;
+  }
   DART_CHECK_ARG(call, nchunks <= INT_MAX, "transfer of %zu elements has too many chunks", nelem);
   dart_handle_t h = DART_HANDLE_NULL;
   if (mode == MODE_HANDLE) {
@@ -167,8 +176,7 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
     if (remote_owned) MPI_Type_free(&remote_mpi);
   }
   if (mpi_ret == MPI_SUCCESS && mode == MODE_BLOCKING) {
-    mpi_ret = dir == DIR_GET ? MPI_Win_flush_local(to.target, to.seg->win)
-                             : MPI_Win_flush(to.target, to.seg->win);
+    mpi_ret = MPI_Win_flush(to.target, to.seg->win);
   }
   if (mpi_ret != MPI_SUCCESS) {
     if (h != NULL) dart_wait(&h); /* complete what was issued, nothing dangles */

@@ -221,6 +221,7 @@ dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type
 
 size_t dart__type_span(const dart_type_info_t* t, size_t nelem) {
   size_t elements = nelem;
+  /* strided layouts divide; contiguous ones (the hot path) do not */
   if (t->kind == DART_KIND_STRIDED && nelem > 0) {
     size_t full_blocks = nelem / t->blocklen;
     size_t rest = nelem % t->blocklen;
@@ -229,6 +230,7 @@ size_t dart__type_span(const dart_type_info_t* t, size_t nelem) {
     if (blocks_before_last > (SIZE_MAX - last) / t->stride) return SIZE_MAX;
     elements = blocks_before_last * t->stride + last;
   }
-  if (elements > SIZE_MAX / t->size) return SIZE_MAX;
-  return elements * t->size;
+  size_t bytes; /* overflow check without a division: this is on every transfer */
+  if (__builtin_mul_overflow(elements, t->size, &bytes) || bytes == SIZE_MAX) return SIZE_MAX;
+  return bytes;
 }
