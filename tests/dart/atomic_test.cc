@@ -11,63 +11,18 @@
 #include <type_traits>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace {
+
+using dash_test::DartType;
+using dash_test::TeamArray;
 
 int Me() { return dash_test::myid(); }
 int N() { return dash_test::nunits(); }
 
 void Barrier() { EXPECT_EQ(DART_OK, dart_barrier(DART_TEAM_ALL)); }
-
-template <class T>
-struct DartTypeOf;
-#define DASH_TEST_DART_TYPE_OF(T, id)            \
-  template <>                                    \
-  struct DartTypeOf<T> {                         \
-    static constexpr dart_datatype_t value = id; \
-  }
-DASH_TEST_DART_TYPE_OF(int, DART_TYPE_INT);
-DASH_TEST_DART_TYPE_OF(long, DART_TYPE_LONG);
-DASH_TEST_DART_TYPE_OF(unsigned long long, DART_TYPE_ULONGLONG);
-DASH_TEST_DART_TYPE_OF(float, DART_TYPE_FLOAT);
-DASH_TEST_DART_TYPE_OF(double, DART_TYPE_DOUBLE);
-#undef DASH_TEST_DART_TYPE_OF
-
-template <class T>
-dart_datatype_t DartType() {
-  return DartTypeOf<T>::value;
-}
-
-// Team memory of nelem elements of T on every unit of DART_TEAM_ALL; freed at scope exit.
-template <class T>
-class TeamArray {
- public:
-  explicit TeamArray(size_t nelem) : nelem_(nelem) {
-    EXPECT_EQ(DART_OK, dart_team_memalloc_aligned(DART_TEAM_ALL, nelem, DartType<T>(), &gptr_));
-    void* addr = nullptr;
-    EXPECT_EQ(DART_OK, dart_gptr_getaddr(At(Me()), &addr));
-    local_ = static_cast<T*>(addr);
-    EXPECT_NE(nullptr, local_);
-  }
-  ~TeamArray() { EXPECT_EQ(DART_OK, dart_team_memfree(gptr_)); }
-  TeamArray(const TeamArray&) = delete;
-  TeamArray& operator=(const TeamArray&) = delete;
-
-  dart_gptr_t At(int unit, size_t elem = 0) const {
-    dart_gptr_t p = gptr_;
-    EXPECT_EQ(DART_OK, dart_gptr_setunit(&p, DART_TEAM_UNIT_ID(unit)));
-    EXPECT_EQ(DART_OK, dart_gptr_incaddr(&p, static_cast<int64_t>(elem * sizeof(T))));
-    return p;
-  }
-  T* Local() const { return local_; }
-  void Fill(T value) { std::fill(local_, local_ + nelem_, value); }
-
- private:
-  dart_gptr_t gptr_ = DART_GPTR_NULL;
-  size_t nelem_;
-  T* local_ = nullptr;
-};
 
 // Reads one element through MPI (fetch-and-op with NO_OP).
 template <class T>
