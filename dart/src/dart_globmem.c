@@ -4,7 +4,10 @@
 
 #include "dart_internal.h"
 
-dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes, dart_target_t* out) {
+/* The full check with a log line naming what is wrong; dart__resolve (inline,
+ * dart_internal.h) calls it when its fast checks fail. */
+dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbytes,
+                                 dart_target_t* out) {
   DART_CHECK_INIT(call);
   if (DART_GPTR_ISNULL(gptr)) {
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "global pointer is DART_GPTR_NULL");

@@ -67,8 +67,19 @@ typedef struct {
   bool is_floating;     /* basic floating type */
 } dart_type_info_t;
 
-/* Looks up a type; NULL if dtype is not a live type. Local, O(1). */
-const dart_type_info_t* dart__type(dart_datatype_t dtype);
+extern dart_type_info_t dart__basic_types[DART_TYPE_LAST];
+extern bool dart__basic_types_ready;
+
+/* Looks up any type; NULL if dtype is not a live type. Local, O(1). */
+const dart_type_info_t* dart__type_lookup(dart_datatype_t dtype);
+
+/* Looks up a type; basic types inline (every transfer does this). */
+static inline const dart_type_info_t* dart__type(dart_datatype_t dtype) {
+  if (dtype > DART_TYPE_UNDEFINED && dtype < DART_TYPE_LAST && dart__basic_types_ready) {
+    return &dart__basic_types[dtype];
+  }
+  return dart__type_lookup(dtype);
+}
 
 /* MPI operation for op, or MPI_OP_NULL. */
 MPI_Op dart__mpi_op(dart_operation_t op);
@@ -225,10 +236,32 @@ typedef struct {
   char* shm_addr; /* load/store address, or NULL for RMA */
 } dart_target_t;
 
+/* dart__resolve with a log line for every failure (the slow path). */
+dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbytes,
+                                 dart_target_t* out);
+
 /* Validates gptr and the byte range [offset, offset + nbytes) and resolves
  * it. Logs and returns DART_ERR_INVAL for a null, foreign, freed or
- * out-of-range pointer. Local, O(1). */
-dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes, dart_target_t* out);
+ * out-of-range pointer, DART_ERR_NOTINIT before init. Local, O(1); inline
+ * because every transfer and atomic starts here. */
+static inline dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes,
+                                       dart_target_t* out) {
+  dart_team_data_t* team = dart__state.initialized ? dart__team(gptr.teamid) : NULL;
+  dart_segment_t* seg = team != NULL && gptr.segid >= 0 && gptr.segid < team->segs_cap
+                            ? team->segs[gptr.segid]
+                            : NULL;
+  const int unit = gptr.unitid;
+  const uint64_t offset = gptr.addr_or_offs.offset;
+  if (seg == NULL || unit < 0 || unit >= team->size || offset > seg->nbytes ||
+      nbytes > seg->nbytes - offset) {
+    return dart__resolve_checked(call, gptr, nbytes, out); /* logs the reason */
+  }
+  out->seg = seg;
+  out->target = unit;
+  out->disp = seg->disp_base[unit] + (MPI_Aint)offset;
+  out->shm_addr = seg->shm_base[unit] != NULL ? seg->shm_base[unit] + offset : NULL;
+  return DART_OK;
+}
 
 /* Number of memory bytes spanned by nelem elements laid out as type t;
  * SIZE_MAX if that overflows. */

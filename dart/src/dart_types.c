@@ -7,22 +7,22 @@
 /* Derived types get ids DART_TYPE_DERIVED_BASE + index into this table. */
 #define DART_TYPE_DERIVED_BASE ((dart_datatype_t)1024)
 
-static dart_type_info_t basic_types[DART_TYPE_LAST];
-static bool basic_types_ready = false;
+dart_type_info_t dart__basic_types[DART_TYPE_LAST];
+bool dart__basic_types_ready = false;
 
 static dart_type_info_t** derived_types = NULL;
 static size_t derived_capacity = 0;
 
 static void set_basic(dart_datatype_t id, MPI_Datatype mpi, size_t size, bool integer,
                       bool floating) {
-  basic_types[id] = (dart_type_info_t){.kind = DART_KIND_BASIC,
-                                       .base = id,
-                                       .mpi = mpi,
-                                       .size = size,
-                                       .stride = 1,
-                                       .blocklen = 1,
-                                       .is_integer = integer,
-                                       .is_floating = floating};
+  dart__basic_types[id] = (dart_type_info_t){.kind = DART_KIND_BASIC,
+                                             .base = id,
+                                             .mpi = mpi,
+                                             .size = size,
+                                             .stride = 1,
+                                             .blocklen = 1,
+                                             .is_integer = integer,
+                                             .is_floating = floating};
 }
 
 static void init_basic_types(void) {
@@ -38,13 +38,13 @@ static void init_basic_types(void) {
   set_basic(DART_TYPE_FLOAT, MPI_FLOAT, sizeof(float), false, true);
   set_basic(DART_TYPE_DOUBLE, MPI_DOUBLE, sizeof(double), false, true);
   set_basic(DART_TYPE_LONG_DOUBLE, MPI_LONG_DOUBLE, sizeof(long double), false, true);
-  basic_types_ready = true;
+  dart__basic_types_ready = true;
 }
 
-const dart_type_info_t* dart__type(dart_datatype_t dtype) {
+const dart_type_info_t* dart__type_lookup(dart_datatype_t dtype) {
   if (dtype > DART_TYPE_UNDEFINED && dtype < DART_TYPE_LAST) {
-    if (!basic_types_ready) init_basic_types();
-    return &basic_types[dtype];
+    if (!dart__basic_types_ready) init_basic_types();
+    return &dart__basic_types[dtype];
   }
   if (dtype >= DART_TYPE_DERIVED_BASE) {
     size_t index = (size_t)(dtype - DART_TYPE_DERIVED_BASE);
