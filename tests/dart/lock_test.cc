@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace {
@@ -17,35 +18,12 @@ int N() { return dash_test::nunits(); }
 
 void Barrier(dart_team_t team = DART_TEAM_ALL) { EXPECT_EQ(DART_OK, dart_barrier(team)); }
 
-// nelem longs on every unit of a team; freed at scope exit (collective).
-class TeamLongs {
+// nelem longs on every unit of a team, zeroed; freed at scope exit (collective).
+class TeamLongs : public dash_test::TeamArray<long> {
  public:
-  TeamLongs(size_t nelem, dart_team_t team) {
-    EXPECT_EQ(DART_OK, dart_team_memalloc_aligned(team, nelem, DART_TYPE_LONG, &gptr_));
-    dart_team_unit_t me;
-    EXPECT_EQ(DART_OK, dart_team_myid(team, &me));
-    void* addr = nullptr;
-    EXPECT_EQ(DART_OK, dart_gptr_getaddr(At(me.id), &addr));
-    local_ = static_cast<long*>(addr);
-    EXPECT_NE(nullptr, local_);
-    if (local_ != nullptr)
-      for (size_t i = 0; i < nelem; ++i) local_[i] = 0;
+  TeamLongs(size_t nelem, dart_team_t team) : TeamArray<long>(nelem, team) {
+    if (Local() != nullptr) Fill(0);
   }
-  ~TeamLongs() { EXPECT_EQ(DART_OK, dart_team_memfree(gptr_)); }
-  TeamLongs(const TeamLongs&) = delete;
-  TeamLongs& operator=(const TeamLongs&) = delete;
-
-  dart_gptr_t At(int unit, size_t elem = 0) const {
-    dart_gptr_t p = gptr_;
-    EXPECT_EQ(DART_OK, dart_gptr_setunit(&p, DART_TEAM_UNIT_ID(unit)));
-    EXPECT_EQ(DART_OK, dart_gptr_incaddr(&p, static_cast<int64_t>(elem * sizeof(long))));
-    return p;
-  }
-  long* Local() const { return local_; }
-
- private:
-  dart_gptr_t gptr_ = DART_GPTR_NULL;
-  long* local_ = nullptr;
 };
 
 long AtomicAdd(dart_gptr_t p, long delta) {
