@@ -24,9 +24,8 @@ static dart_ret_t accumulate(const char* call, dart_gptr_t gptr, const void* val
   DART_CHECK_ARG(call, op != DART_OP_NO_OP, "DART_OP_NO_OP makes no sense in an accumulate");
   if (nelem == 0) return DART_OK;
   DART_CHECK_ARG(call, values != NULL, "values is NULL");
-  size_t chunk = dart__state.config.transfer_chunk_size / t->size;
-  if (chunk == 0) chunk = 1;
-  if (chunk > INT_MAX) chunk = INT_MAX;
+  const size_t chunk =
+      nelem * t->size > dart__state.config.transfer_chunk_size ? dart__chunk_elems(t->size) : nelem;
   for (size_t first = 0; first < nelem; first += chunk) {
     int count = (int)(nelem - first < chunk ? nelem - first : chunk);
     MPI_Aint offset = (MPI_Aint)(first * t->size);

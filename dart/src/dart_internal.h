@@ -203,6 +203,13 @@ typedef struct {
 
 extern dart_state_t dart__state;
 
+/* Elements of elem_size bytes per RMA chunk (DART_TRANSFER_CHUNK_SIZE),
+ * at least 1; below INT_MAX since the chunk size is at most 1 GiB. */
+static inline size_t dart__chunk_elems(size_t elem_size) {
+  size_t elems = dart__state.config.transfer_chunk_size / elem_size;
+  return elems == 0 ? 1 : elems;
+}
+
 /* True once MPI_Finalize has run. */
 bool dart__mpi_finalized(void);
 

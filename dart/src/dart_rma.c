@@ -126,16 +126,12 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
 
   const bool contiguous = st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED;
   /* One chunk unless the transfer exceeds the chunk size (no divisions on
-   * the common path: they cost more than the rest of the set-up). */
+   * the common path: they cost more than the rest of the set-up). A single
+   * chunk never exceeds INT_MAX elements: the chunk size is at most 1 GiB. */
   size_t chunk_elems = nelem;
   size_t nchunks = 1;
   if (contiguous && remote_span > dart__state.config.transfer_chunk_size) {
-    chunk_elems = dart__state.config.transfer_chunk_size / st->size;
-    if (chunk_elems == 0) chunk_elems = 1;
-    if (chunk_elems > INT_MAX) chunk_elems = INT_MAX;
-    nchunks = (nelem + chunk_elems - 1) / chunk_elems;
-  } else if (contiguous && nelem > INT_MAX) {
-    chunk_elems = INT_MAX;
+    chunk_elems = dart__chunk_elems(st->size);
     nchunks = (nelem + chunk_elems - 1) / chunk_elems;
   }
   DART_CHECK_ARG(call, nchunks <= INT_MAX, "transfer of %zu elements has too many chunks", nelem);
