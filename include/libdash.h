@@ -3,8 +3,13 @@
 #define LIBDASH_H_
 
 #include <dart/dart.h>
+#include <dash/Array.h>
 #include <dash/Exception.h>
 #include <dash/Init.h>
+#include <dash/Pattern.h>
+#include <dash/Team.h>
 #include <dash/Types.h>
+#include <dash/memory/GlobPtr.h>
+#include <dash/memory/GlobRef.h>
 
 #endif  // LIBDASH_H_

@@ -3,6 +3,7 @@
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/Init.h>
+#include <dash/Team.h>
 
 #include <string>
 
@@ -37,7 +38,10 @@ bool init_thread(int* argc, char*** argv) {
   return level == DART_THREAD_MULTIPLE;
 }
 
-void finalize() { internal::check_dart(dart_exit(), "dash::finalize"); }
+void finalize() {
+  if (is_initialized()) Team::All().free_subteams();
+  internal::check_dart(dart_exit(), "dash::finalize");
+}
 
 bool is_initialized() { return dart_initialized() != 0; }
 

@@ -6,8 +6,28 @@
 #include <dart/dart_types.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 namespace dash {
+
+// Number of dimensions of a pattern, container or view.
+using dim_t = int;
+
+// Signed index of an element in a global or local index space.
+using default_index_t = std::int64_t;
+
+// Unsigned count of elements.
+using default_size_t = std::uint64_t;
+
+// Order in which the elements of an N-D index space are linearised: the last
+// coordinate moves fastest (ROW_MAJOR, as C arrays) or the first (COL_MAJOR).
+enum MemArrange { ROW_MAJOR, COL_MAJOR };
+
+// Element types of containers: anything trivially copyable, since elements
+// move between units as bytes.
+template <class T>
+inline constexpr bool is_container_compatible_v = std::is_trivially_copyable_v<T>;
 
 // Unit id relative to DART_TEAM_ALL. Converts to int implicitly. Local.
 struct global_unit_t {

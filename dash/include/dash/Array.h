@@ -1,0 +1,175 @@
+// dash::Array<T>: a 1-D global array distributed over the units of a team by
+// a pattern (BLOCKED by default). Global access through iterators and
+// operator[] (GlobRef: load/store on the same node, one-sided get/put
+// elsewhere); the calling unit's part through lbegin()/lend() or `local` as
+// native pointers.
+//
+// | call                                  | cost                       |
+// |---------------------------------------|----------------------------|
+// | constructors with a size, allocate()  | collective over the team   |
+// | destructor, deallocate()              | collective over the team   |
+// | begin(), end(), lbegin(), lend()      | local                      |
+// | operator[], at(): read / write        | load/store or one get/put  |
+// | barrier()                             | collective over the team   |
+// | flush()                               | waits for own writes       |
+#ifndef DASH__ARRAY_H_
+#define DASH__ARRAY_H_
+
+#include <dash/Pattern.h>
+#include <dash/Team.h>
+#include <dash/array/LocalArrayRef.h>
+#include <dash/iterator/GlobIter.h>
+#include <dash/memory/GlobStaticMem.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace dash {
+
+template <class T, class IndexType = default_index_t,
+          class PatternT = BlockPattern<1, ROW_MAJOR, IndexType>>
+class Array {
+  static_assert(is_container_compatible_v<T>,
+                "dash::Array<T>: T must be trivially copyable (elements move between units "
+                "as bytes)");
+  static_assert(PatternT::ndim() == 1,
+                "dash::Array needs a 1-D pattern; use dash::Matrix / dash::NArray for N-D");
+  static_assert(std::is_same_v<typename PatternT::index_type, IndexType>,
+                "dash::Array: IndexType differs from the pattern's index type");
+
+ public:
+  using value_type = T;
+  using index_type = IndexType;
+  using size_type = std::make_unsigned_t<IndexType>;
+  using difference_type = IndexType;
+  using pattern_type = PatternT;
+  using iterator = GlobIter<T, PatternT>;
+  using const_iterator = GlobIter<const T, PatternT>;
+  using reference = GlobRef<T>;
+  using const_reference = GlobRef<const T>;
+  using pointer = GlobPtr<T>;
+  using local_pointer = T*;
+  using local_type = LocalArrayRef<T, Array>;
+
+  // An array without memory (size 0) on `team`; see allocate(). Local.
+  explicit Array(Team& team = Team::All()) : local(this), team_(&team) {}
+  // n elements distributed by `dist`. Collective over team.
+  Array(size_type n, Distribution dist, Team& team = Team::All()) : local(this), team_(&team) {
+    allocate(PatternT(n, dist, team));
+  }
+  explicit Array(size_type n, Team& team = Team::All()) : Array(n, BLOCKED, team) {}
+  // Elements laid out by `pattern`. Collective over the pattern's team.
+  explicit Array(const PatternT& pattern) : local(this), team_(&pattern.team()) {
+    allocate(pattern);
+  }
+  Array(const Array&) = delete;
+  Array& operator=(const Array&) = delete;
+  Array(Array&& other) noexcept
+      : local(this),
+        team_(other.team_),
+        pattern_(std::move(other.pattern_)),
+        mem_(std::move(other.mem_)),
+        lsize_(other.lsize_) {
+    other.lsize_ = 0;
+  }
+  Array& operator=(Array&& other) noexcept {
+    if (this != &other) {
+      mem_ = std::move(other.mem_);
+      pattern_ = std::move(other.pattern_);
+      team_ = other.team_;
+      lsize_ = other.lsize_;
+      other.lsize_ = 0;
+    }
+    return *this;
+  }
+  // Frees the memory. Collective over the team.
+  ~Array() = default;
+
+  // (Re)allocates for `pattern`; frees the previous memory first.
+  // Collective over the pattern's team.
+  void allocate(const PatternT& pattern) {
+    deallocate();
+    auto p = std::make_unique<PatternT>(pattern);
+    mem_ = std::make_unique<GlobStaticMem<T>>(p->local_capacity(), p->team());
+    lsize_ = p->local_size();
+    team_ = &p->team();
+    pattern_ = std::move(p);
+  }
+  void allocate(size_type n, Distribution dist = BLOCKED) { allocate(PatternT(n, dist, *team_)); }
+  // Frees the memory; the array has size 0 afterwards. Collective.
+  void deallocate() {
+    mem_.reset();
+    pattern_.reset();
+    lsize_ = 0;
+  }
+
+  iterator begin() { return iterator(mem_.get(), pattern_.get(), 0); }
+  iterator end() { return iterator(mem_.get(), pattern_.get(), static_cast<index_type>(size())); }
+  const_iterator begin() const { return const_iterator(mem_.get(), pattern_.get(), 0); }
+  const_iterator end() const {
+    return const_iterator(mem_.get(), pattern_.get(), static_cast<index_type>(size()));
+  }
+  // The calling unit's elements as native pointers.
+  T* lbegin() const { return mem_ ? mem_->lbegin() : nullptr; }
+  T* lend() const { return mem_ ? mem_->lbegin() + lsize_ : nullptr; }
+
+  // Reference to global element i (no bounds check). Local.
+  reference operator[](index_type i) {
+    auto l = pattern_->local(i);
+    return mem_->ref(l.unit, l.index);
+  }
+  const_reference operator[](index_type i) const {
+    auto l = pattern_->local(i);
+    return mem_->template ref<const T>(l.unit, l.index);
+  }
+  // Like operator[]; throws std::out_of_range if i is not in [0, size()).
+  reference at(index_type i) {
+    check_index(i);
+    return (*this)[i];
+  }
+  const_reference at(index_type i) const {
+    check_index(i);
+    return (*this)[i];
+  }
+
+  size_type size() const { return pattern_ ? pattern_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  // Elements of the calling unit.
+  size_type lsize() const { return lsize_; }
+  // Elements every unit has allocated.
+  size_type lcapacity() const { return pattern_ ? pattern_->local_capacity() : 0; }
+  // Throws dash::exception::InvalidArgument if nothing is allocated.
+  const PatternT& pattern() const {
+    if (!pattern_) throw exception::InvalidArgument("dash::Array::pattern: array not allocated");
+    return *pattern_;
+  }
+  Team& team() const { return *team_; }
+  const GlobStaticMem<T>& globmem() const { return *mem_; }
+
+  // Waits for all units of the team. Collective.
+  void barrier() const { team_->barrier(); }
+  // Completes the calling unit's one-sided writes to this array. Local.
+  void flush() const {
+    if (mem_) mem_->flush();
+  }
+
+  // The calling unit's part (native pointers).
+  local_type local;
+
+ private:
+  void check_index(index_type i) const {
+    if (i < 0 || static_cast<size_type>(i) >= size())
+      throw std::out_of_range("dash::Array::at: index " + std::to_string(i) + " is outside [0, " +
+                              std::to_string(size()) + ")");
+  }
+
+  Team* team_;
+  std::unique_ptr<PatternT> pattern_;
+  std::unique_ptr<GlobStaticMem<T>> mem_;
+  size_type lsize_ = 0;
+};
+
+}  // namespace dash
+
+#endif  // DASH__ARRAY_H_

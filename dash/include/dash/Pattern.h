@@ -1,0 +1,41 @@
+// Patterns: how a container's N-D global index space is cut into blocks,
+// which unit owns each block, and where an element sits in its owner's local
+// memory.
+//
+// Every pattern type P offers (all local, O(N), allocation-free):
+//
+// | call                            | result                                         |
+// |---------------------------------|------------------------------------------------|
+// | size(), extent(d), extents()    | global element count and extents               |
+// | coords(g), global_index(coords) | global linear index <-> coordinates            |
+// | local(coords), local(g)         | local_index_t {unit, offset in unit's memory}  |
+// | unit_at(coords), unit_at(g)     | owning unit                                    |
+// | at(coords)                      | offset in the owner's memory                   |
+// | global(unit, l), global(l)      | coordinates / global index of a local offset   |
+// | local_size(unit), local_size()  | elements a unit owns                           |
+// | local_capacity()                | elements every unit allocates (max local_size) |
+// | blockspec(), block(coords|i)    | block grid; rectangle of one block             |
+// | local_block(i), local_blockspec | the calling unit's blocks                      |
+// | team(), teamspec(), distspec()  | who takes part, how units are arranged         |
+//
+// Linear indices follow the pattern's MemArrange (ROW_MAJOR by default).
+// The local memory of a unit holds exactly local_size(unit) elements.
+#ifndef DASH__PATTERN_H_
+#define DASH__PATTERN_H_
+
+#include <dash/pattern/BlockPattern.h>
+#include <dash/pattern/Distribution.h>
+#include <dash/pattern/DistributionSpec.h>
+#include <dash/pattern/SizeSpec.h>
+#include <dash/pattern/TeamSpec.h>
+#include <dash/pattern/TilePattern.h>
+
+namespace dash {
+
+// The pattern of dash::Array<T> unless one is named.
+template <dim_t N, MemArrange Arr = ROW_MAJOR, class IndexType = default_index_t>
+using Pattern = BlockPattern<N, Arr, IndexType>;
+
+}  // namespace dash
+
+#endif  // DASH__PATTERN_H_

@@ -1,0 +1,94 @@
+// dash::Team: an ordered set of units that allocate containers and
+// synchronise together. Team::All() holds every unit; split() and
+// locality_split() make sub-teams, owned by their parent team.
+//
+// | call                      | cost                          |
+// |---------------------------|-------------------------------|
+// | All(), myid(), size()     | local                         |
+// | split(), locality_split() | collective over this team     |
+// | barrier()                 | collective over this team     |
+#ifndef DASH__TEAM_H_
+#define DASH__TEAM_H_
+
+#include <dart/dart_types.h>
+#include <dash/Types.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace dash {
+
+// Where locality_split cuts a team.
+enum class LocalityScope {
+  Node,  // one sub-team per (real or emulated) node
+};
+
+class Team {
+ public:
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+  ~Team();
+
+  // The team of all units. Local.
+  static Team& All();
+
+  // The empty team: size 0, a member nowhere. Local.
+  static Team& Null();
+
+  // DART id of the team. Local.
+  dart_team_t dart_id() const { return id_; }
+
+  // Id of the calling unit in this team. Local; throws if the runtime is not
+  // initialised or the caller is not a member.
+  team_unit_t myid() const;
+
+  // Number of units in this team (0 for Null()). Local.
+  std::size_t size() const;
+
+  // Waits for all units of the team. Collective.
+  void barrier() const;
+
+  // Splits the team into `parts` sub-teams of consecutive units (sizes differ
+  // by at most one) and returns the calling unit's one, owned by this team.
+  // parts is clamped to [1, size()]. Collective.
+  Team& split(unsigned parts);
+
+  // Splits the team by locality: for LocalityScope::Node, one sub-team per
+  // node (virtual nodes count as nodes). Returns the caller's sub-team.
+  // Collective.
+  Team& locality_split(LocalityScope scope);
+
+  // The team this one was split from; Null() for All(). Local.
+  Team& parent() const;
+
+  // Global id of team unit `unit`. Local.
+  global_unit_t global_id(team_unit_t unit) const;
+
+  // Id in this team of global unit `unit`. Local; throws if not a member.
+  team_unit_t relative_id(global_unit_t unit) const;
+
+  // Nesting depth: 0 for All(), 1 for its sub-teams, ... Local.
+  int position() const { return position_; }
+
+  bool is_null() const { return id_ == DART_TEAM_NULL; }
+  bool operator==(const Team& other) const { return id_ == other.id_; }
+  bool operator!=(const Team& other) const { return id_ != other.id_; }
+
+  // Destroys all sub-teams of this team (recursively). Collective over each
+  // sub-team; called by dash::finalize.
+  void free_subteams();
+
+ private:
+  Team(dart_team_t id, Team* parent, int position);
+  Team& adopt(dart_team_t id);
+
+  dart_team_t id_;
+  Team* parent_;
+  int position_;
+  std::vector<std::unique_ptr<Team>> subteams_;
+};
+
+}  // namespace dash
+
+#endif  // DASH__TEAM_H_

@@ -1,0 +1,49 @@
+// The calling unit's part of a dash::Array as a plain contiguous range of T:
+// arr.local.begin()/end() are native pointers, operator[] a native
+// reference. Everything here is local and runs at native speed.
+#ifndef DASH__ARRAY__LOCAL_ARRAY_REF_H_
+#define DASH__ARRAY__LOCAL_ARRAY_REF_H_
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace dash {
+
+template <class T, class ArrayT>
+class LocalArrayRef {
+ public:
+  using value_type = T;
+  using pointer = T*;
+  using iterator = T*;
+  using const_iterator = const T*;
+  using size_type = std::size_t;
+
+  explicit LocalArrayRef(ArrayT* array) : array_(array) {}
+
+  T* begin() const { return array_->lbegin(); }
+  T* end() const { return array_->lend(); }
+  T* data() const { return array_->lbegin(); }
+  size_type size() const { return array_->lsize(); }
+  bool empty() const { return size() == 0; }
+  T& operator[](size_type i) const { return array_->lbegin()[i]; }
+  // Bounds-checked; throws std::out_of_range.
+  T& at(size_type i) const {
+    if (i >= size())
+      throw std::out_of_range("dash::Array::local.at: index " + std::to_string(i) +
+                              " >= local size " + std::to_string(size()));
+    return (*this)[i];
+  }
+  // Global index of local index i. Local.
+  typename ArrayT::index_type global_index(size_type i) const {
+    return array_->pattern().global(static_cast<typename ArrayT::index_type>(i));
+  }
+
+ private:
+  friend ArrayT;
+  ArrayT* array_;
+};
+
+}  // namespace dash
+
+#endif  // DASH__ARRAY__LOCAL_ARRAY_REF_H_

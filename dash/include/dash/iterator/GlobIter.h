@@ -1,0 +1,109 @@
+// dash::GlobIter: random-access iterator over the global index space of a
+// container, in its pattern's linear order. Dereferencing asks the pattern
+// for owner and offset (O(N) arithmetic, no runtime call) and yields a
+// GlobRef; the element moves only when the GlobRef is read or written.
+#ifndef DASH__ITERATOR__GLOB_ITER_H_
+#define DASH__ITERATOR__GLOB_ITER_H_
+
+#include <dash/memory/GlobStaticMem.h>
+#include <dash/pattern/LocalIndex.h>
+
+#include <cstddef>
+#include <iterator>
+#include <type_traits>
+
+namespace dash {
+
+template <class T, class PatternT>
+class GlobIter {
+ public:
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = std::remove_const_t<T>;
+  using difference_type = typename PatternT::index_type;
+  using index_type = typename PatternT::index_type;
+  using reference = GlobRef<T>;
+  using pointer = GlobPtr<T>;
+  using pattern_type = PatternT;
+  using memory_type = GlobStaticMem<value_type>;
+
+  GlobIter() = default;
+  GlobIter(const memory_type* mem, const PatternT* pattern, index_type pos)
+      : mem_(mem), pattern_(pattern), pos_(pos) {}
+  // Mutable to const.
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  GlobIter(const GlobIter<U, PatternT>& other)
+      : mem_(other.memory()), pattern_(&other.pattern()), pos_(other.pos()) {}
+
+  reference operator*() const {
+    auto l = pattern_->local(pos_);
+    return mem_->template ref<T>(l.unit, l.index);
+  }
+  reference operator[](difference_type n) const { return *(*this + n); }
+
+  GlobIter& operator+=(difference_type n) {
+    pos_ += n;
+    return *this;
+  }
+  GlobIter& operator-=(difference_type n) {
+    pos_ -= n;
+    return *this;
+  }
+  GlobIter& operator++() {
+    ++pos_;
+    return *this;
+  }
+  GlobIter& operator--() {
+    --pos_;
+    return *this;
+  }
+  GlobIter operator++(int) {
+    GlobIter old = *this;
+    ++pos_;
+    return old;
+  }
+  GlobIter operator--(int) {
+    GlobIter old = *this;
+    --pos_;
+    return old;
+  }
+  friend GlobIter operator+(GlobIter it, difference_type n) { return it += n; }
+  friend GlobIter operator+(difference_type n, GlobIter it) { return it += n; }
+  friend GlobIter operator-(GlobIter it, difference_type n) { return it -= n; }
+  friend difference_type operator-(const GlobIter& a, const GlobIter& b) { return a.pos_ - b.pos_; }
+  friend bool operator==(const GlobIter& a, const GlobIter& b) { return a.pos_ == b.pos_; }
+  friend bool operator!=(const GlobIter& a, const GlobIter& b) { return a.pos_ != b.pos_; }
+  friend bool operator<(const GlobIter& a, const GlobIter& b) { return a.pos_ < b.pos_; }
+  friend bool operator>(const GlobIter& a, const GlobIter& b) { return a.pos_ > b.pos_; }
+  friend bool operator<=(const GlobIter& a, const GlobIter& b) { return a.pos_ <= b.pos_; }
+  friend bool operator>=(const GlobIter& a, const GlobIter& b) { return a.pos_ >= b.pos_; }
+
+  // Global linear index. Local.
+  index_type pos() const { return pos_; }
+  index_type gpos() const { return pos_; }
+  // Owner and local offset of the element. Local.
+  local_index_t<index_type> lpos() const { return pattern_->local(pos_); }
+  // Global pointer to the element. Local.
+  pointer globptr() const {
+    auto l = pattern_->local(pos_);
+    return pointer(mem_->dart_gptr_at(l.unit, l.index));
+  }
+  dart_gptr_t dart_gptr() const { return globptr().dart_gptr(); }
+  // True if the calling unit owns the element. Local.
+  bool is_local() const { return pattern_->unit_at(pos_) == pattern_->myid(); }
+  // Native pointer to the element if the calling unit owns it, else nullptr.
+  T* local() const {
+    auto l = pattern_->local(pos_);
+    return l.unit == pattern_->myid() ? mem_->lbegin() + l.index : nullptr;
+  }
+  const PatternT& pattern() const { return *pattern_; }
+  const memory_type* memory() const { return mem_; }
+
+ private:
+  const memory_type* mem_ = nullptr;
+  const PatternT* pattern_ = nullptr;
+  index_type pos_ = 0;
+};
+
+}  // namespace dash
+
+#endif  // DASH__ITERATOR__GLOB_ITER_H_

@@ -1,0 +1,85 @@
+// dash::GlobPtr<T>: a pointer into one unit's part of global memory.
+// Arithmetic moves within that unit's part; crossing into another unit's
+// part is the business of global iterators (dash::GlobIter), which know the
+// pattern.
+#ifndef DASH__MEMORY__GLOB_PTR_H_
+#define DASH__MEMORY__GLOB_PTR_H_
+
+#include <dart/dart.h>
+#include <dash/Types.h>
+#include <dash/memory/GlobRef.h>
+
+#include <cstddef>
+
+namespace dash {
+
+template <class T>
+class GlobPtr {
+ public:
+  using value_type = std::remove_const_t<T>;
+  using difference_type = default_index_t;
+
+  GlobPtr() = default;
+  explicit GlobPtr(dart_gptr_t gptr) : gptr_(gptr) {}
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  GlobPtr(const GlobPtr<U>& other) : gptr_(other.dart_gptr()) {}
+
+  // Reference to the element pointed to / n elements further. Local.
+  GlobRef<T> operator*() const { return GlobRef<T>(gptr_); }
+  GlobRef<T> operator[](difference_type n) const { return *(*this + n); }
+
+  GlobPtr& operator+=(difference_type n) {
+    gptr_.addr_or_offs.offset += n * static_cast<difference_type>(sizeof(T));
+    return *this;
+  }
+  GlobPtr& operator-=(difference_type n) { return *this += -n; }
+  GlobPtr& operator++() { return *this += 1; }
+  GlobPtr& operator--() { return *this -= 1; }
+  GlobPtr operator++(int) {
+    GlobPtr old = *this;
+    ++*this;
+    return old;
+  }
+  GlobPtr operator--(int) {
+    GlobPtr old = *this;
+    --*this;
+    return old;
+  }
+  friend GlobPtr operator+(GlobPtr p, difference_type n) { return p += n; }
+  friend GlobPtr operator+(difference_type n, GlobPtr p) { return p += n; }
+  friend GlobPtr operator-(GlobPtr p, difference_type n) { return p -= n; }
+  // Distance in elements; both must point into the same unit's part.
+  friend difference_type operator-(const GlobPtr& a, const GlobPtr& b) {
+    return (static_cast<difference_type>(a.gptr_.addr_or_offs.offset) -
+            static_cast<difference_type>(b.gptr_.addr_or_offs.offset)) /
+           static_cast<difference_type>(sizeof(T));
+  }
+  friend bool operator==(const GlobPtr& a, const GlobPtr& b) {
+    return dart_gptr_equal(a.gptr_, b.gptr_);
+  }
+  friend bool operator!=(const GlobPtr& a, const GlobPtr& b) { return !(a == b); }
+  // Order by (unit, offset) within the same allocation.
+  friend bool operator<(const GlobPtr& a, const GlobPtr& b) {
+    if (a.gptr_.unitid != b.gptr_.unitid) return a.gptr_.unitid < b.gptr_.unitid;
+    return a.gptr_.addr_or_offs.offset < b.gptr_.addr_or_offs.offset;
+  }
+  explicit operator bool() const { return !DART_GPTR_ISNULL(gptr_); }
+
+  dart_gptr_t dart_gptr() const { return gptr_; }
+  // Unit (relative to the allocation's team) the pointer points into.
+  team_unit_t unit() const { return team_unit_t(gptr_.unitid); }
+  // Native pointer if the calling unit owns the element, else nullptr. Local.
+  T* local() const {
+    void* addr = nullptr;
+    if (dart_gptr_getaddr(gptr_, &addr) != DART_OK) return nullptr;
+    return static_cast<T*>(addr);
+  }
+  bool is_local() const { return local() != nullptr; }
+
+ private:
+  dart_gptr_t gptr_ = DART_GPTR_NULL;
+};
+
+}  // namespace dash
+
+#endif  // DASH__MEMORY__GLOB_PTR_H_

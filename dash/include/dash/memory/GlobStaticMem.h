@@ -1,0 +1,94 @@
+// dash::GlobStaticMem<T>: the global memory of a container: the same number
+// of elements on every unit of a team, allocated and freed collectively. It
+// keeps, per unit, the load/store address of that unit's part when the
+// calling unit can reach it that way (itself, units of the same node with
+// the shared-window fast path on), so element access needs no runtime call.
+#ifndef DASH__MEMORY__GLOB_STATIC_MEM_H_
+#define DASH__MEMORY__GLOB_STATIC_MEM_H_
+
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/memory/GlobPtr.h>
+#include <dash/memory/GlobRef.h>
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace dash {
+
+template <class T>
+class GlobStaticMem {
+ public:
+  using value_type = T;
+  using index_type = default_index_t;
+
+  // Allocates local_capacity elements on every unit of team. Collective.
+  GlobStaticMem(std::size_t local_capacity, Team& team)
+      : team_(&team), local_capacity_(local_capacity) {
+    if (local_capacity > std::numeric_limits<std::size_t>::max() / sizeof(T))
+      throw exception::InvalidArgument("dash::GlobStaticMem: " + std::to_string(local_capacity) +
+                                       " elements overflow the byte count");
+    internal::check_dart(dart_team_memalloc_aligned(team.dart_id(), local_capacity * sizeof(T),
+                                                    DART_TYPE_BYTE, &base_),
+                         "dash::GlobStaticMem: dart_team_memalloc_aligned");
+    std::size_t n = team.size();
+    shared_bases_.resize(n, nullptr);
+    for (std::size_t u = 0; u < n; ++u) {
+      dart_gptr_t g = base_;
+      g.unitid = static_cast<int>(u);
+      void* addr = nullptr;
+      internal::check_dart(dart_gptr_getaddr_shared(g, &addr),
+                           "dash::GlobStaticMem: dart_gptr_getaddr_shared");
+      shared_bases_[u] = static_cast<T*>(addr);
+    }
+    lbegin_ = shared_bases_[team.myid().id];
+  }
+  GlobStaticMem(const GlobStaticMem&) = delete;
+  GlobStaticMem& operator=(const GlobStaticMem&) = delete;
+  // Frees the memory. Collective; does nothing after dash::finalize.
+  ~GlobStaticMem() {
+    if (dash::is_initialized()) dart_team_memfree(base_);
+  }
+
+  // Global pointer to element `offset` of unit's part. Local, no runtime call.
+  dart_gptr_t dart_gptr_at(team_unit_t unit, index_type offset) const {
+    dart_gptr_t g = base_;
+    g.unitid = unit.id;
+    g.addr_or_offs.offset += static_cast<std::uint64_t>(offset) * sizeof(T);
+    return g;
+  }
+  GlobPtr<T> at(team_unit_t unit, index_type offset) const {
+    return GlobPtr<T>(dart_gptr_at(unit, offset));
+  }
+  // Reference to element `offset` of unit's part. Local, no runtime call.
+  template <class R = T>
+  GlobRef<R> ref(team_unit_t unit, index_type offset) const {
+    T* base = shared_bases_[unit.id];
+    return GlobRef<R>(dart_gptr_at(unit, offset), base ? base + offset : nullptr);
+  }
+  // Load/store address of unit's part, or nullptr. Local.
+  T* shared_base(team_unit_t unit) const { return shared_bases_[unit.id]; }
+  // The calling unit's part.
+  T* lbegin() const { return lbegin_; }
+  std::size_t local_capacity() const { return local_capacity_; }
+  dart_gptr_t dart_gptr() const { return base_; }
+  Team& team() const { return *team_; }
+
+  // Completes all one-sided writes the calling unit issued to this memory.
+  // Local (waits for the targets' acknowledgement).
+  void flush() const { internal::check_dart(dart_flush_all(base_), "dash::GlobStaticMem::flush"); }
+
+ private:
+  Team* team_;
+  std::size_t local_capacity_;
+  dart_gptr_t base_ = DART_GPTR_NULL;
+  std::vector<T*> shared_bases_;
+  T* lbegin_ = nullptr;
+};
+
+}  // namespace dash
+
+#endif  // DASH__MEMORY__GLOB_STATIC_MEM_H_

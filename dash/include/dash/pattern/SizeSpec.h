@@ -1,0 +1,126 @@
+// Extents of N-D index spaces: SizeSpec (a whole space from the origin) and
+// ViewSpec (a rectangle inside one: offsets plus extents), with the
+// row-/column-major linearisation both use.
+#ifndef DASH__PATTERN__SIZE_SPEC_H_
+#define DASH__PATTERN__SIZE_SPEC_H_
+
+#include <dash/Types.h>
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+namespace dash {
+
+namespace internal {
+
+// Position k (0 = slowest-moving) of the linearisation order, as a dimension.
+template <dim_t N, MemArrange Arr>
+constexpr dim_t dim_at_order(dim_t k) {
+  return Arr == ROW_MAJOR ? k : N - 1 - k;
+}
+
+// Linear index of coords in a space of `extents`. Local, O(N).
+template <dim_t N, MemArrange Arr = ROW_MAJOR, class I, class E>
+constexpr I linearize(const std::array<I, N>& coords, const std::array<E, N>& extents) {
+  I index = 0;
+  for (dim_t k = 0; k < N; ++k) {
+    dim_t d = dim_at_order<N, Arr>(k);
+    index = index * static_cast<I>(extents[d]) + coords[d];
+  }
+  return index;
+}
+
+// Inverse of linearize. Local, O(N) divisions.
+template <dim_t N, MemArrange Arr = ROW_MAJOR, class I, class E>
+constexpr std::array<I, N> delinearize(I index, const std::array<E, N>& extents) {
+  std::array<I, N> coords{};
+  for (dim_t k = N - 1; k >= 0; --k) {
+    dim_t d = dim_at_order<N, Arr>(k);
+    I e = static_cast<I>(extents[d]);
+    if (k == 0) {
+      coords[d] = index;
+    } else {
+      coords[d] = index % e;
+      index /= e;
+    }
+  }
+  return coords;
+}
+
+}  // namespace internal
+
+// Extents of an N-D index space starting at the origin.
+template <dim_t N, class IndexType = default_index_t>
+class SizeSpec {
+ public:
+  using index_type = IndexType;
+  using size_type = std::make_unsigned_t<IndexType>;
+
+  constexpr SizeSpec() = default;
+  constexpr explicit SizeSpec(const std::array<size_type, N>& extents) : extents_(extents) {}
+  template <class... E,
+            class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>
+  constexpr SizeSpec(E... extents) : extents_{static_cast<size_type>(extents)...} {}
+
+  static constexpr dim_t ndim() { return N; }
+  constexpr size_type extent(dim_t d) const { return extents_[d]; }
+  constexpr const std::array<size_type, N>& extents() const { return extents_; }
+  // Number of elements (product of the extents).
+  constexpr size_type size() const {
+    size_type n = 1;
+    for (auto e : extents_) n *= e;
+    return n;
+  }
+  constexpr bool operator==(const SizeSpec& o) const { return extents_ == o.extents_; }
+  constexpr bool operator!=(const SizeSpec& o) const { return !(*this == o); }
+
+ private:
+  std::array<size_type, N> extents_{};
+};
+
+// A rectangle of an N-D index space: offsets (first coordinates) and extents.
+template <dim_t N, class IndexType = default_index_t>
+class ViewSpec {
+ public:
+  using index_type = IndexType;
+  using size_type = std::make_unsigned_t<IndexType>;
+
+  constexpr ViewSpec() = default;
+  constexpr ViewSpec(const std::array<index_type, N>& offsets,
+                     const std::array<size_type, N>& extents)
+      : offsets_(offsets), extents_(extents) {}
+  // The whole of a SizeSpec.
+  constexpr explicit ViewSpec(const SizeSpec<N, IndexType>& size) : extents_(size.extents()) {}
+
+  static constexpr dim_t ndim() { return N; }
+  constexpr index_type offset(dim_t d) const { return offsets_[d]; }
+  constexpr size_type extent(dim_t d) const { return extents_[d]; }
+  constexpr const std::array<index_type, N>& offsets() const { return offsets_; }
+  constexpr const std::array<size_type, N>& extents() const { return extents_; }
+  constexpr size_type size() const {
+    size_type n = 1;
+    for (auto e : extents_) n *= e;
+    return n;
+  }
+  // True if coords lie inside the rectangle.
+  constexpr bool contains(const std::array<index_type, N>& coords) const {
+    for (dim_t d = 0; d < N; ++d) {
+      if (coords[d] < offsets_[d] || coords[d] >= offsets_[d] + index_type(extents_[d]))
+        return false;
+    }
+    return true;
+  }
+  constexpr bool operator==(const ViewSpec& o) const {
+    return offsets_ == o.offsets_ && extents_ == o.extents_;
+  }
+  constexpr bool operator!=(const ViewSpec& o) const { return !(*this == o); }
+
+ private:
+  std::array<index_type, N> offsets_{};
+  std::array<size_type, N> extents_{};
+};
+
+}  // namespace dash
+
+#endif  // DASH__PATTERN__SIZE_SPEC_H_

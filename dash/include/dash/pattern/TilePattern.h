@@ -1,0 +1,102 @@
+// dash::TilePattern<N>: blocks ("tiles") are dealt per dimension over the
+// TeamSpec grid like BlockPattern, but each local tile is contiguous in local
+// memory ("blocked" layout): a unit's tiles follow each other in Arrangement
+// order of its local tile grid, and the elements inside a tile in
+// Arrangement order. Last tiles may be underfilled; they take only the
+// memory they need.
+#ifndef DASH__PATTERN__TILE_PATTERN_H_
+#define DASH__PATTERN__TILE_PATTERN_H_
+
+#include <dash/pattern/internal/CartesianPattern.h>
+
+namespace dash {
+
+template <dim_t N, MemArrange Arr = ROW_MAJOR, class IndexType = default_index_t>
+class TilePattern
+    : public internal::CartesianPattern<TilePattern<N, Arr, IndexType>, N, Arr, IndexType> {
+  using Base = internal::CartesianPattern<TilePattern<N, Arr, IndexType>, N, Arr, IndexType>;
+  friend Base;
+
+ public:
+  static constexpr const char* PatternName = "TilePattern";
+  using typename Base::coords_type;
+  using typename Base::index_type;
+  using typename Base::size_type;
+
+  // Explicit distribution and unit grid. Local; throws
+  // dash::exception::InvalidArgument if they do not fit each other or the team.
+  TilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
+              const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
+      : Base(sizespec, distspec, teamspec, team) {}
+  // Unit grid balanced over the distributed dimensions.
+  TilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
+              Team& team = Team::All())
+      : Base(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
+  // 1-D: `size` elements in tiles of `dist`.
+  template <dim_t M = N, class = std::enable_if_t<M == 1>>
+  TilePattern(size_type size, Distribution dist, Team& team = Team::All())
+      : Base(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
+             TeamSpec<1, IndexType>(team.size()), team) {}
+
+  // Offset of the calling unit's local tile lblock in its local memory.
+  index_type local_block_offset(index_type lblock) const {
+    auto range = this->local_block_local(lblock);
+    return layout_offset(this->teamspec_.coords(this->myid_), range.offsets());
+  }
+
+ private:
+  // Tiles before tile c in Arrangement order: for the k-th dimension in that
+  // order, all tiles with a smaller coordinate there and equal coordinates in
+  // the dimensions before it. Only last tiles are underfilled, so
+  //   offset = sum_k  prod_{k'<k} e(c_k') * c_k * B_k * prod_{k'>k} L_k'
+  //            + position inside tile c (extents e(c))
+  // with e the tile extents, B the full tile extents, L the local extents.
+  index_type layout_offset(const coords_type& unit_coords, const coords_type& lcoords) const {
+    std::array<index_type, N> suffix;  // prod of L over later dimensions
+    index_type prod = 1;
+    for (dim_t k = N - 1; k >= 0; --k) {
+      dim_t d = internal::dim_at_order<N, Arr>(k);
+      suffix[k] = prod;
+      prod *= this->dims_[d].local_extent(unit_coords[d]);
+    }
+    index_type offset = 0, in_tile = 0, tile_prefix = 1;
+    for (dim_t k = 0; k < N; ++k) {
+      dim_t d = internal::dim_at_order<N, Arr>(k);
+      const auto& dim = this->dims_[d];
+      index_type c = lcoords[d] / dim.blocksize;
+      index_type e = dim.local_block_extent(unit_coords[d], c);
+      offset += tile_prefix * c * dim.blocksize * suffix[k];
+      tile_prefix *= e;
+      in_tile = in_tile * e + (lcoords[d] - c * dim.blocksize);
+    }
+    return offset + in_tile;
+  }
+  coords_type layout_coords(const coords_type& unit_coords, index_type offset) const {
+    std::array<index_type, N> suffix;
+    index_type prod = 1;
+    for (dim_t k = N - 1; k >= 0; --k) {
+      dim_t d = internal::dim_at_order<N, Arr>(k);
+      suffix[k] = prod;
+      prod *= this->dims_[d].local_extent(unit_coords[d]);
+    }
+    coords_type tile, ext;
+    index_type tile_prefix = 1;
+    for (dim_t k = 0; k < N; ++k) {
+      dim_t d = internal::dim_at_order<N, Arr>(k);
+      const auto& dim = this->dims_[d];
+      index_type slab = tile_prefix * dim.blocksize * suffix[k];
+      tile[d] = offset / slab;
+      offset -= tile[d] * slab;
+      ext[d] = dim.local_block_extent(unit_coords[d], tile[d]);
+      tile_prefix *= ext[d];
+    }
+    coords_type in_tile = internal::delinearize<N, Arr>(offset, ext);
+    coords_type lcoords;
+    for (dim_t d = 0; d < N; ++d) lcoords[d] = tile[d] * this->dims_[d].blocksize + in_tile[d];
+    return lcoords;
+  }
+};
+
+}  // namespace dash
+
+#endif  // DASH__PATTERN__TILE_PATTERN_H_

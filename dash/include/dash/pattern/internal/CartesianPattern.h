@@ -1,0 +1,172 @@
+// Common core of the patterns whose blocks are dealt per dimension: block j
+// of dimension d belongs to unit coordinate j mod units(d) of the TeamSpec
+// grid (BlockPattern, TilePattern). The concrete pattern adds the local
+// memory layout through two functions (CRTP):
+//   index_type  layout_offset(unit_coords, local_coords)
+//   coords_type layout_coords(unit_coords, offset)
+#ifndef DASH__PATTERN__INTERNAL__CARTESIAN_PATTERN_H_
+#define DASH__PATTERN__INTERNAL__CARTESIAN_PATTERN_H_
+
+#include <dash/pattern/DistributionSpec.h>
+#include <dash/pattern/TeamSpec.h>
+#include <dash/pattern/internal/DimBlocking.h>
+#include <dash/pattern/internal/PatternBase.h>
+
+#include <string>
+
+namespace dash {
+namespace internal {
+
+template <class Derived, dim_t N, MemArrange Arr, class IndexType>
+class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
+  using Base = PatternBase<Derived, N, Arr, IndexType>;
+
+ public:
+  using typename Base::coords_type;
+  using typename Base::index_type;
+  using typename Base::local_index_type;
+  using typename Base::size_type;
+  using local_coords_type = local_coords_t<IndexType, N>;
+  using viewspec_type = ViewSpec<N, IndexType>;
+
+  const DistributionSpec<N>& distspec() const { return distspec_; }
+  const TeamSpec<N, IndexType>& teamspec() const { return teamspec_; }
+  // Full block extent in dimension d.
+  index_type blocksize(dim_t d) const { return dims_[d].blocksize; }
+  // Number of blocks per dimension.
+  SizeSpec<N, IndexType> blockspec() const {
+    std::array<size_type, N> nb;
+    for (dim_t d = 0; d < N; ++d) nb[d] = dims_[d].nblocks;
+    return SizeSpec<N, IndexType>(nb);
+  }
+  // Number of blocks per dimension that unit owns.
+  SizeSpec<N, IndexType> local_blockspec(team_unit_t unit) const {
+    auto u = teamspec_.coords(unit);
+    std::array<size_type, N> nb;
+    for (dim_t d = 0; d < N; ++d) nb[d] = dims_[d].local_nblocks(u[d]);
+    return SizeSpec<N, IndexType>(nb);
+  }
+  SizeSpec<N, IndexType> local_blockspec() const { return local_blockspec(this->myid_); }
+
+  // Local extents of unit / the calling unit.
+  std::array<size_type, N> local_extents(team_unit_t unit) const {
+    auto u = teamspec_.coords(unit);
+    std::array<size_type, N> ext;
+    for (dim_t d = 0; d < N; ++d) ext[d] = dims_[d].local_extent(u[d]);
+    return ext;
+  }
+  std::array<size_type, N> local_extents() const { return local_extents(this->myid_); }
+  size_type local_extent(dim_t d) const { return local_extents()[d]; }
+  // Elements unit owns.
+  size_type local_size(team_unit_t unit) const {
+    size_type n = 1;
+    for (auto e : local_extents(unit)) n *= e;
+    return n;
+  }
+  using Base::local_size;
+
+  // Owner and local coordinates of global coordinates. Local, O(N).
+  local_coords_type local_coords(const coords_type& coords) const {
+    local_coords_type out;
+    coords_type u;
+    for (dim_t d = 0; d < N; ++d) {
+      const auto& dim = dims_[d];
+      index_type j = dim.block_of(coords[d]);
+      u[d] = dim.unit_of_block(j);
+      out.coords[d] = dim.local_block_of(j) * dim.blocksize + (coords[d] - j * dim.blocksize);
+    }
+    out.unit = team_unit_t(static_cast<dart_unit_t>(teamspec_.at(u)));
+    return out;
+  }
+  // Global coordinates of local coordinates of unit. Local, O(N).
+  coords_type global_coords(team_unit_t unit, const coords_type& lcoords) const {
+    auto u = teamspec_.coords(unit);
+    coords_type g;
+    for (dim_t d = 0; d < N; ++d) g[d] = dims_[d].global_of(u[d], lcoords[d]);
+    return g;
+  }
+
+  // Rectangle of block `block_coords` of the block grid, in global
+  // coordinates.
+  viewspec_type block(const coords_type& block_coords) const {
+    coords_type off;
+    std::array<size_type, N> ext;
+    for (dim_t d = 0; d < N; ++d) {
+      off[d] = block_coords[d] * dims_[d].blocksize;
+      ext[d] = dims_[d].block_extent(block_coords[d]);
+    }
+    return viewspec_type(off, ext);
+  }
+  // Block with linear index gblock (Arrangement order over the block grid).
+  viewspec_type block(index_type gblock) const {
+    return block(delinearize<N, Arr>(gblock, blockspec().extents()));
+  }
+  // Rectangle (global coordinates) of local block lblock of unit / of the
+  // calling unit; local blocks are numbered in Arrangement order.
+  viewspec_type local_block(team_unit_t unit, index_type lblock) const {
+    auto u = teamspec_.coords(unit);
+    auto c = delinearize<N, Arr>(lblock, local_blockspec(unit).extents());
+    coords_type j;
+    for (dim_t d = 0; d < N; ++d) j[d] = c[d] * dims_[d].units + u[d];
+    return block(j);
+  }
+  viewspec_type local_block(index_type lblock) const { return local_block(this->myid_, lblock); }
+  // Rectangle of the calling unit's local block lblock in local coordinates.
+  viewspec_type local_block_local(index_type lblock) const {
+    auto u = teamspec_.coords(this->myid_);
+    auto c = delinearize<N, Arr>(lblock, local_blockspec().extents());
+    coords_type off;
+    std::array<size_type, N> ext;
+    for (dim_t d = 0; d < N; ++d) {
+      off[d] = c[d] * dims_[d].blocksize;
+      ext[d] = dims_[d].local_block_extent(u[d], c[d]);
+    }
+    return viewspec_type(off, ext);
+  }
+
+  // ---- the CRTP primitives of PatternBase ----
+  local_index_type local_of_coords(const coords_type& coords) const {
+    auto lc = local_coords(coords);
+    return local_index_type{lc.unit,
+                            this->derived().layout_offset(teamspec_.coords(lc.unit), lc.coords)};
+  }
+  coords_type coords_of_local(team_unit_t unit, index_type offset) const {
+    return global_coords(unit, this->derived().layout_coords(teamspec_.coords(unit), offset));
+  }
+
+ protected:
+  CartesianPattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
+                   const TeamSpec<N, IndexType>& teamspec, Team& team)
+      : Base(sizespec, team), distspec_(distspec), teamspec_(teamspec) {
+    if (teamspec.size() != team.size())
+      throw exception::InvalidArgument(
+          this->where("the TeamSpec holds " + std::to_string(teamspec.size()) +
+                      " units, the team " + std::to_string(team.size())));
+    for (dim_t d = 0; d < N; ++d) {
+      const Distribution& dist = distspec[d];
+      if (dist.type == DistributionType::NONE && teamspec.extent(d) > 1)
+        throw exception::InvalidArgument(this->where(
+            "dimension " + std::to_string(d) + " is NONE but the TeamSpec spreads it over " +
+            std::to_string(teamspec.extent(d)) + " units"));
+      if ((dist.type == DistributionType::BLOCKCYCLIC || dist.type == DistributionType::TILE) &&
+          dist.blocksize == 0)
+        throw exception::InvalidArgument(
+            this->where("dimension " + std::to_string(d) + ": block size 0"));
+      index_type units = static_cast<index_type>(teamspec.extent(d));
+      index_type ext = static_cast<index_type>(sizespec.extent(d));
+      dims_[d] = DimBlocking<IndexType>(ext, units,
+                                        static_cast<index_type>(dist.block_extent(ext, units)));
+    }
+    // Unit 0 owns the most blocks in every dimension, hence the most elements.
+    this->local_capacity_ = local_size(team_unit_t(0));
+  }
+
+  std::array<DimBlocking<IndexType>, N> dims_;
+  DistributionSpec<N> distspec_;
+  TeamSpec<N, IndexType> teamspec_;
+};
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__PATTERN__INTERNAL__CARTESIAN_PATTERN_H_

@@ -1,0 +1,64 @@
+// Block arithmetic of one dimension: `extent` elements cut into blocks of
+// `blocksize` (the last one possibly underfilled) and dealt round-robin to
+// `units` unit coordinates. Every function is O(1) and allocation-free.
+#ifndef DASH__PATTERN__INTERNAL__DIM_BLOCKING_H_
+#define DASH__PATTERN__INTERNAL__DIM_BLOCKING_H_
+
+#include <dash/Types.h>
+
+namespace dash {
+namespace internal {
+
+template <class I>
+struct DimBlocking {
+  I extent = 0;     // elements
+  I units = 1;      // unit coordinates in this dimension
+  I blocksize = 1;  // elements per full block, >= 1
+  I nblocks = 0;    // ceil(extent / blocksize)
+  I last_block_extent = 0;
+
+  DimBlocking() = default;
+  DimBlocking(I extent_, I units_, I blocksize_)
+      : extent(extent_), units(units_), blocksize(blocksize_) {
+    nblocks = (extent + blocksize - 1) / blocksize;
+    last_block_extent = nblocks > 0 ? extent - (nblocks - 1) * blocksize : 0;
+  }
+
+  // Block holding global coordinate g.
+  I block_of(I g) const { return g / blocksize; }
+  // Unit coordinate owning block j.
+  I unit_of_block(I j) const { return j % units; }
+  // Index of block j among its unit's blocks.
+  I local_block_of(I j) const { return j / units; }
+  // Extent of block j.
+  I block_extent(I j) const { return j == nblocks - 1 ? last_block_extent : blocksize; }
+  // Number of blocks unit coordinate u owns.
+  I local_nblocks(I u) const { return nblocks / units + (u < nblocks % units ? 1 : 0); }
+  // True if unit coordinate u owns the (possibly underfilled) last block.
+  bool owns_last_block(I u) const { return nblocks > 0 && (nblocks - 1) % units == u; }
+  // Elements unit coordinate u holds in this dimension.
+  I local_extent(I u) const {
+    I ext = local_nblocks(u) * blocksize;
+    if (owns_last_block(u)) ext -= blocksize - last_block_extent;
+    return ext;
+  }
+  // Extent of unit coordinate u's local block c.
+  I local_block_extent(I u, I c) const {
+    return (c == local_nblocks(u) - 1 && owns_last_block(u)) ? last_block_extent : blocksize;
+  }
+  // Local coordinate of global coordinate g (at its owner).
+  I local_of(I g) const {
+    I j = g / blocksize;
+    return (j / units) * blocksize + (g - j * blocksize);
+  }
+  // Global coordinate of local coordinate l of unit coordinate u.
+  I global_of(I u, I l) const {
+    I c = l / blocksize;
+    return (c * units + u) * blocksize + (l - c * blocksize);
+  }
+};
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__PATTERN__INTERNAL__DIM_BLOCKING_H_

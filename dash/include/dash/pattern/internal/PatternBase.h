@@ -1,0 +1,114 @@
+// The part of the pattern interface every pattern derives the same way from
+// two primitives of the concrete pattern (CRTP):
+//   local_index_t local_of_coords(coords)        owner + local offset
+//   coords_type   coords_of_local(unit, offset)  the inverse
+// plus the global linearisation (row- or column-major by Arrangement).
+#ifndef DASH__PATTERN__INTERNAL__PATTERN_BASE_H_
+#define DASH__PATTERN__INTERNAL__PATTERN_BASE_H_
+
+#include <dash/Exception.h>
+#include <dash/Team.h>
+#include <dash/pattern/LocalIndex.h>
+#include <dash/pattern/SizeSpec.h>
+
+#include <array>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace dash {
+namespace internal {
+
+template <class Derived, dim_t N, MemArrange Arr, class IndexType>
+class PatternBase {
+ public:
+  using index_type = IndexType;
+  using size_type = std::make_unsigned_t<IndexType>;
+  using coords_type = std::array<IndexType, N>;
+  using local_index_type = local_index_t<IndexType>;
+  static constexpr MemArrange memory_order() { return Arr; }
+  static constexpr dim_t ndim() { return N; }
+
+  // ---- global index space (all local, O(N)) ----
+  size_type size() const { return sizespec_.size(); }
+  size_type extent(dim_t d) const { return sizespec_.extent(d); }
+  const std::array<size_type, N>& extents() const { return sizespec_.extents(); }
+  const SizeSpec<N, IndexType>& sizespec() const { return sizespec_; }
+  // Coordinates of global linear index gindex.
+  coords_type coords(index_type gindex) const {
+    return delinearize<N, Arr>(gindex, sizespec_.extents());
+  }
+  // Global linear index of coordinates.
+  index_type global_index(const coords_type& coords) const {
+    return linearize<N, Arr>(coords, sizespec_.extents());
+  }
+
+  // ---- global -> local (local, O(N)) ----
+  // Owner and local offset of the element at global coordinates.
+  local_index_type local(const coords_type& coords) const {
+    return derived().local_of_coords(coords);
+  }
+  // Owner and local offset of the element at global linear index gindex.
+  local_index_type local(index_type gindex) const { return local(coords(gindex)); }
+  // Owner of the element at global coordinates / linear index.
+  team_unit_t unit_at(const coords_type& coords) const { return local(coords).unit; }
+  team_unit_t unit_at(index_type gindex) const { return local(gindex).unit; }
+  // Local offset (at its owner) of the element at global coordinates.
+  index_type at(const coords_type& coords) const { return local(coords).index; }
+  // True if unit (default: the calling unit) owns global linear index gindex.
+  bool is_local(index_type gindex, team_unit_t unit) const { return unit_at(gindex) == unit; }
+  bool is_local(index_type gindex) const { return is_local(gindex, myid_); }
+
+  // ---- local -> global (local, O(N)) ----
+  // Global coordinates of local offset lindex of unit.
+  coords_type global(team_unit_t unit, index_type lindex) const {
+    return derived().coords_of_local(unit, lindex);
+  }
+  // Global linear index of local offset lindex of unit / of the calling unit.
+  index_type global_index(team_unit_t unit, index_type lindex) const {
+    return global_index(global(unit, lindex));
+  }
+  index_type global(index_type lindex) const { return global_index(myid_, lindex); }
+
+  // ---- units and memory ----
+  Team& team() const { return *team_; }
+  team_unit_t myid() const { return myid_; }
+  size_type num_units() const { return nunits_; }
+  // Elements the calling unit owns.
+  size_type local_size() const { return derived().local_size(myid_); }
+  // Largest local_size over all units: what each unit allocates.
+  size_type local_capacity() const { return local_capacity_; }
+
+ protected:
+  PatternBase() = default;
+  PatternBase(const SizeSpec<N, IndexType>& sizespec, Team& team)
+      : sizespec_(sizespec), team_(&team) {
+    if (team.is_null()) throw exception::InvalidArgument(where("the team is Null"));
+    nunits_ = team.size();
+    myid_ = team.myid();
+    size_type total = 1;
+    for (dim_t d = 0; d < N; ++d) {
+      size_type e = sizespec.extent(d);
+      if (e > size_type(std::numeric_limits<IndexType>::max()) ||
+          (e != 0 && total > size_type(std::numeric_limits<IndexType>::max()) / e))
+        throw exception::InvalidArgument(where("the extents overflow the index type"));
+      total *= e;
+    }
+  }
+  // Message prefix naming the pattern.
+  static std::string where(const std::string& what) {
+    return std::string("dash::") + Derived::PatternName + ": " + what;
+  }
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  SizeSpec<N, IndexType> sizespec_;
+  Team* team_ = nullptr;
+  size_type nunits_ = 0;
+  team_unit_t myid_;
+  size_type local_capacity_ = 0;
+};
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__PATTERN__INTERNAL__PATTERN_BASE_H_

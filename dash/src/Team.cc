@@ -1,0 +1,99 @@
+// dash::Team on top of DART teams.
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+
+#include <algorithm>
+#include <string>
+
+namespace dash {
+
+using internal::check_dart;
+
+Team::Team(dart_team_t id, Team* parent, int position)
+    : id_(id), parent_(parent), position_(position) {}
+
+Team::~Team() {
+  // Sub-teams left at exit belong to a runtime that is gone; DART frees
+  // them in dart_exit. Here only the C++ objects go away.
+}
+
+Team& Team::All() {
+  static Team all(DART_TEAM_ALL, nullptr, 0);
+  return all;
+}
+
+Team& Team::Null() {
+  static Team null(DART_TEAM_NULL, nullptr, -1);
+  return null;
+}
+
+team_unit_t Team::myid() const {
+  dart_team_unit_t id;
+  check_dart(dart_team_myid(id_, &id), "dash::Team::myid");
+  return team_unit_t(id);
+}
+
+std::size_t Team::size() const {
+  if (is_null()) return 0;
+  std::size_t n = 0;
+  check_dart(dart_team_size(id_, &n), "dash::Team::size");
+  return n;
+}
+
+void Team::barrier() const { check_dart(dart_barrier(id_), "dash::Team::barrier"); }
+
+Team& Team::adopt(dart_team_t id) {
+  subteams_.push_back(std::unique_ptr<Team>(new Team(id, this, position_ + 1)));
+  return *subteams_.back();
+}
+
+Team& Team::split(unsigned parts) {
+  std::size_t n = size();
+  if (n == 0) throw exception::InvalidArgument("dash::Team::split: the team is Null");
+  std::size_t p = std::clamp<std::size_t>(parts, 1, n);
+  std::size_t me = static_cast<std::size_t>(myid().id);
+  // Unit me goes to part floor(me * p / n): consecutive groups whose sizes
+  // differ by at most one.
+  int color = static_cast<int>(me * p / n);
+  dart_team_t sub = DART_TEAM_NULL;
+  check_dart(dart_team_split(id_, color, static_cast<int>(me), &sub), "dash::Team::split");
+  return adopt(sub);
+}
+
+Team& Team::locality_split(LocalityScope scope) {
+  if (is_null()) throw exception::InvalidArgument("dash::Team::locality_split: the team is Null");
+  dart_team_t sub = DART_TEAM_NULL;
+  switch (scope) {
+    case LocalityScope::Node:
+      check_dart(dart_team_split_node(id_, &sub), "dash::Team::locality_split");
+      break;
+  }
+  return adopt(sub);
+}
+
+Team& Team::parent() const { return parent_ ? *parent_ : Null(); }
+
+global_unit_t Team::global_id(team_unit_t unit) const {
+  dart_global_unit_t g;
+  check_dart(dart_team_unit_l2g(id_, unit, &g), "dash::Team::global_id");
+  return global_unit_t(g);
+}
+
+team_unit_t Team::relative_id(global_unit_t unit) const {
+  dart_team_unit_t t;
+  check_dart(dart_team_unit_g2l(id_, unit, &t), "dash::Team::relative_id");
+  return team_unit_t(t);
+}
+
+void Team::free_subteams() {
+  for (auto& sub : subteams_) {
+    sub->free_subteams();
+    dart_team_t id = sub->id_;
+    if (id != DART_TEAM_NULL) check_dart(dart_team_destroy(&id), "dash::Team::free_subteams");
+  }
+  subteams_.clear();
+}
+
+}  // namespace dash
