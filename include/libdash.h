@@ -6,10 +6,12 @@
 #include <dash/Array.h>
 #include <dash/Exception.h>
 #include <dash/Init.h>
+#include <dash/Matrix.h>
 #include <dash/Pattern.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
+#include <dash/view/ViewFunctions.h>
 
 #endif  // LIBDASH_H_

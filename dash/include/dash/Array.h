@@ -18,8 +18,10 @@
 #include <dash/Pattern.h>
 #include <dash/Team.h>
 #include <dash/array/LocalArrayRef.h>
+#include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/memory/GlobStaticMem.h>
+#include <dash/view/GlobView.h>
 
 #include <memory>
 #include <stdexcept>
@@ -66,20 +68,11 @@ class Array {
   Array(const Array&) = delete;
   Array& operator=(const Array&) = delete;
   Array(Array&& other) noexcept
-      : local(this),
-        team_(other.team_),
-        pattern_(std::move(other.pattern_)),
-        mem_(std::move(other.mem_)),
-        lsize_(other.lsize_) {
-    other.lsize_ = 0;
-  }
+      : local(this), team_(other.team_), storage_(std::move(other.storage_)) {}
   Array& operator=(Array&& other) noexcept {
     if (this != &other) {
-      mem_ = std::move(other.mem_);
-      pattern_ = std::move(other.pattern_);
+      storage_ = std::move(other.storage_);
       team_ = other.team_;
-      lsize_ = other.lsize_;
-      other.lsize_ = 0;
     }
     return *this;
   }
@@ -89,39 +82,44 @@ class Array {
   // (Re)allocates for `pattern`; frees the previous memory first.
   // Collective over the pattern's team.
   void allocate(const PatternT& pattern) {
-    deallocate();
-    auto p = std::make_unique<PatternT>(pattern);
-    mem_ = std::make_unique<GlobStaticMem<T>>(p->local_capacity(), p->team());
-    lsize_ = p->local_size();
-    team_ = &p->team();
-    pattern_ = std::move(p);
+    storage_.reset();
+    storage_ = internal::PatternMemory<T, PatternT>(pattern);
+    team_ = &pattern.team();
   }
   void allocate(size_type n, Distribution dist = BLOCKED) { allocate(PatternT(n, dist, *team_)); }
   // Frees the memory; the array has size 0 afterwards. Collective.
-  void deallocate() {
-    mem_.reset();
-    pattern_.reset();
-    lsize_ = 0;
-  }
+  void deallocate() { storage_.reset(); }
 
-  iterator begin() { return iterator(mem_.get(), pattern_.get(), 0); }
-  iterator end() { return iterator(mem_.get(), pattern_.get(), static_cast<index_type>(size())); }
-  const_iterator begin() const { return const_iterator(mem_.get(), pattern_.get(), 0); }
+  iterator begin() { return iterator(storage_.mem_ptr(), storage_.pattern_ptr(), 0); }
+  iterator end() {
+    return iterator(storage_.mem_ptr(), storage_.pattern_ptr(), static_cast<index_type>(size()));
+  }
+  const_iterator begin() const {
+    return const_iterator(storage_.mem_ptr(), storage_.pattern_ptr(), 0);
+  }
   const_iterator end() const {
-    return const_iterator(mem_.get(), pattern_.get(), static_cast<index_type>(size()));
+    return const_iterator(storage_.mem_ptr(), storage_.pattern_ptr(),
+                          static_cast<index_type>(size()));
+  }
+  // The whole array as a view (see dash::sub, dash::local). Local.
+  GlobView<T, PatternT> view() {
+    return GlobView<T, PatternT>(storage_.mem_ptr(), storage_.pattern_ptr(), whole());
+  }
+  GlobView<const T, PatternT> view() const {
+    return GlobView<const T, PatternT>(storage_.mem_ptr(), storage_.pattern_ptr(), whole());
   }
   // The calling unit's elements as native pointers.
-  T* lbegin() const { return mem_ ? mem_->lbegin() : nullptr; }
-  T* lend() const { return mem_ ? mem_->lbegin() + lsize_ : nullptr; }
+  T* lbegin() const { return storage_.lbegin(); }
+  T* lend() const { return storage_.lend(); }
 
   // Reference to global element i (no bounds check). Local.
   reference operator[](index_type i) {
-    auto l = pattern_->local(i);
-    return mem_->ref(l.unit, l.index);
+    auto l = storage_.pattern_ptr()->local(i);
+    return storage_.mem_ptr()->ref(l.unit, l.index);
   }
   const_reference operator[](index_type i) const {
-    auto l = pattern_->local(i);
-    return mem_->template ref<const T>(l.unit, l.index);
+    auto l = storage_.pattern_ptr()->local(i);
+    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
   }
   // Like operator[]; throws std::out_of_range if i is not in [0, size()).
   reference at(index_type i) {
@@ -133,31 +131,32 @@ class Array {
     return (*this)[i];
   }
 
-  size_type size() const { return pattern_ ? pattern_->size() : 0; }
+  size_type size() const { return storage_.size(); }
   bool empty() const { return size() == 0; }
   // Elements of the calling unit.
-  size_type lsize() const { return lsize_; }
+  size_type lsize() const { return storage_.lsize(); }
   // Elements every unit has allocated.
-  size_type lcapacity() const { return pattern_ ? pattern_->local_capacity() : 0; }
-  // Throws dash::exception::InvalidArgument if nothing is allocated.
-  const PatternT& pattern() const {
-    if (!pattern_) throw exception::InvalidArgument("dash::Array::pattern: array not allocated");
-    return *pattern_;
+  size_type lcapacity() const {
+    return storage_.allocated() ? storage_.pattern_ptr()->local_capacity() : 0;
   }
+  // Throws dash::exception::InvalidArgument if nothing is allocated.
+  const PatternT& pattern() const { return storage_.pattern("dash::Array::pattern"); }
   Team& team() const { return *team_; }
-  const GlobStaticMem<T>& globmem() const { return *mem_; }
+  const GlobStaticMem<T>& globmem() const { return *storage_.mem_ptr(); }
 
   // Waits for all units of the team. Collective.
   void barrier() const { team_->barrier(); }
   // Completes the calling unit's one-sided writes to this array. Local.
-  void flush() const {
-    if (mem_) mem_->flush();
-  }
+  void flush() const { storage_.flush(); }
 
   // The calling unit's part (native pointers).
   local_type local;
 
  private:
+  ViewSpec<1, IndexType> whole() const {
+    return storage_.allocated() ? ViewSpec<1, IndexType>(pattern().sizespec())
+                                : ViewSpec<1, IndexType>();
+  }
   void check_index(index_type i) const {
     if (i < 0 || static_cast<size_type>(i) >= size())
       throw std::out_of_range("dash::Array::at: index " + std::to_string(i) + " is outside [0, " +
@@ -165,9 +164,7 @@ class Array {
   }
 
   Team* team_;
-  std::unique_ptr<PatternT> pattern_;
-  std::unique_ptr<GlobStaticMem<T>> mem_;
-  size_type lsize_ = 0;
+  internal::PatternMemory<T, PatternT> storage_;
 };
 
 }  // namespace dash

@@ -86,6 +86,10 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return g;
   }
 
+  // Number of blocks unit / the calling unit owns.
+  size_type local_nblocks(team_unit_t unit) const { return local_blockspec(unit).size(); }
+  size_type local_nblocks() const { return local_nblocks(this->myid_); }
+
   // Rectangle of block `block_coords` of the block grid, in global
   // coordinates.
   viewspec_type block(const coords_type& block_coords) const {
@@ -124,6 +128,34 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return viewspec_type(off, ext);
   }
 
+  // Offset in the calling unit's memory of its local coordinates lcoords.
+  index_type local_at(const coords_type& lcoords) const {
+    return this->derived().layout_offset(my_coords_, lcoords);
+  }
+  // The calling unit's local coordinates of its local offset.
+  coords_type local_coords_of(index_type offset) const {
+    return this->derived().layout_coords(my_coords_, offset);
+  }
+  // The part of global rectangle `view` the calling unit owns, as a
+  // rectangle in its local coordinates (possibly empty). Local, O(N).
+  viewspec_type local_rectangle(const viewspec_type& view) const {
+    coords_type off;
+    std::array<size_type, N> ext;
+    for (dim_t d = 0; d < N; ++d) {
+      const auto& dim = dims_[d];
+      index_type lo = dim.local_count_below(my_coords_[d], view.offset(d));
+      index_type hi =
+          dim.local_count_below(my_coords_[d], view.offset(d) + index_type(view.extent(d)));
+      off[d] = lo;
+      ext[d] = static_cast<size_type>(hi - lo);
+    }
+    return viewspec_type(off, ext);
+  }
+  // Global coordinates of the calling unit's local coordinates.
+  coords_type global_coords(const coords_type& lcoords) const {
+    return global_coords(this->myid_, lcoords);
+  }
+
   // ---- the CRTP primitives of PatternBase ----
   local_index_type local_of_coords(const coords_type& coords) const {
     auto lc = local_coords(coords);
@@ -157,6 +189,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
       dims_[d] = DimBlocking<IndexType>(ext, units,
                                         static_cast<index_type>(dist.block_extent(ext, units)));
     }
+    my_coords_ = teamspec_.coords(this->myid_);
     // Unit 0 owns the most blocks in every dimension, hence the most elements.
     this->local_capacity_ = local_size(team_unit_t(0));
   }
@@ -164,6 +197,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   std::array<DimBlocking<IndexType>, N> dims_;
   DistributionSpec<N> distspec_;
   TeamSpec<N, IndexType> teamspec_;
+  coords_type my_coords_{};  // the calling unit's TeamSpec coordinates
 };
 
 }  // namespace internal

@@ -51,6 +51,15 @@ struct DimBlocking {
     I j = g / blocksize;
     return (j / units) * blocksize + (g - j * blocksize);
   }
+  // Number of unit coordinate u's local coordinates whose global coordinate
+  // is below x (0 <= x <= extent). Since global coordinates grow with local
+  // ones, the local coordinates of a global range [a, b) are the range
+  // [local_count_below(u, a), local_count_below(u, b)).
+  I local_count_below(I u, I x) const {
+    I j = x / blocksize;
+    I full = j > u ? (j - u + units - 1) / units : 0;  // blocks j' < j with j' % units == u
+    return full * blocksize + (j % units == u ? x - j * blocksize : 0);
+  }
   // Global coordinate of local coordinate l of unit coordinate u.
   I global_of(I u, I l) const {
     I c = l / blocksize;

@@ -1,0 +1,178 @@
+// dash::Matrix<T, N> (and dash::NArray<T, N>): an N-D global array
+// distributed by a pattern (TilePattern for Matrix, BlockPattern for NArray
+// unless named). Global access by coordinates (GlobRef), iterators in the
+// pattern's linear order, rectangular views (block, row, col, sub), and the
+// calling unit's part as `local`.
+//
+// | call                                  | cost                       |
+// |---------------------------------------|----------------------------|
+// | constructors, destructor              | collective over the team   |
+// | operator(), at(): read / write        | load/store or one get/put  |
+// | block, row, col, sub, view, local     | local, O(N)                |
+// | barrier()                             | collective over the team   |
+#ifndef DASH__MATRIX_H_
+#define DASH__MATRIX_H_
+
+#include <dash/Pattern.h>
+#include <dash/internal/PatternMemory.h>
+#include <dash/iterator/GlobIter.h>
+#include <dash/matrix/LocalMatrixRef.h>
+#include <dash/view/GlobView.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace dash {
+
+template <class T, dim_t N, class IndexType = default_index_t,
+          class PatternT = TilePattern<N, ROW_MAJOR, IndexType>>
+class Matrix {
+  static_assert(is_container_compatible_v<T>,
+                "dash::Matrix<T>: T must be trivially copyable (elements move between units "
+                "as bytes)");
+  static_assert(PatternT::ndim() == N, "dash::Matrix<T, N>: the pattern has a different rank");
+  static_assert(std::is_same_v<typename PatternT::index_type, IndexType>,
+                "dash::Matrix: IndexType differs from the pattern's index type");
+
+ public:
+  using value_type = T;
+  using index_type = IndexType;
+  using size_type = std::make_unsigned_t<IndexType>;
+  using pattern_type = PatternT;
+  using coords_type = std::array<IndexType, N>;
+  using iterator = GlobIter<T, PatternT>;
+  using const_iterator = GlobIter<const T, PatternT>;
+  using reference = GlobRef<T>;
+  using const_reference = GlobRef<const T>;
+  using view_type = GlobView<T, PatternT>;
+  using const_view_type = GlobView<const T, PatternT>;
+  using local_type = LocalMatrixRef<T, Matrix>;
+
+  // Extents, distribution, team and unit grid. Collective over team.
+  Matrix(const SizeSpec<N, IndexType>& size, const DistributionSpec<N>& dist, Team& team,
+         const TeamSpec<N, IndexType>& teamspec)
+      : Matrix(PatternT(size, dist, teamspec, team)) {}
+  // Unit grid balanced over the distributed dimensions.
+  explicit Matrix(const SizeSpec<N, IndexType>& size,
+                  const DistributionSpec<N>& dist = DistributionSpec<N>(), Team& team = Team::All())
+      : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team)) {}
+  // Elements laid out by `pattern`. Collective over the pattern's team.
+  explicit Matrix(const PatternT& pattern) : local(this), storage_(pattern) {}
+  // Extents only, e.g. Matrix<double, 2> m(rows, cols).
+  template <class... E,
+            class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>
+  explicit Matrix(E... extents) : Matrix(SizeSpec<N, IndexType>(extents...)) {}
+  Matrix(const Matrix&) = delete;
+  Matrix& operator=(const Matrix&) = delete;
+  Matrix(Matrix&& other) noexcept : local(this), storage_(std::move(other.storage_)) {}
+  Matrix& operator=(Matrix&& other) noexcept {
+    storage_ = std::move(other.storage_);
+    return *this;
+  }
+
+  static constexpr dim_t ndim() { return N; }
+  size_type size() const { return storage_.size(); }
+  bool empty() const { return size() == 0; }
+  size_type extent(dim_t d) const { return pattern().extent(d); }
+  const std::array<size_type, N>& extents() const { return pattern().extents(); }
+  // Elements of the calling unit.
+  size_type lsize() const { return storage_.lsize(); }
+  T* lbegin() const { return storage_.lbegin(); }
+  T* lend() const { return storage_.lend(); }
+  const PatternT& pattern() const { return storage_.pattern("dash::Matrix::pattern"); }
+  Team& team() const { return pattern().team(); }
+  const GlobStaticMem<T>& globmem() const { return *storage_.mem_ptr(); }
+
+  // Iterators over all elements in the pattern's linear order.
+  iterator begin() { return iterator(storage_.mem_ptr(), storage_.pattern_ptr(), 0); }
+  iterator end() {
+    return iterator(storage_.mem_ptr(), storage_.pattern_ptr(), index_type(size()));
+  }
+  const_iterator begin() const {
+    return const_iterator(storage_.mem_ptr(), storage_.pattern_ptr(), 0);
+  }
+  const_iterator end() const {
+    return const_iterator(storage_.mem_ptr(), storage_.pattern_ptr(), index_type(size()));
+  }
+
+  // Element at global coordinates (no bounds check). Local.
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  reference operator()(I... coords) {
+    return ref(coords_type{static_cast<index_type>(coords)...});
+  }
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  const_reference operator()(I... coords) const {
+    auto l = storage_.pattern_ptr()->local(coords_type{static_cast<index_type>(coords)...});
+    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
+  }
+  // Like operator(); throws std::out_of_range outside the extents.
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  reference at(I... coords) {
+    coords_type c{static_cast<index_type>(coords)...};
+    check_coords(c);
+    return ref(c);
+  }
+  reference ref(const coords_type& coords) {
+    auto l = storage_.pattern_ptr()->local(coords);
+    return storage_.mem_ptr()->ref(l.unit, l.index);
+  }
+
+  // The whole matrix as a view.
+  view_type view() { return view_type(storage_.mem_ptr(), storage_.pattern_ptr(), whole()); }
+  const_view_type view() const {
+    return const_view_type(storage_.mem_ptr(), storage_.pattern_ptr(), whole());
+  }
+  // Block at block-grid coordinates, e.g. block({3, 5}). Throws
+  // std::out_of_range outside the block grid.
+  view_type block(const coords_type& block_coords) {
+    auto grid = pattern().blockspec();
+    for (dim_t d = 0; d < N; ++d) {
+      if (block_coords[d] < 0 || size_type(block_coords[d]) >= grid.extent(d))
+        throw std::out_of_range("dash::Matrix::block: block coordinate " +
+                                std::to_string(block_coords[d]) + " in dimension " +
+                                std::to_string(d) + " outside the block grid extent " +
+                                std::to_string(grid.extent(d)));
+    }
+    return view_type(storage_.mem_ptr(), storage_.pattern_ptr(), pattern().block(block_coords));
+  }
+  // Row i / column j / the range [offset, offset + extent) of dimension D.
+  view_type row(index_type i) { return view().row(i); }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  view_type col(index_type j) {
+    return view().col(j);
+  }
+  template <dim_t D>
+  view_type sub(index_type offset, size_type extent) {
+    return view().template sub<D>(offset, extent);
+  }
+
+  // Waits for all units of the team. Collective.
+  void barrier() const { team().barrier(); }
+  // Completes the calling unit's one-sided writes to this matrix. Local.
+  void flush() const { storage_.flush(); }
+
+  // The calling unit's part.
+  local_type local;
+
+ private:
+  ViewSpec<N, IndexType> whole() const { return ViewSpec<N, IndexType>(pattern().sizespec()); }
+  void check_coords(const coords_type& c) const {
+    for (dim_t d = 0; d < N; ++d) {
+      if (c[d] < 0 || size_type(c[d]) >= extent(d))
+        throw std::out_of_range("dash::Matrix::at: coordinate " + std::to_string(c[d]) +
+                                " in dimension " + std::to_string(d) + " is outside [0, " +
+                                std::to_string(extent(d)) + ")");
+    }
+  }
+
+  internal::PatternMemory<T, PatternT> storage_;
+};
+
+// An N-D array distributed by a BlockPattern (one local N-D array per unit).
+template <class T, dim_t N, class IndexType = default_index_t,
+          class PatternT = BlockPattern<N, ROW_MAJOR, IndexType>>
+using NArray = Matrix<T, N, IndexType, PatternT>;
+
+}  // namespace dash
+
+#endif  // DASH__MATRIX_H_

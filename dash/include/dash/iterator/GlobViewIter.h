@@ -1,0 +1,111 @@
+// dash::GlobViewIter: random-access iterator over the elements of a
+// rectangular view (GlobView) of a container, in the pattern's linear order
+// restricted to the view. Position p maps to view coordinates, then to
+// global coordinates, owner and offset: O(N) arithmetic, no runtime call.
+#ifndef DASH__ITERATOR__GLOB_VIEW_ITER_H_
+#define DASH__ITERATOR__GLOB_VIEW_ITER_H_
+
+#include <dash/memory/GlobStaticMem.h>
+#include <dash/pattern/SizeSpec.h>
+
+#include <iterator>
+#include <type_traits>
+
+namespace dash {
+
+template <class T, class PatternT>
+class GlobViewIter {
+ public:
+  static constexpr dim_t N = PatternT::ndim();
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = std::remove_const_t<T>;
+  using index_type = typename PatternT::index_type;
+  using difference_type = index_type;
+  using reference = GlobRef<T>;
+  using pointer = GlobPtr<T>;
+  using viewspec_type = ViewSpec<N, index_type>;
+  using memory_type = GlobStaticMem<value_type>;
+
+  GlobViewIter() = default;
+  GlobViewIter(const memory_type* mem, const PatternT* pattern, const viewspec_type& view,
+               index_type pos)
+      : mem_(mem), pattern_(pattern), view_(view), pos_(pos) {}
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  GlobViewIter(const GlobViewIter<U, PatternT>& o)
+      : mem_(o.memory()), pattern_(&o.pattern()), view_(o.viewspec()), pos_(o.pos()) {}
+
+  reference operator*() const {
+    auto l = pattern_->local(coords());
+    return mem_->template ref<T>(l.unit, l.index);
+  }
+  reference operator[](difference_type n) const { return *(*this + n); }
+
+  GlobViewIter& operator+=(difference_type n) {
+    pos_ += n;
+    return *this;
+  }
+  GlobViewIter& operator-=(difference_type n) {
+    pos_ -= n;
+    return *this;
+  }
+  GlobViewIter& operator++() { return *this += 1; }
+  GlobViewIter& operator--() { return *this -= 1; }
+  GlobViewIter operator++(int) {
+    GlobViewIter old = *this;
+    ++pos_;
+    return old;
+  }
+  GlobViewIter operator--(int) {
+    GlobViewIter old = *this;
+    --pos_;
+    return old;
+  }
+  friend GlobViewIter operator+(GlobViewIter it, difference_type n) { return it += n; }
+  friend GlobViewIter operator+(difference_type n, GlobViewIter it) { return it += n; }
+  friend GlobViewIter operator-(GlobViewIter it, difference_type n) { return it -= n; }
+  friend difference_type operator-(const GlobViewIter& a, const GlobViewIter& b) {
+    return a.pos_ - b.pos_;
+  }
+  friend bool operator==(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ == b.pos_; }
+  friend bool operator!=(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ != b.pos_; }
+  friend bool operator<(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ < b.pos_; }
+  friend bool operator>(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ > b.pos_; }
+  friend bool operator<=(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ <= b.pos_; }
+  friend bool operator>=(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ >= b.pos_; }
+
+  // Position in the view. Local.
+  index_type pos() const { return pos_; }
+  // Global coordinates of the element. Local, O(N).
+  std::array<index_type, N> coords() const {
+    auto c = internal::delinearize<N, PatternT::memory_order()>(pos_, view_.extents());
+    for (dim_t d = 0; d < N; ++d) c[d] += view_.offset(d);
+    return c;
+  }
+  // Global linear index of the element. Local.
+  index_type gpos() const { return pattern_->global_index(coords()); }
+  // Owner and offset of the element. Local.
+  local_index_t<index_type> lpos() const { return pattern_->local(coords()); }
+  pointer globptr() const {
+    auto l = lpos();
+    return pointer(mem_->dart_gptr_at(l.unit, l.index));
+  }
+  bool is_local() const { return lpos().unit == pattern_->myid(); }
+  // Native pointer if the calling unit owns the element, else nullptr.
+  T* local() const {
+    auto l = lpos();
+    return l.unit == pattern_->myid() ? mem_->lbegin() + l.index : nullptr;
+  }
+  const PatternT& pattern() const { return *pattern_; }
+  const memory_type* memory() const { return mem_; }
+  const viewspec_type& viewspec() const { return view_; }
+
+ private:
+  const memory_type* mem_ = nullptr;
+  const PatternT* pattern_ = nullptr;
+  viewspec_type view_;
+  index_type pos_ = 0;
+};
+
+}  // namespace dash
+
+#endif  // DASH__ITERATOR__GLOB_VIEW_ITER_H_

@@ -1,0 +1,70 @@
+// The calling unit's part of a dash::Matrix (`matrix.local`): native pointers
+// over its local memory (begin/end), its local blocks as views
+// (block(i)), and, for patterns whose local part is one N-D local array
+// (BlockPattern, TilePattern), local extents and element access by local
+// coordinates.
+#ifndef DASH__MATRIX__LOCAL_MATRIX_REF_H_
+#define DASH__MATRIX__LOCAL_MATRIX_REF_H_
+
+#include <dash/view/GlobView.h>
+#include <dash/view/LocalView.h>
+
+#include <cstddef>
+
+namespace dash {
+
+template <class T, class MatrixT>
+class LocalMatrixRef {
+ public:
+  using value_type = T;
+  using index_type = typename MatrixT::index_type;
+  using size_type = typename MatrixT::size_type;
+  using pattern_type = typename MatrixT::pattern_type;
+  static constexpr dim_t N = pattern_type::ndim();
+
+  explicit LocalMatrixRef(MatrixT* matrix) : matrix_(matrix) {}
+
+  // Local memory as native pointers, in local-memory order.
+  T* begin() const { return matrix_->lbegin(); }
+  T* end() const { return matrix_->lend(); }
+  T* data() const { return matrix_->lbegin(); }
+  size_type size() const { return matrix_->lsize(); }
+  bool empty() const { return size() == 0; }
+  T& operator[](size_type i) const { return matrix_->lbegin()[i]; }
+
+  // Local extent in dimension d.
+  size_type extent(dim_t d) const { return matrix_->pattern().local_extents()[d]; }
+  auto extents() const { return matrix_->pattern().local_extents(); }
+  // Element at local coordinates. Local, O(N).
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  T& operator()(I... lcoords) const {
+    return matrix_->lbegin()[matrix_->pattern().local_at(
+        std::array<index_type, N>{static_cast<index_type>(lcoords)...})];
+  }
+  // The whole local part as a LocalView (local coordinates).
+  LocalView<T, pattern_type> view() const {
+    auto ext = matrix_->pattern().local_extents();
+    return LocalView<T, pattern_type>(matrix_->lbegin(), &matrix_->pattern(),
+                                      ViewSpec<N, index_type>(std::array<index_type, N>{}, ext));
+  }
+
+  // Number of blocks the calling unit owns.
+  size_type num_blocks() const { return matrix_->pattern().local_nblocks(); }
+  // The calling unit's local block i as a global view. Throws
+  // std::out_of_range if i >= num_blocks().
+  GlobView<T, pattern_type> block(index_type i) const {
+    if (i < 0 || size_type(i) >= num_blocks())
+      throw std::out_of_range("dash::Matrix::local.block: block " + std::to_string(i) + " of " +
+                              std::to_string(num_blocks()) + " local blocks");
+    return GlobView<T, pattern_type>(&matrix_->globmem(), &matrix_->pattern(),
+                                     matrix_->pattern().local_block(i));
+  }
+
+ private:
+  friend MatrixT;
+  MatrixT* matrix_;
+};
+
+}  // namespace dash
+
+#endif  // DASH__MATRIX__LOCAL_MATRIX_REF_H_

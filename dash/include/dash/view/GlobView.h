@@ -1,0 +1,114 @@
+// dash::GlobView: a rectangle of a container's global index space (offsets +
+// extents in global coordinates). Views are cheap values (no memory of their
+// own); narrowing one (sub, row, col, block) gives another view. Iterating a
+// view visits exactly its elements, in the pattern's linear order.
+//
+// | call                               | cost                       |
+// |------------------------------------|----------------------------|
+// | sub, row, col, block, size, extent | local, O(N)                |
+// | begin/end, operator()              | local; reads/writes through GlobRef |
+// | dash::local(view)                  | local, O(N): LocalView     |
+#ifndef DASH__VIEW__GLOB_VIEW_H_
+#define DASH__VIEW__GLOB_VIEW_H_
+
+#include <dash/Exception.h>
+#include <dash/iterator/GlobViewIter.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace dash {
+
+template <class T, class PatternT>
+class GlobView {
+ public:
+  static constexpr dim_t N = PatternT::ndim();
+  using value_type = std::remove_const_t<T>;
+  using index_type = typename PatternT::index_type;
+  using size_type = typename PatternT::size_type;
+  using pattern_type = PatternT;
+  using viewspec_type = ViewSpec<N, index_type>;
+  using coords_type = std::array<index_type, N>;
+  using iterator = GlobViewIter<T, PatternT>;
+  using const_iterator = iterator;
+  using reference = GlobRef<T>;
+  using memory_type = GlobStaticMem<value_type>;
+
+  GlobView(const memory_type* mem, const PatternT* pattern, const viewspec_type& rect)
+      : mem_(mem), pattern_(pattern), rect_(rect) {}
+
+  static constexpr dim_t ndim() { return N; }
+  iterator begin() const { return iterator(mem_, pattern_, rect_, 0); }
+  iterator end() const { return iterator(mem_, pattern_, rect_, index_type(size())); }
+  size_type size() const { return rect_.size(); }
+  bool empty() const { return size() == 0; }
+  size_type extent(dim_t d) const { return rect_.extent(d); }
+  const std::array<size_type, N>& extents() const { return rect_.extents(); }
+  index_type offset(dim_t d) const { return rect_.offset(d); }
+  const coords_type& offsets() const { return rect_.offsets(); }
+  const viewspec_type& viewspec() const { return rect_; }
+  const PatternT& pattern() const { return *pattern_; }
+  const memory_type* globmem() const { return mem_; }
+
+  // Element at view-relative coordinates (no bounds check). Local.
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  reference operator()(I... coords) const {
+    return at_coords(coords_type{static_cast<index_type>(coords)...});
+  }
+  reference at_coords(const coords_type& rel) const {
+    coords_type g;
+    for (dim_t d = 0; d < N; ++d) g[d] = rel[d] + rect_.offset(d);
+    auto l = pattern_->local(g);
+    return mem_->template ref<T>(l.unit, l.index);
+  }
+
+  // The view narrowed in dimension D to [offset, offset + extent) relative
+  // to this view. Throws std::out_of_range if that leaves the view.
+  template <dim_t D>
+  GlobView sub(index_type offset, size_type extent) const {
+    static_assert(D >= 0 && D < N, "dash::GlobView::sub: dimension out of range");
+    if (offset < 0 || size_type(offset) + extent > rect_.extent(D))
+      throw std::out_of_range("dash::sub: [" + std::to_string(offset) + ", " +
+                              std::to_string(offset + index_type(extent)) + ") in dimension " +
+                              std::to_string(D) + " is outside the view's extent " +
+                              std::to_string(rect_.extent(D)));
+    coords_type off = rect_.offsets();
+    auto ext = rect_.extents();
+    off[D] += offset;
+    ext[D] = extent;
+    return GlobView(mem_, pattern_, viewspec_type(off, ext));
+  }
+  // Row i (extent 1 in dimension 0) / column j (extent 1 in dimension 1).
+  GlobView row(index_type i) const { return sub<0>(i, 1); }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  GlobView col(index_type j) const {
+    return sub<1>(j, 1);
+  }
+  // Block `block_coords` of the pattern's block grid, cut to this view.
+  GlobView block(const coords_type& block_coords) const {
+    return intersect(pattern_->block(block_coords));
+  }
+  // The part of global rectangle `r` inside this view (possibly empty).
+  GlobView intersect(const viewspec_type& r) const {
+    coords_type off;
+    std::array<size_type, N> ext;
+    for (dim_t d = 0; d < N; ++d) {
+      index_type lo = std::max(r.offset(d), rect_.offset(d));
+      index_type hi = std::min(r.offset(d) + index_type(r.extent(d)),
+                               rect_.offset(d) + index_type(rect_.extent(d)));
+      off[d] = lo;
+      ext[d] = hi > lo ? size_type(hi - lo) : 0;
+    }
+    return GlobView(mem_, pattern_, viewspec_type(off, ext));
+  }
+
+ private:
+  const memory_type* mem_;
+  const PatternT* pattern_;
+  viewspec_type rect_;
+};
+
+}  // namespace dash
+
+#endif  // DASH__VIEW__GLOB_VIEW_H_

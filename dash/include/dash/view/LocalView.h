@@ -1,0 +1,130 @@
+// dash::LocalView: the elements of a global rectangle that the calling unit
+// owns, as native references. For patterns that deal blocks per dimension
+// (BlockPattern, TilePattern) that part is a rectangle of the unit's local
+// coordinates, so a LocalView is a local rectangle; iterating it visits its
+// elements in local Arrangement order, each an O(N) offset computation and a
+// load/store (no runtime call).
+#ifndef DASH__VIEW__LOCAL_VIEW_H_
+#define DASH__VIEW__LOCAL_VIEW_H_
+
+#include <dash/pattern/SizeSpec.h>
+
+#include <array>
+#include <iterator>
+
+namespace dash {
+
+template <class T, class PatternT>
+class LocalView {
+ public:
+  static constexpr dim_t N = PatternT::ndim();
+  using value_type = std::remove_const_t<T>;
+  using index_type = typename PatternT::index_type;
+  using size_type = typename PatternT::size_type;
+  using viewspec_type = ViewSpec<N, index_type>;
+  using coords_type = std::array<index_type, N>;
+
+  class iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = std::remove_const_t<T>;
+    using difference_type = index_type;
+    using reference = T&;
+    using pointer = T*;
+
+    iterator() = default;
+    iterator(const LocalView& view, index_type pos)
+        : view_(view.lbegin_, view.pattern_, view.rect_), pos_(pos) {}
+    T& operator*() const { return view_.at_position(pos_); }
+    T* operator->() const { return &**this; }
+    T& operator[](difference_type n) const { return view_.at_position(pos_ + n); }
+    iterator& operator+=(difference_type n) {
+      pos_ += n;
+      return *this;
+    }
+    iterator& operator-=(difference_type n) {
+      pos_ -= n;
+      return *this;
+    }
+    iterator& operator++() { return *this += 1; }
+    iterator& operator--() { return *this -= 1; }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++pos_;
+      return old;
+    }
+    iterator operator--(int) {
+      iterator old = *this;
+      --pos_;
+      return old;
+    }
+    friend iterator operator+(iterator it, difference_type n) { return it += n; }
+    friend iterator operator-(iterator it, difference_type n) { return it -= n; }
+    friend difference_type operator-(const iterator& a, const iterator& b) {
+      return a.pos_ - b.pos_;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.pos_ == b.pos_; }
+    friend bool operator!=(const iterator& a, const iterator& b) { return a.pos_ != b.pos_; }
+    friend bool operator<(const iterator& a, const iterator& b) { return a.pos_ < b.pos_; }
+    index_type pos() const { return pos_; }
+
+   private:
+    // A copy, so an iterator outlives the view it came from.
+    struct Rect {
+      T* lbegin = nullptr;
+      const PatternT* pattern = nullptr;
+      viewspec_type rect;
+      Rect() = default;
+      Rect(T* l, const PatternT* p, const viewspec_type& r) : lbegin(l), pattern(p), rect(r) {}
+      T& at_position(index_type pos) const {
+        return LocalView(lbegin, pattern, rect).at_position(pos);
+      }
+    } view_;
+    index_type pos_ = 0;
+  };
+
+  // `rect` in the calling unit's local coordinates; lbegin its local memory.
+  LocalView(T* lbegin, const PatternT* pattern, const viewspec_type& rect)
+      : lbegin_(lbegin), pattern_(pattern), rect_(rect) {}
+
+  iterator begin() const { return iterator(*this, 0); }
+  iterator end() const { return iterator(*this, index_type(size())); }
+  size_type size() const { return rect_.size(); }
+  bool empty() const { return size() == 0; }
+  size_type extent(dim_t d) const { return rect_.extent(d); }
+  const std::array<size_type, N>& extents() const { return rect_.extents(); }
+  // The rectangle in local coordinates.
+  const viewspec_type& viewspec() const { return rect_; }
+
+  // Element at view-relative local coordinates. Local.
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  T& operator()(I... coords) const {
+    return at_coords(coords_type{static_cast<index_type>(coords)...});
+  }
+  T& at_coords(const coords_type& rel) const {
+    coords_type l;
+    for (dim_t d = 0; d < N; ++d) l[d] = rel[d] + rect_.offset(d);
+    return lbegin_[pattern_->local_at(l)];
+  }
+  // Element at position pos of the view's Arrangement order.
+  T& at_position(index_type pos) const {
+    return at_coords(internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents()));
+  }
+  // Offset in local memory of position pos. Local.
+  index_type local_offset(index_type pos) const { return &at_position(pos) - lbegin_; }
+  // Global coordinates of position pos. Local.
+  coords_type global_coords(index_type pos) const {
+    auto rel = internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents());
+    for (dim_t d = 0; d < N; ++d) rel[d] += rect_.offset(d);
+    return pattern_->global_coords(rel);
+  }
+
+ private:
+  T* lbegin_;
+  const PatternT* pattern_;
+  viewspec_type rect_;
+};
+
+}  // namespace dash
+
+#endif  // DASH__VIEW__LOCAL_VIEW_H_

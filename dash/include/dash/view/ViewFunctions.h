@@ -1,0 +1,148 @@
+// Composable view functions over containers and views:
+//   dash::sub<D>(first, last, x)   x narrowed to [first, last) in dimension D
+//   dash::local(view)              the calling unit's part of a view (LocalView)
+//   dash::blocks(view)             the pattern blocks a view touches, each cut to the view
+//   dash::index(view)              the global linear indices of a view's elements, in order
+// All are local and O(N) (blocks: O(number of blocks)); none moves elements.
+#ifndef DASH__VIEW__VIEW_FUNCTIONS_H_
+#define DASH__VIEW__VIEW_FUNCTIONS_H_
+
+#include <dash/view/GlobView.h>
+#include <dash/view/LocalView.h>
+
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dash {
+
+namespace internal {
+
+template <class V>
+auto as_view(V&& x) -> decltype(x.view()) {
+  return x.view();
+}
+template <class T, class P>
+GlobView<T, P> as_view(const GlobView<T, P>& v) {
+  return v;
+}
+
+// A random-access range of values f(0), f(1), ..., f(n - 1), computed on access.
+template <class F, class Value>
+class MappedRange {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = Value;
+    using difference_type = std::ptrdiff_t;
+    using reference = Value;
+    using pointer = void;
+    iterator(const F* f, difference_type pos) : f_(f), pos_(pos) {}
+    Value operator*() const { return (*f_)(pos_); }
+    Value operator[](difference_type n) const { return (*f_)(pos_ + n); }
+    iterator& operator++() {
+      ++pos_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++pos_;
+      return old;
+    }
+    iterator& operator+=(difference_type n) {
+      pos_ += n;
+      return *this;
+    }
+    friend iterator operator+(iterator it, difference_type n) { return it += n; }
+    friend difference_type operator-(const iterator& a, const iterator& b) {
+      return a.pos_ - b.pos_;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.pos_ == b.pos_; }
+    friend bool operator!=(const iterator& a, const iterator& b) { return a.pos_ != b.pos_; }
+
+   private:
+    const F* f_;
+    difference_type pos_;
+  };
+
+  MappedRange(F f, std::size_t n) : f_(std::move(f)), n_(n) {}
+  std::size_t size() const { return n_; }
+  Value operator[](std::size_t i) const { return f_(static_cast<std::ptrdiff_t>(i)); }
+  iterator begin() const { return iterator(&f_, 0); }
+  iterator end() const { return iterator(&f_, static_cast<std::ptrdiff_t>(n_)); }
+
+ private:
+  F f_;
+  std::size_t n_;
+};
+
+}  // namespace internal
+
+// x (a container or a view) narrowed to [first, last) in dimension D,
+// relative to x's own origin. Throws std::out_of_range if that leaves x.
+template <dim_t D = 0, class X>
+auto sub(default_index_t first, default_index_t last, X&& x) {
+  auto view = internal::as_view(std::forward<X>(x));
+  if (last < first)
+    throw std::out_of_range("dash::sub: last " + std::to_string(last) + " < first " +
+                            std::to_string(first));
+  return view.template sub<D>(first, static_cast<typename decltype(view)::size_type>(last - first));
+}
+
+// The calling unit's part of a view. Needs a pattern that deals blocks per
+// dimension (BlockPattern, TilePattern), whose local part of a rectangle is
+// a rectangle.
+template <class T, class P>
+LocalView<T, P> local(const GlobView<T, P>& view) {
+  return LocalView<T, P>(view.globmem()->lbegin(), &view.pattern(),
+                         view.pattern().local_rectangle(view.viewspec()));
+}
+
+// The pattern blocks a view touches, each cut to the view, in the order of
+// the block grid. Local, O(number of blocks touched).
+template <class T, class P>
+std::vector<GlobView<T, P>> blocks(const GlobView<T, P>& view) {
+  constexpr dim_t N = P::ndim();
+  using I = typename P::index_type;
+  std::vector<GlobView<T, P>> out;
+  if (view.empty()) return out;
+  std::array<I, N> first, count;
+  std::size_t total = 1;
+  for (dim_t d = 0; d < N; ++d) {
+    I b = view.pattern().blocksize(d);
+    first[d] = view.offset(d) / b;
+    count[d] = (view.offset(d) + I(view.extent(d)) - 1) / b - first[d] + 1;
+    total *= std::size_t(count[d]);
+  }
+  out.reserve(total);
+  for (std::size_t k = 0; k < total; ++k) {
+    auto rel = internal::delinearize<N, P::memory_order()>(I(k), count);
+    for (dim_t d = 0; d < N; ++d) rel[d] += first[d];
+    out.push_back(view.block(rel));
+  }
+  return out;
+}
+
+// The global linear indices of a view's elements, in iteration order. Local;
+// each index is computed on access.
+template <class T, class P>
+auto index(const GlobView<T, P>& view) {
+  using I = typename P::index_type;
+  auto f = [view](std::ptrdiff_t pos) -> I { return (view.begin() + I(pos)).gpos(); };
+  return internal::MappedRange<decltype(f), I>(f, view.size());
+}
+
+// The local offsets of a LocalView's elements, in iteration order. Local.
+template <class T, class P>
+auto index(const LocalView<T, P>& view) {
+  using I = typename P::index_type;
+  auto f = [view](std::ptrdiff_t pos) -> I { return view.local_offset(I(pos)); };
+  return internal::MappedRange<decltype(f), I>(f, view.size());
+}
+
+}  // namespace dash
+
+#endif  // DASH__VIEW__VIEW_FUNCTIONS_H_

@@ -1,0 +1,229 @@
+// dash::Matrix / dash::NArray and views: element access from every unit to
+// every other unit, local views and local blocks, block/row/col/sub views
+// visit exactly their elements, composed views (local of sub), index sets,
+// blocks of a view, bounds errors.
+#include <dash/Array.h>
+#include <dash/Init.h>
+#include <dash/Matrix.h>
+#include <dash/view/ViewFunctions.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash_test::myid;
+using dash_test::nunits;
+
+// Value stored at global coordinates (r, c).
+long Value(long r, long c) { return 10000 * r + c; }
+
+// Fills every unit's local part with Value(global coords) through the local view.
+template <class M>
+void FillLocal(M& m) {
+  auto lv = m.local.view();
+  long pos = 0;
+  for (auto it = lv.begin(); it != lv.end(); ++it, ++pos) {
+    auto g = lv.global_coords(pos);
+    *it = Value(g[0], g[1]);
+  }
+  m.barrier();
+}
+
+template <class MatrixT>
+class MatrixTyped : public ::testing::Test {};
+using MatrixTypes = ::testing::Types<
+    dash::Matrix<long, 2>, dash::NArray<long, 2>,
+    dash::Matrix<long, 2, dash::default_index_t, dash::TilePattern<2, dash::COL_MAJOR>>,
+    dash::NArray<long, 2, dash::default_index_t, dash::BlockPattern<2, dash::COL_MAJOR>>>;
+TYPED_TEST_SUITE(MatrixTyped, MatrixTypes);
+
+std::vector<dash::DistributionSpec<2>> Distributions() {
+  return {dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)),
+          dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+          dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED),
+          dash::DistributionSpec<2>(dash::CYCLIC, dash::BLOCKCYCLIC(2))};
+}
+
+TYPED_TEST(MatrixTyped, EveryUnitReadsEveryElement) {
+  for (auto dist : Distributions()) {
+    for (auto ext :
+         {std::array<long, 2>{13, 7}, std::array<long, 2>{1, 1}, std::array<long, 2>{8, 16}}) {
+      TypeParam m(dash::SizeSpec<2>(ext[0], ext[1]), dist);
+      long local = long(m.lsize()), total = 0;
+      EXPECT_EQ(DART_OK,
+                dart_allreduce(&local, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL));
+      EXPECT_EQ(total, ext[0] * ext[1]);
+      FillLocal(m);
+      for (long r = 0; r < ext[0]; ++r)
+        for (long c = 0; c < ext[1]; ++c) ASSERT_EQ(long(m(r, c)), Value(r, c)) << r << "," << c;
+      // Iterators run in the pattern's linear order over all elements.
+      long n = 0;
+      for (auto it = m.begin(); it != m.end(); ++it, ++n) {
+        auto g = m.pattern().coords(it.pos());
+        ASSERT_EQ(long(*it), Value(g[0], g[1]));
+      }
+      EXPECT_EQ(n, ext[0] * ext[1]);
+      m.barrier();
+    }
+  }
+}
+
+TYPED_TEST(MatrixTyped, EveryUnitWritesElementsOfOthers) {
+  TypeParam m(dash::SizeSpec<2>(11, 9), dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(4)));
+  // Unit u writes elements with (r * 9 + c) % nunits == u; most belong to others.
+  for (long r = 0; r < 11; ++r)
+    for (long c = 0; c < 9; ++c)
+      if ((r * 9 + c) % nunits() == myid()) m(r, c) = Value(r, c) + 1;
+  m.flush();
+  m.barrier();
+  auto lv = m.local.view();
+  for (long p = 0; p < long(lv.size()); ++p) {
+    auto g = lv.global_coords(p);
+    EXPECT_EQ(lv.begin()[p], Value(g[0], g[1]) + 1);
+  }
+  m.barrier();
+}
+
+TYPED_TEST(MatrixTyped, LocalBlocksCoverTheLocalPart) {
+  TypeParam m(dash::SizeSpec<2>(10, 7), dash::DistributionSpec<2>(dash::TILE(3), dash::TILE(2)));
+  FillLocal(m);
+  std::size_t seen = 0;
+  for (std::size_t b = 0; b < m.local.num_blocks(); ++b) {
+    auto blk = m.local.block(long(b));
+    for (auto it = blk.begin(); it != blk.end(); ++it) {
+      EXPECT_TRUE(it.is_local());
+      auto g = it.coords();
+      EXPECT_EQ(long(*it), Value(g[0], g[1]));
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, m.lsize());
+  EXPECT_THROW(m.local.block(long(m.local.num_blocks())), std::out_of_range);
+  m.barrier();
+}
+
+TYPED_TEST(MatrixTyped, ViewsVisitExactlyTheirElements) {
+  TypeParam m(dash::SizeSpec<2>(12, 10), dash::DistributionSpec<2>(dash::TILE(5), dash::TILE(3)));
+  FillLocal(m);
+  auto check = [](auto view, long r0, long c0, long nr, long nc) {
+    ASSERT_EQ(long(view.size()), nr * nc);
+    std::set<std::pair<long, long>> seen;
+    for (auto v : view) seen.insert({long(v) / 10000, long(v) % 10000});
+    ASSERT_EQ(long(seen.size()), nr * nc);
+    EXPECT_EQ(seen.begin()->first, r0);
+    EXPECT_EQ(seen.begin()->second, c0);
+    EXPECT_EQ(seen.rbegin()->first, r0 + nr - 1);
+  };
+  check(m.row(4), 4, 0, 1, 10);
+  check(m.col(9), 0, 9, 12, 1);
+  check(m.template sub<0>(3, 5), 3, 0, 5, 10);
+  check(m.template sub<1>(2, 6), 0, 2, 12, 6);
+  check(m.template sub<0>(3, 5).template sub<1>(2, 6), 3, 2, 5, 6);
+  check(dash::sub<1>(2, 8, dash::sub<0>(1, 4, m)), 1, 2, 3, 6);
+  // Underfilled last block: rows 10..11, columns 9..9.
+  check(m.block({2, 3}), 10, 9, 2, 1);
+  check(m.block({1, 1}), 5, 3, 5, 3);
+  EXPECT_THROW(m.block({3, 0}), std::out_of_range);
+  EXPECT_THROW(m.template sub<0>(10, 3), std::out_of_range);
+  EXPECT_THROW(dash::sub(5, 4, m), std::out_of_range);
+  EXPECT_THROW(m.at(12, 0), std::out_of_range);
+  EXPECT_THROW(m.at(0, -1), std::out_of_range);
+  EXPECT_NO_THROW(m.at(11, 9));
+  m.barrier();
+}
+
+TYPED_TEST(MatrixTyped, LocalOfSubIsTheOwnedPartOfTheSub) {
+  TypeParam m(dash::SizeSpec<2>(13, 11), dash::DistributionSpec<2>(dash::TILE(3), dash::TILE(4)));
+  FillLocal(m);
+  auto s = dash::sub<1>(1, 10, dash::sub<0>(2, 12, m));
+  auto l = dash::local(s);
+  // Reference: the elements of s the calling unit owns.
+  std::set<long> expected, got;
+  for (auto it = s.begin(); it != s.end(); ++it)
+    if (it.is_local()) expected.insert(*it.local());
+  for (auto& v : l) got.insert(v);
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(l.size(), expected.size());
+  // Local offsets of the local view point at those same elements.
+  auto offsets = dash::index(l);
+  std::size_t k = 0;
+  for (auto off : offsets) EXPECT_EQ(m.lbegin()[off], l.begin()[long(k++)]);
+  m.barrier();
+}
+
+TYPED_TEST(MatrixTyped, IndexAndBlocksOfViews) {
+  TypeParam m(dash::SizeSpec<2>(9, 8), dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)));
+  FillLocal(m);
+  auto s = m.template sub<0>(2, 6).template sub<1>(1, 6);
+  auto idx = dash::index(s);
+  ASSERT_EQ(idx.size(), s.size());
+  long k = 0;
+  for (auto it = s.begin(); it != s.end(); ++it, ++k) {
+    auto c = m.pattern().coords(idx[k]);
+    EXPECT_EQ(long(*it), Value(c[0], c[1]));
+  }
+  // Rows 2..7 touch block rows 0, 1; columns 1..6 touch block columns 0, 1, 2.
+  auto bs = dash::blocks(s);
+  ASSERT_EQ(bs.size(), 6u);
+  std::size_t total = 0;
+  for (auto& b : bs) total += b.size();
+  EXPECT_EQ(total, s.size());
+  EXPECT_EQ(bs[0].offset(0), 2);
+  EXPECT_EQ(bs[0].offset(1), 1);
+  EXPECT_EQ(bs[0].extent(0), 2u);
+  EXPECT_EQ(bs[0].extent(1), 2u);
+  m.barrier();
+}
+
+TEST(Matrix, SeedListingMatrixPart) {
+  dash::TeamSpec<2> teamspec(dash::Team::All());
+  dash::SizeSpec<2> sizespec(1024, 768);
+  dash::Matrix<double, 2> matrix(sizespec,
+                                 dash::DistributionSpec<2>(dash::TILE(32), dash::TILE(32)),
+                                 dash::Team::All(), teamspec);
+  auto l_block = matrix.local.block(0);
+  auto m_block = matrix.block({3, 5});
+  EXPECT_EQ(l_block.size(), 32u * 32u);
+  EXPECT_EQ(m_block.offset(0), 96);
+  EXPECT_EQ(m_block.offset(1), 160);
+  for (auto& v : matrix.local) v = double(myid());
+  matrix.barrier();
+  for (auto v : m_block) EXPECT_EQ(double(v), double(matrix.pattern().unit_at({96, 160})));
+  matrix.barrier();
+}
+
+TEST(Matrix, ThreeDimensional) {
+  dash::NArray<int, 3> a(dash::SizeSpec<3>(5, 4, 3),
+                         dash::DistributionSpec<3>(dash::BLOCKED, dash::CYCLIC, dash::NONE));
+  for (std::size_t i = 0; i < a.lsize(); ++i)
+    a.lbegin()[i] = int(a.pattern().global_index(a.pattern().myid(), long(i)));
+  a.barrier();
+  for (int x = 0; x < 5; ++x)
+    for (int y = 0; y < 4; ++y)
+      for (int z = 0; z < 3; ++z) EXPECT_EQ(int(a(x, y, z)), (x * 4 + y) * 3 + z);
+  a.barrier();
+}
+
+TEST(Matrix, ArrayViews) {
+  dash::Array<int> arr(50, dash::BLOCKCYCLIC(4));
+  for (std::size_t l = 0; l < arr.lsize(); ++l) arr.local[l] = int(arr.local.global_index(l));
+  arr.barrier();
+  auto s = dash::sub(7, 31, arr);
+  EXPECT_EQ(s.size(), 24u);
+  int expected = 7;
+  for (auto v : s) EXPECT_EQ(int(v), expected++);
+  std::set<int> mine;
+  for (auto& v : dash::local(s)) mine.insert(v);
+  std::set<int> ref;
+  for (int i = 7; i < 31; ++i)
+    if (arr.pattern().unit_at(i) == arr.pattern().myid()) ref.insert(i);
+  EXPECT_EQ(mine, ref);
+  arr.barrier();
+}
+
+}  // namespace
