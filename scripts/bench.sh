@@ -16,8 +16,11 @@ source "$here/common.sh"
 
 # Extra runs: "<binary> <suffix> <VAR=value>..." runs <binary> again with that environment,
 # writing bench/results/<binary>.<suffix>.json. Every binary also runs once as is.
+# BENCHMARK_FILTER (Google Benchmark reads its flags from the environment too) restricts an
+# extra run to the benchmarks the variable changes; a --benchmark_filter argument overrides it.
 extra_runs=(
   "dart_put_get shm_off DART_SHARED_WINDOWS=0"
+  "containers shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=random_read"
 )
 
 names=()

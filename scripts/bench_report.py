@@ -3,6 +3,10 @@
 table per file) and, when matplotlib is importable, one PNG per file plotting each benchmark
 family over its last numeric argument (bandwidth when the benchmark reports bytes/s).
 
+Benchmarks that measure their baselines themselves (bench/containers.cc) report the counters
+ns_per_<item>, <baseline>_ns_per_<item> and ratio_vs_<baseline>; their file also gets one
+table per benchmark family with those figures side by side.
+
 usage: scripts/bench_report.py [results-dir]      (default: bench/results)
 """
 import json
@@ -66,6 +70,75 @@ def markdown_table(runs):
     return "\n".join(lines)
 
 
+TIME_SUFFIXES = ("real_time", "manual_time", "process_time")
+
+
+def argument_of(name):
+    """The argument part of a run name ('BM_x/4096/manual_time' -> '4096'), sizes readable."""
+    parts = [p for p in name.split("/")[1:] if p not in TIME_SUFFIXES]
+    text = "/".join(parts)
+    if text.isdigit():
+        value = int(text)
+        for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+            if value >= scale and value % scale == 0:
+                return f"{value // scale} {unit}"
+    return text
+
+
+def ratio_tables(runs):
+    """For each family (name before the first '/') whose runs carry ratio_vs_<baseline>
+    counters: its label and a table of time per item of the measured operation, of each
+    baseline, and the ratios. Empty when no run has ratio counters."""
+    families = {}
+    for run in runs:
+        families.setdefault(run["name"].split("/")[0], []).append(run)
+    sections = []
+    for family, members in families.items():
+        baselines, item = [], None
+        for run in members:
+            for key in run:
+                if key.startswith("ratio_vs_") and key[len("ratio_vs_"):] not in baselines:
+                    baselines.append(key[len("ratio_vs_"):])
+                if key.startswith("ns_per_") and item is None:
+                    item = key[len("ns_per_"):]
+        if not baselines or item is None:
+            continue
+        header = ["argument", f"dash ns/{item}"]
+        for base in baselines:
+            header += [f"{base} ns/{item}", f"ratio vs {base}"]
+        lines = [f"### {family}", ""]
+        labels = {}
+        for run in members:
+            if run.get("label"):
+                labels.setdefault(run["label"], []).append(argument_of(run["name"]))
+        if len(labels) == 1:
+            lines += [next(iter(labels)), ""]
+        elif labels:
+            lines += [f"- {', '.join(args)}: {label}" for label, args in labels.items()] + [""]
+        lines += ["| " + " | ".join(header) + " |",
+                  "|---|" + "---:|" * (len(header) - 1)]
+        for run in members:
+            cells = [argument_of(run["name"])]
+            if run.get("error_occurred"):
+                cells.append(f"error: {run.get('error_message', '')}")
+                cells += [""] * (len(header) - 2)
+            else:
+                value = run.get(f"ns_per_{item}")
+                cells.append(f"{value:.3g}" if isinstance(value, (int, float)) else "")
+                for base in baselines:
+                    ns = run.get(f"{base}_ns_per_{item}")
+                    ratio = run.get(f"ratio_vs_{base}")
+                    cells.append(f"{ns:.3g}" if isinstance(ns, (int, float)) else "")
+                    cells.append(f"{ratio:.3f}" if isinstance(ratio, (int, float)) else "")
+            lines.append("| " + " | ".join(cells) + " |")
+        sections.append("\n".join(lines))
+    if not sections:
+        return ""
+    intro = ("Ratios: time(dash) / time(baseline), both measured interleaved in the same "
+             "benchmark (1.000 = as fast, 2.000 = twice as slow).")
+    return "\n\n".join([intro] + sections)
+
+
 def plot(runs, title, png_path, pyplot):
     """One line per family (name before the first '/') over the last numeric argument."""
     families = {}
@@ -120,6 +193,9 @@ def main():
                      f"{context.get('num_cpus', '?')} CPUs, "
                      f"{context.get('library_build_type', '?')} benchmark library", "",
                      markdown_table(runs), ""]
+        ratios = ratio_tables(runs)
+        if ratios:
+            sections += [ratios, ""]
         if pyplot is not None and plot(runs, name, results / f"{name}.png", pyplot):
             sections += [f"![{name}]({name}.png)", ""]
     summary = results / "summary.md"

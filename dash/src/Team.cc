@@ -84,6 +84,9 @@ global_unit_t Team::global_id(team_unit_t unit) const {
 team_unit_t Team::relative_id(global_unit_t unit) const {
   dart_team_unit_t t;
   check_dart(dart_team_unit_g2l(id_, unit, &t), "dash::Team::relative_id");
+  if (t.id == DART_UNDEFINED_UNIT_ID)
+    throw exception::InvalidArgument("dash::Team::relative_id: global unit " +
+                                     std::to_string(unit.id) + " is not a member of the team");
   return team_unit_t(t);
 }
 

@@ -26,6 +26,10 @@
 #include <dash/pattern/BlockPattern.h>
 #include <dash/pattern/Distribution.h>
 #include <dash/pattern/DistributionSpec.h>
+#include <dash/pattern/MakePattern.h>
+#include <dash/pattern/PatternProperties.h>
+#include <dash/pattern/SeqTilePattern.h>
+#include <dash/pattern/ShiftTilePattern.h>
 #include <dash/pattern/SizeSpec.h>
 #include <dash/pattern/TeamSpec.h>
 #include <dash/pattern/TilePattern.h>

@@ -35,8 +35,8 @@ class GlobIter {
       : mem_(other.memory()), pattern_(&other.pattern()), pos_(other.pos()) {}
 
   reference operator*() const {
-    auto l = pattern_->local(pos_);
-    return mem_->template ref<T>(l.unit, l.index);
+    if (pos_ < run_first_ || pos_ >= run_end_) find_run();
+    return mem_->template ref<T>(run_unit_, run_offset_ + (pos_ - run_first_));
   }
   reference operator[](difference_type n) const { return *(*this + n); }
 
@@ -99,9 +99,22 @@ class GlobIter {
   const memory_type* memory() const { return mem_; }
 
  private:
+  // Remembers the run of consecutive elements of one unit around pos_
+  // (Pattern::local_run), so walking it needs no further pattern lookups.
+  void find_run() const {
+    auto r = pattern_->local_run(pos_);
+    run_first_ = pos_;
+    run_end_ = pos_ + r.run;
+    run_unit_ = r.unit;
+    run_offset_ = r.index;
+  }
+
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
   index_type pos_ = 0;
+  mutable index_type run_first_ = 0, run_end_ = 0;  // [first, end) of the cached run
+  mutable team_unit_t run_unit_;
+  mutable index_type run_offset_ = 0;  // local offset of run_first_
 };
 
 }  // namespace dash

@@ -6,6 +6,7 @@
 #ifndef DASH__PATTERN__BLOCK_PATTERN_H_
 #define DASH__PATTERN__BLOCK_PATTERN_H_
 
+#include <dash/pattern/PatternProperties.h>
 #include <dash/pattern/internal/CartesianPattern.h>
 
 namespace dash {
@@ -18,6 +19,21 @@ class BlockPattern
 
  public:
   static constexpr const char* PatternName = "BlockPattern";
+
+  // Properties instances can have (see PatternProperties.h).
+  using partitioning_properties = pattern_partitioning_properties<
+      pattern_partitioning_tag::rectangular, pattern_partitioning_tag::minimal,
+      pattern_partitioning_tag::regular, pattern_partitioning_tag::balanced,
+      pattern_partitioning_tag::unbalanced,
+      (N >= 2 ? pattern_partitioning_tag::ndimensional : pattern_partitioning_tag::any)>;
+  using mapping_properties =
+      pattern_mapping_properties<pattern_mapping_tag::balanced, pattern_mapping_tag::unbalanced,
+                                 pattern_mapping_tag::neighbor, pattern_mapping_tag::cyclic,
+                                 pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
+  using layout_properties =
+      pattern_layout_properties<(Arr == ROW_MAJOR ? pattern_layout_tag::row_major
+                                                  : pattern_layout_tag::col_major),
+                                pattern_layout_tag::canonical, pattern_layout_tag::linear>;
   using typename Base::coords_type;
   using typename Base::index_type;
   using typename Base::size_type;

@@ -7,7 +7,10 @@
 #ifndef DASH__PATTERN__TILE_PATTERN_H_
 #define DASH__PATTERN__TILE_PATTERN_H_
 
+#include <dash/pattern/PatternProperties.h>
 #include <dash/pattern/internal/CartesianPattern.h>
+
+#include <algorithm>
 
 namespace dash {
 
@@ -19,6 +22,21 @@ class TilePattern
 
  public:
   static constexpr const char* PatternName = "TilePattern";
+
+  // Properties instances can have (see PatternProperties.h).
+  using partitioning_properties = pattern_partitioning_properties<
+      pattern_partitioning_tag::rectangular, pattern_partitioning_tag::minimal,
+      pattern_partitioning_tag::regular, pattern_partitioning_tag::balanced,
+      pattern_partitioning_tag::unbalanced,
+      (N >= 2 ? pattern_partitioning_tag::ndimensional : pattern_partitioning_tag::any)>;
+  using mapping_properties =
+      pattern_mapping_properties<pattern_mapping_tag::balanced, pattern_mapping_tag::unbalanced,
+                                 pattern_mapping_tag::neighbor, pattern_mapping_tag::cyclic,
+                                 pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
+  using layout_properties =
+      pattern_layout_properties<(Arr == ROW_MAJOR ? pattern_layout_tag::row_major
+                                                  : pattern_layout_tag::col_major),
+                                pattern_layout_tag::blocked, pattern_layout_tag::linear>;
   using typename Base::coords_type;
   using typename Base::index_type;
   using typename Base::size_type;
@@ -84,7 +102,10 @@ class TilePattern
     for (dim_t k = 0; k < N; ++k) {
       dim_t d = internal::dim_at_order<N, Arr>(k);
       const auto& dim = this->dims_[d];
-      index_type slab = tile_prefix * dim.blocksize * suffix[k];
+      // A unit holding less than a full tile in d holds one tile there: divide
+      // by what it holds, so the slab cannot overflow for huge tiles.
+      index_type full = std::min(dim.blocksize, dim.local_extent(unit_coords[d]));
+      index_type slab = tile_prefix * full * suffix[k];
       tile[d] = offset / slab;
       offset -= tile[d] * slab;
       ext[d] = dim.local_block_extent(unit_coords[d], tile[d]);

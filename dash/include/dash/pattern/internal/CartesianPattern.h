@@ -12,6 +12,8 @@
 #include <dash/pattern/internal/DimBlocking.h>
 #include <dash/pattern/internal/PatternBase.h>
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 namespace dash {
@@ -186,8 +188,10 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
             this->where("dimension " + std::to_string(d) + ": block size 0"));
       index_type units = static_cast<index_type>(teamspec.extent(d));
       index_type ext = static_cast<index_type>(sizespec.extent(d));
-      dims_[d] = DimBlocking<IndexType>(ext, units,
-                                        static_cast<index_type>(dist.block_extent(ext, units)));
+      // A block beyond the index range holds the whole dimension either way.
+      default_size_t block = std::min<default_size_t>(dist.block_extent(ext, units),
+                                                      std::numeric_limits<IndexType>::max());
+      dims_[d] = DimBlocking<IndexType>(ext, units, static_cast<index_type>(block));
     }
     my_coords_ = teamspec_.coords(this->myid_);
     // Unit 0 owns the most blocks in every dimension, hence the most elements.

@@ -20,7 +20,7 @@ struct DimBlocking {
   DimBlocking() = default;
   DimBlocking(I extent_, I units_, I blocksize_)
       : extent(extent_), units(units_), blocksize(blocksize_) {
-    nblocks = (extent + blocksize - 1) / blocksize;
+    nblocks = extent / blocksize + (extent % blocksize != 0 ? 1 : 0);  // ceil, no overflow
     last_block_extent = nblocks > 0 ? extent - (nblocks - 1) * blocksize : 0;
   }
 
@@ -38,9 +38,9 @@ struct DimBlocking {
   bool owns_last_block(I u) const { return nblocks > 0 && (nblocks - 1) % units == u; }
   // Elements unit coordinate u holds in this dimension.
   I local_extent(I u) const {
-    I ext = local_nblocks(u) * blocksize;
-    if (owns_last_block(u)) ext -= blocksize - last_block_extent;
-    return ext;
+    I n = local_nblocks(u);
+    if (n == 0) return 0;
+    return (n - 1) * blocksize + (owns_last_block(u) ? last_block_extent : blocksize);
   }
   // Extent of unit coordinate u's local block c.
   I local_block_extent(I u, I c) const {

@@ -59,6 +59,26 @@ class PatternBase {
   bool is_local(index_type gindex, team_unit_t unit) const { return unit_at(gindex) == unit; }
   bool is_local(index_type gindex) const { return is_local(gindex, myid_); }
 
+  // Owner and offset of global linear index gindex, plus `run`: how many
+  // global indices from gindex on (to the end of its block along the
+  // fastest-moving dimension) sit at consecutive offsets of the same unit.
+  // Lets iterators walk a run without further lookups.
+  struct local_run_type {
+    team_unit_t unit;
+    index_type index;
+    index_type run;
+  };
+  local_run_type local_run(index_type gindex) const {
+    constexpr dim_t fast = Arr == ROW_MAJOR ? N - 1 : 0;
+    auto c = coords(gindex);
+    auto l = derived().local_of_coords(c);
+    index_type b = derived().blocksize(fast);
+    index_type x = c[fast];
+    index_type block_end = (x / b + 1) * b;
+    index_type end = block_end < index_type(extent(fast)) ? block_end : index_type(extent(fast));
+    return local_run_type{l.unit, l.index, end - x};
+  }
+
   // ---- local -> global (local, O(N)) ----
   // Global coordinates of local offset lindex of unit.
   coords_type global(team_unit_t unit, index_type lindex) const {

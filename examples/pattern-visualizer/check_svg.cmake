@@ -1,0 +1,63 @@
+# Checks an SVG written by pattern-visualizer (run by CTest):
+#   cmake -DSVG=<file> -DELEMENTS=<n> -DBLOCKS=<n> -DUNITS=<n> [-DCONTAINS=<text>] -P check_svg.cmake
+# The file must be one <svg> element with balanced <g>/<text>/<title> tags, one element square
+# (<rect class="e") per element, one block border (<rect class="b") per block, one legend
+# swatch (<rect class="u") per unit, and contain CONTAINS (e.g. a legend line) if given.
+foreach(var SVG ELEMENTS BLOCKS UNITS)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_svg.cmake: -D${var}=... missing")
+  endif()
+endforeach()
+if(NOT EXISTS "${SVG}")
+  message(FATAL_ERROR "${SVG}: not written")
+endif()
+file(READ "${SVG}" svg)
+
+if(NOT svg MATCHES "^<svg xmlns=\"http://www.w3.org/2000/svg\"")
+  message(FATAL_ERROR "${SVG}: does not start with <svg xmlns=...")
+endif()
+if(NOT svg MATCHES "</svg>\n$")
+  message(FATAL_ERROR "${SVG}: does not end with </svg>")
+endif()
+
+# Occurrences of regex `pattern` in the file.
+function(count out pattern)
+  string(REGEX MATCHALL "${pattern}" matches "${svg}")
+  list(LENGTH matches n)
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+count(n "<svg[ >]")
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "${SVG}: ${n} <svg> elements, expected 1")
+endif()
+foreach(tag g text title)
+  count(open "<${tag}[ >]")
+  count(close "</${tag}>")
+  if(NOT open EQUAL close)
+    message(FATAL_ERROR "${SVG}: ${open} <${tag}> but ${close} </${tag}>")
+  endif()
+endforeach()
+
+foreach(check "e;ELEMENTS;element squares" "b;BLOCKS;block borders" "u;UNITS;legend swatches")
+  list(GET check 0 class)
+  list(GET check 1 var)
+  list(GET check 2 what)
+  count(n "<rect class=\"${class}\" ")
+  if(NOT n EQUAL ${var})
+    message(FATAL_ERROR "${SVG}: ${n} ${what}, expected ${${var}}")
+  endif()
+endforeach()
+count(rects "<rect ")
+count(others "<rect (width|class=\"[ebu]\")")
+if(NOT rects EQUAL others)
+  message(FATAL_ERROR "${SVG}: ${rects} <rect>, of which only ${others} are known kinds")
+endif()
+
+if(DEFINED CONTAINS)
+  string(FIND "${svg}" "${CONTAINS}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${SVG}: no '${CONTAINS}'")
+  endif()
+endif()
+message(STATUS "${SVG}: ${ELEMENTS} elements, ${BLOCKS} blocks, ${UNITS} units")
