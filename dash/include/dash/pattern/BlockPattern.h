@@ -55,14 +55,19 @@ class BlockPattern
              TeamSpec<1, IndexType>(team.size()), team) {}
 
  private:
-  index_type layout_offset(const coords_type& unit_coords, const coords_type& lcoords) const {
+  index_type layout_offset_of_blocks(const coords_type& unit_coords, const coords_type& block,
+                                     const coords_type& phase) const {
     if constexpr (N == 1) {
       (void)unit_coords;
-      return lcoords[0];
+      return block[0] * this->dims_[0].blocksize + phase[0];
     } else {
-      std::array<size_type, N> lext;
-      for (dim_t d = 0; d < N; ++d) lext[d] = this->dims_[d].local_extent(unit_coords[d]);
-      return internal::linearize<N, Arr>(lcoords, lext);
+      index_type offset = 0;
+      for (dim_t k = 0; k < N; ++k) {
+        dim_t d = internal::dim_at_order<N, Arr>(k);
+        const auto& dim = this->dims_[d];
+        offset = offset * dim.local_extent(unit_coords[d]) + block[d] * dim.blocksize + phase[d];
+      }
+      return offset;
     }
   }
   coords_type layout_coords(const coords_type& unit_coords, index_type offset) const {

@@ -58,8 +58,7 @@ class TilePattern
 
   // Offset of the calling unit's local tile lblock in its local memory.
   index_type local_block_offset(index_type lblock) const {
-    auto range = this->local_block_local(lblock);
-    return layout_offset(this->teamspec_.coords(this->myid_), range.offsets());
+    return this->local_at(this->local_block_local(lblock).offsets());
   }
 
  private:
@@ -69,23 +68,23 @@ class TilePattern
   //   offset = sum_k  prod_{k'<k} e(c_k') * c_k * B_k * prod_{k'>k} L_k'
   //            + position inside tile c (extents e(c))
   // with e the tile extents, B the full tile extents, L the local extents.
-  index_type layout_offset(const coords_type& unit_coords, const coords_type& lcoords) const {
-    std::array<index_type, N> suffix;  // prod of L over later dimensions
+  index_type layout_offset_of_blocks(const coords_type& unit_coords, const coords_type& tile,
+                                     const coords_type& phase) const {
+    index_type suffix[N];  // prod of L over later dimensions in Arrangement order
     index_type prod = 1;
     for (dim_t k = N - 1; k >= 0; --k) {
       dim_t d = internal::dim_at_order<N, Arr>(k);
       suffix[k] = prod;
-      prod *= this->dims_[d].local_extent(unit_coords[d]);
+      if (k > 0) prod *= this->dims_[d].local_extent(unit_coords[d]);
     }
     index_type offset = 0, in_tile = 0, tile_prefix = 1;
     for (dim_t k = 0; k < N; ++k) {
       dim_t d = internal::dim_at_order<N, Arr>(k);
       const auto& dim = this->dims_[d];
-      index_type c = lcoords[d] / dim.blocksize;
-      index_type e = dim.local_block_extent(unit_coords[d], c);
-      offset += tile_prefix * c * dim.blocksize * suffix[k];
+      index_type e = dim.local_block_extent(unit_coords[d], tile[d]);
+      offset += tile_prefix * tile[d] * dim.blocksize * suffix[k];
       tile_prefix *= e;
-      in_tile = in_tile * e + (lcoords[d] - c * dim.blocksize);
+      in_tile = in_tile * e + phase[d];
     }
     return offset + in_tile;
   }

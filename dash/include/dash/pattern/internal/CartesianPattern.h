@@ -2,7 +2,8 @@
 // of dimension d belongs to unit coordinate j mod units(d) of the TeamSpec
 // grid (BlockPattern, TilePattern). The concrete pattern adds the local
 // memory layout through two functions (CRTP):
-//   index_type  layout_offset(unit_coords, local_coords)
+//   index_type  layout_offset_of_blocks(unit_coords, local_block, phase)
+//               (local coordinate = local_block * blocksize + phase)
 //   coords_type layout_coords(unit_coords, offset)
 #ifndef DASH__PATTERN__INTERNAL__CARTESIAN_PATTERN_H_
 #define DASH__PATTERN__INTERNAL__CARTESIAN_PATTERN_H_
@@ -72,10 +73,9 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     local_coords_type out;
     coords_type u;
     for (dim_t d = 0; d < N; ++d) {
-      const auto& dim = dims_[d];
-      index_type j = dim.block_of(coords[d]);
-      u[d] = dim.unit_of_block(j);
-      out.coords[d] = dim.local_block_of(j) * dim.blocksize + (coords[d] - j * dim.blocksize);
+      index_type c, p;
+      dims_[d].locate(coords[d], u[d], c, p);
+      out.coords[d] = c * dims_[d].blocksize + p;
     }
     out.unit = team_unit_t(static_cast<dart_unit_t>(teamspec_.at(u)));
     return out;
@@ -132,7 +132,12 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
 
   // Offset in the calling unit's memory of its local coordinates lcoords.
   index_type local_at(const coords_type& lcoords) const {
-    return this->derived().layout_offset(my_coords_, lcoords);
+    coords_type block, phase;
+    for (dim_t d = 0; d < N; ++d) {
+      block[d] = lcoords[d] / dims_[d].blocksize;
+      phase[d] = lcoords[d] - block[d] * dims_[d].blocksize;
+    }
+    return this->derived().layout_offset_of_blocks(my_coords_, block, phase);
   }
   // The calling unit's local coordinates of its local offset.
   coords_type local_coords_of(index_type offset) const {
@@ -160,9 +165,10 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
 
   // ---- the CRTP primitives of PatternBase ----
   local_index_type local_of_coords(const coords_type& coords) const {
-    auto lc = local_coords(coords);
-    return local_index_type{lc.unit,
-                            this->derived().layout_offset(teamspec_.coords(lc.unit), lc.coords)};
+    coords_type u, block, phase;
+    for (dim_t d = 0; d < N; ++d) dims_[d].locate(coords[d], u[d], block[d], phase[d]);
+    return local_index_type{team_unit_t(static_cast<dart_unit_t>(teamspec_.at(u))),
+                            this->derived().layout_offset_of_blocks(u, block, phase)};
   }
   coords_type coords_of_local(team_unit_t unit, index_type offset) const {
     return global_coords(unit, this->derived().layout_coords(teamspec_.coords(unit), offset));

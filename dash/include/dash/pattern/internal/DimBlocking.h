@@ -16,12 +16,20 @@ struct DimBlocking {
   I blocksize = 1;  // elements per full block, >= 1
   I nblocks = 0;    // ceil(extent / blocksize)
   I last_block_extent = 0;
+  // Precomputed so the per-element functions below divide only where the
+  // index itself must be divided.
+  I blocks_per_unit = 0;  // nblocks / units
+  I extra_blocks = 0;     // nblocks % units: units below this own one more block
+  I last_owner = -1;      // unit coordinate owning the last block, -1 if none
 
   DimBlocking() = default;
   DimBlocking(I extent_, I units_, I blocksize_)
       : extent(extent_), units(units_), blocksize(blocksize_) {
     nblocks = extent / blocksize + (extent % blocksize != 0 ? 1 : 0);  // ceil, no overflow
     last_block_extent = nblocks > 0 ? extent - (nblocks - 1) * blocksize : 0;
+    blocks_per_unit = nblocks / units;
+    extra_blocks = nblocks % units;
+    last_owner = nblocks > 0 ? (nblocks - 1) % units : -1;
   }
 
   // Block holding global coordinate g.
@@ -33,9 +41,9 @@ struct DimBlocking {
   // Extent of block j.
   I block_extent(I j) const { return j == nblocks - 1 ? last_block_extent : blocksize; }
   // Number of blocks unit coordinate u owns.
-  I local_nblocks(I u) const { return nblocks / units + (u < nblocks % units ? 1 : 0); }
+  I local_nblocks(I u) const { return blocks_per_unit + (u < extra_blocks ? 1 : 0); }
   // True if unit coordinate u owns the (possibly underfilled) last block.
-  bool owns_last_block(I u) const { return nblocks > 0 && (nblocks - 1) % units == u; }
+  bool owns_last_block(I u) const { return u == last_owner; }
   // Elements unit coordinate u holds in this dimension.
   I local_extent(I u) const {
     I n = local_nblocks(u);
@@ -44,7 +52,37 @@ struct DimBlocking {
   }
   // Extent of unit coordinate u's local block c.
   I local_block_extent(I u, I c) const {
-    return (c == local_nblocks(u) - 1 && owns_last_block(u)) ? last_block_extent : blocksize;
+    return (owns_last_block(u) && c == local_nblocks(u) - 1) ? last_block_extent : blocksize;
+  }
+  // Unit coordinate u, local block c and position p inside that block of
+  // global coordinate g (its local coordinate is c * blocksize + p). One
+  // division in the common cases (one unit, blocks of 1, at most one block
+  // per unit), two otherwise.
+  void locate(I g, I& u, I& c, I& p) const {
+    if (blocksize == 1) {
+      c = g / units;
+      u = g - c * units;
+      p = 0;
+    } else if (units == 1) {
+      u = 0;
+      if (nblocks <= 1) {
+        c = 0;
+        p = g;
+      } else {
+        c = g / blocksize;
+        p = g - c * blocksize;
+      }
+    } else {
+      I j = g / blocksize;
+      p = g - j * blocksize;
+      if (nblocks <= units) {
+        u = j;
+        c = 0;
+      } else {
+        c = j / units;
+        u = j - c * units;
+      }
+    }
   }
   // Local coordinate of global coordinate g (at its owner).
   I local_of(I g) const {
