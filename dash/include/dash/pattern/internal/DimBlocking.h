@@ -5,6 +5,7 @@
 #define DASH__PATTERN__INTERNAL__DIM_BLOCKING_H_
 
 #include <dash/Types.h>
+#include <dash/internal/FastDivisor.h>
 
 namespace dash {
 namespace internal {
@@ -21,6 +22,7 @@ struct DimBlocking {
   I blocks_per_unit = 0;  // nblocks / units
   I extra_blocks = 0;     // nblocks % units: units below this own one more block
   I last_owner = -1;      // unit coordinate owning the last block, -1 if none
+  FastDivisor by_blocksize, by_units;
 
   DimBlocking() = default;
   DimBlocking(I extent_, I units_, I blocksize_)
@@ -30,6 +32,8 @@ struct DimBlocking {
     blocks_per_unit = nblocks / units;
     extra_blocks = nblocks % units;
     last_owner = nblocks > 0 ? (nblocks - 1) % units : -1;
+    by_blocksize = FastDivisor(static_cast<std::uint64_t>(blocksize));
+    by_units = FastDivisor(static_cast<std::uint64_t>(units));
   }
 
   // Block holding global coordinate g.
@@ -56,11 +60,11 @@ struct DimBlocking {
   }
   // Unit coordinate u, local block c and position p inside that block of
   // global coordinate g (its local coordinate is c * blocksize + p). One
-  // division in the common cases (one unit, blocks of 1, at most one block
-  // per unit), two otherwise.
+  // division by an invariant (FastDivisor: a multiply) in the common cases
+  // (one unit, blocks of 1, at most one block per unit), two otherwise.
   void locate(I g, I& u, I& c, I& p) const {
     if (blocksize == 1) {
-      c = g / units;
+      c = divide(g, by_units);
       u = g - c * units;
       p = 0;
     } else if (units == 1) {
@@ -69,17 +73,17 @@ struct DimBlocking {
         c = 0;
         p = g;
       } else {
-        c = g / blocksize;
+        c = divide(g, by_blocksize);
         p = g - c * blocksize;
       }
     } else {
-      I j = g / blocksize;
+      I j = divide(g, by_blocksize);
       p = g - j * blocksize;
       if (nblocks <= units) {
         u = j;
         c = 0;
       } else {
-        c = j / units;
+        c = divide(j, by_units);
         u = j - c * units;
       }
     }

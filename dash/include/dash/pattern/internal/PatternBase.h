@@ -8,6 +8,7 @@
 
 #include <dash/Exception.h>
 #include <dash/Team.h>
+#include <dash/internal/FastDivisor.h>
 #include <dash/pattern/LocalIndex.h>
 #include <dash/pattern/SizeSpec.h>
 
@@ -36,7 +37,19 @@ class PatternBase {
   const SizeSpec<N, IndexType>& sizespec() const { return sizespec_; }
   // Coordinates of global linear index gindex.
   coords_type coords(index_type gindex) const {
-    return delinearize<N, Arr>(gindex, sizespec_.extents());
+    if constexpr (N == 1) {
+      return coords_type{gindex};
+    } else {
+      coords_type c{};
+      for (dim_t k = N - 1; k > 0; --k) {
+        dim_t d = dim_at_order<N, Arr>(k);
+        index_type q = divide(gindex, by_extent_[d]);
+        c[d] = gindex - q * index_type(sizespec_.extent(d));
+        gindex = q;
+      }
+      c[dim_at_order<N, Arr>(0)] = gindex;
+      return c;
+    }
   }
   // Global linear index of coordinates.
   index_type global_index(const coords_type& coords) const {
@@ -113,6 +126,7 @@ class PatternBase {
           (e != 0 && total > size_type(std::numeric_limits<IndexType>::max()) / e))
         throw exception::InvalidArgument(where("the extents overflow the index type"));
       total *= e;
+      by_extent_[d] = FastDivisor(e > 0 ? e : 1);
     }
   }
   // Message prefix naming the pattern.
@@ -126,6 +140,7 @@ class PatternBase {
   size_type nunits_ = 0;
   team_unit_t myid_;
   size_type local_capacity_ = 0;
+  std::array<FastDivisor, N> by_extent_;  // for coords()
 };
 
 }  // namespace internal
