@@ -12,7 +12,8 @@
 #ifndef DASH__PATTERN__SEQ_TILE_PATTERN_H_
 #define DASH__PATTERN__SEQ_TILE_PATTERN_H_
 
-#include <dash/pattern/ShiftTilePattern.h>  // internal::DealtTilePattern
+#include <dash/pattern/PatternProperties.h>
+#include <dash/pattern/internal/DealtTilePattern.h>
 
 namespace dash {
 
