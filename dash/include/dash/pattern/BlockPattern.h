@@ -20,16 +20,7 @@ class BlockPattern
  public:
   static constexpr const char* PatternName = "BlockPattern";
 
-  // Properties instances can have (see PatternProperties.h).
-  using partitioning_properties = pattern_partitioning_properties<
-      pattern_partitioning_tag::rectangular, pattern_partitioning_tag::minimal,
-      pattern_partitioning_tag::regular, pattern_partitioning_tag::balanced,
-      pattern_partitioning_tag::unbalanced,
-      (N >= 2 ? pattern_partitioning_tag::ndimensional : pattern_partitioning_tag::any)>;
-  using mapping_properties =
-      pattern_mapping_properties<pattern_mapping_tag::balanced, pattern_mapping_tag::unbalanced,
-                                 pattern_mapping_tag::neighbor, pattern_mapping_tag::cyclic,
-                                 pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
+  // Layout properties (see PatternProperties.h); the others come from the base.
   using layout_properties =
       pattern_layout_properties<(Arr == ROW_MAJOR ? pattern_layout_tag::row_major
                                                   : pattern_layout_tag::col_major),
@@ -38,21 +29,7 @@ class BlockPattern
   using typename Base::index_type;
   using typename Base::size_type;
 
-  // Explicit distribution and unit grid. Local; throws
-  // dash::exception::InvalidArgument if they do not fit each other or the team.
-  BlockPattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
-               const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
-      : Base(sizespec, distspec, teamspec, team) {}
-  // Unit grid balanced over the distributed dimensions.
-  explicit BlockPattern(const SizeSpec<N, IndexType>& sizespec,
-                        const DistributionSpec<N>& distspec = DistributionSpec<N>(),
-                        Team& team = Team::All())
-      : Base(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
-  // 1-D: `size` elements distributed by `dist`.
-  template <dim_t M = N, class = std::enable_if_t<M == 1>>
-  explicit BlockPattern(size_type size, Distribution dist = BLOCKED, Team& team = Team::All())
-      : Base(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
-             TeamSpec<1, IndexType>(team.size()), team) {}
+  using Base::Base;
 
  private:
   index_type layout_offset_of_blocks(const coords_type& unit_coords, const coords_type& block,

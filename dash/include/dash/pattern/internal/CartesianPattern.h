@@ -9,6 +9,7 @@
 #define DASH__PATTERN__INTERNAL__CARTESIAN_PATTERN_H_
 
 #include <dash/pattern/DistributionSpec.h>
+#include <dash/pattern/PatternProperties.h>
 #include <dash/pattern/TeamSpec.h>
 #include <dash/pattern/internal/DimBlocking.h>
 #include <dash/pattern/internal/PatternBase.h>
@@ -174,10 +175,41 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return global_coords(unit, this->derived().layout_coords(teamspec_.coords(unit), offset));
   }
 
- protected:
+ public:
+  // The patterns inherit these constructors (using Base::Base).
+  // Explicit distribution and unit grid. Local; throws
+  // dash::exception::InvalidArgument if they do not fit each other or the team.
   CartesianPattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
-                   const TeamSpec<N, IndexType>& teamspec, Team& team)
+                   const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
       : Base(sizespec, team), distspec_(distspec), teamspec_(teamspec) {
+    init_dimensions(sizespec, distspec, teamspec, team);
+  }
+  // Unit grid balanced over the distributed dimensions. Local.
+  explicit CartesianPattern(const SizeSpec<N, IndexType>& sizespec,
+                            const DistributionSpec<N>& distspec = DistributionSpec<N>(),
+                            Team& team = Team::All())
+      : CartesianPattern(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
+  // 1-D: `size` elements distributed by `dist`. Local.
+  template <dim_t M = N, class = std::enable_if_t<M == 1>>
+  explicit CartesianPattern(size_type size, Distribution dist = BLOCKED, Team& team = Team::All())
+      : CartesianPattern(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
+                         TeamSpec<1, IndexType>(team.size()), team) {}
+
+  // Properties instances can have (see PatternProperties.h); the layout
+  // properties come from the concrete pattern.
+  using partitioning_properties = pattern_partitioning_properties<
+      pattern_partitioning_tag::rectangular, pattern_partitioning_tag::minimal,
+      pattern_partitioning_tag::regular, pattern_partitioning_tag::balanced,
+      pattern_partitioning_tag::unbalanced,
+      (N >= 2 ? pattern_partitioning_tag::ndimensional : pattern_partitioning_tag::any)>;
+  using mapping_properties =
+      pattern_mapping_properties<pattern_mapping_tag::balanced, pattern_mapping_tag::unbalanced,
+                                 pattern_mapping_tag::neighbor, pattern_mapping_tag::cyclic,
+                                 pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
+
+ protected:
+  void init_dimensions(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
+                       const TeamSpec<N, IndexType>& teamspec, Team& team) {
     if (teamspec.size() != team.size())
       throw exception::InvalidArgument(
           this->where("the TeamSpec holds " + std::to_string(teamspec.size()) +
