@@ -5,6 +5,7 @@
 #ifndef DASH__ITERATOR__GLOB_ITER_H_
 #define DASH__ITERATOR__GLOB_ITER_H_
 
+#include <dash/iterator/internal/PositionIterator.h>
 #include <dash/memory/GlobStaticMem.h>
 #include <dash/pattern/LocalIndex.h>
 
@@ -15,12 +16,15 @@
 namespace dash {
 
 template <class T, class PatternT>
-class GlobIter {
+class GlobIter
+    : public internal::PositionIterator<GlobIter<T, PatternT>, typename PatternT::index_type> {
+  using Base = internal::PositionIterator<GlobIter<T, PatternT>, typename PatternT::index_type>;
+
  public:
-  using iterator_category = std::random_access_iterator_tag;
+  using Base::pos;
   using value_type = std::remove_const_t<T>;
-  using difference_type = typename PatternT::index_type;
   using index_type = typename PatternT::index_type;
+  using difference_type = index_type;
   using reference = GlobRef<T>;
   using pointer = GlobPtr<T>;
   using pattern_type = PatternT;
@@ -28,90 +32,51 @@ class GlobIter {
 
   GlobIter() = default;
   GlobIter(const memory_type* mem, const PatternT* pattern, index_type pos)
-      : mem_(mem), pattern_(pattern), pos_(pos) {}
+      : Base(pos), mem_(mem), pattern_(pattern) {}
   // Mutable to const.
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GlobIter(const GlobIter<U, PatternT>& other)
-      : mem_(other.memory()), pattern_(&other.pattern()), pos_(other.pos()) {}
+      : Base(other.pos()), mem_(other.memory()), pattern_(&other.pattern()) {}
 
   reference operator*() const {
-    if (pos_ < run_first_ || pos_ >= run_end_) find_run();
-    return mem_->template ref<T>(run_unit_, run_offset_ + (pos_ - run_first_));
+    if (this->pos_ < run_first_ || this->pos_ >= run_end_) find_run();
+    return mem_->template ref<T>(run_unit_, run_offset_ + (this->pos_ - run_first_));
   }
   reference operator[](difference_type n) const { return *(*this + n); }
 
-  GlobIter& operator+=(difference_type n) {
-    pos_ += n;
-    return *this;
-  }
-  GlobIter& operator-=(difference_type n) {
-    pos_ -= n;
-    return *this;
-  }
-  GlobIter& operator++() {
-    ++pos_;
-    return *this;
-  }
-  GlobIter& operator--() {
-    --pos_;
-    return *this;
-  }
-  GlobIter operator++(int) {
-    GlobIter old = *this;
-    ++pos_;
-    return old;
-  }
-  GlobIter operator--(int) {
-    GlobIter old = *this;
-    --pos_;
-    return old;
-  }
-  friend GlobIter operator+(GlobIter it, difference_type n) { return it += n; }
-  friend GlobIter operator+(difference_type n, GlobIter it) { return it += n; }
-  friend GlobIter operator-(GlobIter it, difference_type n) { return it -= n; }
-  friend difference_type operator-(const GlobIter& a, const GlobIter& b) { return a.pos_ - b.pos_; }
-  friend bool operator==(const GlobIter& a, const GlobIter& b) { return a.pos_ == b.pos_; }
-  friend bool operator!=(const GlobIter& a, const GlobIter& b) { return a.pos_ != b.pos_; }
-  friend bool operator<(const GlobIter& a, const GlobIter& b) { return a.pos_ < b.pos_; }
-  friend bool operator>(const GlobIter& a, const GlobIter& b) { return a.pos_ > b.pos_; }
-  friend bool operator<=(const GlobIter& a, const GlobIter& b) { return a.pos_ <= b.pos_; }
-  friend bool operator>=(const GlobIter& a, const GlobIter& b) { return a.pos_ >= b.pos_; }
-
-  // Global linear index. Local.
-  index_type pos() const { return pos_; }
-  index_type gpos() const { return pos_; }
+  // Global linear index (the same as pos()). Local.
+  index_type gpos() const { return this->pos_; }
   // Owner and local offset of the element. Local.
-  local_index_t<index_type> lpos() const { return pattern_->local(pos_); }
+  local_index_t<index_type> lpos() const { return pattern_->local(this->pos_); }
   // Global pointer to the element. Local.
   pointer globptr() const {
-    auto l = pattern_->local(pos_);
+    auto l = pattern_->local(this->pos_);
     return pointer(mem_->dart_gptr_at(l.unit, l.index));
   }
   dart_gptr_t dart_gptr() const { return globptr().dart_gptr(); }
   // True if the calling unit owns the element. Local.
-  bool is_local() const { return pattern_->unit_at(pos_) == pattern_->myid(); }
+  bool is_local() const { return pattern_->unit_at(this->pos_) == pattern_->myid(); }
   // Native pointer to the element if the calling unit owns it, else nullptr.
   T* local() const {
-    auto l = pattern_->local(pos_);
+    auto l = pattern_->local(this->pos_);
     return l.unit == pattern_->myid() ? mem_->lbegin() + l.index : nullptr;
   }
   const PatternT& pattern() const { return *pattern_; }
   const memory_type* memory() const { return mem_; }
 
  private:
-  // Remembers the run of consecutive elements of one unit around pos_
+  // Remembers the run of consecutive elements of one unit around this->pos_
   // (Pattern::local_run), so walking it needs no further pattern lookups.
   void find_run() const {
-    auto r = pattern_->local_run(pos_);
-    run_first_ = pos_;
-    run_end_ = pos_ + r.run;
+    auto r = pattern_->local_run(this->pos_);
+    run_first_ = this->pos_;
+    run_end_ = this->pos_ + r.run;
     run_unit_ = r.unit;
     run_offset_ = r.index;
   }
 
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
-  index_type pos_ = 0;
   mutable index_type run_first_ = 0, run_end_ = 0;  // [first, end) of the cached run
   mutable team_unit_t run_unit_;
   mutable index_type run_offset_ = 0;  // local offset of run_first_

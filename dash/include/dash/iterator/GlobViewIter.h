@@ -5,6 +5,7 @@
 #ifndef DASH__ITERATOR__GLOB_VIEW_ITER_H_
 #define DASH__ITERATOR__GLOB_VIEW_ITER_H_
 
+#include <dash/iterator/internal/PositionIterator.h>
 #include <dash/memory/GlobStaticMem.h>
 #include <dash/pattern/SizeSpec.h>
 
@@ -14,10 +15,13 @@
 namespace dash {
 
 template <class T, class PatternT>
-class GlobViewIter {
+class GlobViewIter
+    : public internal::PositionIterator<GlobViewIter<T, PatternT>, typename PatternT::index_type> {
+  using Base = internal::PositionIterator<GlobViewIter<T, PatternT>, typename PatternT::index_type>;
+
  public:
+  using Base::pos;
   static constexpr dim_t N = PatternT::ndim();
-  using iterator_category = std::random_access_iterator_tag;
   using value_type = std::remove_const_t<T>;
   using index_type = typename PatternT::index_type;
   using difference_type = index_type;
@@ -29,10 +33,10 @@ class GlobViewIter {
   GlobViewIter() = default;
   GlobViewIter(const memory_type* mem, const PatternT* pattern, const viewspec_type& view,
                index_type pos)
-      : mem_(mem), pattern_(pattern), view_(view), pos_(pos) {}
+      : Base(pos), mem_(mem), pattern_(pattern), view_(view) {}
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GlobViewIter(const GlobViewIter<U, PatternT>& o)
-      : mem_(o.memory()), pattern_(&o.pattern()), view_(o.viewspec()), pos_(o.pos()) {}
+      : Base(o.pos()), mem_(o.memory()), pattern_(&o.pattern()), view_(o.viewspec()) {}
 
   reference operator*() const {
     auto l = pattern_->local(coords());
@@ -40,44 +44,9 @@ class GlobViewIter {
   }
   reference operator[](difference_type n) const { return *(*this + n); }
 
-  GlobViewIter& operator+=(difference_type n) {
-    pos_ += n;
-    return *this;
-  }
-  GlobViewIter& operator-=(difference_type n) {
-    pos_ -= n;
-    return *this;
-  }
-  GlobViewIter& operator++() { return *this += 1; }
-  GlobViewIter& operator--() { return *this -= 1; }
-  GlobViewIter operator++(int) {
-    GlobViewIter old = *this;
-    ++pos_;
-    return old;
-  }
-  GlobViewIter operator--(int) {
-    GlobViewIter old = *this;
-    --pos_;
-    return old;
-  }
-  friend GlobViewIter operator+(GlobViewIter it, difference_type n) { return it += n; }
-  friend GlobViewIter operator+(difference_type n, GlobViewIter it) { return it += n; }
-  friend GlobViewIter operator-(GlobViewIter it, difference_type n) { return it -= n; }
-  friend difference_type operator-(const GlobViewIter& a, const GlobViewIter& b) {
-    return a.pos_ - b.pos_;
-  }
-  friend bool operator==(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ == b.pos_; }
-  friend bool operator!=(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ != b.pos_; }
-  friend bool operator<(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ < b.pos_; }
-  friend bool operator>(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ > b.pos_; }
-  friend bool operator<=(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ <= b.pos_; }
-  friend bool operator>=(const GlobViewIter& a, const GlobViewIter& b) { return a.pos_ >= b.pos_; }
-
-  // Position in the view. Local.
-  index_type pos() const { return pos_; }
   // Global coordinates of the element. Local, O(N).
   std::array<index_type, N> coords() const {
-    auto c = internal::delinearize<N, PatternT::memory_order()>(pos_, view_.extents());
+    auto c = internal::delinearize<N, PatternT::memory_order()>(this->pos_, view_.extents());
     for (dim_t d = 0; d < N; ++d) c[d] += view_.offset(d);
     return c;
   }
@@ -103,7 +72,6 @@ class GlobViewIter {
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
   viewspec_type view_;
-  index_type pos_ = 0;
 };
 
 }  // namespace dash

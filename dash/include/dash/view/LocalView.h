@@ -7,6 +7,7 @@
 #ifndef DASH__VIEW__LOCAL_VIEW_H_
 #define DASH__VIEW__LOCAL_VIEW_H_
 
+#include <dash/iterator/internal/PositionIterator.h>
 #include <dash/pattern/SizeSpec.h>
 
 #include <array>
@@ -24,63 +25,28 @@ class LocalView {
   using viewspec_type = ViewSpec<N, index_type>;
   using coords_type = std::array<index_type, N>;
 
-  class iterator {
+  class iterator : public internal::PositionIterator<iterator, index_type> {
+    using Base = internal::PositionIterator<iterator, index_type>;
+
    public:
-    using iterator_category = std::random_access_iterator_tag;
     using value_type = std::remove_const_t<T>;
-    using difference_type = index_type;
     using reference = T&;
     using pointer = T*;
 
     iterator() = default;
     iterator(const LocalView& view, index_type pos)
-        : view_(view.lbegin_, view.pattern_, view.rect_), pos_(pos) {}
-    T& operator*() const { return view_.at_position(pos_); }
+        : Base(pos), lbegin_(view.lbegin_), pattern_(view.pattern_), rect_(view.rect_) {}
+    T& operator*() const { return (*this)[0]; }
     T* operator->() const { return &**this; }
-    T& operator[](difference_type n) const { return view_.at_position(pos_ + n); }
-    iterator& operator+=(difference_type n) {
-      pos_ += n;
-      return *this;
+    T& operator[](index_type n) const {
+      return LocalView(lbegin_, pattern_, rect_).at_position(this->pos_ + n);
     }
-    iterator& operator-=(difference_type n) {
-      pos_ -= n;
-      return *this;
-    }
-    iterator& operator++() { return *this += 1; }
-    iterator& operator--() { return *this -= 1; }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++pos_;
-      return old;
-    }
-    iterator operator--(int) {
-      iterator old = *this;
-      --pos_;
-      return old;
-    }
-    friend iterator operator+(iterator it, difference_type n) { return it += n; }
-    friend iterator operator-(iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const iterator& a, const iterator& b) {
-      return a.pos_ - b.pos_;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.pos_ == b.pos_; }
-    friend bool operator!=(const iterator& a, const iterator& b) { return a.pos_ != b.pos_; }
-    friend bool operator<(const iterator& a, const iterator& b) { return a.pos_ < b.pos_; }
-    index_type pos() const { return pos_; }
 
    private:
-    // A copy, so an iterator outlives the view it came from.
-    struct Rect {
-      T* lbegin = nullptr;
-      const PatternT* pattern = nullptr;
-      viewspec_type rect;
-      Rect() = default;
-      Rect(T* l, const PatternT* p, const viewspec_type& r) : lbegin(l), pattern(p), rect(r) {}
-      T& at_position(index_type pos) const {
-        return LocalView(lbegin, pattern, rect).at_position(pos);
-      }
-    } view_;
-    index_type pos_ = 0;
+    // A copy of the view's state, so an iterator outlives the view.
+    T* lbegin_ = nullptr;
+    const PatternT* pattern_ = nullptr;
+    viewspec_type rect_;
   };
 
   // `rect` in the calling unit's local coordinates; lbegin its local memory.

@@ -7,6 +7,7 @@
 #ifndef DASH__VIEW__VIEW_FUNCTIONS_H_
 #define DASH__VIEW__VIEW_FUNCTIONS_H_
 
+#include <dash/iterator/internal/PositionIterator.h>
 #include <dash/view/GlobView.h>
 #include <dash/view/LocalView.h>
 
@@ -33,39 +34,18 @@ GlobView<T, P> as_view(const GlobView<T, P>& v) {
 template <class F, class Value>
 class MappedRange {
  public:
-  class iterator {
+  class iterator : public PositionIterator<iterator, std::ptrdiff_t> {
    public:
-    using iterator_category = std::random_access_iterator_tag;
     using value_type = Value;
-    using difference_type = std::ptrdiff_t;
     using reference = Value;
     using pointer = void;
-    iterator(const F* f, difference_type pos) : f_(f), pos_(pos) {}
-    Value operator*() const { return (*f_)(pos_); }
-    Value operator[](difference_type n) const { return (*f_)(pos_ + n); }
-    iterator& operator++() {
-      ++pos_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++pos_;
-      return old;
-    }
-    iterator& operator+=(difference_type n) {
-      pos_ += n;
-      return *this;
-    }
-    friend iterator operator+(iterator it, difference_type n) { return it += n; }
-    friend difference_type operator-(const iterator& a, const iterator& b) {
-      return a.pos_ - b.pos_;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.pos_ == b.pos_; }
-    friend bool operator!=(const iterator& a, const iterator& b) { return a.pos_ != b.pos_; }
+    iterator(const F* f, std::ptrdiff_t pos)
+        : PositionIterator<iterator, std::ptrdiff_t>(pos), f_(f) {}
+    Value operator*() const { return (*f_)(this->pos_); }
+    Value operator[](std::ptrdiff_t n) const { return (*f_)(this->pos_ + n); }
 
    private:
     const F* f_;
-    difference_type pos_;
   };
 
   MappedRange(F f, std::size_t n) : f_(std::move(f)), n_(n) {}
