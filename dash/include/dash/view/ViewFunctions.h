@@ -14,6 +14,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,14 @@ template <class T, class P>
 GlobView<T, P> as_view(const GlobView<T, P>& v) {
   return v;
 }
+
+// True if pattern P can say which local rectangle a global rectangle maps to.
+template <class P, class = void>
+struct has_local_rectangle : std::false_type {};
+template <class P>
+struct has_local_rectangle<P, std::void_t<decltype(std::declval<const P&>().local_rectangle(
+                                  std::declval<const typename P::viewspec_type&>()))>>
+    : std::true_type {};
 
 // A random-access range of values f(0), f(1), ..., f(n - 1), computed on access.
 template <class F, class Value>
@@ -77,6 +86,10 @@ auto sub(default_index_t first, default_index_t last, X&& x) {
 // a rectangle.
 template <class T, class P>
 LocalView<T, P> local(const GlobView<T, P>& view) {
+  static_assert(internal::has_local_rectangle<P>::value,
+                "dash::local(view) needs a pattern that deals blocks per dimension "
+                "(BlockPattern, TilePattern); for ShiftTilePattern/SeqTilePattern iterate "
+                "matrix.local.block(i) instead");
   return LocalView<T, P>(view.globmem()->lbegin(), &view.pattern(),
                          view.pattern().local_rectangle(view.viewspec()));
 }
