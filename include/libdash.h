@@ -10,6 +10,7 @@
 #include <dash/Pattern.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
+#include <dash/algorithm/LocalRange.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/view/ViewFunctions.h>

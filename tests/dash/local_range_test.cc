@@ -1,0 +1,94 @@
+// dash::local_range and dash::local_index_range: the calling unit's part of a
+// global range, for every 1-D distribution, sub-ranges starting and ending
+// inside blocks, empty and one-element ranges, checked against the owned
+// elements found by walking the range element by element.
+#include <dash/Array.h>
+#include <dash/Init.h>
+#include <dash/algorithm/LocalRange.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+// Checks local_range / local_index_range of [a, b) against the reference.
+template <class ArrayT>
+void CheckRange(ArrayT& arr, long a, long b) {
+  using T = typename ArrayT::value_type;
+  auto first = arr.begin() + a, last = arr.begin() + b;
+  std::vector<T*> expected;
+  for (auto it = first; it != last; ++it)
+    if (T* p = it.local()) expected.push_back(p);
+  auto ranges = dash::local_range(first, last);
+  std::vector<T*> got;
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    EXPECT_LT(ranges[r].begin, ranges[r].end) << "empty segment";
+    for (T* p = ranges[r].begin; p != ranges[r].end; ++p) got.push_back(p);
+    if (r > 0 && ranges[r].begin == ranges[r - 1].end) {
+      // Locally adjacent segments must be globally apart (else they are one).
+      auto g_prev = arr.pattern().global(long(ranges[r - 1].end - 1 - arr.lbegin()));
+      auto g_next = arr.pattern().global(long(ranges[r].begin - arr.lbegin()));
+      EXPECT_NE(g_prev + 1, g_next) << "segments " << r - 1 << " and " << r << " not maximal";
+    }
+  }
+  EXPECT_EQ(got, expected) << "[" << a << ", " << b << ")";
+  auto idx = dash::local_index_range(first, last);
+  EXPECT_EQ(std::size_t(idx.end - idx.begin), expected.size());
+  if (!expected.empty()) {
+    EXPECT_EQ(arr.lbegin() + idx.begin, expected.front());
+  }
+}
+
+TEST(LocalRange, EveryDistributionAndSubRange) {
+  for (auto dist :
+       {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(3), dash::TILE(4), dash::BLOCKCYCLIC(100)}) {
+    for (long n : {0L, 1L, 7L, 64L, 333L}) {
+      dash::Array<double> arr(n, dist);
+      for (long a : {0L, 1L, 2L, n / 3, n / 2}) {
+        for (long b : {a, a + 1, n / 2 + 1, n - 1, n}) {
+          if (a > n || b > n || b < a) continue;
+          CheckRange(arr, a, b);
+        }
+      }
+      arr.barrier();
+    }
+  }
+}
+
+TEST(LocalRange, TilePatternArrayAndConstIterators) {
+  using Pattern = dash::TilePattern<1>;
+  dash::Array<int, dash::default_index_t, Pattern> arr(Pattern(50, dash::TILE(6)));
+  CheckRange(arr, 5, 47);
+  const auto& carr = arr;
+  auto ranges = dash::local_range(carr.begin() + 3, carr.end());
+  std::size_t n = 0;
+  for (auto r : ranges) n += std::size_t(r.end - r.begin);
+  std::size_t expected = 0;
+  for (long g = 3; g < 50; ++g) expected += arr.pattern().is_local(g);
+  EXPECT_EQ(n, expected);
+  arr.barrier();
+}
+
+TEST(LocalRange, SeedListing) {
+  dash::Array<double> arr(1000);
+  std::vector<dash::Range<double>> l_ranges = dash::local_range(arr.begin() + 42, arr.end());
+  std::size_t n = 0;
+  for (auto& r : l_ranges) n += std::size_t(r.end - r.begin);
+  std::size_t expected = 0;
+  for (long g = 42; g < 1000; ++g) expected += arr.pattern().is_local(g);
+  EXPECT_EQ(n, expected);
+  EXPECT_LE(l_ranges.size(), 1u);  // BLOCKED: one segment at most
+  arr.barrier();
+}
+
+TEST(LocalRange, BadArgumentsThrow) {
+  dash::Array<int> a(10), b(10);
+  EXPECT_THROW(dash::local_range(a.begin(), b.end()), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::local_index_range(a.begin() + 5, a.begin() + 2),
+               dash::exception::InvalidArgument);
+  a.barrier();
+}
+
+}  // namespace
