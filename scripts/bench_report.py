@@ -143,7 +143,7 @@ def plot(runs, title, png_path, pyplot):
     """One line per family (name before the first '/') over the last numeric argument."""
     families = {}
     for run in runs:
-        parts = run["name"].split("/")
+        parts = [p for p in run["name"].split("/") if p not in TIME_SUFFIXES]
         if run.get("error_occurred") or len(parts) < 2 or not parts[-1].isdigit():
             continue
         bandwidth = run.get("bytes_per_second")
