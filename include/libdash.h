@@ -5,11 +5,13 @@
 #include <dart/dart.h>
 #include <dash/Array.h>
 #include <dash/Exception.h>
+#include <dash/Future.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <dash/Pattern.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
+#include <dash/algorithm/Copy.h>
 #include <dash/algorithm/LocalRange.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>

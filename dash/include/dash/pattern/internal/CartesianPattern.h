@@ -144,20 +144,24 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   coords_type local_coords_of(index_type offset) const {
     return this->derived().layout_coords(my_coords_, offset);
   }
-  // The part of global rectangle `view` the calling unit owns, as a
-  // rectangle in its local coordinates (possibly empty). Local, O(N).
-  viewspec_type local_rectangle(const viewspec_type& view) const {
+  // The part of global rectangle `view` that unit (default: the calling
+  // unit) owns, as a rectangle in its local coordinates (possibly empty).
+  // Local, O(N).
+  viewspec_type local_rectangle(team_unit_t unit, const viewspec_type& view) const {
+    auto u = teamspec_.coords(unit);
     coords_type off;
     std::array<size_type, N> ext;
     for (dim_t d = 0; d < N; ++d) {
       const auto& dim = dims_[d];
-      index_type lo = dim.local_count_below(my_coords_[d], view.offset(d));
-      index_type hi =
-          dim.local_count_below(my_coords_[d], view.offset(d) + index_type(view.extent(d)));
+      index_type lo = dim.local_count_below(u[d], view.offset(d));
+      index_type hi = dim.local_count_below(u[d], view.offset(d) + index_type(view.extent(d)));
       off[d] = lo;
       ext[d] = static_cast<size_type>(hi - lo);
     }
     return viewspec_type(off, ext);
+  }
+  viewspec_type local_rectangle(const viewspec_type& view) const {
+    return local_rectangle(this->myid_, view);
   }
   // Global coordinates of the calling unit's local coordinates.
   coords_type global_coords(const coords_type& lcoords) const {

@@ -1,0 +1,247 @@
+// dash::copy and dash::copy_async between a global range of a 1-D container
+// (dash::Array) and a local buffer, in both directions.
+//
+// How a copy runs (no per-element lookups or transfers):
+//   for every unit u of the team:
+//     [lo, hi) = local offsets of u's elements in the global range
+//                (Pattern::local_rectangle: one range per unit)
+//     split [lo, hi) into a head (up to the end of its local block), the
+//     full local blocks in between and a tail; the blocks in between sit
+//     every units * blocksize elements in the buffer, so they move as ONE
+//     strided transfer (DART strided type on the buffer side)
+//     -> at most 3 transfers per unit, all started before any is waited for
+//   units reached by load/store (self, same node) are copied by DART with
+//   memcpy at once; the others are one-sided gets/puts, chunked by DART.
+// copy_async returns a dash::Future at once; wait() completes every transfer.
+//
+// | call                    | cost                                          |
+// |-------------------------|-----------------------------------------------|
+// | copy(global -> local)   | one-sided; <= 3 transfers per unit            |
+// | copy(local -> global)   | one-sided; returns when the data is at target |
+// | copy_async              | starts the same transfers, returns at once    |
+#ifndef DASH__ALGORITHM__COPY_H_
+#define DASH__ALGORITHM__COPY_H_
+
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Future.h>
+#include <dash/algorithm/LocalRange.h>
+#include <dash/iterator/GlobIter.h>
+#include <dash/view/ViewFunctions.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dash {
+
+namespace internal {
+
+// The running transfers of one copy_async and the result it yields.
+template <class R>
+class TransferState : public FutureState<R> {
+ public:
+  TransferState(std::vector<dart_handle_t> handles, R result)
+      : handles_(std::move(handles)), result_(result) {}
+  ~TransferState() override {
+    if (!handles_.empty()) dart_waitall(handles_.data(), handles_.size());
+  }
+  bool test() override {
+    if (handles_.empty()) return true;
+    int32_t done = 0;
+    check_dart(dart_testall(handles_.data(), handles_.size(), &done), "dash::Future::test");
+    if (done) handles_.clear();
+    return done != 0;
+  }
+  R wait() override {
+    if (!handles_.empty()) {
+      dart_ret_t ret = dart_waitall(handles_.data(), handles_.size());
+      handles_.clear();
+      check_dart(ret, "dash::Future::wait");
+    }
+    return result_;
+  }
+
+ private:
+  std::vector<dart_handle_t> handles_;
+  R result_;
+};
+
+// A DART strided byte type that frees itself.
+class StridedBytes {
+ public:
+  StridedBytes(std::size_t stride, std::size_t blocklen) {
+    check_dart(dart_type_create_strided(DART_TYPE_BYTE, stride, blocklen, &type_),
+               "dash::copy: dart_type_create_strided");
+  }
+  ~StridedBytes() { dart_type_destroy(&type_); }
+  StridedBytes(const StridedBytes&) = delete;
+  StridedBytes& operator=(const StridedBytes&) = delete;
+  dart_datatype_t get() const { return type_; }
+
+ private:
+  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
+};
+
+// Starts the transfers between global [first, last) and buffer `buf`
+// (element k of the range <-> buf[k]); appends their handles. Get: global to
+// buffer; else buffer to global.
+template <bool Get, class T, class P, class Buf>
+void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Buf* buf,
+                     std::vector<dart_handle_t>& handles) {
+  static_assert(P::ndim() == 1, "dash::copy: global ranges of 1-D containers (dash::Array)");
+  static_assert(has_local_rectangle<P>::value,
+                "dash::copy needs a pattern that deals blocks per dimension "
+                "(BlockPattern, TilePattern)");
+  using I = typename P::index_type;
+  using V = std::remove_const_t<T>;
+  const P& pattern = first.pattern();
+  const auto* mem = first.memory();
+  const I a = first.pos();
+  const ViewSpec<1, I> range({a}, {typename P::size_type(last - first)});
+  const I block = pattern.blocksize(0);
+  const I units = I(pattern.teamspec().extent(0));
+  const std::size_t elem = sizeof(V);
+  // One transfer of the unit's local offsets [s, s + n) whose first element
+  // is buffer position pos; `type` describes the buffer side.
+  auto transfer = [&](team_unit_t u, I s, std::size_t nbytes, I pos, dart_datatype_t type) {
+    dart_gptr_t g = mem->dart_gptr_at(u, s);
+    dart_handle_t h = DART_HANDLE_NULL;
+    if constexpr (Get) {
+      check_dart(dart_get_handle(buf + pos, g, nbytes, DART_TYPE_BYTE, type, &h),
+                 "dash::copy: dart_get_handle");
+    } else {
+      check_dart(dart_put_handle(g, buf + pos, nbytes, type, DART_TYPE_BYTE, &h),
+                 "dash::copy: dart_put_handle");
+    }
+    if (h != DART_HANDLE_NULL) handles.push_back(h);
+  };
+  for (I unit = 0; unit < I(pattern.num_units()); ++unit) {
+    team_unit_t u(static_cast<dart_unit_t>(unit));
+    auto rect = pattern.local_rectangle(u, range);
+    I lo = rect.offset(0), hi = lo + I(rect.extent(0));
+    if (lo == hi) continue;
+    auto pos_of = [&](I offset) { return pattern.global_index(u, offset) - a; };
+    I c0 = lo / block, c1 = (hi - 1) / block;
+    if (c0 == c1) {  // inside one local block: contiguous on both sides
+      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(lo), DART_TYPE_BYTE);
+      continue;
+    }
+    I head_end = (c0 + 1) * block, tail_begin = c1 * block;
+    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(lo), DART_TYPE_BYTE);
+    I middle_blocks = c1 - c0 - 1;
+    if (middle_blocks > 0) {
+      std::size_t nbytes = std::size_t(middle_blocks * block) * elem;
+      if (middle_blocks == 1 || units == 1) {
+        transfer(u, head_end, nbytes, pos_of(head_end), DART_TYPE_BYTE);
+      } else {
+        StridedBytes strided(std::size_t(units * block) * elem, std::size_t(block) * elem);
+        transfer(u, head_end, nbytes, pos_of(head_end), strided.get());
+      }
+    }
+    transfer(u, tail_begin, std::size_t(hi - tail_begin) * elem, pos_of(tail_begin),
+             DART_TYPE_BYTE);
+  }
+}
+
+template <class T, class P>
+void check_copy_range(const GlobIter<T, P>& first, const GlobIter<T, P>& last, const char* who) {
+  if (first.memory() != last.memory())
+    throw exception::InvalidArgument(std::string(who) +
+                                     ": first and last belong to different containers");
+  if (last < first) throw exception::InvalidArgument(std::string(who) + ": last is before first");
+  if (first.pos() < 0 ||
+      (last.pos() > 0 && std::size_t(last.pos()) > std::size_t(first.pattern().size())))
+    throw exception::InvalidArgument(std::string(who) + ": range outside the container");
+}
+
+// Rejects a local buffer that overlaps the calling unit's own elements of the
+// global range (the result would depend on transfer order).
+template <class T, class P>
+void check_no_overlap(const GlobIter<T, P>& first, const GlobIter<T, P>& last, const void* buf,
+                      std::size_t n, const char* who) {
+  auto idx = local_index_range(first, last);
+  if (idx.begin == idx.end || n == 0) return;
+  const char* own_begin = reinterpret_cast<const char*>(first.memory()->lbegin() + idx.begin);
+  const char* own_end = reinterpret_cast<const char*>(first.memory()->lbegin() + idx.end);
+  const char* b = static_cast<const char*>(buf);
+  const char* e = b + n * sizeof(T);
+  if (b < own_end && own_begin < e)
+    throw exception::InvalidArgument(std::string(who) +
+                                     ": the local buffer overlaps the global range");
+}
+
+}  // namespace internal
+
+// Starts copying global [first, last) to out[0 .. last - first); the future
+// yields out + (last - first). One-sided, returns at once.
+template <class T, class P>
+Future<std::remove_const_t<T>*> copy_async(GlobIter<T, P> first, GlobIter<T, P> last,
+                                           std::remove_const_t<T>* out) {
+  using V = std::remove_const_t<T>;
+  internal::check_copy_range(first, last, "dash::copy_async");
+  std::size_t n = std::size_t(last - first);
+  internal::check_no_overlap(first, last, out, n, "dash::copy_async");
+  std::vector<dart_handle_t> handles;
+  if (n > 0) {
+    try {
+      internal::start_transfers<true>(first, last, out, handles);
+    } catch (...) {
+      if (!handles.empty()) dart_waitall(handles.data(), handles.size());
+      throw;
+    }
+  }
+  return Future<V*>(std::make_unique<internal::TransferState<V*>>(std::move(handles), out + n));
+}
+
+// Copies global [first, last) to out; returns out + (last - first).
+// One-sided, blocking.
+template <class T, class P>
+std::remove_const_t<T>* copy(GlobIter<T, P> first, GlobIter<T, P> last,
+                             std::remove_const_t<T>* out) {
+  return copy_async(first, last, out).wait();
+}
+
+// Starts copying local [in_first, in_last) to the global range starting at
+// out; the future yields out + (in_last - in_first) once the data is at its
+// targets. One-sided, returns at once. Throws
+// dash::exception::InvalidArgument if the range would run past the container.
+template <class T, class P>
+Future<GlobIter<T, P>> copy_async(const T* in_first, const T* in_last, GlobIter<T, P> out) {
+  static_assert(!std::is_const_v<T>, "dash::copy: cannot write to a const container");
+  if (in_last < in_first)
+    throw exception::InvalidArgument("dash::copy_async: in_last is before in_first");
+  auto n = typename P::index_type(in_last - in_first);
+  if (out.pos() < 0 || std::size_t(out.pos() + n) > std::size_t(out.pattern().size()))
+    throw exception::InvalidArgument("dash::copy_async: " + std::to_string(n) +
+                                     " elements from global index " + std::to_string(out.pos()) +
+                                     " run past the container's " +
+                                     std::to_string(out.pattern().size()) + " elements");
+  GlobIter<T, P> out_last = out + n;
+  internal::check_no_overlap(out, out_last, in_first, std::size_t(n), "dash::copy_async");
+  std::vector<dart_handle_t> handles;
+  if (n > 0) {
+    try {
+      internal::start_transfers<false>(out, out_last, in_first, handles);
+    } catch (...) {
+      if (!handles.empty()) dart_waitall(handles.data(), handles.size());
+      throw;
+    }
+  }
+  return Future<GlobIter<T, P>>(
+      std::make_unique<internal::TransferState<GlobIter<T, P>>>(std::move(handles), out_last));
+}
+
+// Copies local [in_first, in_last) to the global range starting at out;
+// returns out + (in_last - in_first) once the data is at its targets.
+// One-sided, blocking.
+template <class T, class P>
+GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
+  return copy_async(in_first, in_last, out).wait();
+}
+
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__COPY_H_

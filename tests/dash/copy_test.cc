@@ -1,0 +1,148 @@
+// dash::copy / dash::copy_async between global ranges of dash::Array and
+// local buffers: every 1-D distribution, ranges starting and ending inside
+// blocks, empty and one-element ranges, both directions, futures (test,
+// wait twice, move, destroy without waiting), and bad input. Run as is, with
+// every transfer over MPI RMA (shm_off) and across emulated nodes (vnode1).
+#include <dash/Array.h>
+#include <dash/Future.h>
+#include <dash/Init.h>
+#include <dash/algorithm/Copy.h>
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash_test::myid;
+using dash_test::nunits;
+
+double Value(long g) { return 0.5 * double(g) + 3.0; }
+
+template <class ArrayT>
+void FillByOwner(ArrayT& arr) {
+  for (std::size_t l = 0; l < arr.lsize(); ++l) arr.local[l] = Value(arr.local.global_index(l));
+  arr.barrier();
+}
+
+std::vector<dash::Distribution> Distributions() {
+  return {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(3), dash::TILE(4),
+          dash::BLOCKCYCLIC(1000)};
+}
+
+TEST(Copy, GlobalToLocalEveryDistributionAndSubRange) {
+  for (auto dist : Distributions()) {
+    for (long n : {0L, 1L, 13L, 100L, 1001L}) {
+      dash::Array<double> arr(n, dist);
+      FillByOwner(arr);
+      // Each unit copies differently placed ranges, so all pairs of units exchange.
+      for (long a : {0L, 1L, long(myid()) % (n + 1), n / 3}) {
+        for (long b : {a, a + 1, n - 1, n}) {
+          if (a > n || b > n || b < a) continue;
+          std::vector<double> buf(std::size_t(b - a) + 1, -1.0);
+          double* end = dash::copy(arr.begin() + a, arr.begin() + b, buf.data());
+          ASSERT_EQ(end, buf.data() + (b - a));
+          for (long k = 0; k < b - a; ++k) ASSERT_EQ(buf[k], Value(a + k)) << a << ".." << b;
+          EXPECT_EQ(buf[b - a], -1.0) << "wrote past the end";
+        }
+      }
+      arr.barrier();
+    }
+  }
+}
+
+TEST(Copy, LocalToGlobalEveryDistribution) {
+  for (auto dist : Distributions()) {
+    for (long n : {1L, 17L, 250L}) {
+      dash::Array<double> arr(n, dist);
+      for (auto& v : arr.local) v = -1.0;
+      arr.barrier();
+      // Unit u writes the u-th of nunits consecutive slices (sizes differ by one).
+      long a = n * myid() / nunits(), b = n * (myid() + 1) / nunits();
+      std::vector<double> src(std::size_t(b - a));
+      for (long k = 0; k < b - a; ++k) src[k] = Value(a + k);
+      auto end = dash::copy(src.data(), src.data() + src.size(), arr.begin() + a);
+      EXPECT_EQ(end.pos(), b);
+      arr.barrier();
+      for (std::size_t l = 0; l < arr.lsize(); ++l)
+        ASSERT_EQ(arr.local[l], Value(arr.local.global_index(l)));
+      arr.barrier();
+    }
+  }
+}
+
+TEST(Copy, TilePatternArray) {
+  using Pattern = dash::TilePattern<1>;
+  dash::Array<double, dash::default_index_t, Pattern> arr(Pattern(97, dash::TILE(5)));
+  FillByOwner(arr);
+  std::vector<double> buf(90);
+  dash::copy(arr.begin() + 3, arr.begin() + 93, buf.data());
+  for (long k = 0; k < 90; ++k) ASSERT_EQ(buf[k], Value(3 + k));
+  arr.barrier();
+}
+
+TEST(Copy, SeedListing) {
+  const long N = 1000, off = 37, ncopy = 500;
+  dash::Array<double> arr(N);
+  FillByOwner(arr);
+  std::vector<double> buf(ncopy);
+  double* end = dash::copy(arr.begin() + off, arr.begin() + off + ncopy, buf.data());
+  EXPECT_EQ(end, buf.data() + ncopy);
+  auto fut = dash::copy_async(arr.begin(), arr.begin() + ncopy, buf.data());
+  EXPECT_TRUE(fut.valid());
+  double* e2 = fut.wait();
+  EXPECT_EQ(e2, buf.data() + ncopy);
+  EXPECT_EQ(fut.get(), e2);  // waiting twice is safe
+  for (long k = 0; k < ncopy; ++k) ASSERT_EQ(buf[k], Value(k));
+  arr.barrier();
+}
+
+TEST(Copy, AsyncOverlapsComputationAndFuturesMove) {
+  dash::Array<double> arr(4096, dash::BLOCKCYCLIC(64));
+  FillByOwner(arr);
+  std::vector<double> buf(4096);
+  auto fut = dash::copy_async(arr.begin(), arr.end(), buf.data());
+  // Independent computation while the transfer runs.
+  std::vector<double> work(10000);
+  std::iota(work.begin(), work.end(), 0.0);
+  double sum = std::accumulate(work.begin(), work.end(), 0.0);
+  EXPECT_EQ(sum, 49995000.0);
+  while (!fut.test()) {
+  }
+  dash::Future<double*> moved(std::move(fut));
+  EXPECT_EQ(moved.wait(), buf.data() + 4096);
+  for (long k = 0; k < 4096; ++k) ASSERT_EQ(buf[k], Value(k));
+  {
+    // Destroying an unwaited future completes its transfer.
+    std::vector<double> buf2(4096, 0.0);
+    { auto unwaited = dash::copy_async(arr.begin(), arr.end(), buf2.data()); }
+    for (long k = 0; k < 4096; ++k) ASSERT_EQ(buf2[k], Value(k));
+  }
+  dash::Future<double*> none;
+  EXPECT_FALSE(none.valid());
+  EXPECT_THROW(none.wait(), dash::exception::InvalidArgument);
+  arr.barrier();
+}
+
+TEST(Copy, BadInputThrows) {
+  dash::Array<double> a(100), b(100);
+  std::vector<double> buf(100);
+  EXPECT_THROW(dash::copy(a.begin(), b.end(), buf.data()), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy(a.begin() + 10, a.begin() + 5, buf.data()),
+               dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy(a.begin(), a.begin() + 101, buf.data()),
+               dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy(buf.data(), buf.data() + 100, a.begin() + 1),
+               dash::exception::InvalidArgument);
+  // A buffer overlapping the caller's own elements of the range.
+  if (a.lsize() > 1) {
+    auto first_local = a.begin() + a.local.global_index(0);
+    EXPECT_THROW(dash::copy(first_local, first_local + 2, a.lbegin() + 1),
+                 dash::exception::InvalidArgument);
+  }
+  a.barrier();
+}
+
+}  // namespace
