@@ -146,3 +146,52 @@ TEST(Copy, BadInputThrows) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Copy, GlobalToGlobalBetweenPatterns) {
+  using Tile = dash::TilePattern<1>;
+  for (auto src_dist : {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(7)}) {
+    for (auto dst_dist : {dash::BLOCKED, dash::CYCLIC, dash::TILE(5)}) {
+      dash::Array<double> src(203, src_dist);
+      dash::Array<double> dst(211, dst_dist);
+      FillByOwner(src);
+      for (auto& v : dst.local) v = -1.0;
+      dst.barrier();
+      // Unit u copies its slice of src[3, 203) to dst[5, 205).
+      long n = 200, a = n * myid() / nunits(), b = n * (myid() + 1) / nunits();
+      auto end = dash::copy(src.begin() + 3 + a, src.begin() + 3 + b, dst.begin() + 5 + a);
+      EXPECT_EQ(end.pos(), 5 + b);
+      dst.barrier();
+      for (std::size_t l = 0; l < dst.lsize(); ++l) {
+        long g = dst.local.global_index(l);
+        double expected = (g >= 5 && g < 205) ? Value(g - 2) : -1.0;
+        ASSERT_EQ(dst.local[l], expected) << g;
+      }
+      dst.barrier();
+    }
+  }
+  // Between teams: all units' array into a sub-team's array.
+  dash::Team& half = dash::Team::All().split(2);
+  dash::Array<double> all(50, dash::CYCLIC);
+  dash::Array<double, dash::default_index_t, Tile> part(Tile(50, dash::TILE(4), half));
+  FillByOwner(all);
+  if (half.myid() == 0) dash::copy(all.begin(), all.end(), part.begin());
+  dash::barrier();
+  for (std::size_t l = 0; l < part.lsize(); ++l)
+    ASSERT_EQ(part.local[l], Value(part.local.global_index(l)));
+  dash::barrier();
+}
+
+TEST(Copy, GlobalToGlobalOverlapThrows) {
+  dash::Array<double> a(100);
+  EXPECT_THROW(dash::copy(a.begin(), a.begin() + 50, a.begin() + 10),
+               dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy(a.begin() + 10, a.begin() + 60, a.begin()),
+               dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy(a.begin(), a.begin() + 50, a.begin() + 60),
+               dash::exception::InvalidArgument);  // runs past the end
+  a.barrier();
+}
+
+}  // namespace

@@ -1,5 +1,6 @@
 // dash::copy and dash::copy_async between a global range of a 1-D container
-// (dash::Array) and a local buffer, in both directions.
+// (dash::Array) and a local buffer, in both directions; dash::copy between
+// two global ranges (any patterns) through a local staging buffer.
 //
 // How a copy runs (no per-element lookups or transfers):
 //   for every unit u of the team:
@@ -29,6 +30,7 @@
 #include <dash/iterator/GlobIter.h>
 #include <dash/view/ViewFunctions.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -240,6 +242,38 @@ Future<GlobIter<T, P>> copy_async(const T* in_first, const T* in_last, GlobIter<
 template <class T, class P>
 GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
   return copy_async(in_first, in_last, out).wait();
+}
+
+// Copies global [first, last) to the global range starting at out; the two
+// may have different patterns and teams. Returns out + (last - first) once
+// the data is at its targets. One-sided (the calling unit moves the whole
+// range), blocking: the range goes through a local staging buffer of at most
+// 4 MiB, each chunk as a global->local then a local->global copy. Throws
+// dash::exception::InvalidArgument for overlapping ranges of one container.
+template <class T, class P, class U, class Q>
+GlobIter<U, Q> copy(GlobIter<T, P> first, GlobIter<T, P> last, GlobIter<U, Q> out) {
+  static_assert(std::is_same_v<std::remove_const_t<T>, U>,
+                "dash::copy: source and destination element types differ");
+  using V = std::remove_const_t<T>;
+  internal::check_copy_range(first, last, "dash::copy");
+  auto n = last - first;
+  if (out.pos() < 0 || std::size_t(out.pos() + n) > std::size_t(out.pattern().size()))
+    throw exception::InvalidArgument("dash::copy: the destination range runs past its container");
+  const bool same_container =
+      static_cast<const void*>(first.memory()) == static_cast<const void*>(out.memory());
+  if (same_container && first.pos() == out.pos()) return out + n;  // nothing moves
+  if (same_container && first.pos() < out.pos() + n && out.pos() < last.pos())
+    throw exception::InvalidArgument("dash::copy: source and destination ranges overlap");
+  if (n == 0) return out;
+  constexpr std::size_t kStagingBytes = std::size_t(4) << 20;
+  const auto chunk = decltype(n)(std::max<std::size_t>(1, kStagingBytes / sizeof(V)));
+  std::vector<V> staging(std::size_t(std::min(n, chunk)));
+  for (decltype(n) done = 0; done < n; done += chunk) {
+    auto len = std::min(chunk, n - done);
+    copy(first + done, first + done + len, staging.data());
+    copy(staging.data(), staging.data() + len, out + done);
+  }
+  return out + n;
 }
 
 }  // namespace dash
