@@ -12,6 +12,7 @@
 #include <dash/Team.h>
 #include <dash/Types.h>
 #include <dash/algorithm/Copy.h>
+#include <dash/algorithm/CopyView.h>
 #include <dash/algorithm/LocalRange.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>

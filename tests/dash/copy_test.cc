@@ -195,3 +195,94 @@ TEST(Copy, GlobalToGlobalOverlapThrows) {
 }
 
 }  // namespace
+
+#include <dash/Matrix.h>
+#include <dash/algorithm/CopyView.h>
+
+namespace {
+
+double Value2(long r, long c) { return 1000.0 * double(r) + double(c); }
+
+template <class M>
+void FillMatrix(M& m) {
+  auto lv = m.local.view();
+  for (long p = 0; p < long(lv.size()); ++p) {
+    auto g = lv.global_coords(p);
+    lv.begin()[p] = Value2(g[0], g[1]);
+  }
+  m.barrier();
+}
+
+using TileMatrix = dash::Matrix<double, 2>;
+using BlockMatrix = dash::NArray<double, 2>;
+
+template <class M>
+class CopyViews : public ::testing::Test {};
+using ViewMatrixTypes = ::testing::Types<TileMatrix, BlockMatrix>;
+TYPED_TEST_SUITE(CopyViews, ViewMatrixTypes);
+
+TYPED_TEST(CopyViews, BlocksAndSubViewsToLocalAndBack) {
+  TypeParam m(dash::SizeSpec<2>(37, 29), dash::DistributionSpec<2>(dash::TILE(8), dash::TILE(6)));
+  FillMatrix(m);
+  // Every block (including underfilled last ones) and an odd sub-view.
+  auto grid = m.pattern().blockspec();
+  for (long bi = 0; bi < long(grid.extent(0)); ++bi) {
+    for (long bj = 0; bj < long(grid.extent(1)); ++bj) {
+      auto blk = m.block({bi, bj});
+      std::vector<double> buf(blk.size());
+      double* end = dash::copy(blk.begin(), blk.end(), buf.data());
+      ASSERT_EQ(end, buf.data() + buf.size());
+      long k = 0;
+      for (auto it = blk.begin(); it != blk.end(); ++it, ++k) {
+        auto c = it.coords();
+        ASSERT_EQ(buf[k], Value2(c[0], c[1]));
+      }
+    }
+  }
+  auto s = m.template sub<0>(3, 30).template sub<1>(2, 25);
+  std::vector<double> buf(s.size());
+  auto fut = dash::copy_async(s.begin(), s.end(), buf.data());
+  fut.wait();
+  long k = 0;
+  for (auto it = s.begin(); it != s.end(); ++it, ++k) {
+    auto c = it.coords();
+    ASSERT_EQ(buf[k], Value2(c[0], c[1]));
+  }
+  m.barrier();
+  // Local -> view: unit 0 negates row 5.
+  if (myid() == 0) {
+    auto row = m.row(5);
+    std::vector<double> neg(row.size());
+    for (long j = 0; j < long(neg.size()); ++j) neg[j] = -Value2(5, j);
+    dash::copy(neg.data(), neg.data() + neg.size(), row.begin());
+  }
+  m.barrier();
+  for (long j = 0; j < 29; ++j) ASSERT_EQ(double(m(5, j)), -Value2(5, j));
+  m.barrier();
+}
+
+TYPED_TEST(CopyViews, SeedListingLocalBlockToGlobalBlock) {
+  TypeParam m(dash::SizeSpec<2>(64, 48), dash::DistributionSpec<2>(dash::TILE(8), dash::TILE(8)));
+  FillMatrix(m);
+  // Unit 0 copies its first local block onto block {3, 5} (not its own when
+  // there are several units; for one unit, a different block).
+  if (myid() == 0) {
+    auto l_block = m.local.block(0);
+    auto m_block = m.block({3, 5});
+    dash::copy(l_block.begin(), l_block.end(), m_block.begin());
+  }
+  m.barrier();
+  auto src = m.local.block(0);  // only meaningful on unit 0; recompute its rectangle everywhere
+  (void)src;
+  auto l0 = m.pattern().local_block(dash::team_unit_t(0), 0);
+  for (long i = 0; i < 8; ++i)
+    for (long j = 0; j < 8; ++j)
+      ASSERT_EQ(double(m(24 + i, 40 + j)), Value2(l0.offset(0) + i, l0.offset(1) + j));
+  m.barrier();
+  EXPECT_THROW(
+      dash::copy(m.block({0, 0}).begin(), m.block({0, 0}).end(), m.block({0, 0}).begin() + 1),
+      dash::exception::InvalidArgument);
+  m.barrier();
+}
+
+}  // namespace

@@ -1,0 +1,157 @@
+// dash::copy / dash::copy_async for rectangular views (GlobViewIter ranges,
+// e.g. matrix.block({3, 5}) or matrix.local.block(0)) of N-D containers.
+//
+// How a view copy runs: the view is walked in runs along its fastest-moving
+// dimension, each run ending at a block border or the view's edge (a run is
+// contiguous in its owner's memory for every pattern here). Runs that
+// continue each other both in the owner's memory and in the buffer are
+// merged, so a whole tile of a TilePattern, or full rows of a BlockPattern,
+// move as ONE transfer. Every transfer starts before any is waited for.
+#ifndef DASH__ALGORITHM__COPY_VIEW_H_
+#define DASH__ALGORITHM__COPY_VIEW_H_
+
+#include <dash/algorithm/Copy.h>
+#include <dash/iterator/GlobViewIter.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace dash {
+
+namespace internal {
+
+// Starts the transfers between view positions [first, last) and buffer buf
+// (position p <-> buf[p - first.pos()]); appends their handles.
+template <bool Get, class T, class P, class Buf>
+void start_view_transfers(const GlobViewIter<T, P>& first, const GlobViewIter<T, P>& last, Buf* buf,
+                          std::vector<dart_handle_t>& handles) {
+  using I = typename P::index_type;
+  constexpr dim_t N = P::ndim();
+  constexpr dim_t fast = P::memory_order() == ROW_MAJOR ? N - 1 : 0;
+  const P& pattern = first.pattern();
+  const auto* mem = first.memory();
+  const auto& view = first.viewspec();
+  const std::size_t elem = sizeof(std::remove_const_t<T>);
+  const I block = pattern.blocksize(fast);
+  // The pending (merged) transfer.
+  team_unit_t unit;
+  I src = 0, pos = 0, len = 0;
+  auto flush = [&]() {
+    if (len == 0) return;
+    dart_gptr_t g = mem->dart_gptr_at(unit, src);
+    dart_handle_t h = DART_HANDLE_NULL;
+    if constexpr (Get) {
+      check_dart(dart_get_handle(buf + pos, g, std::size_t(len) * elem, DART_TYPE_BYTE,
+                                 DART_TYPE_BYTE, &h),
+                 "dash::copy: dart_get_handle");
+    } else {
+      check_dart(dart_put_handle(g, buf + pos, std::size_t(len) * elem, DART_TYPE_BYTE,
+                                 DART_TYPE_BYTE, &h),
+                 "dash::copy: dart_put_handle");
+    }
+    if (h != DART_HANDLE_NULL) handles.push_back(h);
+    len = 0;
+  };
+  const I begin = first.pos(), end = last.pos();
+  for (I p = begin; p < end;) {
+    auto it = first + (p - begin);
+    auto coords = it.coords();
+    auto l = pattern.local(coords);
+    I x = coords[fast];
+    I block_end = (x / block + 1) * block;
+    I view_end = view.offset(fast) + I(view.extent(fast));
+    I run = std::min({block_end, view_end, x + (end - p)}) - x;
+    if (len > 0 && l.unit == unit && l.index == src + len && p - begin == pos + len) {
+      len += run;
+    } else {
+      flush();
+      unit = l.unit;
+      src = l.index;
+      pos = p - begin;
+      len = run;
+    }
+    p += run;
+  }
+  flush();
+}
+
+}  // namespace internal
+
+// Starts copying view positions [first, last) to out; the future yields
+// out + (last - first). One-sided, returns at once.
+template <class T, class P>
+Future<std::remove_const_t<T>*> copy_async(GlobViewIter<T, P> first, GlobViewIter<T, P> last,
+                                           std::remove_const_t<T>* out) {
+  using V = std::remove_const_t<T>;
+  if (last < first) throw exception::InvalidArgument("dash::copy_async: last is before first");
+  std::vector<dart_handle_t> handles;
+  try {
+    internal::start_view_transfers<true>(first, last, out, handles);
+  } catch (...) {
+    if (!handles.empty()) dart_waitall(handles.data(), handles.size());
+    throw;
+  }
+  return Future<V*>(
+      std::make_unique<internal::TransferState<V*>>(std::move(handles), out + (last - first)));
+}
+
+// Copies view positions [first, last) to out; returns out + (last - first).
+// One-sided, blocking.
+template <class T, class P>
+std::remove_const_t<T>* copy(GlobViewIter<T, P> first, GlobViewIter<T, P> last,
+                             std::remove_const_t<T>* out) {
+  return copy_async(first, last, out).wait();
+}
+
+// Copies local [in_first, in_last) to the view positions starting at out;
+// returns out + n once the data is at its targets. One-sided, blocking.
+template <class T, class P>
+GlobViewIter<T, P> copy(const T* in_first, const T* in_last, GlobViewIter<T, P> out) {
+  if (in_last < in_first) throw exception::InvalidArgument("dash::copy: in_last before in_first");
+  auto n = typename P::index_type(in_last - in_first);
+  if (out.pos() + n > typename P::index_type(out.viewspec().size()))
+    throw exception::InvalidArgument("dash::copy: the destination runs past its view");
+  std::vector<dart_handle_t> handles;
+  internal::start_view_transfers<false>(out, out + n, in_first, handles);
+  internal::TransferState<GlobViewIter<T, P>>(std::move(handles), out + n).wait();
+  return out + n;
+}
+
+// Copies view positions [first, last) to the view positions starting at out
+// (any two views, e.g. a local block to a remote block), through a local
+// staging buffer of at most 4 MiB. One-sided, blocking.
+template <class T, class P, class U, class Q>
+GlobViewIter<U, Q> copy(GlobViewIter<T, P> first, GlobViewIter<T, P> last, GlobViewIter<U, Q> out) {
+  static_assert(std::is_same_v<std::remove_const_t<T>, U>,
+                "dash::copy: source and destination element types differ");
+  if (last < first) throw exception::InvalidArgument("dash::copy: last is before first");
+  auto n = last - first;
+  if (out.pos() + n > decltype(n)(out.viewspec().size()))
+    throw exception::InvalidArgument("dash::copy: the destination runs past its view");
+  if (static_cast<const void*>(first.memory()) == static_cast<const void*>(out.memory())) {
+    // Same container: the two rectangles must be disjoint.
+    const auto& a = first.viewspec();
+    const auto& b = out.viewspec();
+    bool overlap = true;
+    for (dim_t d = 0; d < P::ndim(); ++d) {
+      if (a.offset(d) + decltype(n)(a.extent(d)) <= b.offset(d) ||
+          b.offset(d) + decltype(n)(b.extent(d)) <= a.offset(d))
+        overlap = false;
+    }
+    if (overlap && n > 0)
+      throw exception::InvalidArgument("dash::copy: source and destination views overlap");
+  }
+  constexpr std::size_t kStagingBytes = std::size_t(4) << 20;
+  const auto chunk = decltype(n)(std::max<std::size_t>(1, kStagingBytes / sizeof(U)));
+  std::vector<U> staging(std::size_t(std::min(n, chunk)));
+  for (decltype(n) done = 0; done < n; done += chunk) {
+    auto len = std::min(chunk, n - done);
+    copy(first + done, first + done + len, staging.data());
+    copy(staging.data(), staging.data() + len, out + done);
+  }
+  return out + n;
+}
+
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__COPY_VIEW_H_

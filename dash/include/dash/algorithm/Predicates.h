@@ -1,0 +1,55 @@
+// dash::all_of / dash::any_of / dash::none_of: whether a predicate holds for
+// all / some / no element of a global range of a 1-D container
+// (dash::Array), on every unit (an empty range: true / false / true).
+//
+// Each unit tests its own elements of [first, last) with std::any_of on
+// native memory (stopping at the first decisive element), then ONE
+// allreduce (DART_OP_LOR) combines the answers.
+//
+// | call                          | cost                        |
+// |-------------------------------|-----------------------------|
+// | all_of(first, last, pred)     | collective over the team    |
+// | any_of(first, last, pred)     | collective over the team    |
+// | none_of(first, last, pred)    | collective over the team    |
+#ifndef DASH__ALGORITHM__PREDICATES_H_
+#define DASH__ALGORITHM__PREDICATES_H_
+
+#include <dash/algorithm/internal/Collective.h>
+#include <dash/iterator/GlobIter.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace dash {
+
+// True if pred(x) for some element x of [first, last). Collective over the
+// team.
+template <class T, class P, class Pred>
+bool any_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
+  int mine = 0;
+  internal::for_each_local_segment(first, last, [&](T* b, T* e, typename P::index_type) {
+    if (!mine && std::any_of(b, e, std::ref(pred))) mine = 1;
+  });
+  Team* team = internal::range_team(first);
+  if (team == nullptr) return false;
+  return internal::allreduce_value(mine, DART_OP_LOR, *team, "dash::any_of") != 0;
+}
+
+// True if pred(x) for every element x of [first, last). Collective over the
+// team.
+template <class T, class P, class Pred>
+bool all_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
+  return !dash::any_of(first, last,
+                       [&pred](const std::remove_const_t<T>& x) { return !pred(x); });
+}
+
+// True if pred(x) for no element x of [first, last). Collective over the
+// team.
+template <class T, class P, class Pred>
+bool none_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
+  return !dash::any_of(first, last, pred);
+}
+
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__PREDICATES_H_
