@@ -1,12 +1,14 @@
-// dash::copy / dash::copy_async between global ranges of dash::Array and
-// local buffers: every 1-D distribution, ranges starting and ending inside
+// dash::copy / dash::copy_async between global ranges of dash::Array, N-D
+// views and local buffers: every 1-D distribution, ranges starting and ending inside
 // blocks, empty and one-element ranges, both directions, futures (test,
 // wait twice, move, destroy without waiting), and bad input. Run as is, with
 // every transfer over MPI RMA (shm_off) and across emulated nodes (vnode1).
 #include <dash/Array.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
+#include <dash/Matrix.h>
 #include <dash/algorithm/Copy.h>
+#include <dash/algorithm/CopyView.h>
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -196,8 +198,6 @@ TEST(Copy, GlobalToGlobalOverlapThrows) {
 
 }  // namespace
 
-#include <dash/Matrix.h>
-#include <dash/algorithm/CopyView.h>
 
 namespace {
 
@@ -272,8 +272,6 @@ TYPED_TEST(CopyViews, SeedListingLocalBlockToGlobalBlock) {
     dash::copy(l_block.begin(), l_block.end(), m_block.begin());
   }
   m.barrier();
-  auto src = m.local.block(0);  // only meaningful on unit 0; recompute its rectangle everywhere
-  (void)src;
   auto l0 = m.pattern().local_block(dash::team_unit_t(0), 0);
   for (long i = 0; i < 8; ++i)
     for (long j = 0; j < 8; ++j)
