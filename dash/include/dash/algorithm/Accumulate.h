@@ -38,8 +38,9 @@ namespace dash {
 template <class T, class P, class V, class BinaryOp>
 V accumulate(GlobIter<T, P> first, GlobIter<T, P> last, V init, BinaryOp op) {
   using I = typename P::index_type;
-  static_assert(std::is_trivially_copyable_v<V>, "dash::accumulate: the value type must be "
-                                                 "trivially copyable");
+  static_assert(std::is_trivially_copyable_v<V>,
+                "dash::accumulate: the value type must be "
+                "trivially copyable");
   bool has = false;
   V partial{};
   I first_g = std::numeric_limits<I>::max();

@@ -18,8 +18,8 @@ namespace dash {
 // Assigns value to the calling unit's elements of [first, last). Local.
 template <class T, class P>
 void fill(GlobIter<T, P> first, GlobIter<T, P> last, const std::remove_const_t<T>& value) {
-  internal::for_each_local_segment(first, last,
-                                   [&](T* b, T* e, typename P::index_type) { std::fill(b, e, value); });
+  internal::for_each_local_segment(
+      first, last, [&](T* b, T* e, typename P::index_type) { std::fill(b, e, value); });
 }
 
 }  // namespace dash

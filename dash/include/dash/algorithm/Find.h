@@ -45,7 +45,8 @@ GlobIter<T, P> find_if(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
 // over the team.
 template <class T, class P, class V>
 GlobIter<T, P> find(GlobIter<T, P> first, GlobIter<T, P> last, const V& value) {
-  return dash::find_if(first, last, [&value](const std::remove_const_t<T>& x) { return x == value; });
+  return dash::find_if(first, last,
+                       [&value](const std::remove_const_t<T>& x) { return x == value; });
 }
 
 }  // namespace dash

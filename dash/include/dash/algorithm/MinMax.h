@@ -71,8 +71,7 @@ GlobIter<T, P> min_element(GlobIter<T, P> first, GlobIter<T, P> last) {
 template <class T, class P, class Compare>
 GlobIter<T, P> max_element(GlobIter<T, P> first, GlobIter<T, P> last, Compare comp) {
   using V = std::remove_const_t<T>;
-  return dash::min_element(first, last,
-                           [&comp](const V& a, const V& b) { return comp(b, a); });
+  return dash::min_element(first, last, [&comp](const V& a, const V& b) { return comp(b, a); });
 }
 
 // The first largest element of [first, last) by operator<, or last.

@@ -39,8 +39,7 @@ bool any_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
 // team.
 template <class T, class P, class Pred>
 bool all_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
-  return !dash::any_of(first, last,
-                       [&pred](const std::remove_const_t<T>& x) { return !pred(x); });
+  return !dash::any_of(first, last, [&pred](const std::remove_const_t<T>& x) { return !pred(x); });
 }
 
 // True if pred(x) for no element x of [first, last). Collective over the
