@@ -21,6 +21,8 @@ source "$here/common.sh"
 extra_runs=(
   "dart_put_get shm_off DART_SHARED_WINDOWS=0"
   "containers shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=random_read"
+  "copy vnode1 DART_VIRTUAL_NODE_SIZE=1"
+  "copy shm_off DART_SHARED_WINDOWS=0"
 )
 
 names=()

@@ -1,0 +1,386 @@
+// copy: throughput of dash::copy (global range of a dash::Array<double> -> local buffer) against
+// plain C++ / raw MPI baselines, with cold caches. Like containers.cc, every benchmark runs the
+// dash operation and its baselines in the same benchmark, interleaved (each timed on its own, the
+// order rotating every iteration) and reports
+//   bytes_per_second        the dash copy (manual time = the dash pass)
+//   ns_per_copy, <base>_ns_per_copy   median pass time / copies per pass
+//   ratio_vs_<base>         median over the iterations of time(dash) / time(baseline):
+//                           1.00 = as fast, 3.00 = 3x slower
+// plus a label naming what is compared.
+//
+//   BM_copy_remote/<bytes>
+//       unit 0 copies <bytes> owned entirely by unit 1. Which path that is depends on the run's
+//       environment: by default unit 1 is on the same node (load/store, memcpy inside DART);
+//       with DART_VIRTUAL_NODE_SIZE=1 or DART_SHARED_WINDOWS=0 it is one-sided RMA. The label
+//       and the context key "remote_path" say which.
+//   BM_copy_local/<bytes>
+//       unit 0 copies <bytes> it owns itself.
+//   Baselines of both: memcpy of the same bytes between two local buffers (memcpy), and
+//   MPI_Get + MPI_Win_flush of the same bytes from the same owner's part of an MPI_Win_allocate
+//   window (mpi_get).
+//   BM_copy_async_overlap
+//       copy_async of 16 MiB owned by unit 1, then an independent compute loop (calibrated to
+//       last about as long as the copy), then wait(); counter
+//         ratio_overlap = time(copy_async + compute + wait) / max(time(copy), time(compute))
+//       1.00 = full overlap, 2.00 = none.
+//
+// Cold source: every source is initialised by its owner, and before every timed pass (outside
+// the timed region) unit 0 reads a separate 8 MiB buffer (larger than L2) to flush its caches.
+// Small copies: a pass repeats the copy over distinct ranges (4 KiB apart, all cold after the
+// flush) until it covers kPassBytes or kMaxReps copies, so that reading the clock stays
+// negligible. scripts/bench.sh runs it as is (same node), with DART_VIRTUAL_NODE_SIZE=1 (vnode1:
+// RMA path) and with DART_SHARED_WINDOWS=0 (shm_off).
+// Remote cases need 2 units; on 1 unit they are skipped with a message. The minimum time per
+// benchmark defaults to 0.05 s (about 20 s for the binary), overridable by --benchmark_min_time.
+#include <benchmark/benchmark.h>
+#include <libdash.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Array = dash::Array<double>;
+using index_t = Array::index_type;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kMinBytes = 8;
+constexpr std::size_t kMaxBytes = std::size_t(64) << 20;   // per unit, the largest copy
+constexpr std::size_t kFlushBytes = std::size_t(8) << 20;  // > L2
+constexpr std::size_t kPassBytes = std::size_t(1) << 20;   // small copies repeat up to this
+constexpr std::size_t kMaxReps = 1024;                     // ... or this many copies
+constexpr std::size_t kSmallStride = 4096;                 // bytes between repeated ranges
+constexpr std::size_t kOverlapBytes = std::size_t(16) << 20;
+constexpr const char* kDefaultMinTime = "0.05";  // seconds, see main
+
+struct Fixture {
+  std::size_t units = 1;
+  int target = 0;                  // unit 1, or 0 on one unit
+  std::unique_ptr<Array> array;    // kMaxBytes per unit, BLOCKED
+  MPI_Win win = MPI_WIN_NULL;      // MPI_Win_allocate, kMaxBytes per unit
+  std::vector<double> src;         // unit 0: memcpy source, kMaxBytes
+  std::vector<double> dst;         // unit 0: destination of every side, kMaxBytes
+  std::vector<double> flush;       // unit 0: kFlushBytes
+  bool remote_load_store = false;  // unit 1's part reachable by load/store
+};
+Fixture fx;
+
+// ---- helpers -----------------------------------------------------------------------------
+
+double median(std::vector<double>& v) {
+  if (v.empty()) return 0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  if (v.size() % 2 == 1) return v[mid];
+  return (v[mid] + *std::max_element(v.begin(), v.begin() + mid)) / 2;
+}
+
+// Evicts unit 0's caches (up to L2) by reading a separate buffer of kFlushBytes.
+void flush_caches() {
+  double s = 0;
+  const double* p = fx.flush.data();
+  const std::size_t n = fx.flush.size();
+  for (std::size_t i = 0; i < n; i += 8) s += p[i];  // one read per 64 B line
+  benchmark::DoNotOptimize(s);
+  benchmark::ClobberMemory();
+}
+
+// Copies of one pass: count, and byte offset of copy r in the owner's part = r * stride.
+struct Reps {
+  std::size_t count, stride;
+};
+Reps reps_for(std::size_t bytes) {
+  if (bytes >= kPassBytes) return {1, bytes};
+  const std::size_t stride = std::max(bytes, kSmallStride);
+  std::size_t n = std::min(kPassBytes / bytes, kMaxReps);
+  n = std::min(n, kMaxBytes / stride);
+  return {std::max<std::size_t>(n, 1), stride};
+}
+
+struct Side {
+  std::string name;
+  std::function<void()> pass;
+};
+
+// As run_paired in containers.cc, with a cache flush before every pass (untimed).
+void run_paired(benchmark::State& state, double items, const std::string& item,
+                const std::function<void()>& subject, std::vector<Side> baselines) {
+  const std::size_t sides = baselines.size() + 1;
+  const std::size_t capacity =
+      static_cast<std::size_t>(std::min<benchmark::IterationCount>(state.max_iterations, 1 << 20));
+  std::vector<std::vector<double>> times(sides);
+  for (auto& t : times) t.reserve(capacity);
+  std::vector<double> pass_seconds(sides);
+  std::size_t turn = 0;
+  try {
+    for (auto _ : state) {
+      for (std::size_t k = 0; k < sides; ++k) {
+        const std::size_t which = (turn + k) % sides;
+        flush_caches();
+        const auto start = Clock::now();
+        if (which == 0) {
+          subject();
+        } else {
+          baselines[which - 1].pass();
+        }
+        pass_seconds[which] = std::chrono::duration<double>(Clock::now() - start).count();
+      }
+      state.SetIterationTime(pass_seconds[0]);
+      if (times[0].size() < capacity) {
+        for (std::size_t k = 0; k < sides; ++k) times[k].push_back(pass_seconds[k]);
+      }
+      ++turn;
+    }
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  if (times[0].empty() || items <= 0) return;
+  const double ns_per_item = 1e9 / items;
+  for (std::size_t b = 0; b < baselines.size(); ++b) {
+    std::vector<double> ratios(times[0].size());
+    for (std::size_t i = 0; i < ratios.size(); ++i) ratios[i] = times[0][i] / times[b + 1][i];
+    state.counters["ratio_vs_" + baselines[b].name] = median(ratios);
+    state.counters[baselines[b].name + "_ns_per_" + item] = median(times[b + 1]) * ns_per_item;
+  }
+  state.counters["ns_per_" + item] = median(times[0]) * ns_per_item;
+}
+
+void skip_needs_two_units(benchmark::State& state) {
+  state.SkipWithError("skipped: needs 2 units (copies a range owned by unit 1)");
+  for (auto _ : state) {
+  }
+}
+
+void check_mpi(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed");
+}
+
+std::string remote_path() {
+  return fx.remote_load_store ? "same node: load/store (memcpy in DART)" : "one-sided RMA";
+}
+
+// ---- dash::copy throughput ---------------------------------------------------------------
+
+void copy_bench(benchmark::State& state, bool remote) {
+  if (remote && fx.units < 2) return skip_needs_two_units(state);
+  const std::size_t bytes = state.range(0);
+  const std::size_t n = bytes / sizeof(double);
+  const Reps reps = reps_for(bytes);
+  const int owner = remote ? fx.target : 0;
+  Array& arr = *fx.array;
+  // Global index of the owner's first element (BLOCKED).
+  const index_t base = arr.pattern().global_index(dash::team_unit_t(owner), 0);
+  const Array::iterator gbegin = arr.begin() + base;
+  const std::size_t stride_elems = reps.stride / sizeof(double);
+  double* dst = fx.dst.data();
+  const double* src = fx.src.data();
+  MPI_Win win = fx.win;
+
+  auto dash_pass = [&] {
+    for (std::size_t r = 0; r < reps.count; ++r) {
+      const Array::iterator first = gbegin + index_t(r * stride_elems);
+      dash::copy(first, first + index_t(n), dst + r * n);
+    }
+    benchmark::ClobberMemory();
+  };
+  auto memcpy_pass = [&] {
+    for (std::size_t r = 0; r < reps.count; ++r) {
+      std::memcpy(dst + r * n, src + r * stride_elems, bytes);
+    }
+    benchmark::ClobberMemory();
+  };
+  auto mpi_pass = [&] {
+    for (std::size_t r = 0; r < reps.count; ++r) {
+      check_mpi(MPI_Get(dst + r * n, int(bytes), MPI_BYTE, owner, MPI_Aint(r * reps.stride),
+                        int(bytes), MPI_BYTE, win),
+                "MPI_Get");
+      check_mpi(MPI_Win_flush(owner, win), "MPI_Win_flush");
+    }
+    benchmark::ClobberMemory();
+  };
+  state.SetLabel(std::string("dash::copy of ") + (remote ? "unit 1's" : "the calling unit's") +
+                 " elements to a local buffer (" + (remote ? remote_path() : "local") + "), " +
+                 std::to_string(reps.count) +
+                 " cold range(s) per pass; vs memcpy between local "
+                 "buffers (memcpy) and MPI_Get + MPI_Win_flush on an MPI_Win_allocate window "
+                 "(mpi_get); ratio = time(dash) / time(baseline)");
+  run_paired(state, double(reps.count), "copy", dash_pass,
+             {{"memcpy", memcpy_pass}, {"mpi_get", mpi_pass}});
+  state.SetBytesProcessed(state.iterations() * bytes * reps.count);
+}
+
+void BM_copy_remote(benchmark::State& state) { copy_bench(state, true); }
+void BM_copy_local(benchmark::State& state) { copy_bench(state, false); }
+
+// ---- copy_async overlap ------------------------------------------------------------------
+
+// An independent compute loop: `n` dependent multiply-adds on registers (no memory traffic).
+[[gnu::noinline]] double compute(std::size_t n) {
+  double x = 1.0, a = 0.999999, b = 1e-6;
+  benchmark::DoNotOptimize(a);
+  benchmark::DoNotOptimize(b);
+  for (std::size_t i = 0; i < n; ++i) x = x * a + b;
+  return x;
+}
+
+double seconds_of(const std::function<void()>& f) {
+  flush_caches();
+  const auto start = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void BM_copy_async_overlap(benchmark::State& state) {
+  if (fx.units < 2) return skip_needs_two_units(state);
+  Array& arr = *fx.array;
+  const index_t n = index_t(kOverlapBytes / sizeof(double));
+  const Array::iterator first =
+      arr.begin() + arr.pattern().global_index(dash::team_unit_t(fx.target), 0);
+  double* dst = fx.dst.data();
+  auto copy_only = [&] { dash::copy_async(first, first + n, dst).wait(); };
+  // Calibrate the compute loop to the copy's median time.
+  std::vector<double> copy_times;
+  for (int i = 0; i < 5; ++i) copy_times.push_back(seconds_of(copy_only));
+  const double copy_seconds = median(copy_times);
+  std::size_t steps = 1 << 20;
+  const double step_seconds = seconds_of([&] { benchmark::DoNotOptimize(compute(steps)); });
+  steps = std::max<std::size_t>(1, std::size_t(copy_seconds / (step_seconds / double(steps))));
+  auto compute_only = [&] { benchmark::DoNotOptimize(compute(steps)); };
+  auto both = [&] {
+    auto future = dash::copy_async(first, first + n, dst);
+    benchmark::DoNotOptimize(compute(steps));
+    future.wait();
+  };
+  std::vector<double> ratios, t_copy, t_compute, t_both;
+  std::size_t turn = 0;
+  try {
+    for (auto _ : state) {
+      double t[3];
+      for (std::size_t k = 0; k < 3; ++k) {
+        const std::size_t which = (turn + k) % 3;
+        t[which] = seconds_of(which == 0   ? std::function<void()>(both)
+                              : which == 1 ? std::function<void()>(copy_only)
+                                           : std::function<void()>(compute_only));
+      }
+      state.SetIterationTime(t[0]);
+      ratios.push_back(t[0] / std::max(t[1], t[2]));
+      t_both.push_back(t[0]);
+      t_copy.push_back(t[1]);
+      t_compute.push_back(t[2]);
+      ++turn;
+    }
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  state.counters["ratio_overlap"] = median(ratios);
+  state.counters["copy_ms"] = median(t_copy) * 1e3;
+  state.counters["compute_ms"] = median(t_compute) * 1e3;
+  state.counters["copy_compute_ms"] = median(t_both) * 1e3;
+  state.SetLabel("copy_async of 16 MiB of unit 1's elements (" + remote_path() +
+                 "), then an independent compute loop of about the copy's duration, then "
+                 "wait(); ratio_overlap = time(copy + compute) / max(time(copy), "
+                 "time(compute)): 1 = full overlap, 2 = none");
+}
+
+// ---- registration ------------------------------------------------------------------------
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  for (std::size_t bytes = kMinBytes; bytes < kMaxBytes; bytes *= 4) b->Arg(bytes);
+  b->Arg(kMaxBytes);
+}
+
+BENCHMARK(BM_copy_remote)->Apply(sizes);
+BENCHMARK(BM_copy_local)->Apply(sizes);
+BENCHMARK(BM_copy_async_overlap)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// ---- set-up (collective) -----------------------------------------------------------------
+
+void setup(bool measuring) {
+  const std::size_t elems = kMaxBytes / sizeof(double);
+  fx.array = std::make_unique<Array>(fx.units * elems, dash::BLOCKED);
+  double* p = fx.array->lbegin();  // first touch by the owner
+  for (std::size_t i = 0; i < fx.array->lsize(); ++i) p[i] = 1.0 + double(i % 7);
+  void* base = nullptr;
+  MPI_Win_allocate(MPI_Aint(kMaxBytes), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &fx.win);
+  std::fill_n(static_cast<double*>(base), elems, 1.0);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.win);
+  fx.remote_load_store =
+      fx.units > 1 && fx.array->globmem().shared_base(dash::team_unit_t(fx.target)) != nullptr;
+  if (!measuring) return;
+  fx.src.assign(elems, 1.0);
+  fx.dst.assign(elems, 0.0);
+  fx.flush.assign(kFlushBytes / sizeof(double), 1.0);
+}
+
+void teardown() {
+  MPI_Win_unlock_all(fx.win);
+  MPI_Win_free(&fx.win);
+  fx.array.reset();
+}
+
+void sleeping_barrier() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    dash::init(&argc, &argv);
+    const int me = dash::myid().id;
+    fx.units = dash::size();
+    fx.target = fx.units > 1 ? 1 : 0;
+    setup(me == 0);
+    dash::barrier();
+    if (me == 0) {
+      // Default minimum time kDefaultMinTime unless set on the command line or through
+      // BENCHMARK_MIN_TIME: the untimed cache flushes and baselines make a pass cost several
+      // times its dash part, and the whole binary should finish in well under a minute.
+      std::vector<char*> args(argv, argv + argc);
+      bool min_time_set = std::getenv("BENCHMARK_MIN_TIME") != nullptr;
+      for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], "--benchmark_min_time", 20) == 0) min_time_set = true;
+      std::string min_time_arg = std::string("--benchmark_min_time=") + kDefaultMinTime;
+      if (!min_time_set) args.push_back(min_time_arg.data());
+      int nargs = int(args.size());
+      args.push_back(nullptr);
+      benchmark::Initialize(&nargs, args.data());
+      benchmark::AddCustomContext("dart_units", std::to_string(fx.units));
+      const char* shm = std::getenv("DART_SHARED_WINDOWS");
+      benchmark::AddCustomContext("DART_SHARED_WINDOWS", shm ? shm : "1 (default)");
+      const char* vnode = std::getenv("DART_VIRTUAL_NODE_SIZE");
+      benchmark::AddCustomContext("DART_VIRTUAL_NODE_SIZE", vnode ? vnode : "0 (default)");
+      benchmark::AddCustomContext("remote_path", fx.units > 1 ? remote_path() : "none (1 unit)");
+      if (fx.units < 2)
+        std::fprintf(stderr, "copy: 1 unit, skipping the remote benchmarks (need 2 units)\n");
+      benchmark::RunSpecifiedBenchmarks();
+      benchmark::Shutdown();
+    }
+    sleeping_barrier();
+    teardown();
+    dash::finalize();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "copy: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return 0;
+}
