@@ -3,7 +3,7 @@
 // two global ranges (any patterns) through a local staging buffer.
 //
 // How a copy runs (no per-element lookups or transfers):
-//   for every unit u of the team:
+//   for every unit u owning part of the range:
 //     [lo, hi) = local offsets of u's elements in the global range
 //                (Pattern::local_rectangle: one range per unit)
 //     split [lo, hi) into a head (up to the end of its local block), the
@@ -120,7 +120,13 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
     }
     if (h != DART_HANDLE_NULL) handles.push_back(h);
   };
-  for (I unit = 0; unit < I(pattern.num_units()); ++unit) {
+  // Only the units owning blocks of the range: block j belongs to unit
+  // j mod units, so a range of fewer blocks than units names each owner once.
+  const I first_block = a / block;
+  const I range_blocks = (a + (last - first) - 1) / block - first_block + 1;
+  const I owners = std::min(range_blocks, units);
+  for (I k = 0; k < owners; ++k) {
+    I unit = range_blocks >= units ? k : (first_block + k) % units;
     team_unit_t u(static_cast<dart_unit_t>(unit));
     auto rect = pattern.local_rectangle(u, range);
     I lo = rect.offset(0), hi = lo + I(rect.extent(0));
