@@ -248,6 +248,10 @@ TYPED_TEST(CopyViews, BlocksAndSubViewsToLocalAndBack) {
     auto c = it.coords();
     ASSERT_EQ(buf[k], Value2(c[0], c[1]));
   }
+  // The blocking form: about 150 row pieces, more handles than fit inline.
+  std::vector<double> buf2(s.size());
+  dash::copy(s.begin(), s.end(), buf2.data());
+  EXPECT_EQ(buf2, buf);
   m.barrier();
   // Local -> view: unit 0 negates row 5.
   if (myid() == 0) {

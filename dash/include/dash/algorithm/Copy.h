@@ -41,6 +41,44 @@ namespace dash {
 
 namespace internal {
 
+// Handles of the transfers of one blocking copy: up to 32 inline (no heap
+// allocation for the common case), more on the heap. Contiguous, as
+// dart_waitall wants.
+class HandleBuffer {
+ public:
+  HandleBuffer() = default;
+  HandleBuffer(const HandleBuffer&) = delete;
+  HandleBuffer& operator=(const HandleBuffer&) = delete;
+  ~HandleBuffer() {
+    if (size_ > 0) dart_waitall(data(), size_);
+  }
+  void push_back(dart_handle_t h) {
+    if (size_ < kInline && heap_.empty()) {
+      inline_[size_++] = h;
+      return;
+    }
+    if (heap_.empty()) heap_.assign(inline_, inline_ + size_);
+    heap_.push_back(h);
+    ++size_;
+  }
+  dart_handle_t* data() { return heap_.empty() ? inline_ : heap_.data(); }
+  std::size_t size() const { return size_; }
+  // Completes every transfer. Local.
+  void wait(const char* who) {
+    if (size_ == 0) return;
+    dart_ret_t ret = dart_waitall(data(), size_);
+    size_ = 0;
+    heap_.clear();
+    check_dart(ret, who);
+  }
+
+ private:
+  static constexpr std::size_t kInline = 32;
+  dart_handle_t inline_[kInline];
+  std::vector<dart_handle_t> heap_;
+  std::size_t size_ = 0;
+};
+
 // The running transfers of one copy_async and the result it yields.
 template <class R>
 class TransferState : public FutureState<R> {
@@ -90,9 +128,9 @@ class StridedBytes {
 // Starts the transfers between global [first, last) and buffer `buf`
 // (element k of the range <-> buf[k]); appends their handles. Get: global to
 // buffer; else buffer to global.
-template <bool Get, class T, class P, class Buf>
+template <bool Get, class T, class P, class Buf, class Handles>
 void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Buf* buf,
-                     std::vector<dart_handle_t>& handles) {
+                     Handles& handles) {
   static_assert(P::ndim() == 1, "dash::copy: global ranges of 1-D containers (dash::Array)");
   static_assert(has_local_rectangle<P>::value,
                 "dash::copy needs a pattern that deals blocks per dimension "
@@ -183,33 +221,76 @@ void check_no_overlap(const GlobIter<T, P>& first, const GlobIter<T, P>& last, c
 
 }  // namespace internal
 
+namespace internal {
+
+// Checks the arguments and starts the transfers of a global -> local copy.
+template <class T, class P, class Handles>
+void start_get(const GlobIter<T, P>& first, const GlobIter<T, P>& last, std::remove_const_t<T>* out,
+               Handles& handles, const char* who) {
+  check_copy_range(first, last, who);
+  std::size_t n = std::size_t(last - first);
+  check_no_overlap(first, last, out, n, who);
+  if (n > 0) start_transfers<true>(first, last, out, handles);
+}
+
+// Checks the arguments and starts the transfers of a local -> global copy;
+// returns the end of the destination range.
+template <class T, class P, class Handles>
+GlobIter<T, P> start_put(const T* in_first, const T* in_last, const GlobIter<T, P>& out,
+                         Handles& handles, const char* who) {
+  static_assert(!std::is_const_v<T>, "dash::copy: cannot write to a const container");
+  if (in_last < in_first)
+    throw exception::InvalidArgument(std::string(who) + ": in_last is before in_first");
+  auto n = typename P::index_type(in_last - in_first);
+  if (out.pos() < 0 || std::size_t(out.pos() + n) > std::size_t(out.pattern().size()))
+    throw exception::InvalidArgument(std::string(who) + ": " + std::to_string(n) +
+                                     " elements from global index " + std::to_string(out.pos()) +
+                                     " run past the container's " +
+                                     std::to_string(out.pattern().size()) + " elements");
+  GlobIter<T, P> out_last = out + n;
+  check_no_overlap(out, out_last, in_first, std::size_t(n), who);
+  if (n > 0) start_transfers<false>(out, out_last, in_first, handles);
+  return out_last;
+}
+
+// Runs start(handles) for a copy_async: on an exception, completes what was
+// started before rethrowing.
+template <class R, class Start>
+Future<R> async_transfers(Start start) {
+  std::vector<dart_handle_t> handles;
+  R result;
+  try {
+    result = start(handles);
+  } catch (...) {
+    if (!handles.empty()) dart_waitall(handles.data(), handles.size());
+    throw;
+  }
+  return Future<R>(std::make_unique<TransferState<R>>(std::move(handles), result));
+}
+
+}  // namespace internal
+
 // Starts copying global [first, last) to out[0 .. last - first); the future
 // yields out + (last - first). One-sided, returns at once.
 template <class T, class P>
 Future<std::remove_const_t<T>*> copy_async(GlobIter<T, P> first, GlobIter<T, P> last,
                                            std::remove_const_t<T>* out) {
   using V = std::remove_const_t<T>;
-  internal::check_copy_range(first, last, "dash::copy_async");
-  std::size_t n = std::size_t(last - first);
-  internal::check_no_overlap(first, last, out, n, "dash::copy_async");
-  std::vector<dart_handle_t> handles;
-  if (n > 0) {
-    try {
-      internal::start_transfers<true>(first, last, out, handles);
-    } catch (...) {
-      if (!handles.empty()) dart_waitall(handles.data(), handles.size());
-      throw;
-    }
-  }
-  return Future<V*>(std::make_unique<internal::TransferState<V*>>(std::move(handles), out + n));
+  return internal::async_transfers<V*>([&](auto& handles) {
+    internal::start_get(first, last, out, handles, "dash::copy_async");
+    return out + (last - first);
+  });
 }
 
 // Copies global [first, last) to out; returns out + (last - first).
-// One-sided, blocking.
+// One-sided, blocking; allocates nothing for teams of up to ~10 units.
 template <class T, class P>
 std::remove_const_t<T>* copy(GlobIter<T, P> first, GlobIter<T, P> last,
                              std::remove_const_t<T>* out) {
-  return copy_async(first, last, out).wait();
+  internal::HandleBuffer handles;
+  internal::start_get(first, last, out, handles, "dash::copy");
+  handles.wait("dash::copy");
+  return out + (last - first);
 }
 
 // Starts copying local [in_first, in_last) to the global range starting at
@@ -218,36 +299,20 @@ std::remove_const_t<T>* copy(GlobIter<T, P> first, GlobIter<T, P> last,
 // dash::exception::InvalidArgument if the range would run past the container.
 template <class T, class P>
 Future<GlobIter<T, P>> copy_async(const T* in_first, const T* in_last, GlobIter<T, P> out) {
-  static_assert(!std::is_const_v<T>, "dash::copy: cannot write to a const container");
-  if (in_last < in_first)
-    throw exception::InvalidArgument("dash::copy_async: in_last is before in_first");
-  auto n = typename P::index_type(in_last - in_first);
-  if (out.pos() < 0 || std::size_t(out.pos() + n) > std::size_t(out.pattern().size()))
-    throw exception::InvalidArgument("dash::copy_async: " + std::to_string(n) +
-                                     " elements from global index " + std::to_string(out.pos()) +
-                                     " run past the container's " +
-                                     std::to_string(out.pattern().size()) + " elements");
-  GlobIter<T, P> out_last = out + n;
-  internal::check_no_overlap(out, out_last, in_first, std::size_t(n), "dash::copy_async");
-  std::vector<dart_handle_t> handles;
-  if (n > 0) {
-    try {
-      internal::start_transfers<false>(out, out_last, in_first, handles);
-    } catch (...) {
-      if (!handles.empty()) dart_waitall(handles.data(), handles.size());
-      throw;
-    }
-  }
-  return Future<GlobIter<T, P>>(
-      std::make_unique<internal::TransferState<GlobIter<T, P>>>(std::move(handles), out_last));
+  return internal::async_transfers<GlobIter<T, P>>([&](auto& handles) {
+    return internal::start_put(in_first, in_last, out, handles, "dash::copy_async");
+  });
 }
 
 // Copies local [in_first, in_last) to the global range starting at out;
 // returns out + (in_last - in_first) once the data is at its targets.
-// One-sided, blocking.
+// One-sided, blocking; allocates nothing for teams of up to ~10 units.
 template <class T, class P>
 GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
-  return copy_async(in_first, in_last, out).wait();
+  internal::HandleBuffer handles;
+  auto out_last = internal::start_put(in_first, in_last, out, handles, "dash::copy");
+  handles.wait("dash::copy");
+  return out_last;
 }
 
 // Copies global [first, last) to the global range starting at out; the two

@@ -22,9 +22,9 @@ namespace internal {
 
 // Starts the transfers between view positions [first, last) and buffer buf
 // (position p <-> buf[p - first.pos()]); appends their handles.
-template <bool Get, class T, class P, class Buf>
+template <bool Get, class T, class P, class Buf, class Handles>
 void start_view_transfers(const GlobViewIter<T, P>& first, const GlobViewIter<T, P>& last, Buf* buf,
-                          std::vector<dart_handle_t>& handles) {
+                          Handles& handles) {
   using I = typename P::index_type;
   constexpr dim_t N = P::ndim();
   constexpr dim_t fast = P::memory_order() == ROW_MAJOR ? N - 1 : 0;
@@ -84,15 +84,10 @@ Future<std::remove_const_t<T>*> copy_async(GlobViewIter<T, P> first, GlobViewIte
                                            std::remove_const_t<T>* out) {
   using V = std::remove_const_t<T>;
   if (last < first) throw exception::InvalidArgument("dash::copy_async: last is before first");
-  std::vector<dart_handle_t> handles;
-  try {
+  return internal::async_transfers<V*>([&](auto& handles) {
     internal::start_view_transfers<true>(first, last, out, handles);
-  } catch (...) {
-    if (!handles.empty()) dart_waitall(handles.data(), handles.size());
-    throw;
-  }
-  return Future<V*>(
-      std::make_unique<internal::TransferState<V*>>(std::move(handles), out + (last - first)));
+    return out + (last - first);
+  });
 }
 
 // Copies view positions [first, last) to out; returns out + (last - first).
@@ -100,7 +95,11 @@ Future<std::remove_const_t<T>*> copy_async(GlobViewIter<T, P> first, GlobViewIte
 template <class T, class P>
 std::remove_const_t<T>* copy(GlobViewIter<T, P> first, GlobViewIter<T, P> last,
                              std::remove_const_t<T>* out) {
-  return copy_async(first, last, out).wait();
+  if (last < first) throw exception::InvalidArgument("dash::copy: last is before first");
+  internal::HandleBuffer handles;
+  internal::start_view_transfers<true>(first, last, out, handles);
+  handles.wait("dash::copy");
+  return out + (last - first);
 }
 
 // Copies local [in_first, in_last) to the view positions starting at out;
@@ -111,9 +110,9 @@ GlobViewIter<T, P> copy(const T* in_first, const T* in_last, GlobViewIter<T, P> 
   auto n = typename P::index_type(in_last - in_first);
   if (out.pos() + n > typename P::index_type(out.viewspec().size()))
     throw exception::InvalidArgument("dash::copy: the destination runs past its view");
-  std::vector<dart_handle_t> handles;
+  internal::HandleBuffer handles;
   internal::start_view_transfers<false>(out, out + n, in_first, handles);
-  internal::TransferState<GlobViewIter<T, P>>(std::move(handles), out + n).wait();
+  handles.wait("dash::copy");
   return out + n;
 }
 
