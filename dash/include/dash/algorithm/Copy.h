@@ -315,6 +315,27 @@ GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
   return out_last;
 }
 
+namespace internal {
+
+// Copies global [first, last) to global out as chunks of at most 4 MiB: each
+// chunk global -> local staging buffer -> global (the dash::copy overloads
+// for the iterator kinds involved). One-sided, blocking.
+template <class V, class InIt, class OutIt>
+OutIt copy_through_staging(InIt first, InIt last, OutIt out) {
+  auto n = last - first;
+  constexpr std::size_t kStagingBytes = std::size_t(4) << 20;
+  const auto chunk = decltype(n)(std::max<std::size_t>(1, kStagingBytes / sizeof(V)));
+  std::vector<V> staging(std::size_t(std::min(n, chunk)));
+  for (decltype(n) done = 0; done < n; done += chunk) {
+    auto len = std::min(chunk, n - done);
+    copy(first + done, first + done + len, staging.data());
+    copy(staging.data(), staging.data() + len, out + done);
+  }
+  return out + n;
+}
+
+}  // namespace internal
+
 // Copies global [first, last) to the global range starting at out; the two
 // may have different patterns and teams. Returns out + (last - first) once
 // the data is at its targets. One-sided (the calling unit moves the whole
@@ -336,15 +357,7 @@ GlobIter<U, Q> copy(GlobIter<T, P> first, GlobIter<T, P> last, GlobIter<U, Q> ou
   if (same_container && first.pos() < out.pos() + n && out.pos() < last.pos())
     throw exception::InvalidArgument("dash::copy: source and destination ranges overlap");
   if (n == 0) return out;
-  constexpr std::size_t kStagingBytes = std::size_t(4) << 20;
-  const auto chunk = decltype(n)(std::max<std::size_t>(1, kStagingBytes / sizeof(V)));
-  std::vector<V> staging(std::size_t(std::min(n, chunk)));
-  for (decltype(n) done = 0; done < n; done += chunk) {
-    auto len = std::min(chunk, n - done);
-    copy(first + done, first + done + len, staging.data());
-    copy(staging.data(), staging.data() + len, out + done);
-  }
-  return out + n;
+  return internal::copy_through_staging<V>(first, last, out);
 }
 
 }  // namespace dash

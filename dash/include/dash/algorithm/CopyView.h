@@ -140,15 +140,8 @@ GlobViewIter<U, Q> copy(GlobViewIter<T, P> first, GlobViewIter<T, P> last, GlobV
     if (overlap && n > 0)
       throw exception::InvalidArgument("dash::copy: source and destination views overlap");
   }
-  constexpr std::size_t kStagingBytes = std::size_t(4) << 20;
-  const auto chunk = decltype(n)(std::max<std::size_t>(1, kStagingBytes / sizeof(U)));
-  std::vector<U> staging(std::size_t(std::min(n, chunk)));
-  for (decltype(n) done = 0; done < n; done += chunk) {
-    auto len = std::min(chunk, n - done);
-    copy(first + done, first + done + len, staging.data());
-    copy(staging.data(), staging.data() + len, out + done);
-  }
-  return out + n;
+  if (n == 0) return out;
+  return internal::copy_through_staging<U>(first, last, out);
 }
 
 }  // namespace dash
