@@ -101,7 +101,7 @@ TEST(Copy, SeedListing) {
   arr.barrier();
 }
 
-TEST(Copy, AsyncOverlapsComputationAndFuturesMove) {
+TEST(Copy, AsyncWithComputationBetweenStartAndWaitAndFuturesMove) {
   dash::Array<double> arr(4096, dash::BLOCKCYCLIC(64));
   FillByOwner(arr);
   std::vector<double> buf(4096);
