@@ -174,6 +174,39 @@ dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_
   return DART_OK;
 }
 
+dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const size_t* senddispls,
+                          dart_datatype_t dtype, void* recvbuf, const size_t* nrecvelem,
+                          const size_t* recvdispls, dart_team_t teamid) {
+  static const char* call = "dart_alltoallv";
+  PREPARE(call, teamid, dtype);
+  DART_CHECK_ARG(call,
+                 nsendelem != NULL && senddispls != NULL && nrecvelem != NULL && recvdispls != NULL,
+                 "a count or offset array is NULL");
+  int* ints = malloc(4 * (size_t)team->size * sizeof *ints);
+  if (ints == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int* scounts = ints;
+  int* sdispls = ints + team->size;
+  int* rcounts = ints + 2 * team->size;
+  int* rdispls = ints + 3 * team->size;
+  for (int u = 0; u < team->size; ++u) {
+    if (nsendelem[u] > INT_MAX || senddispls[u] > INT_MAX || nrecvelem[u] > INT_MAX ||
+        recvdispls[u] > INT_MAX) {
+      free(ints);
+      return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                                "counts or offsets for unit %d exceed INT_MAX elements", u);
+    }
+    scounts[u] = (int)nsendelem[u];
+    sdispls[u] = (int)senddispls[u];
+    rcounts[u] = (int)nrecvelem[u];
+    rdispls[u] = (int)recvdispls[u];
+  }
+  int ret = MPI_Alltoallv(sendbuf, scounts, sdispls, t->mpi, recvbuf, rcounts, rdispls, t->mpi,
+                          team->comm);
+  free(ints);
+  DART_MPI_CALL(call, ret);
+  return DART_OK;
+}
+
 dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle) {
   static const char* call = "dart_ibarrier";
   DART_CHECK_INIT(call);

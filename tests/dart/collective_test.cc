@@ -185,6 +185,48 @@ TEST(DartCollective, AllgathervWithUnevenAndZeroCounts) {
   });
 }
 
+// Alltoallv where team unit s sends (s + 2 * r) % 3 elements to team unit r (so some pairs send
+// nothing), packed in reverse receiver order on the send side and with one untouched element
+// between the blocks on the receive side.
+TEST(DartCollective, AlltoallvWithUnevenAndZeroCounts) {
+  ForEachTeam([](const TeamView& t) {
+    auto count = [](int s, int r) { return static_cast<size_t>((s + 2 * r) % 3); };
+    std::vector<size_t> scounts(t.n), sdispls(t.n), rcounts(t.n), rdispls(t.n);
+    std::vector<int> send;
+    for (int r = t.n - 1; r >= 0; --r) {
+      scounts[r] = count(t.me, r);
+      sdispls[r] = send.size();
+      for (size_t i = 0; i < scounts[r]; ++i)
+        send.push_back(1000 * Me() + 10 * t.global[r] + static_cast<int>(i));
+    }
+    send.push_back(0);  // keeps data() valid when nothing is sent
+    const int sentinel = -777;
+    size_t at = 0;
+    for (int s = 0; s < t.n; ++s) {
+      rcounts[s] = count(s, t.me);
+      rdispls[s] = at;
+      at += rcounts[s] + 1;
+    }
+    std::vector<int> recv(at + 1, sentinel);
+    EXPECT_EQ(dart_alltoallv(send.data(), scounts.data(), sdispls.data(), DART_TYPE_INT,
+                             recv.data(), rcounts.data(), rdispls.data(), t.team),
+              DART_OK);
+    for (int s = 0; s < t.n; ++s) {
+      for (size_t i = 0; i < rcounts[s]; ++i)
+        EXPECT_EQ(recv[rdispls[s] + i], 1000 * t.global[s] + 10 * Me() + static_cast<int>(i))
+            << "from team unit " << s << " element " << i;
+      EXPECT_EQ(recv[rdispls[s] + rcounts[s]], sentinel) << "gap after team unit " << s;
+    }
+    std::vector<size_t> huge(t.n, size_t{1} << 40);
+    EXPECT_EQ(dart_alltoallv(send.data(), huge.data(), sdispls.data(), DART_TYPE_INT, recv.data(),
+                             rcounts.data(), rdispls.data(), t.team),
+              DART_ERR_INVAL);
+    EXPECT_EQ(dart_alltoallv(send.data(), nullptr, sdispls.data(), DART_TYPE_INT, recv.data(),
+                             rcounts.data(), rdispls.data(), t.team),
+              DART_ERR_INVAL);
+  });
+}
+
 // ---- reductions ------------------------------------------------------------------------------
 
 constexpr int kElems = 6;

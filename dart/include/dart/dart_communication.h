@@ -154,6 +154,15 @@ dart_ret_t dart_allreduce(const void* sendbuf, void* recvbuf, size_t nelem, dart
 dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
                          dart_team_t teamid);
 
+/* Unit j sends nsendelem[i] elements from element offset senddispls[i] of
+ * sendbuf to unit i, and receives nrecvelem[i] elements from unit i at
+ * element offset recvdispls[i] of recvbuf; nsendelem[i] on unit j must equal
+ * nrecvelem[j] on unit i. Counts and offsets up to INT_MAX elements (use a
+ * dart_type_create_custom type for large records). Collective. */
+dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const size_t* senddispls,
+                          dart_datatype_t dtype, void* recvbuf, const size_t* nrecvelem,
+                          const size_t* recvdispls, dart_team_t teamid);
+
 /* Non-blocking barrier; complete with dart_wait/dart_test. */
 dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle);
 
