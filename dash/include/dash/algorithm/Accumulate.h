@@ -1,5 +1,6 @@
-// dash::accumulate / dash::reduce: folds a global range of a 1-D container
-// (dash::Array) with a binary operation; every unit gets the result.
+// dash::accumulate / dash::reduce: folds a global range (a container's
+// range, a sub-range or a view) with a binary operation; every unit gets the
+// result.
 //
 // Each unit folds its own elements of [first, last) with std::accumulate on
 // native memory, then ONE collective combines the partials:
@@ -8,7 +9,7 @@
 //     contribute the operation's identity);
 //   - any other operation: one allgather of the partials; units without
 //     elements are skipped, the others are folded in the order of their first
-//     element's global index.
+//     element's position.
 // The result is op(init, fold of the range). The operation must be
 // associative and commutative (cyclic distributions interleave the units'
 // elements), and floating-point results may differ from std::accumulate by
@@ -35,22 +36,23 @@ namespace dash {
 
 // op(init, fold of [first, last) with op), on every unit. Collective over
 // the team.
-template <class T, class P, class V, class BinaryOp>
-V accumulate(GlobIter<T, P> first, GlobIter<T, P> last, V init, BinaryOp op) {
-  using I = typename P::index_type;
+template <class GlobIt, class V, class BinaryOp>
+internal::if_glob_iter_t<GlobIt, V> accumulate(GlobIt first, GlobIt last, V init, BinaryOp op) {
+  using T = internal::glob_element_t<GlobIt>;
+  using I = internal::glob_index_t<GlobIt>;
   static_assert(std::is_trivially_copyable_v<V>,
                 "dash::accumulate: the value type must be "
                 "trivially copyable");
   bool has = false;
   V partial{};
-  I first_g = std::numeric_limits<I>::max();
-  internal::for_each_local_segment(first, last, [&](T* b, T* e, I g) {
+  I first_pos = std::numeric_limits<I>::max();
+  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
     if (!has) {
       partial = V(*b);
-      first_g = g;
       has = true;
       ++b;
     }
+    first_pos = std::min(first_pos, pos);
     partial = std::accumulate(b, e, partial, op);
   });
   Team* team = internal::range_team(first);
@@ -63,20 +65,20 @@ V accumulate(GlobIter<T, P> first, GlobIter<T, P> last, V init, BinaryOp op) {
   } else {
     struct Record {
       V value;
-      I first_g;
+      I first_pos;
       unsigned char has;
     };
     Record mine;
     std::memset(&mine, 0, sizeof(mine));
     mine.value = partial;
-    mine.first_g = first_g;
+    mine.first_pos = first_pos;
     mine.has = has ? 1 : 0;
     std::vector<Record> all = internal::allgather_records(mine, *team, "dash::accumulate");
     std::vector<const Record*> parts;
     for (const Record& r : all)
       if (r.has) parts.push_back(&r);  // skip units without elements
     std::sort(parts.begin(), parts.end(),
-              [](const Record* x, const Record* y) { return x->first_g < y->first_g; });
+              [](const Record* x, const Record* y) { return x->first_pos < y->first_pos; });
     V result = init;
     for (const Record* r : parts) result = op(result, r->value);
     return result;
@@ -84,21 +86,21 @@ V accumulate(GlobIter<T, P> first, GlobIter<T, P> last, V init, BinaryOp op) {
 }
 
 // init + the sum of [first, last), on every unit. Collective over the team.
-template <class T, class P, class V>
-V accumulate(GlobIter<T, P> first, GlobIter<T, P> last, V init) {
+template <class GlobIt, class V>
+internal::if_glob_iter_t<GlobIt, V> accumulate(GlobIt first, GlobIt last, V init) {
   return dash::accumulate(first, last, init, dash::plus<V>());
 }
 
 // DASH's name for accumulate(first, last, init, op). Collective over the
 // team.
-template <class T, class P, class V, class BinaryOp>
-V reduce(GlobIter<T, P> first, GlobIter<T, P> last, V init, BinaryOp op) {
+template <class GlobIt, class V, class BinaryOp>
+internal::if_glob_iter_t<GlobIt, V> reduce(GlobIt first, GlobIt last, V init, BinaryOp op) {
   return dash::accumulate(first, last, init, op);
 }
 
 // DASH's name for accumulate(first, last, init). Collective over the team.
-template <class T, class P, class V>
-V reduce(GlobIter<T, P> first, GlobIter<T, P> last, V init) {
+template <class GlobIt, class V>
+internal::if_glob_iter_t<GlobIt, V> reduce(GlobIt first, GlobIt last, V init) {
   return dash::accumulate(first, last, init, dash::plus<V>());
 }
 

@@ -1,6 +1,6 @@
-// dash::count / dash::count_if: how many elements of a global range of a 1-D
-// container (dash::Array) equal a value / satisfy a predicate, on every
-// unit.
+// dash::count / dash::count_if: how many elements of a global range (a
+// container's range, a sub-range or a view) equal a value / satisfy a
+// predicate, on every unit.
 //
 // Each unit counts its own elements of [first, last) with std::count_if on
 // native memory, then ONE allreduce (DART_OP_SUM) adds the counts.
@@ -22,11 +22,13 @@ namespace dash {
 
 // Number of elements x of [first, last) with pred(x). Collective over the
 // team.
-template <class T, class P, class Pred>
-typename P::index_type count_if(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
-  using I = typename P::index_type;
+template <class GlobIt, class Pred>
+internal::if_glob_iter_t<GlobIt, internal::glob_index_t<GlobIt>> count_if(GlobIt first, GlobIt last,
+                                                                          Pred pred) {
+  using T = internal::glob_element_t<GlobIt>;
+  using I = internal::glob_index_t<GlobIt>;
   long long mine = 0;
-  internal::for_each_local_segment(first, last, [&](T* b, T* e, I) {
+  internal::for_each_local_run<false>(first, last, [&](T* b, T* e, auto, auto) {
     mine += static_cast<long long>(std::count_if(b, e, std::ref(pred)));
   });
   Team* team = internal::range_team(first);
@@ -36,10 +38,11 @@ typename P::index_type count_if(GlobIter<T, P> first, GlobIter<T, P> last, Pred 
 
 // Number of elements of [first, last) equal to value. Collective over the
 // team.
-template <class T, class P, class V>
-typename P::index_type count(GlobIter<T, P> first, GlobIter<T, P> last, const V& value) {
+template <class GlobIt, class V>
+internal::if_glob_iter_t<GlobIt, internal::glob_index_t<GlobIt>> count(GlobIt first, GlobIt last,
+                                                                       const V& value) {
   return dash::count_if(first, last,
-                        [&value](const std::remove_const_t<T>& x) { return x == value; });
+                        [&value](const internal::glob_value_t<GlobIt>& x) { return x == value; });
 }
 
 }  // namespace dash

@@ -1,6 +1,6 @@
-// dash::iota: numbers the elements of a global range of a 1-D container
-// (dash::Array): element g of [first, last) gets start + (g - first.pos()),
-// as std::iota would on the gathered range.
+// dash::iota: numbers the elements of a global range (a container's range,
+// a sub-range or a view): the element at position k of [first, last) gets
+// start + k, as std::iota would on the gathered range.
 //
 // Local: each unit assigns only its own elements on native memory; no unit
 // waits for the others. Every unit of the team calls it with the same range;
@@ -9,18 +9,20 @@
 #define DASH__ALGORITHM__IOTA_H_
 
 #include <dash/algorithm/internal/Collective.h>
-#include <dash/iterator/GlobIter.h>
 
 namespace dash {
 
-// Assigns start + (g - first.pos()) to the calling unit's element g of
+// Assigns start + k to the calling unit's elements at position k of
 // [first, last). Local.
-template <class T, class P>
-void iota(GlobIter<T, P> first, GlobIter<T, P> last, std::remove_const_t<T> start) {
-  using I = typename P::index_type;
-  const I a = first.pos();
-  internal::for_each_local_segment(first, last, [&](T* b, T* e, I g) {
-    for (T* p = b; p != e; ++p, ++g) *p = start + static_cast<std::remove_const_t<T>>(g - a);
+template <class GlobIt>
+internal::if_glob_iter_t<GlobIt> iota(GlobIt first, GlobIt last,
+                                      internal::glob_value_t<GlobIt> start) {
+  using T = internal::glob_element_t<GlobIt>;
+  using V = internal::glob_value_t<GlobIt>;
+  using I = internal::glob_index_t<GlobIt>;
+  const I a = I(first.pos());
+  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
+    for (T* p = b; p != e; ++p, ++pos) *p = start + static_cast<V>(pos - a);
   });
 }
 

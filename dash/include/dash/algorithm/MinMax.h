@@ -1,7 +1,7 @@
 // dash::min_element / dash::max_element: the first smallest / largest
-// element of a global range of a 1-D container (dash::Array), as a GlobIter
-// on every unit; ties go to the lowest global index, an empty range yields
-// last.
+// element of a global range (a container's range, a sub-range or a view),
+// as an iterator of the range on every unit; ties go to the lowest position,
+// an empty range yields last.
 //
 // Each unit searches its own elements of [first, last) with std::min_element
 // on native memory, then ONE allgather of (value, global index) per unit
@@ -26,23 +26,26 @@ namespace dash {
 
 // The first element x of [first, last) with no y such that comp(y, x), or
 // last if the range is empty. Collective over the team.
-template <class T, class P, class Compare>
-GlobIter<T, P> min_element(GlobIter<T, P> first, GlobIter<T, P> last, Compare comp) {
-  using I = typename P::index_type;
-  using V = std::remove_const_t<T>;
+template <class GlobIt, class Compare>
+internal::if_glob_iter_t<GlobIt, GlobIt> min_element(GlobIt first, GlobIt last, Compare comp) {
+  using T = internal::glob_element_t<GlobIt>;
+  using I = internal::glob_index_t<GlobIt>;
+  using V = internal::glob_value_t<GlobIt>;
   struct Record {
     V value;
-    I g;
+    I pos;
     unsigned char has;
   };
   Record mine;
   std::memset(&mine, 0, sizeof(mine));
-  // Segments come in global order: a later one wins only if strictly smaller.
-  internal::for_each_local_segment(first, last, [&](T* b, T* e, I g) {
+  // Ties between runs go to the lower position (runs of N-D ranges come in
+  // memory order, not in range order).
+  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
     T* m = std::min_element(b, e, std::ref(comp));
-    if (!mine.has || comp(*m, mine.value)) {
+    I at = pos + I(m - b);
+    if (!mine.has || comp(*m, mine.value) || (!comp(mine.value, *m) && at < mine.pos)) {
       mine.value = *m;
-      mine.g = g + I(m - b);
+      mine.pos = at;
       mine.has = 1;
     }
   });
@@ -53,32 +56,32 @@ GlobIter<T, P> min_element(GlobIter<T, P> first, GlobIter<T, P> last, Compare co
   for (const Record& r : all) {
     if (!r.has) continue;
     if (best == nullptr || comp(r.value, best->value) ||
-        (!comp(best->value, r.value) && r.g < best->g))
+        (!comp(best->value, r.value) && r.pos < best->pos))
       best = &r;
   }
-  return best == nullptr ? last : first + (best->g - first.pos());
+  return best == nullptr ? last : first + (best->pos - I(first.pos()));
 }
 
 // The first smallest element of [first, last) by operator<, or last.
 // Collective over the team.
-template <class T, class P>
-GlobIter<T, P> min_element(GlobIter<T, P> first, GlobIter<T, P> last) {
-  return dash::min_element(first, last, std::less<std::remove_const_t<T>>());
+template <class GlobIt>
+internal::if_glob_iter_t<GlobIt, GlobIt> min_element(GlobIt first, GlobIt last) {
+  return dash::min_element(first, last, std::less<internal::glob_value_t<GlobIt>>());
 }
 
 // The first element x of [first, last) with no y such that comp(x, y), or
 // last if the range is empty. Collective over the team.
-template <class T, class P, class Compare>
-GlobIter<T, P> max_element(GlobIter<T, P> first, GlobIter<T, P> last, Compare comp) {
-  using V = std::remove_const_t<T>;
+template <class GlobIt, class Compare>
+internal::if_glob_iter_t<GlobIt, GlobIt> max_element(GlobIt first, GlobIt last, Compare comp) {
+  using V = internal::glob_value_t<GlobIt>;
   return dash::min_element(first, last, [&comp](const V& a, const V& b) { return comp(b, a); });
 }
 
 // The first largest element of [first, last) by operator<, or last.
 // Collective over the team.
-template <class T, class P>
-GlobIter<T, P> max_element(GlobIter<T, P> first, GlobIter<T, P> last) {
-  return dash::max_element(first, last, std::less<std::remove_const_t<T>>());
+template <class GlobIt>
+internal::if_glob_iter_t<GlobIt, GlobIt> max_element(GlobIt first, GlobIt last) {
+  return dash::max_element(first, last, std::less<internal::glob_value_t<GlobIt>>());
 }
 
 }  // namespace dash

@@ -1,6 +1,6 @@
 // dash::all_of / dash::any_of / dash::none_of: whether a predicate holds for
-// all / some / no element of a global range of a 1-D container
-// (dash::Array), on every unit (an empty range: true / false / true).
+// all / some / no element of a global range (a container's range, a
+// sub-range or a view), on every unit (an empty range: true / false / true).
 //
 // Each unit tests its own elements of [first, last) with std::any_of on
 // native memory (stopping at the first decisive element), then ONE
@@ -24,10 +24,11 @@ namespace dash {
 
 // True if pred(x) for some element x of [first, last). Collective over the
 // team.
-template <class T, class P, class Pred>
-bool any_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
+template <class GlobIt, class Pred>
+internal::if_glob_iter_t<GlobIt, bool> any_of(GlobIt first, GlobIt last, Pred pred) {
+  using T = internal::glob_element_t<GlobIt>;
   int mine = 0;
-  internal::for_each_local_segment(first, last, [&](T* b, T* e, typename P::index_type) {
+  internal::for_each_local_run<false>(first, last, [&](T* b, T* e, auto, auto) {
     if (!mine && std::any_of(b, e, std::ref(pred))) mine = 1;
   });
   Team* team = internal::range_team(first);
@@ -37,15 +38,16 @@ bool any_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
 
 // True if pred(x) for every element x of [first, last). Collective over the
 // team.
-template <class T, class P, class Pred>
-bool all_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
-  return !dash::any_of(first, last, [&pred](const std::remove_const_t<T>& x) { return !pred(x); });
+template <class GlobIt, class Pred>
+internal::if_glob_iter_t<GlobIt, bool> all_of(GlobIt first, GlobIt last, Pred pred) {
+  return !dash::any_of(first, last,
+                       [&pred](const internal::glob_value_t<GlobIt>& x) { return !pred(x); });
 }
 
 // True if pred(x) for no element x of [first, last). Collective over the
 // team.
-template <class T, class P, class Pred>
-bool none_of(GlobIter<T, P> first, GlobIter<T, P> last, Pred pred) {
+template <class GlobIt, class Pred>
+internal::if_glob_iter_t<GlobIt, bool> none_of(GlobIt first, GlobIt last, Pred pred) {
   return !dash::any_of(first, last, pred);
 }
 

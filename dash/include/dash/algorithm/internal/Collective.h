@@ -1,15 +1,14 @@
-// Helpers shared by the algorithms over global ranges of a 1-D container
-// (Fill.h, Accumulate.h, MinMax.h, ...): the calling unit's segments of a
-// range with their global indices, the DART type of an element type, and the
-// one collective each value-returning algorithm combines with.
+// Helpers shared by the algorithms over global ranges (Fill.h,
+// Accumulate.h, MinMax.h, ...): the DART type of an element type, the team of
+// a range, and the one collective each value-returning algorithm combines
+// with. The calling unit's runs of a range come from LocalRuns.h.
 #ifndef DASH__ALGORITHM__INTERNAL__COLLECTIVE_H_
 #define DASH__ALGORITHM__INTERNAL__COLLECTIVE_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/Team.h>
-#include <dash/algorithm/LocalRange.h>
-#include <dash/iterator/GlobIter.h>
+#include <dash/algorithm/internal/LocalRuns.h>
 
 #include <cstring>
 #include <type_traits>
@@ -50,26 +49,9 @@ constexpr dart_datatype_t dart_datatype_of() {
 
 // The team of the range's container, or nullptr for a container that is not
 // allocated (then the range is empty on every unit). Local.
-template <class T, class P>
-Team* range_team(const GlobIter<T, P>& first) {
+template <class It>
+Team* range_team(const It& first) {
   return first.memory() ? &first.memory()->team() : nullptr;
-}
-
-// Calls f(begin, end, g) for every contiguous native segment of the calling
-// unit's elements of [first, last), in global order; g is the global index of
-// *begin. Local, O(local elements touched by f + segments).
-template <class T, class P, class F>
-void for_each_local_segment(const GlobIter<T, P>& first, const GlobIter<T, P>& last, F&& f) {
-  if (first == last) {
-    local_index_range(first, last);  // argument checks only
-    return;
-  }
-  const P& pattern = first.pattern();
-  T* base = first.memory()->lbegin();
-  for (const Range<T>& seg : local_range(first, last)) {
-    if (seg.begin == seg.end) continue;
-    f(seg.begin, seg.end, typename P::index_type(pattern.global(seg.begin - base)));
-  }
 }
 
 // Every unit's record `mine`, in unit order (one allgather of bytes).

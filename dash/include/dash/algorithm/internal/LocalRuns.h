@@ -1,0 +1,222 @@
+// The calling unit's part of a global range as runs of native memory, for
+// the algorithms: for_each_local_run(first, last, f) calls
+//   f(T* begin, T* end, I pos, I gidx)
+// for runs of the calling unit's elements of [first, last), where pos is the
+// range position of *begin (GlobIter: the global index; GlobViewIter: the
+// position in the view) and gidx its global index in the container. Inside a
+// run both grow by one per element.
+//
+// Ranges it takes: GlobIter of any 1-D pattern (runs in global order), and
+// GlobIter or GlobViewIter of an N-D Cartesian pattern (BlockPattern,
+// TilePattern; runs in no particular order). An N-D range [first, last) of
+// iteration positions is cut into at most 2N - 1 rectangles, each rectangle
+// is mapped to the calling unit's local rectangle in O(N), and that one is
+// walked along its fastest local dimension.
+//
+// With Positions = false the caller ignores pos and gidx, and runs that
+// continue each other in memory are merged (a whole tile of a TilePattern is
+// then one run). Local; cost O(runs), no allocation.
+#ifndef DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_H_
+#define DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_H_
+
+#include <dash/Exception.h>
+#include <dash/algorithm/LocalRange.h>
+#include <dash/iterator/GlobIter.h>
+#include <dash/iterator/GlobViewIter.h>
+#include <dash/pattern/SizeSpec.h>
+#include <dash/view/ViewFunctions.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <type_traits>
+
+namespace dash {
+namespace internal {
+
+// Element type (const if the iterator is), index type and pattern of a
+// global iterator; is_glob_iter_v is false for anything else.
+template <class It>
+struct glob_iter_traits {
+  static constexpr bool value = false;
+};
+template <class T, class P>
+struct glob_iter_traits<GlobIter<T, P>> {
+  static constexpr bool value = true;
+  static constexpr bool is_view = false;
+  using element = T;
+  using pattern = P;
+  using index = typename P::index_type;
+};
+template <class T, class P>
+struct glob_iter_traits<GlobViewIter<T, P>> {
+  static constexpr bool value = true;
+  static constexpr bool is_view = true;
+  using element = T;
+  using pattern = P;
+  using index = typename P::index_type;
+};
+template <class It>
+inline constexpr bool is_glob_iter_v = glob_iter_traits<std::decay_t<It>>::value;
+template <class It>
+using glob_element_t = typename glob_iter_traits<It>::element;
+template <class It>
+using glob_index_t = typename glob_iter_traits<It>::index;
+template <class It>
+using glob_value_t = std::remove_const_t<glob_element_t<It>>;
+// Enables an algorithm for global iterators only (so it does not catch
+// std:: calls made with native pointers).
+template <class It, class R = void>
+using if_glob_iter_t = std::enable_if_t<is_glob_iter_v<It>, R>;
+
+// Checks that first and last can form a range. Local.
+template <class It>
+void check_glob_range(const It& first, const It& last, const char* who) {
+  if (static_cast<const void*>(first.memory()) != static_cast<const void*>(last.memory()))
+    throw exception::InvalidArgument(std::string(who) +
+                                     ": first and last belong to different containers");
+  if (last < first) throw exception::InvalidArgument(std::string(who) + ": last is before first");
+}
+
+// Calls box(offsets, extents) for the rectangles that make up iteration
+// positions [p, q) of a rectangle with extents `ext`, iterated with its
+// dimension order[N-1] fastest; offsets are relative to the rectangle.
+// At most 2N - 1 calls, in iteration order. Local.
+template <dim_t N, class I, class S, class Box>
+void for_each_box_of_positions(I p, I q, const std::array<S, N>& ext,
+                               const std::array<dim_t, N>& order, Box&& box) {
+  // stride[k]: elements per step of dimension order[k].
+  std::array<I, N + 1> stride;
+  stride[N] = 1;
+  for (dim_t k = N; k-- > 0;) stride[k] = stride[k + 1] * I(ext[order[k]]);
+  while (p < q) {
+    // The slowest dimension k whose faster dimensions are all at 0 and one of
+    // whose steps fits into what remains.
+    // (k = N - 1 always qualifies: its step is one element.)
+    dim_t k = 0;
+    while (p % stride[k + 1] != 0 || stride[k + 1] > q - p) ++k;
+    dim_t d = order[k];
+    I c = (p / stride[k + 1]) % I(ext[d]);
+    I steps = std::min<I>(I(ext[d]) - c, (q - p) / stride[k + 1]);
+    std::array<I, N> off{};
+    std::array<S, N> len{};
+    I rest = p;
+    for (dim_t j = N; j-- > 0;) {
+      dim_t dj = order[j];
+      off[dj] = rest % I(ext[dj]);
+      rest /= I(ext[dj]);
+      len[dj] = j < k ? S(1) : (j == k ? S(steps) : ext[dj]);
+    }
+    box(off, len);
+    p += steps * stride[k + 1];
+  }
+}
+
+// Walks the calling unit's part of the global rectangle (goff, glen) of an
+// N-D Cartesian pattern; see the file comment for f. `view_off`/`view_ext`
+// describe the space pos counts in. Local.
+template <bool Positions, class T, class P, class F>
+void for_each_local_run_of_rect(const P& pattern, T* base,
+                                const std::array<typename P::index_type, P::ndim()>& goff,
+                                const std::array<typename P::size_type, P::ndim()>& glen,
+                                const std::array<typename P::index_type, P::ndim()>& view_off,
+                                const std::array<typename P::size_type, P::ndim()>& view_ext,
+                                F& f) {
+  using I = typename P::index_type;
+  constexpr dim_t N = P::ndim();
+  constexpr MemArrange Arr = P::memory_order();
+  constexpr dim_t fast = Arr == ROW_MAJOR ? N - 1 : 0;
+  auto lrect = pattern.local_rectangle(ViewSpec<N, I>(goff, glen));
+  if (lrect.size() == 0) return;
+  const I bs = pattern.blocksize(fast);
+  // Lines of lrect along the fast dimension, in local row order.
+  std::array<typename P::size_type, N> lines_ext = lrect.extents();
+  lines_ext[fast] = 1;
+  const I nlines = I(ViewSpec<N, I>(lrect.offsets(), lines_ext).size());
+  T* run_b = nullptr;
+  T* run_e = nullptr;
+  I run_pos = 0, run_g = 0;
+  auto flush = [&]() {
+    if (run_b != run_e) f(run_b, run_e, run_pos, run_g);
+    run_b = run_e = nullptr;
+  };
+  for (I line = 0; line < nlines; ++line) {
+    auto lc = delinearize<N, Arr>(line, lines_ext);
+    for (dim_t d = 0; d < N; ++d) lc[d] += lrect.offset(d);
+    const I x_end = lc[fast] + I(lrect.extent(fast));
+    for (I x = lc[fast]; x < x_end;) {
+      const I chunk_end = std::min(x_end, (x / bs + 1) * bs);
+      lc[fast] = x;
+      T* b = base + pattern.local_at(lc);
+      T* e = b + (chunk_end - x);
+      if constexpr (Positions) {
+        auto gc = pattern.global_coords(lc);
+        std::array<I, N> vc;
+        for (dim_t d = 0; d < N; ++d) vc[d] = gc[d] - view_off[d];
+        I pos = linearize<N, Arr>(vc, view_ext);
+        I g = pattern.global_index(gc);
+        if (b == run_e && pos == run_pos + I(run_e - run_b) && g == run_g + I(run_e - run_b)) {
+          run_e = e;
+        } else {
+          flush();
+          run_b = b, run_e = e, run_pos = pos, run_g = g;
+        }
+      } else {
+        if (b == run_e) {
+          run_e = e;
+        } else {
+          flush();
+          run_b = b, run_e = e;
+        }
+      }
+      x = chunk_end;
+    }
+  }
+  flush();
+}
+
+// Calls f(begin, end, pos, gidx) for runs of the calling unit's elements of
+// [first, last); see the file comment. Local.
+template <bool Positions = true, class It, class F>
+void for_each_local_run(const It& first, const It& last, F&& f) {
+  using Tr = glob_iter_traits<It>;
+  using T = typename Tr::element;
+  using P = typename Tr::pattern;
+  using I = typename Tr::index;
+  constexpr dim_t N = P::ndim();
+  check_glob_range(first, last, "dash algorithm");
+  if (first == last || first.memory() == nullptr) return;
+  const P& pattern = first.pattern();
+  T* base = first.memory()->lbegin();
+  if constexpr (!Tr::is_view && N == 1) {
+    for (const Range<T>& seg : local_range(first, last)) {
+      if (seg.begin == seg.end) continue;
+      I g = I(pattern.global(seg.begin - base));
+      f(seg.begin, seg.end, g, g);
+    }
+  } else {
+    static_assert(has_local_rectangle<P>::value,
+                  "dash algorithms on N-D ranges need a Cartesian pattern (BlockPattern, "
+                  "TilePattern): this pattern's local part of a rectangle is not a rectangle");
+    constexpr MemArrange Arr = P::memory_order();
+    std::array<dim_t, N> order;
+    for (dim_t k = 0; k < N; ++k) order[k] = Arr == ROW_MAJOR ? k : N - 1 - k;
+    std::array<I, N> view_off{};
+    std::array<typename P::size_type, N> view_ext = pattern.extents();
+    if constexpr (Tr::is_view) {
+      view_off = first.viewspec().offsets();
+      view_ext = first.viewspec().extents();
+    }
+    for_each_box_of_positions<N>(
+        I(first.pos()), I(last.pos()), view_ext, order, [&](const auto& off, const auto& len) {
+          std::array<I, N> goff;
+          for (dim_t d = 0; d < N; ++d) goff[d] = off[d] + view_off[d];
+          for_each_local_run_of_rect<Positions>(pattern, base, goff, len, view_off, view_ext, f);
+        });
+  }
+}
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_H_
