@@ -7,13 +7,16 @@
 #                     [LABELS <label>...]            added to the labels below
 #                     [LIBRARIES <target>...]        linked besides dash_test_main and dash
 #                     [ARGS <arg>...]                passed to the binary
-#                     [VARIANT <suffix> "<VAR=value|VAR2=value2>"]...)
+#                     [VARIANT <suffix> "<VAR=value|VAR2=value2>"]...
+#                     [VARIANT_UNITS <N>...])           default: 3 (or the largest of UNITS)
 #
-# Registers <name>.np<N> for every N, and <name>.<suffix>.np<N> for every VARIANT with its extra
-# environment. Every run is labelled mpi, np<N> and <name> (variants also <suffix>), so e.g.
+# Registers <name>.np<N> for every N of UNITS, and once more per VARIANT, with its extra
+# environment, as <name>.<suffix>.np<N> for the N of VARIANT_UNITS (3 units by default: an odd
+# count that splits unevenly into virtual nodes and still has remote and same-node pairs). Every run is labelled mpi, np<N> and <name> (variants also <suffix>), so e.g.
 # `ctest -L '^np[12]$'` runs only 1- and 2-unit runs.
 
 set(DASH_TEST_DEFAULT_UNITS 1 2 3 4)
+set(DASH_TEST_DEFAULT_VARIANT_UNITS 3)
 set(DASH_TEST_DEFAULT_TIMEOUT 120)
 
 # Environment every MPI test run gets: oversubscription; no core binding (OpenMPI would pin
@@ -48,7 +51,7 @@ endfunction()
 # Builds test binary <name> and registers its runs (see the top of this file).
 function(dash_add_mpi_test)
   cmake_parse_arguments(PARSE_ARGV 0 T "" "NAME;TIMEOUT"
-                        "SOURCES;UNITS;ENVIRONMENT;LABELS;LIBRARIES;ARGS;VARIANT")
+                        "SOURCES;UNITS;ENVIRONMENT;LABELS;LIBRARIES;ARGS;VARIANT;VARIANT_UNITS")
   if(NOT T_NAME OR NOT T_SOURCES)
     message(FATAL_ERROR "dash_add_mpi_test: NAME and SOURCES are required")
   endif()
@@ -60,6 +63,13 @@ function(dash_add_mpi_test)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT ${DASH_TEST_DEFAULT_TIMEOUT})
+  endif()
+  if(NOT T_VARIANT_UNITS)
+    if(DASH_TEST_DEFAULT_VARIANT_UNITS IN_LIST T_UNITS)
+      set(T_VARIANT_UNITS ${DASH_TEST_DEFAULT_VARIANT_UNITS})
+    else()
+      list(GET T_UNITS -1 T_VARIANT_UNITS)
+    endif()
   endif()
   list(LENGTH T_VARIANT n_variant_args)
   math(EXPR odd "${n_variant_args} % 2")
@@ -80,7 +90,7 @@ function(dash_add_mpi_test)
   while(T_VARIANT)
     list(POP_FRONT T_VARIANT suffix variant_env)
     string(REPLACE "|" ";" variant_env "${variant_env}")  # '|' separates variables
-    foreach(n IN LISTS T_UNITS)
+    foreach(n IN LISTS T_VARIANT_UNITS)
       dash_add_mpi_test_run(${T_NAME}.${suffix}.np${n} ${target} ${n} ${T_TIMEOUT}
                             "${T_NAME};${suffix};${T_LABELS}"
                             "${T_ENVIRONMENT};${variant_env}" "${T_ARGS}")
