@@ -15,6 +15,7 @@
 #include <dash/algorithm/Copy.h>
 #include <dash/algorithm/CopyView.h>
 #include <dash/algorithm/Count.h>
+#include <dash/algorithm/Equal.h>
 #include <dash/algorithm/Fill.h>
 #include <dash/algorithm/Find.h>
 #include <dash/algorithm/ForEach.h>
@@ -24,6 +25,7 @@
 #include <dash/algorithm/MinMax.h>
 #include <dash/algorithm/Operation.h>
 #include <dash/algorithm/Predicates.h>
+#include <dash/algorithm/Transform.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/view/ViewFunctions.h>

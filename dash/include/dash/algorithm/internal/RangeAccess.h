@@ -1,0 +1,195 @@
+// Reading and writing parts of any global range (GlobIter of a 1-D or N-D
+// container, GlobViewIter) for the algorithms that combine ranges
+// (transform, equal): native access where the part is the calling unit's,
+// batched one-sided transfers otherwise, owner runs for atomic updates, and
+// the overlap rules.
+#ifndef DASH__ALGORITHM__INTERNAL__RANGE_ACCESS_H_
+#define DASH__ALGORITHM__INTERNAL__RANGE_ACCESS_H_
+
+#include <dash/Exception.h>
+#include <dash/algorithm/Copy.h>
+#include <dash/algorithm/CopyView.h>
+#include <dash/algorithm/internal/LocalRuns.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace dash {
+namespace internal {
+
+// Iteration space of a range: offsets and extents of the rectangle its
+// positions count in (the container for GlobIter, the view for GlobViewIter).
+template <class It>
+auto iteration_space(const It& it) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = typename P::index_type;
+  if constexpr (glob_iter_traits<It>::is_view) {
+    return it.viewspec();
+  } else {
+    return ViewSpec<P::ndim(), I>(std::array<I, P::ndim()>{}, it.pattern().extents());
+  }
+}
+
+// The same position as an iterator over a view: GlobIter of an N-D
+// container becomes a GlobViewIter over all of it. Local.
+template <class T, class P>
+GlobViewIter<T, P> as_view_iter(const GlobIter<T, P>& it) {
+  return GlobViewIter<T, P>(it.memory(), &it.pattern(), iteration_space(it), it.pos());
+}
+template <class T, class P>
+const GlobViewIter<T, P>& as_view_iter(const GlobViewIter<T, P>& it) {
+  return it;
+}
+
+// Number of positions of the range's iteration space. Local.
+template <class It>
+std::size_t space_size(const It& it) {
+  return std::size_t(iteration_space(it).size());
+}
+
+// Throws unless [first, first + n) lies inside the iteration space of
+// first. Local.
+template <class It>
+void check_range_fits(const It& first, std::size_t n, const char* who, const char* what) {
+  if (first.memory() == nullptr && n == 0) return;
+  if (first.pos() < 0 || std::size_t(first.pos()) + n > space_size(first))
+    throw exception::InvalidArgument(std::string(who) + ": " + what + " runs past its end (" +
+                                     std::to_string(n) + " elements from position " +
+                                     std::to_string(first.pos()) + " of " +
+                                     std::to_string(space_size(first)) + ")");
+}
+
+// Native pointer to [first, first + n) if the calling unit owns all of it as
+// one contiguous run in range order, else nullptr. Local, O(N).
+template <class It>
+glob_element_t<It>* native_run(const It& first, std::size_t n) {
+  using T = glob_element_t<It>;
+  using I = glob_index_t<It>;
+  using P = typename glob_iter_traits<It>::pattern;
+  if (n == 0) return nullptr;
+  if constexpr (!glob_iter_traits<It>::is_view && P::ndim() == 1) {
+    // A unit's elements of a 1-D range are one run of its memory, in order.
+    auto idx = local_index_range(first, first + I(n));
+    return std::size_t(idx.end - idx.begin) == n ? first.memory()->lbegin() + idx.begin : nullptr;
+  }
+  T* found = nullptr;
+  std::size_t runs = 0;
+  for_each_local_run(first, first + I(n), [&](T* b, T* e, I, I) {
+    ++runs;
+    if (std::size_t(e - b) == n) found = b;
+  });
+  return runs == 1 ? found : nullptr;
+}
+
+// Starts getting [first, first + n) into buf; appends handles. One-sided.
+template <class It, class Handles>
+void start_get_range(const It& first, std::size_t n, glob_value_t<It>* buf, Handles& handles) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = glob_index_t<It>;
+  if (n == 0) return;
+  if constexpr (!glob_iter_traits<It>::is_view && P::ndim() == 1) {
+    start_transfers<true>(first, first + I(n), buf, handles);
+  } else {
+    auto v = as_view_iter(first);
+    start_view_transfers<true>(v, v + I(n), buf, handles);
+  }
+}
+
+// Starts putting buf[0, n) to [out, out + n); appends handles. One-sided.
+template <class It, class Handles>
+void start_put_range(const glob_value_t<It>* buf, std::size_t n, const It& out, Handles& handles) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = glob_index_t<It>;
+  if (n == 0) return;
+  if constexpr (!glob_iter_traits<It>::is_view && P::ndim() == 1) {
+    start_transfers<false>(out, out + I(n), buf, handles);
+  } else {
+    auto v = as_view_iter(out);
+    start_view_transfers<false>(v, v + I(n), buf, handles);
+  }
+}
+
+// Calls f(unit, local offset, k, len) for runs of [first, first + n) that
+// are contiguous in their owner's memory, k being the position of the run's
+// first element relative to first. Local, O(runs).
+template <class It, class F>
+void for_each_owner_run(const It& first, std::size_t n, F&& f) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = glob_index_t<It>;
+  constexpr dim_t N = P::ndim();
+  constexpr dim_t fast = P::memory_order() == ROW_MAJOR ? N - 1 : 0;
+  auto v = as_view_iter(first);
+  const P& pattern = v.pattern();
+  const auto& space = v.viewspec();
+  const I block = pattern.blocksize(fast);
+  const I view_end = space.offset(fast) + I(space.extent(fast));
+  team_unit_t unit;
+  I src = 0, pos = 0, len = 0;
+  for (I k = 0; k < I(n);) {
+    auto coords = (v + k).coords();
+    auto l = pattern.local(coords);
+    I x = coords[fast];
+    I run = std::min({(x / block + 1) * block, view_end, x + (I(n) - k)}) - x;
+    if (len > 0 && l.unit == unit && l.index == src + len && k == pos + len) {
+      len += run;
+    } else {
+      if (len > 0) f(unit, src, pos, len);
+      unit = l.unit, src = l.index, pos = k, len = run;
+    }
+    k += run;
+  }
+  if (len > 0) f(unit, src, pos, len);
+}
+
+// Bounding rectangle, in global coordinates, of positions [first,
+// first + n) (n > 0). Local, O(N^2).
+template <class It>
+auto bounding_rectangle(const It& first, std::size_t n) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = glob_index_t<It>;
+  constexpr dim_t N = P::ndim();
+  constexpr MemArrange Arr = P::memory_order();
+  auto space = iteration_space(first);
+  std::array<dim_t, N> order;
+  for (dim_t k = 0; k < N; ++k) order[k] = Arr == ROW_MAJOR ? k : N - 1 - k;
+  std::array<I, N> lo, hi;
+  lo.fill(std::numeric_limits<I>::max());
+  hi.fill(std::numeric_limits<I>::min());
+  for_each_box_of_positions<N>(I(first.pos()), I(first.pos()) + I(n), space.extents(), order,
+                               [&](const auto& off, const auto& len) {
+                                 for (dim_t d = 0; d < N; ++d) {
+                                   lo[d] = std::min(lo[d], space.offset(d) + off[d]);
+                                   hi[d] = std::max(hi[d], space.offset(d) + off[d] + I(len[d]));
+                                 }
+                               });
+  return std::make_pair(lo, hi);
+}
+
+// Throws if output range [out, out + n) shares elements with input range
+// [in, in + n) without being the very same range (then elements would be
+// read after another unit overwrote them). Local.
+template <class In, class Out>
+void check_in_place_or_disjoint(const In& in, const Out& out, std::size_t n, const char* who) {
+  if (n == 0 || static_cast<const void*>(in.memory()) != static_cast<const void*>(out.memory()))
+    return;
+  if constexpr (std::is_same_v<std::remove_const_t<glob_value_t<In>>, glob_value_t<Out>> &&
+                glob_iter_traits<In>::is_view == glob_iter_traits<Out>::is_view) {
+    auto si = iteration_space(in);
+    auto so = iteration_space(out);
+    if (in.pos() == out.pos() && si.offsets() == so.offsets() && si.extents() == so.extents())
+      return;  // in place
+  }
+  auto a = bounding_rectangle(in, n);
+  auto b = bounding_rectangle(out, n);
+  for (std::size_t d = 0; d < a.first.size(); ++d)
+    if (a.second[d] <= b.first[d] || b.second[d] <= a.first[d]) return;  // disjoint
+  throw exception::InvalidArgument(std::string(who) +
+                                   ": the output range overlaps an input range without being "
+                                   "the same range");
+}
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__INTERNAL__RANGE_ACCESS_H_
