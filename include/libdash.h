@@ -25,6 +25,7 @@
 #include <dash/algorithm/MinMax.h>
 #include <dash/algorithm/Operation.h>
 #include <dash/algorithm/Predicates.h>
+#include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>

@@ -1,0 +1,206 @@
+// dash::sort: sorts a global range (a container's range, a sub-range or a
+// view) with a parallel sample sort. The result is stable (elements that
+// compare equal keep their order) and so the same on any number of units.
+//
+// How it runs (P units of the container's team, n elements):
+//   1. each unit copies its own elements of the range, with their positions,
+//      and sorts them with std::sort (ties broken by position);
+//   2. each unit picks P regular samples of its sorted part; one allgatherv
+//      of the samples gives everyone the same P - 1 splitters;
+//   3. each unit cuts its sorted part at the splitters: piece u goes to
+//      unit u (one alltoall of counts, one alltoallv of the elements); the
+//      splitters bound every unit's share by about 2n / P;
+//   4. each unit merges its P sorted pieces, learns where its share starts
+//      in the sorted range (one allgather of counts) and puts it there with
+//      one-sided transfers; a barrier ends the sort.
+// Memory: about 3x the unit's share of elements plus their positions, for
+// the duration of the call. The element type must be trivially copyable.
+//
+// | call                         | cost                                    |
+// |------------------------------|-----------------------------------------|
+// | sort(first, last[, comp])    | collective: O(n/P log n) local work,    |
+// |                              | 4 collectives, one-sided puts, barrier  |
+#ifndef DASH__ALGORITHM__SORT_H_
+#define DASH__ALGORITHM__SORT_H_
+
+#include <dash/algorithm/internal/Collective.h>
+#include <dash/algorithm/internal/RangeAccess.h>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+namespace dash {
+
+namespace internal {
+
+// An element with its position in the range: the sort key that makes every
+// element distinct (and the sort stable).
+template <class V, class I>
+struct SortItem {
+  V value;
+  I pos;
+};
+
+// A DART type for `bytes`-sized records that frees itself.
+class RecordType {
+ public:
+  explicit RecordType(std::size_t bytes) {
+    check_dart(dart_type_create_custom(bytes, &type_), "dash::sort: dart_type_create_custom");
+  }
+  ~RecordType() { dart_type_destroy(&type_); }
+  RecordType(const RecordType&) = delete;
+  RecordType& operator=(const RecordType&) = delete;
+  dart_datatype_t get() const { return type_; }
+
+ private:
+  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
+};
+
+// Exclusive prefix sums of counts (as offsets). Local.
+inline std::vector<std::size_t> offsets_of(const std::vector<std::size_t>& counts) {
+  std::vector<std::size_t> out(counts.size());
+  std::size_t at = 0;
+  for (std::size_t u = 0; u < counts.size(); ++u) {
+    out[u] = at;
+    at += counts[u];
+  }
+  return out;
+}
+
+// Merges the sorted pieces [bounds[k], bounds[k + 1]) of v pairwise into
+// one sorted sequence. Local, O(n log pieces).
+template <class Item, class Less>
+void merge_pieces(std::vector<Item>& v, std::vector<std::size_t> bounds, Less less) {
+  while (bounds.size() > 2) {
+    std::vector<std::size_t> next;
+    for (std::size_t k = 0; k + 2 < bounds.size(); k += 2) {
+      std::inplace_merge(v.begin() + std::ptrdiff_t(bounds[k]),
+                         v.begin() + std::ptrdiff_t(bounds[k + 1]),
+                         v.begin() + std::ptrdiff_t(bounds[k + 2]), less);
+      next.push_back(bounds[k]);
+    }
+    if (bounds.size() % 2 == 0) next.push_back(bounds[bounds.size() - 2]);
+    next.push_back(bounds.back());
+    bounds.swap(next);
+  }
+}
+
+}  // namespace internal
+
+// Sorts [first, last) by comp, stably. Collective over the container's
+// team; every unit calls it with the same range.
+template <class GlobIt, class Compare>
+internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
+  using T = internal::glob_element_t<GlobIt>;
+  using V = internal::glob_value_t<GlobIt>;
+  using I = internal::glob_index_t<GlobIt>;
+  using Item = internal::SortItem<V, I>;
+  static_assert(!std::is_const_v<T>, "dash::sort: cannot sort a const range");
+  static_assert(std::is_trivially_copyable_v<V>,
+                "dash::sort: the element type must be trivially copyable");
+  static const char* who = "dash::sort";
+  internal::check_glob_range(first, last, who);
+  const std::size_t n = std::size_t(last - first);
+  internal::check_range_fits(first, n, who, "the range");
+  Team* team = internal::range_team(first);
+  if (n < 2 || team == nullptr) return;
+  const std::size_t P = team->size();
+  const dart_team_t tid = team->dart_id();
+  auto less = [&comp](const Item& a, const Item& b) {
+    if (comp(a.value, b.value)) return true;
+    if (comp(b.value, a.value)) return false;
+    return a.pos < b.pos;
+  };
+
+  // 1. The calling unit's elements with their positions, sorted.
+  std::vector<Item> mine;
+  const I base = I(first.pos());
+  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
+    for (T* p = b; p != e; ++p, ++pos) mine.push_back({*p, pos - base});
+  });
+  std::sort(mine.begin(), mine.end(), less);
+
+  internal::RecordType item_type(sizeof(Item));
+  std::vector<Item> received;
+  std::vector<std::size_t> recv_counts(P, 0);
+  if (P == 1) {
+    received.swap(mine);
+    recv_counts[0] = received.size();
+  } else {
+    // 2. P regular samples per unit (fewer if it has fewer elements).
+    std::vector<Item> samples;
+    const std::size_t s = std::min(P, mine.size());
+    for (std::size_t k = 0; k < s; ++k) samples.push_back(mine[k * mine.size() / s]);
+    std::vector<std::size_t> sample_counts(P);
+    internal::check_dart(
+        dart_allgather(&s, sample_counts.data(), sizeof(std::size_t), DART_TYPE_BYTE, tid), who);
+    std::vector<std::size_t> sample_offsets = internal::offsets_of(sample_counts);
+    std::vector<Item> all_samples(sample_offsets.back() + sample_counts.back() + 1);
+    samples.reserve(1);
+    internal::check_dart(dart_allgatherv(samples.data(), s, item_type.get(), all_samples.data(),
+                                         sample_counts.data(), sample_offsets.data(), tid),
+                         who);
+    all_samples.pop_back();
+    std::sort(all_samples.begin(), all_samples.end(), less);
+    std::vector<Item> splitters;  // P - 1 of them
+    for (std::size_t u = 1; u < P; ++u)
+      splitters.push_back(all_samples[u * all_samples.size() / P]);
+
+    // 3. Cut at the splitters: piece u holds the items below splitter u.
+    std::vector<std::size_t> send_counts(P), send_offsets(P);
+    std::size_t at = 0;
+    for (std::size_t u = 0; u < P; ++u) {
+      std::size_t end = u + 1 < P ? std::size_t(std::lower_bound(mine.begin() + std::ptrdiff_t(at),
+                                                                 mine.end(), splitters[u], less) -
+                                                mine.begin())
+                                  : mine.size();
+      send_offsets[u] = at;
+      send_counts[u] = end - at;
+      at = end;
+    }
+    internal::check_dart(dart_alltoall(send_counts.data(), recv_counts.data(), sizeof(std::size_t),
+                                       DART_TYPE_BYTE, tid),
+                         who);
+    std::vector<std::size_t> recv_offsets = internal::offsets_of(recv_counts);
+    received.resize(recv_offsets.back() + recv_counts.back() + 1);
+    mine.reserve(1);
+    internal::check_dart(
+        dart_alltoallv(mine.data(), send_counts.data(), send_offsets.data(), item_type.get(),
+                       received.data(), recv_counts.data(), recv_offsets.data(), tid),
+        who);
+    received.pop_back();
+    std::vector<Item>().swap(mine);
+    // 4. Merge the P sorted pieces.
+    std::vector<std::size_t> bounds = recv_offsets;
+    bounds.push_back(received.size());
+    internal::merge_pieces(received, bounds, less);
+  }
+
+  // Where this unit's share starts in the sorted range.
+  std::size_t count = received.size();
+  std::vector<std::size_t> counts(P);
+  internal::check_dart(
+      dart_allgather(&count, counts.data(), sizeof(std::size_t), DART_TYPE_BYTE, tid), who);
+  std::size_t start = 0;
+  for (std::size_t u = 0; u < std::size_t(team->myid().id); ++u) start += counts[u];
+  std::vector<V> values(count + 1);
+  for (std::size_t i = 0; i < count; ++i) values[i] = received[i].value;
+  std::vector<Item>().swap(received);
+  // Every unit has read its elements (step 1 precedes the collectives above);
+  // the puts may now overwrite them.
+  std::vector<dart_handle_t> handles;
+  internal::start_put_range(values.data(), count, first + I(start), handles);
+  if (!handles.empty()) internal::check_dart(dart_waitall(handles.data(), handles.size()), who);
+  team->barrier();
+}
+
+// Sorts [first, last) by operator<, stably. Collective over the team.
+template <class GlobIt>
+internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last) {
+  dash::sort(first, last, std::less<internal::glob_value_t<GlobIt>>());
+}
+
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__SORT_H_
