@@ -45,7 +45,7 @@ dart_ret_t dart_barrier(dart_team_t teamid) {
   dart_team_data_t* team = dart__team_checked(call, teamid);
   if (team == NULL) return DART_ERR_INVAL;
   __atomic_thread_fence(__ATOMIC_SEQ_CST); /* publish fast-path stores */
-  DART_MPI_CALL(call, MPI_Barrier(team->comm));
+  DART_MPI_COLLECTIVE(call, MPI_Barrier(team->comm), MPI_Ibarrier(team->comm, &req_));
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   return DART_OK;
 }
@@ -59,8 +59,9 @@ dart_ret_t dart_bcast(void* buf, size_t nelem, dart_datatype_t dtype, dart_team_
   CHECK_SPAN(call, nelem);
   for (size_t first = 0; first < nelem || first == 0; first += INT_MAX) {
     size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
-    DART_MPI_CALL(call,
-                  MPI_Bcast((char*)buf + first * t->size, (int)count, t->mpi, root.id, team->comm));
+    char* part = (char*)buf + first * t->size;
+    DART_MPI_COLLECTIVE(call, MPI_Bcast(part, (int)count, t->mpi, root.id, team->comm),
+                        MPI_Ibcast(part, (int)count, t->mpi, root.id, team->comm, &req_));
     if (nelem == 0) break;
   }
   return DART_OK;
@@ -72,8 +73,11 @@ dart_ret_t dart_scatter(const void* sendbuf, void* recvbuf, size_t nelem, dart_d
   PREPARE(call, teamid, dtype);
   CHECK_ROOT(call, root);
   CHECK_COUNT(call, nelem);
-  DART_MPI_CALL(call, MPI_Scatter(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id,
-                                  team->comm));
+  DART_MPI_COLLECTIVE(
+      call,
+      MPI_Scatter(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm),
+      MPI_Iscatter(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm,
+                   &req_));
   return DART_OK;
 }
 
@@ -83,8 +87,11 @@ dart_ret_t dart_gather(const void* sendbuf, void* recvbuf, size_t nelem, dart_da
   PREPARE(call, teamid, dtype);
   CHECK_ROOT(call, root);
   CHECK_COUNT(call, nelem);
-  DART_MPI_CALL(call, MPI_Gather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id,
-                                 team->comm));
+  DART_MPI_COLLECTIVE(
+      call,
+      MPI_Gather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm),
+      MPI_Igather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm,
+                  &req_));
   return DART_OK;
 }
 
@@ -93,8 +100,31 @@ dart_ret_t dart_allgather(const void* sendbuf, void* recvbuf, size_t nelem, dart
   static const char* call = "dart_allgather";
   PREPARE(call, teamid, dtype);
   CHECK_COUNT(call, nelem);
-  DART_MPI_CALL(
-      call, MPI_Allgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm));
+  DART_MPI_COLLECTIVE(
+      call, MPI_Allgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm),
+      MPI_Iallgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm, &req_));
+  return DART_OK;
+}
+
+/* MPI_Allgatherv with int counts, blocking or polled (DART_MPI_COLLECTIVE). */
+static dart_ret_t allgatherv_ints(const char* call, const void* sendbuf, int nsend,
+                                  const dart_type_info_t* t, void* recvbuf, const int* counts,
+                                  const int* displs, dart_team_data_t* team) {
+  DART_MPI_COLLECTIVE(
+      call, MPI_Allgatherv(sendbuf, nsend, t->mpi, recvbuf, counts, displs, t->mpi, team->comm),
+      MPI_Iallgatherv(sendbuf, nsend, t->mpi, recvbuf, counts, displs, t->mpi, team->comm, &req_));
+  return DART_OK;
+}
+
+/* MPI_Alltoallv with int counts, blocking or polled (DART_MPI_COLLECTIVE). */
+static dart_ret_t alltoallv_ints(const char* call, const void* sendbuf, const int* scounts,
+                                 const int* sdispls, const dart_type_info_t* t, void* recvbuf,
+                                 const int* rcounts, const int* rdispls, dart_team_data_t* team) {
+  DART_MPI_COLLECTIVE(call,
+                      MPI_Alltoallv(sendbuf, scounts, sdispls, t->mpi, recvbuf, rcounts, rdispls,
+                                    t->mpi, team->comm),
+                      MPI_Ialltoallv(sendbuf, scounts, sdispls, t->mpi, recvbuf, rcounts, rdispls,
+                                     t->mpi, team->comm, &req_));
   return DART_OK;
 }
 
@@ -120,11 +150,9 @@ dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_
     counts[u] = (int)nrecvelem[u];
     displs[u] = (int)recvdispls[u];
   }
-  int ret =
-      MPI_Allgatherv(sendbuf, (int)nsendelem, t->mpi, recvbuf, counts, displs, t->mpi, team->comm);
+  dart_ret_t ret = allgatherv_ints(call, sendbuf, (int)nsendelem, t, recvbuf, counts, displs, team);
   free(counts);
-  DART_MPI_CALL(call, ret);
-  return DART_OK;
+  return ret;
 }
 
 static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* recvbuf, size_t nelem,
@@ -139,11 +167,13 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
         sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : (const char*)sendbuf + first * t->size;
     void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + first * t->size;
     if (root < 0) {
-      DART_MPI_CALL(call,
-                    MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm));
+      DART_MPI_COLLECTIVE(
+          call, MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm),
+          MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm, &req_));
     } else {
-      DART_MPI_CALL(call,
-                    MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm));
+      DART_MPI_COLLECTIVE(
+          call, MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm),
+          MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm, &req_));
     }
   }
   return DART_OK;
@@ -169,8 +199,9 @@ dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_
   static const char* call = "dart_alltoall";
   PREPARE(call, teamid, dtype);
   CHECK_COUNT(call, nelem);
-  DART_MPI_CALL(call,
-                MPI_Alltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm));
+  DART_MPI_COLLECTIVE(
+      call, MPI_Alltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm),
+      MPI_Ialltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm, &req_));
   return DART_OK;
 }
 
@@ -200,11 +231,10 @@ dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const si
     rcounts[u] = (int)nrecvelem[u];
     rdispls[u] = (int)recvdispls[u];
   }
-  int ret = MPI_Alltoallv(sendbuf, scounts, sdispls, t->mpi, recvbuf, rcounts, rdispls, t->mpi,
-                          team->comm);
+  dart_ret_t ret =
+      alltoallv_ints(call, sendbuf, scounts, sdispls, t, recvbuf, rcounts, rdispls, team);
   free(ints);
-  DART_MPI_CALL(call, ret);
-  return DART_OK;
+  return ret;
 }
 
 dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle) {

@@ -91,6 +91,7 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
       .local_pool_size = (size_t)64 << 20,
       .transfer_chunk_size = (size_t)16 << 20,
       .force_window_pair = false,
+      .wait_mode = DART_WAIT_AUTO,
   };
   const char* value;
   if ((value = getenv("DART_LOG_LEVEL")) != NULL && !parse_log_level(value, &next.log_level)) {
@@ -120,6 +121,17 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
   if ((value = getenv("DART_TEST_FORCE_WINDOW_PAIR")) != NULL &&
       !parse_bool(value, &next.force_window_pair)) {
     return FLAG_ERROR("DART_TEST_FORCE_WINDOW_PAIR", value, "1 or 0");
+  }
+  if ((value = getenv("DART_WAIT")) != NULL) {
+    if (strcasecmp(value, "auto") == 0) {
+      next.wait_mode = DART_WAIT_AUTO;
+    } else if (strcasecmp(value, "spin") == 0) {
+      next.wait_mode = DART_WAIT_SPIN;
+    } else if (strcasecmp(value, "yield") == 0) {
+      next.wait_mode = DART_WAIT_YIELD;
+    } else {
+      return FLAG_ERROR("DART_WAIT", value, "auto|spin|yield");
+    }
   }
   *cfg = next;
   return DART_OK;

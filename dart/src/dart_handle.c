@@ -77,7 +77,7 @@ static dart_ret_t wait_one(const char* call, dart_handle_t* handle, bool remote)
   DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
   dart_handle_t h = *handle;
   if (h == DART_HANDLE_NULL) return DART_OK;
-  int ret = MPI_Waitall(h->nreq, h->reqs, MPI_STATUSES_IGNORE);
+  int ret = dart__wait_requests(h->nreq, h->reqs);
   if (ret == MPI_SUCCESS) ret = complete(h, remote);
   dart__handle_release(h);
   *handle = DART_HANDLE_NULL;

@@ -54,6 +54,7 @@ static dart_ret_t discover_nodes(const char* call) {
                                           MPI_INFO_NULL, &shm));
   int leader = dart__state.myid; /* lowest unit id on my real node */
   int ret = MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
+  if (ret == MPI_SUCCESS) ret = dart__progress_setup(shm);
   MPI_Comm_free(&shm);
   DART_MPI_CALL(call, ret);
   const size_t n = (size_t)dart__state.size;

@@ -35,6 +35,11 @@ dart_ret_t dart__mpi_error(int mpi_ret, const char* call, const char* mpi_call);
 
 /* ---- configuration from the environment (dart_env.c) ------------------- */
 
+/* How a unit waits for a collective or a transfer: spin in MPI, or poll and
+ * yield its core (for more units than cores on a node); auto picks yield
+ * exactly then. */
+typedef enum { DART_WAIT_AUTO, DART_WAIT_SPIN, DART_WAIT_YIELD } dart_wait_mode_t;
+
 typedef struct {
   dart_log_level_t log_level; /* DART_LOG_LEVEL, default warn */
   bool shared_windows;        /* DART_SHARED_WINDOWS, default 1 */
@@ -42,6 +47,7 @@ typedef struct {
   size_t local_pool_size;     /* DART_LOCAL_POOL_SIZE, bytes per unit */
   size_t transfer_chunk_size; /* DART_TRANSFER_CHUNK_SIZE, bytes */
   bool force_window_pair;     /* DART_TEST_FORCE_WINDOW_PAIR (test only) */
+  dart_wait_mode_t wait_mode; /* DART_WAIT, default auto */
 } dart_config_t;
 
 /* Reads all DART_* flags. On a malformed value logs a line naming the flag
@@ -199,6 +205,7 @@ typedef struct {
   long live_windows;
   long live_comms;
   long live_handles;
+  bool yield_when_idle; /* waits poll and yield (DART_WAIT, see dart_progress.c) */
 } dart_state_t;
 
 extern dart_state_t dart__state;
@@ -209,6 +216,40 @@ static inline size_t dart__chunk_elems(size_t elem_size) {
   size_t elems = dart__state.config.transfer_chunk_size / elem_size;
   return elems == 0 ? 1 : elems;
 }
+
+/* ---- waiting (dart_progress.c) ---------------------------------------- */
+
+/* Decides dart__state.yield_when_idle from DART_WAIT and, for auto, whether
+ * the units of this real node (node_comm) outnumber the cores they may run
+ * on together (the union of their affinity masks). Collective over
+ * node_comm; returns an MPI error code. */
+int dart__progress_setup(MPI_Comm node_comm);
+
+/* Completes the requests like MPI_Waitall; in yield mode by MPI_Testall
+ * polls that give the core away between polls. */
+int dart__wait_requests(int n, MPI_Request* reqs);
+
+/* In yield mode: a polled barrier over comm, so that a blocking MPI call
+ * that follows (communicator or window creation, which spin inside MPI)
+ * starts with every unit present. Nothing in spin mode. */
+int dart__gather_before_blocking(MPI_Comm comm);
+
+/* Runs a collective: the blocking MPI call, or in yield mode its
+ * non-blocking twin (which must use the MPI_Request req_) and
+ * dart__wait_requests. Returns from the calling function on an MPI error. */
+#define DART_MPI_COLLECTIVE(call, blocking, nonblocking)                                   \
+  do {                                                                                     \
+    int dart__coll_ret_;                                                                   \
+    if (dart__state.yield_when_idle) {                                                     \
+      MPI_Request req_ = MPI_REQUEST_NULL;                                                 \
+      dart__coll_ret_ = (nonblocking);                                                     \
+      if (dart__coll_ret_ == MPI_SUCCESS) dart__coll_ret_ = dart__wait_requests(1, &req_); \
+    } else {                                                                               \
+      dart__coll_ret_ = (blocking);                                                        \
+    }                                                                                      \
+    if (dart__coll_ret_ != MPI_SUCCESS)                                                    \
+      return dart__mpi_error(dart__coll_ret_, (call), #blocking);                          \
+  } while (0)
 
 /* True once MPI_Finalize has run. */
 bool dart__mpi_finalized(void);

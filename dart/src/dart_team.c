@@ -145,8 +145,9 @@ static dart_ret_t agree_on_team_id(const char* call, dart_team_data_t* parent, d
   for (int t = 0; t < DART_MAX_TEAMS; ++t) {
     if (dart__state.teams[t] != NULL) used[t / 64] |= (uint64_t)1 << (t % 64);
   }
-  DART_MPI_CALL(call,
-                MPI_Allreduce(MPI_IN_PLACE, used, ID_WORDS, MPI_UINT64_T, MPI_BOR, parent->comm));
+  DART_MPI_COLLECTIVE(
+      call, MPI_Allreduce(MPI_IN_PLACE, used, ID_WORDS, MPI_UINT64_T, MPI_BOR, parent->comm),
+      MPI_Iallreduce(MPI_IN_PLACE, used, ID_WORDS, MPI_UINT64_T, MPI_BOR, parent->comm, &req_));
   for (int word = 0; word < ID_WORDS; ++word) {
     if (used[word] == UINT64_MAX) continue;
     int bit = __builtin_ctzll(~used[word]);
@@ -199,6 +200,7 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
   int32_t member = 0;
   dart_group_ismember(group, DART_GLOBAL_UNIT_ID(dart__state.myid), &member);
   MPI_Comm comm = MPI_COMM_NULL;
+  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
   DART_MPI_CALL(call,
                 MPI_Comm_split(parent->comm, member ? 0 : MPI_UNDEFINED, dart__state.myid, &comm));
   return register_new_team(call, parent, comm, newteam);
@@ -210,6 +212,7 @@ dart_ret_t dart_team_split(dart_team_t teamid, int color, int key, dart_team_t* 
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
+  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
   DART_MPI_CALL(call, MPI_Comm_split(parent->comm, color < 0 ? MPI_UNDEFINED : color, key, &comm));
   return register_new_team(call, parent, comm, newteam);
 }
@@ -220,6 +223,7 @@ dart_ret_t dart_team_split_node(dart_team_t teamid, dart_team_t* newteam) {
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
+  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
   DART_MPI_CALL(
       call, MPI_Comm_split(parent->comm, dart__state.node[dart__state.myid], parent->myid, &comm));
   return register_new_team(call, parent, comm, newteam);
@@ -231,6 +235,7 @@ dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t* newteam) {
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
+  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
   DART_MPI_CALL(call, MPI_Comm_dup(parent->comm, &comm));
   return register_new_team(call, parent, comm, newteam);
 }

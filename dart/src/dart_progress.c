@@ -1,0 +1,72 @@
+/* Waiting for collectives and transfers. MPI implementations wait by
+ * spinning in their progress engine; with more units than cores on a node
+ * (a laptop, an oversubscribed test run) the spinning units take the cores
+ * the others need to make progress, and a collective can take milliseconds
+ * instead of microseconds. In yield mode DART polls instead and gives the
+ * core away between polls. */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dart_internal.h"
+
+/* MPICH's headers make GCC 12 see a zero-sized status array in
+ * MPI_Waitall/MPI_Testall with MPI_STATUSES_IGNORE (a false positive). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+
+int dart__progress_setup(MPI_Comm node_comm) {
+  int on_node = 1;
+  int ret = MPI_Comm_size(node_comm, &on_node);
+  if (ret != MPI_SUCCESS) return ret;
+  /* Cores the node's units may use together: the union of their masks. */
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET((int)c, &mine);
+  }
+  cpu_set_t all;
+  ret = MPI_Allreduce(&mine, &all, (int)sizeof(cpu_set_t), MPI_UNSIGNED_CHAR, MPI_BOR, node_comm);
+  if (ret != MPI_SUCCESS) return ret;
+  int cores = CPU_COUNT(&all);
+  if (cores < 1) cores = 1;
+  switch (dart__state.config.wait_mode) {
+    case DART_WAIT_SPIN:
+      dart__state.yield_when_idle = false;
+      break;
+    case DART_WAIT_YIELD:
+      dart__state.yield_when_idle = true;
+      break;
+    default:
+      dart__state.yield_when_idle = on_node > cores;
+  }
+  dart__log(DART_LOG_INFO, "dart_init", "%d units on this node, %d cores between them: waits %s",
+            on_node, cores, dart__state.yield_when_idle ? "poll and yield" : "spin");
+  return MPI_SUCCESS;
+}
+
+int dart__wait_requests(int n, MPI_Request* reqs) {
+  if (!dart__state.yield_when_idle) return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+  for (int polls = 0;; ++polls) {
+    int done = 0;
+    int ret = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+    if (ret != MPI_SUCCESS || done) return ret;
+    if (polls >= 64) {
+      /* Long waits: sleep briefly so that the units we wait for get a core. */
+      struct timespec pause = {0, 20000};
+      nanosleep(&pause, NULL);
+    } else if (polls >= 4) {
+      sched_yield();
+    }
+  }
+}
+
+int dart__gather_before_blocking(MPI_Comm comm) {
+  if (!dart__state.yield_when_idle) return MPI_SUCCESS;
+  MPI_Request req = MPI_REQUEST_NULL;
+  int ret = MPI_Ibarrier(comm, &req);
+  return ret == MPI_SUCCESS ? dart__wait_requests(1, &req) : ret;
+}
