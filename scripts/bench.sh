@@ -23,6 +23,7 @@ extra_runs=(
   "containers shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=random_read"
   "copy vnode1 DART_VIRTUAL_NODE_SIZE=1"
   "copy shm_off DART_SHARED_WINDOWS=0"
+  "algorithms shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=transform_fetch"
 )
 
 names=()

@@ -3,9 +3,9 @@
 table per file) and, when matplotlib is importable, one PNG per file plotting each benchmark
 family over its last numeric argument (bandwidth when the benchmark reports bytes/s).
 
-Benchmarks that measure their baselines themselves (bench/containers.cc) report the counters
-ns_per_<item>, <baseline>_ns_per_<item> and ratio_vs_<baseline>; their file also gets one
-table per benchmark family with those figures side by side.
+Benchmarks that measure their baselines themselves (bench/containers.cc, algorithms.cc, ...)
+report the counters ns_per_<item>, <baseline>_ns_per_<item> and ratio_vs_<baseline>; their
+file also gets one table per benchmark family with those figures side by side.
 
 usage: scripts/bench_report.py [results-dir]      (default: bench/results)
 """
@@ -73,9 +73,16 @@ def markdown_table(runs):
 TIME_SUFFIXES = ("real_time", "manual_time", "process_time")
 
 
+def name_parts(name):
+    """A run name's parts without the suffixes Google Benchmark appends (time kind, a fixed
+    'iterations:N' as set by benchmarks that must run the same count on every unit)."""
+    return [p for p in name.split("/")
+            if p not in TIME_SUFFIXES and not p.startswith("iterations:")]
+
+
 def argument_of(name):
     """The argument part of a run name ('BM_x/4096/manual_time' -> '4096'), sizes readable."""
-    parts = [p for p in name.split("/")[1:] if p not in TIME_SUFFIXES]
+    parts = name_parts(name)[1:]
     text = "/".join(parts)
     if text.isdigit():
         value = int(text)
@@ -143,7 +150,7 @@ def plot(runs, title, png_path, pyplot):
     """One line per family (name before the first '/') over the last numeric argument."""
     families = {}
     for run in runs:
-        parts = [p for p in run["name"].split("/") if p not in TIME_SUFFIXES]
+        parts = name_parts(run["name"])
         if run.get("error_occurred") or len(parts) < 2 or not parts[-1].isdigit():
             continue
         bandwidth = run.get("bytes_per_second")
