@@ -14,8 +14,9 @@
 // walked along its fastest local dimension.
 //
 // With Positions = false the caller ignores pos and gidx, and runs that
-// continue each other in memory are merged (a whole tile of a TilePattern is
-// then one run). Local; cost O(runs), no allocation.
+// continue each other in memory are merged (a whole tile of a TilePattern, or
+// all full-width rows of a BlockPattern's local array, are then one run).
+// Local; cost O(runs), no allocation.
 #ifndef DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_H_
 #define DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_H_
 
@@ -114,7 +115,11 @@ void for_each_box_of_positions(I p, I q, const std::array<S, N>& ext,
 
 // Walks the calling unit's part of the global rectangle (goff, glen) of an
 // N-D Cartesian pattern; see the file comment for f. `view_off`/`view_ext`
-// describe the space pos counts in. Local.
+// describe the space pos counts in. In a blocked layout (TilePattern) the
+// local rectangle is walked tile by tile, so that the lines of a tile, which
+// follow each other in memory, merge into one run; in a canonical layout
+// (BlockPattern) line by line, a line crossing local blocks being contiguous.
+// Local.
 template <bool Positions, class T, class P, class F>
 void for_each_local_run_of_rect(const P& pattern, T* base,
                                 const std::array<typename P::index_type, P::ndim()>& goff,
@@ -123,16 +128,14 @@ void for_each_local_run_of_rect(const P& pattern, T* base,
                                 const std::array<typename P::size_type, P::ndim()>& view_ext,
                                 F& f) {
   using I = typename P::index_type;
+  using S = typename P::size_type;
   constexpr dim_t N = P::ndim();
   constexpr MemArrange Arr = P::memory_order();
   constexpr dim_t fast = Arr == ROW_MAJOR ? N - 1 : 0;
+  constexpr bool blocked = P::layout_properties::blocked;
   auto lrect = pattern.local_rectangle(ViewSpec<N, I>(goff, glen));
   if (lrect.size() == 0) return;
   const I bs = pattern.blocksize(fast);
-  // Lines of lrect along the fast dimension, in local row order.
-  std::array<typename P::size_type, N> lines_ext = lrect.extents();
-  lines_ext[fast] = 1;
-  const I nlines = I(ViewSpec<N, I>(lrect.offsets(), lines_ext).size());
   T* run_b = nullptr;
   T* run_e = nullptr;
   I run_pos = 0, run_g = 0;
@@ -140,37 +143,76 @@ void for_each_local_run_of_rect(const P& pattern, T* base,
     if (run_b != run_e) f(run_b, run_e, run_pos, run_g);
     run_b = run_e = nullptr;
   };
-  for (I line = 0; line < nlines; ++line) {
-    auto lc = delinearize<N, Arr>(line, lines_ext);
-    for (dim_t d = 0; d < N; ++d) lc[d] += lrect.offset(d);
-    const I x_end = lc[fast] + I(lrect.extent(fast));
-    for (I x = lc[fast]; x < x_end;) {
-      const I chunk_end = std::min(x_end, (x / bs + 1) * bs);
-      lc[fast] = x;
-      T* b = base + pattern.local_at(lc);
-      T* e = b + (chunk_end - x);
-      if constexpr (Positions) {
-        auto gc = pattern.global_coords(lc);
-        std::array<I, N> vc;
-        for (dim_t d = 0; d < N; ++d) vc[d] = gc[d] - view_off[d];
-        I pos = linearize<N, Arr>(vc, view_ext);
-        I g = pattern.global_index(gc);
-        if (b == run_e && pos == run_pos + I(run_e - run_b) && g == run_g + I(run_e - run_b)) {
-          run_e = e;
-        } else {
-          flush();
-          run_b = b, run_e = e, run_pos = pos, run_g = g;
-        }
+  // Appends the piece of local line lc (fast coordinate x .. x + len) that
+  // lies in one local block.
+  auto piece = [&](std::array<I, N> lc, I len) {
+    T* b = base + pattern.local_at(lc);
+    T* e = b + len;
+    if constexpr (Positions) {
+      auto gc = pattern.global_coords(lc);
+      std::array<I, N> vc;
+      for (dim_t d = 0; d < N; ++d) vc[d] = gc[d] - view_off[d];
+      I pos = linearize<N, Arr>(vc, view_ext);
+      I g = pattern.global_index(gc);
+      if (b == run_e && pos == run_pos + I(run_e - run_b) && g == run_g + I(run_e - run_b)) {
+        run_e = e;
       } else {
-        if (b == run_e) {
-          run_e = e;
-        } else {
-          flush();
-          run_b = b, run_e = e;
-        }
+        flush();
+        run_b = b, run_e = e, run_pos = pos, run_g = g;
       }
-      x = chunk_end;
+    } else {
+      if (b == run_e) {
+        run_e = e;
+      } else {
+        flush();
+        run_b = b, run_e = e;
+      }
     }
+  };
+  // Walks the lines of local rectangle (off, ext) along the fast dimension,
+  // cut at local block borders.
+  auto lines_of = [&](const std::array<I, N>& off, const std::array<S, N>& ext) {
+    std::array<S, N> lines_ext = ext;
+    lines_ext[fast] = 1;
+    const I nlines = I(ViewSpec<N, I>(off, lines_ext).size());
+    for (I line = 0; line < nlines; ++line) {
+      auto lc = delinearize<N, Arr>(line, lines_ext);
+      for (dim_t d = 0; d < N; ++d) lc[d] += off[d];
+      const I x_end = lc[fast] + I(ext[fast]);
+      for (I x = lc[fast]; x < x_end;) {
+        const I chunk_end = std::min(x_end, (x / bs + 1) * bs);
+        lc[fast] = x;
+        piece(lc, chunk_end - x);
+        x = chunk_end;
+      }
+    }
+  };
+  if constexpr (blocked) {
+    // Local blocks [lo[d], hi[d]] overlapping lrect, visited in memory order.
+    std::array<I, N> lo, nblk, bsz;
+    for (dim_t d = 0; d < N; ++d) {
+      bsz[d] = pattern.blocksize(d);
+      lo[d] = lrect.offset(d) / bsz[d];
+      nblk[d] = (lrect.offset(d) + I(lrect.extent(d)) - 1) / bsz[d] - lo[d] + 1;
+    }
+    std::array<S, N> nblk_s;
+    for (dim_t d = 0; d < N; ++d) nblk_s[d] = S(nblk[d]);
+    const I blocks = I(ViewSpec<N, I>(std::array<I, N>{}, nblk_s).size());
+    for (I k = 0; k < blocks; ++k) {
+      auto bc = delinearize<N, Arr>(k, nblk_s);
+      std::array<I, N> off;
+      std::array<S, N> ext;
+      for (dim_t d = 0; d < N; ++d) {
+        I b_lo = (lo[d] + bc[d]) * bsz[d];
+        I from = std::max(b_lo, lrect.offset(d));
+        I to = std::min(b_lo + bsz[d], lrect.offset(d) + I(lrect.extent(d)));
+        off[d] = from;
+        ext[d] = S(to - from);
+      }
+      lines_of(off, ext);
+    }
+  } else {
+    lines_of(lrect.offsets(), lrect.extents());
   }
   flush();
 }
