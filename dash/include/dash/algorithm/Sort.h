@@ -68,21 +68,31 @@ inline std::vector<std::size_t> offsets_of(const std::vector<std::size_t>& count
   return out;
 }
 
-// Merges the sorted pieces [bounds[k], bounds[k + 1]) of v pairwise into
-// one sorted sequence. Local, O(n log pieces).
+// Merges the sorted pieces [bounds[k], bounds[k + 1]) of v into one sorted
+// sequence, pairwise in rounds between v and one scratch vector of the same
+// size. Local, O(n log pieces), one allocation.
 template <class Item, class Less>
 void merge_pieces(std::vector<Item>& v, std::vector<std::size_t> bounds, Less less) {
+  if (bounds.size() <= 2) return;
+  std::vector<Item> other(v.size());
   while (bounds.size() > 2) {
     std::vector<std::size_t> next;
-    for (std::size_t k = 0; k + 2 < bounds.size(); k += 2) {
-      std::inplace_merge(v.begin() + std::ptrdiff_t(bounds[k]),
-                         v.begin() + std::ptrdiff_t(bounds[k + 1]),
-                         v.begin() + std::ptrdiff_t(bounds[k + 2]), less);
+    std::size_t k = 0;
+    for (; k + 2 < bounds.size(); k += 2) {
+      std::merge(v.begin() + std::ptrdiff_t(bounds[k]), v.begin() + std::ptrdiff_t(bounds[k + 1]),
+                 v.begin() + std::ptrdiff_t(bounds[k + 1]),
+                 v.begin() + std::ptrdiff_t(bounds[k + 2]),
+                 other.begin() + std::ptrdiff_t(bounds[k]), less);
       next.push_back(bounds[k]);
     }
-    if (bounds.size() % 2 == 0) next.push_back(bounds[bounds.size() - 2]);
+    if (k + 1 < bounds.size()) {  // an odd piece out: carried over
+      std::copy(v.begin() + std::ptrdiff_t(bounds[k]), v.begin() + std::ptrdiff_t(bounds[k + 1]),
+                other.begin() + std::ptrdiff_t(bounds[k]));
+      next.push_back(bounds[k]);
+    }
     next.push_back(bounds.back());
     bounds.swap(next);
+    v.swap(other);
   }
 }
 
@@ -115,6 +125,10 @@ internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
 
   // 1. The calling unit's elements with their positions, sorted.
   std::vector<Item> mine;
+  std::size_t local_count = 0;
+  internal::for_each_local_run<false>(first, last,
+                                      [&](T* b, T* e, I, I) { local_count += std::size_t(e - b); });
+  mine.reserve(local_count);
   const I base = I(first.pos());
   internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
     for (T* p = b; p != e; ++p, ++pos) mine.push_back({*p, pos - base});
