@@ -239,9 +239,10 @@ void BM_local_write(benchmark::State& state) {
   std::vector<double>& vec = fx.vectors.at(bytes);
   const std::size_t n = arr.lsize(), reps = repeats_for(n);
   // x -> 0.5 x + 1 keeps the values near 2: no overflow, no denormals.
-  double a = 0.5, b = 1.0;
-  benchmark::DoNotOptimize(a);
-  benchmark::DoNotOptimize(b);
+  // Volatile reads hide them from the optimiser (benchmark::DoNotOptimize(double&) of Google
+  // Benchmark 1.7.1 can clobber a double under GCC: its "+m,r" constraint).
+  volatile double va = 0.5, vb = 1.0;
+  const double a = va, b = vb;
   auto pass = [reps, a, b](double* first, double* last) {
     for (std::size_t r = 0; r < reps; ++r) {
       benchmark::DoNotOptimize(first);
