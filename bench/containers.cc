@@ -241,8 +241,8 @@ void BM_local_write(benchmark::State& state) {
   // x -> 0.5 x + 1 keeps the values near 2: no overflow, no denormals.
   // Volatile reads hide them from the optimiser (benchmark::DoNotOptimize(double&) of Google
   // Benchmark 1.7.1 can clobber a double under GCC: its "+m,r" constraint).
-  volatile double va = 0.5, vb = 1.0;
-  const double a = va, b = vb;
+  volatile double hidden_a = 0.5, hidden_b = 1.0;
+  const double a = hidden_a, b = hidden_b;
   auto pass = [reps, a, b](double* first, double* last) {
     for (std::size_t r = 0; r < reps; ++r) {
       benchmark::DoNotOptimize(first);
