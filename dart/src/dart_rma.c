@@ -11,11 +11,50 @@ typedef enum { MODE_FLUSH, MODE_BLOCKING, MODE_HANDLE } completion_t;
 
 /* Copies nelem elements between two local buffers laid out as types st and
  * dt (same basic type, either may be strided) with one memcpy per run. */
+/* Copies nelem elements of es bytes between a strided layout t and a
+ * contiguous one (gather if the source is strided, else scatter), block by
+ * block; small power-of-two blocks (one double of a cyclic pattern) are
+ * copied with fixed-size moves instead of a memcpy call each. */
+static void copy_blocks(char* dst, const char* src, size_t nelem, size_t es,
+                        const dart_type_info_t* t, bool gather) {
+  const size_t block = t->blocklen * es;
+  const size_t stride = t->stride * es;
+  size_t full = nelem / t->blocklen;
+  const size_t rest = (nelem - full * t->blocklen) * es;
+  const size_t s_step = gather ? stride : block;
+  const size_t d_step = gather ? block : stride;
+#define DART_COPY_BLOCKS(bytes) \
+  for (; full > 0; --full, src += s_step, dst += d_step) memcpy(dst, src, (bytes))
+  switch (block) {
+    case 4:
+      DART_COPY_BLOCKS(4);
+      break;
+    case 8:
+      DART_COPY_BLOCKS(8);
+      break;
+    case 16:
+      DART_COPY_BLOCKS(16);
+      break;
+    case 32:
+      DART_COPY_BLOCKS(32);
+      break;
+    default:
+      DART_COPY_BLOCKS(block);
+  }
+#undef DART_COPY_BLOCKS
+  if (rest > 0) memcpy(dst, src, rest);
+}
+
 static void copy_typed(char* dst, const dart_type_info_t* dt, const char* src,
                        const dart_type_info_t* st, size_t nelem) {
   const size_t es = st->size;
   if (st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED) {
     memmove(dst, src, nelem * es); /* a unit may copy within its own part */
+    return;
+  }
+  if ((st->kind == DART_KIND_STRIDED) != (dt->kind == DART_KIND_STRIDED)) {
+    copy_blocks(dst, src, nelem, es, st->kind == DART_KIND_STRIDED ? st : dt,
+                st->kind == DART_KIND_STRIDED);
     return;
   }
   const size_t s_block = st->kind == DART_KIND_STRIDED ? st->blocklen : SIZE_MAX;
