@@ -228,6 +228,9 @@ void for_each_local_run(const It& first, const It& last, F&& f) {
   constexpr dim_t N = P::ndim();
   check_glob_range(first, last, "dash algorithm");
   if (first == last || first.memory() == nullptr) return;
+  static_assert(has_local_rectangle<P>::value,
+                "dash algorithms need a pattern that deals blocks per dimension (BlockPattern, "
+                "TilePattern): the local part of a range of this pattern is not a rectangle");
   const P& pattern = first.pattern();
   T* base = first.memory()->lbegin();
   if constexpr (!Tr::is_view && N == 1) {
@@ -237,9 +240,6 @@ void for_each_local_run(const It& first, const It& last, F&& f) {
       f(seg.begin, seg.end, g, g);
     }
   } else {
-    static_assert(has_local_rectangle<P>::value,
-                  "dash algorithms on N-D ranges need a Cartesian pattern (BlockPattern, "
-                  "TilePattern): this pattern's local part of a rectangle is not a rectangle");
     constexpr MemArrange Arr = P::memory_order();
     std::array<dim_t, N> order;
     for (dim_t k = 0; k < N; ++k) order[k] = Arr == ROW_MAJOR ? k : N - 1 - k;
