@@ -22,7 +22,13 @@
 //       copy_async of 16 MiB owned by unit 1, then an independent compute loop (calibrated to
 //       last about as long as the copy), then wait(); counter
 //         ratio_overlap = time(copy_async + compute + wait) / max(time(copy), time(compute))
-//       1.00 = full overlap, 2.00 = none.
+//       1.00 = full overlap, 2.00 = none. The label says what the overlap can use: unit 0's
+//       CPUs (a launcher that binds each unit to one core leaves the copy engine's worker no
+//       core of its own; DASH_COPY_ASYNC_THREAD=auto then keeps it off), whether the copy
+//       engine is on, and that the other unit sleeps (MPI_Ibarrier polled with sleeps) rather
+//       than burning a core.
+//   BM_copy_async_overlap_own
+//       the same with unit 0's own elements as the source; runs on 1 unit.
 //
 // Cold source: every source is initialised by its owner, and before every timed pass (outside
 // the timed region) unit 0 reads a separate 8 MiB buffer (larger than L2) to flush its caches.
@@ -33,8 +39,10 @@
 // Remote cases need 2 units; on 1 unit they are skipped with a message. The minimum time per
 // benchmark defaults to 0.05 s (about 20 s for the binary), overridable by --benchmark_min_time.
 #include <benchmark/benchmark.h>
+#include <dash/internal/CopyEngine.h>
 #include <libdash.h>
 #include <mpi.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -243,12 +251,33 @@ double seconds_of(const std::function<void()>& f) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-void BM_copy_async_overlap(benchmark::State& state) {
-  if (fx.units < 2) return skip_needs_two_units(state);
+// Number of CPUs the calling unit (and so a thread it starts) may run on.
+int affinity_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
+  return CPU_COUNT(&set);
+}
+
+// What the overlap can use: the unit's CPUs, whether copy_async's same-node memcpy runs on
+// the copy engine's worker thread, and what the other units do meanwhile.
+std::string overlap_configuration() {
+  const std::size_t threshold = dash::internal::CopyEngine::instance().threshold_bytes();
+  std::string engine =
+      threshold == dash::internal::CopyEngine::kOff
+          ? "copy engine off (memcpy inside copy_async)"
+          : "copy engine on (worker thread, segments >= " + std::to_string(threshold) + " B)";
+  return std::to_string(fx.units) + " unit(s), unit 0 may run on " +
+         std::to_string(affinity_cpus()) + " CPU(s), " + engine +
+         (fx.units > 1 ? ", the other units sleep in an MPI_Ibarrier poll loop" : "");
+}
+
+// copy_async of kOverlapBytes of `owner`'s elements, then the compute loop, then wait().
+void overlap_bench(benchmark::State& state, int owner) {
   Array& arr = *fx.array;
   const index_t n = index_t(kOverlapBytes / sizeof(double));
   const Array::iterator first =
-      arr.begin() + arr.pattern().global_index(dash::team_unit_t(fx.target), 0);
+      arr.begin() + arr.pattern().global_index(dash::team_unit_t(owner), 0);
   double* dst = fx.dst.data();
   auto copy_only = [&] { dash::copy_async(first, first + n, dst).wait(); };
   // Calibrate the compute loop to the copy's median time.
@@ -290,11 +319,23 @@ void BM_copy_async_overlap(benchmark::State& state) {
   state.counters["copy_ms"] = median(t_copy) * 1e3;
   state.counters["compute_ms"] = median(t_compute) * 1e3;
   state.counters["copy_compute_ms"] = median(t_both) * 1e3;
-  state.SetLabel("copy_async of 16 MiB of unit 1's elements (" + remote_path() +
-                 "), then an independent compute loop of about the copy's duration, then "
+  state.SetLabel("copy_async of 16 MiB of " +
+                 (owner == 0 ? std::string("the calling unit's own elements")
+                             : "unit 1's elements (" + remote_path() + ")") +
+                 ", then an independent compute loop of about the copy's duration, then "
                  "wait(); ratio_overlap = time(copy + compute) / max(time(copy), "
-                 "time(compute)): 1 = full overlap, 2 = none");
+                 "time(compute)) with time(copy) = copy_async + wait: 1 = full overlap, 2 = "
+                 "none; " +
+                 overlap_configuration());
 }
+
+void BM_copy_async_overlap(benchmark::State& state) {
+  if (fx.units < 2) return skip_needs_two_units(state);
+  overlap_bench(state, fx.target);
+}
+
+// As BM_copy_async_overlap with the calling unit's own elements as the source (runs on 1 unit).
+void BM_copy_async_overlap_own(benchmark::State& state) { overlap_bench(state, 0); }
 
 // ---- registration ------------------------------------------------------------------------
 
@@ -307,6 +348,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_copy_remote)->Apply(sizes);
 BENCHMARK(BM_copy_local)->Apply(sizes);
 BENCHMARK(BM_copy_async_overlap)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_copy_async_overlap_own)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // ---- set-up (collective) -----------------------------------------------------------------
 

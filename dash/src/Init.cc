@@ -4,6 +4,7 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/internal/CopyEngine.h>
 
 #include <string>
 
@@ -30,15 +31,20 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 
 }  // namespace internal
 
-void init(int* argc, char*** argv) { internal::check_dart(dart_init(argc, argv), "dash::init"); }
+void init(int* argc, char*** argv) {
+  internal::CopyEngine::instance().configure_from_environment();  // throws before MPI starts
+  internal::check_dart(dart_init(argc, argv), "dash::init");
+}
 
 bool init_thread(int* argc, char*** argv) {
+  internal::CopyEngine::instance().configure_from_environment();
   dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
   internal::check_dart(dart_init_thread(argc, argv, &level), "dash::init_thread");
   return level == DART_THREAD_MULTIPLE;
 }
 
 void finalize() {
+  internal::CopyEngine::instance().shutdown();  // the worker never outlives the runtime
   if (is_initialized()) Team::All().free_subteams();
   internal::check_dart(dart_exit(), "dash::finalize");
 }

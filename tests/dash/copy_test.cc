@@ -1,7 +1,9 @@
 // dash::copy / dash::copy_async between global ranges of dash::Array, N-D
 // views and local buffers: every 1-D distribution, ranges starting and ending inside
 // blocks, empty and one-element ranges, both directions, futures (test,
-// wait twice, move, destroy without waiting), and bad input. Run as is, with
+// wait twice, move, destroy without waiting), and bad input; copy_async with the copy
+// engine's worker thread on and off (many futures in flight, polling, moving, destroying
+// unwaited, bad input, restart, flag parsing). Run as is, with
 // every transfer over MPI RMA (shm_off) and across emulated nodes (vnode1).
 #include <dash/Array.h>
 #include <dash/Future.h>
@@ -9,9 +11,14 @@
 #include <dash/Matrix.h>
 #include <dash/algorithm/Copy.h>
 #include <dash/algorithm/CopyView.h>
+#include <dash/internal/CopyEngine.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <numeric>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "mpi_test.h"
@@ -198,7 +205,6 @@ TEST(Copy, GlobalToGlobalOverlapThrows) {
 
 }  // namespace
 
-
 namespace {
 
 double Value2(long r, long c) { return 1000.0 * double(r) + double(c); }
@@ -285,6 +291,194 @@ TYPED_TEST(CopyViews, SeedListingLocalBlockToGlobalBlock) {
       dash::copy(m.block({0, 0}).begin(), m.block({0, 0}).end(), m.block({0, 0}).begin() + 1),
       dash::exception::InvalidArgument);
   m.barrier();
+}
+
+}  // namespace
+
+// ---- copy_async on the copy engine (dash/internal/CopyEngine.h) ---------------------------
+namespace {
+
+using dash::internal::CopyEngine;
+
+// Sets the copy engine's threshold for one test (0: every load/store segment goes to the
+// worker thread; CopyEngine::kOff: none does) and restores it afterwards.
+class EngineThreshold {
+ public:
+  explicit EngineThreshold(std::size_t bytes) : saved_(CopyEngine::instance().threshold_bytes()) {
+    CopyEngine::instance().set_threshold_bytes(bytes);
+  }
+  ~EngineThreshold() { CopyEngine::instance().set_threshold_bytes(saved_); }
+
+ private:
+  std::size_t saved_;
+};
+
+std::vector<std::size_t> EngineSettings() {
+  return {CopyEngine::kOff, 0, CopyEngine::kDefaultThresholdBytes};
+}
+
+TEST(CopyAsyncEngine, EngineOnAndOffCopyTheSameValuesBothDirections) {
+  const long n = 3 * 100000 + 17;  // several chunks per unit, a partial block at the end
+  for (std::size_t threshold : EngineSettings()) {
+    EngineThreshold engine(threshold);
+    for (auto dist : {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(1000)}) {
+      dash::Array<double> arr(n, dist);
+      FillByOwner(arr);
+      // Global -> local, starting inside a block (head, strided middle, tail).
+      const long a = 5 + long(myid()), b = n - 3;
+      std::vector<double> buf(std::size_t(b - a) + 1, -1.0);
+      auto fut = dash::copy_async(arr.begin() + a, arr.begin() + b, buf.data());
+      EXPECT_EQ(fut.wait(), buf.data() + (b - a));
+      for (long k = 0; k < b - a; ++k) ASSERT_EQ(buf[k], Value(a + k)) << "threshold " << threshold;
+      EXPECT_EQ(buf[b - a], -1.0) << "wrote past the end";
+      arr.barrier();
+      // Local -> global: unit u writes the u-th slice; every unit checks its own elements.
+      for (auto& v : arr.local) v = -1.0;
+      arr.barrier();
+      long lo = n * myid() / nunits(), hi = n * (myid() + 1) / nunits();
+      std::vector<double> src(std::size_t(hi - lo));
+      for (long k = 0; k < hi - lo; ++k) src[k] = Value(lo + k) + 1.0;
+      auto put = dash::copy_async(src.data(), src.data() + src.size(), arr.begin() + lo);
+      EXPECT_EQ(put.wait().pos(), hi);
+      arr.barrier();
+      for (std::size_t l = 0; l < arr.lsize(); ++l)
+        ASSERT_EQ(arr.local[l], Value(arr.local.global_index(l)) + 1.0)
+            << "threshold " << threshold;
+      arr.barrier();
+    }
+  }
+}
+
+TEST(CopyAsyncEngine, ManyFuturesInFlightWaitedOutOfOrder) {
+  EngineThreshold engine(0);
+  const long n = 64 * 4096;
+  dash::Array<double> arr(n, dash::BLOCKCYCLIC(4096));
+  FillByOwner(arr);
+  const long pieces = 48, len = n / pieces;
+  std::vector<double> buf(std::size_t(n), -1.0);
+  std::vector<dash::Future<double*>> futures;
+  for (long p = 0; p < pieces; ++p) {
+    auto first = arr.begin() + p * len;
+    futures.push_back(dash::copy_async(first, first + len, buf.data() + p * len));
+  }
+  for (long p = pieces - 1; p >= 0; p -= 2)
+    EXPECT_EQ(futures[p].wait(), buf.data() + (p + 1) * len);
+  for (long p = 0; p < pieces; p += 2) EXPECT_EQ(futures[p].wait(), buf.data() + (p + 1) * len);
+  for (long k = 0; k < pieces * len; ++k) ASSERT_EQ(buf[k], Value(k));
+  arr.barrier();
+}
+
+TEST(CopyAsyncEngine, UnwaitedFuturesCompleteWhenDestroyed) {
+  EngineThreshold engine(0);
+  const long n = 200000;
+  dash::Array<double> arr(n, dash::BLOCKED);
+  FillByOwner(arr);
+  for (int round = 0; round < 5; ++round) {
+    std::vector<double> buf(std::size_t(n), -1.0);
+    {
+      std::vector<dash::Future<double*>> futures;
+      for (long half : {0L, n / 2})
+        futures.push_back(
+            dash::copy_async(arr.begin() + half, arr.begin() + half + n / 2, buf.data() + half));
+    }  // destroyed unwaited: each waits for its copy
+    for (long k = 0; k < n; ++k) ASSERT_EQ(buf[k], Value(k)) << "round " << round;
+  }
+  arr.barrier();
+}
+
+TEST(CopyAsyncEngine, TestPollsUntilDoneThenKeepsTheResult) {
+  EngineThreshold engine(0);
+  const long n = 500000;
+  dash::Array<double> arr(n, dash::CYCLIC);
+  FillByOwner(arr);
+  std::vector<double> buf(static_cast<std::size_t>(n));
+  auto fut = dash::copy_async(arr.begin(), arr.end(), buf.data());
+  long polls = 0;
+  while (!fut.test()) {
+    ++polls;
+    std::this_thread::yield();
+  }
+  EXPECT_GE(polls, 0);
+  EXPECT_TRUE(fut.test());
+  EXPECT_EQ(fut.wait(), buf.data() + n);
+  for (long k = 0; k < n; ++k) ASSERT_EQ(buf[k], Value(k));
+  arr.barrier();
+}
+
+TEST(CopyAsyncEngine, MovedFuturesCompleteTheirOwnCopies) {
+  EngineThreshold engine(0);
+  const long n = 300000;
+  dash::Array<double> arr(n, dash::BLOCKED);
+  FillByOwner(arr);
+  std::vector<double> a(std::size_t(n), -1.0), b(std::size_t(n), -1.0);
+  auto first = dash::copy_async(arr.begin(), arr.end(), a.data());
+  dash::Future<double*> moved(std::move(first));
+  auto second = dash::copy_async(arr.begin(), arr.end(), b.data());
+  moved = std::move(second);  // waits for the copy into a first
+  for (long k = 0; k < n; ++k) ASSERT_EQ(a[k], Value(k));
+  EXPECT_EQ(moved.wait(), b.data() + n);
+  for (long k = 0; k < n; ++k) ASSERT_EQ(b[k], Value(k));
+  arr.barrier();
+}
+
+TEST(CopyAsyncEngine, BadInputThrowsAndTheEngineKeepsWorking) {
+  EngineThreshold engine(0);
+  dash::Array<double> arr(100000), other(100000);
+  FillByOwner(arr);
+  std::vector<double> buf(100000, -1.0);
+  EXPECT_THROW(dash::copy_async(arr.begin(), other.end(), buf.data()),
+               dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy_async(arr.begin(), arr.begin() + 100001, buf.data()),
+               dash::exception::InvalidArgument);
+  if (arr.lsize() > 0) {  // a buffer overlapping the unit's own elements
+    auto own = arr.begin() + arr.pattern().global_index(dash::team_unit_t(myid()), 0);
+    EXPECT_THROW(dash::copy_async(own, own + 10, arr.lbegin() + 1),
+                 dash::exception::InvalidArgument);
+  }
+  auto fut = dash::copy_async(arr.begin(), arr.end(), buf.data());
+  fut.wait();
+  for (long k = 0; k < 100000; ++k) ASSERT_EQ(buf[k], Value(k));
+  arr.barrier();
+}
+
+TEST(CopyAsyncEngine, ShutdownThenNextCopyRestartsTheWorker) {
+  EngineThreshold engine(0);
+  dash::Array<double> arr(100000);
+  FillByOwner(arr);
+  std::vector<double> buf(100000, -1.0);
+  dash::copy_async(arr.begin(), arr.end(), buf.data()).wait();
+  CopyEngine::instance().shutdown();
+  std::fill(buf.begin(), buf.end(), -1.0);
+  dash::copy_async(arr.begin(), arr.end(), buf.data()).wait();
+  for (long k = 0; k < 100000; ++k) ASSERT_EQ(buf[k], Value(k));
+  arr.barrier();
+}
+
+TEST(CopyAsyncEngine, MalformedEnvironmentFlagsThrowNamingTheFlag) {
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  auto expect_throw = [](const char* flag, const char* value) {
+    setenv(flag, value, 1);
+    try {
+      CopyEngine::instance().configure_from_environment();
+      ADD_FAILURE() << flag << "=" << value << " was accepted";
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+    unsetenv(flag);
+  };
+  expect_throw("DASH_COPY_ASYNC_THREAD", "sometimes");
+  expect_throw("DASH_COPY_ASYNC_THRESHOLD", "64Q");
+  expect_throw("DASH_COPY_ASYNC_THRESHOLD", "-1");
+  setenv("DASH_COPY_ASYNC_THREAD", "1", 1);
+  setenv("DASH_COPY_ASYNC_THRESHOLD", "1M", 1);
+  CopyEngine::instance().configure_from_environment();
+  EXPECT_EQ(CopyEngine::instance().threshold_bytes(), std::size_t(1) << 20);
+  setenv("DASH_COPY_ASYNC_THREAD", "off", 1);
+  CopyEngine::instance().configure_from_environment();
+  EXPECT_EQ(CopyEngine::instance().threshold_bytes(), CopyEngine::kOff);
+  unsetenv("DASH_COPY_ASYNC_THREAD");
+  unsetenv("DASH_COPY_ASYNC_THRESHOLD");
+  CopyEngine::instance().set_threshold_bytes(saved);
 }
 
 }  // namespace

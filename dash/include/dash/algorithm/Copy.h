@@ -11,15 +11,19 @@
 //     every units * blocksize elements in the buffer, so they move as ONE
 //     strided transfer (DART strided type on the buffer side)
 //     -> at most 3 transfers per unit, all started before any is waited for
-//   units reached by load/store (self, same node) are copied by DART with
-//   memcpy at once; the others are one-sided gets/puts, chunked by DART.
+//   units reached by load/store (self, same node) are copied with memcpy: by
+//   dash::copy at once; by copy_async, for segments of at least
+//   DASH_COPY_ASYNC_THRESHOLD bytes, on the copy engine's worker thread
+//   (dash/internal/CopyEngine.h), so they overlap the caller's computation;
+//   the others are non-blocking one-sided gets/puts, chunked by DART.
 // copy_async returns a dash::Future at once; wait() completes every transfer.
 //
 // | call                    | cost                                          |
 // |-------------------------|-----------------------------------------------|
 // | copy(global -> local)   | one-sided; <= 3 transfers per unit            |
 // | copy(local -> global)   | one-sided; returns when the data is at target |
-// | copy_async              | starts the same transfers, returns at once    |
+// | copy_async              | starts the same transfers, returns at once;   |
+// |                         | large same-node parts run on a worker thread  |
 #ifndef DASH__ALGORITHM__COPY_H_
 #define DASH__ALGORITHM__COPY_H_
 
@@ -27,6 +31,7 @@
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/algorithm/LocalRange.h>
+#include <dash/algorithm/internal/Transfers.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/view/ViewFunctions.h>
 
@@ -40,90 +45,6 @@
 namespace dash {
 
 namespace internal {
-
-// Handles of the transfers of one blocking copy: up to 32 inline (no heap
-// allocation for the common case), more on the heap. Contiguous, as
-// dart_waitall wants.
-class HandleBuffer {
- public:
-  HandleBuffer() = default;
-  HandleBuffer(const HandleBuffer&) = delete;
-  HandleBuffer& operator=(const HandleBuffer&) = delete;
-  ~HandleBuffer() {
-    if (size_ > 0) dart_waitall(data(), size_);
-  }
-  void push_back(dart_handle_t h) {
-    if (size_ < kInline && heap_.empty()) {
-      inline_[size_++] = h;
-      return;
-    }
-    if (heap_.empty()) heap_.assign(inline_, inline_ + size_);
-    heap_.push_back(h);
-    ++size_;
-  }
-  dart_handle_t* data() { return heap_.empty() ? inline_ : heap_.data(); }
-  std::size_t size() const { return size_; }
-  // Completes every transfer. Local.
-  void wait(const char* who) {
-    if (size_ == 0) return;
-    dart_ret_t ret = dart_waitall(data(), size_);
-    size_ = 0;
-    heap_.clear();
-    check_dart(ret, who);
-  }
-
- private:
-  static constexpr std::size_t kInline = 32;
-  dart_handle_t inline_[kInline];
-  std::vector<dart_handle_t> heap_;
-  std::size_t size_ = 0;
-};
-
-// The running transfers of one copy_async and the result it yields.
-template <class R>
-class TransferState : public FutureState<R> {
- public:
-  TransferState(std::vector<dart_handle_t> handles, R result)
-      : handles_(std::move(handles)), result_(result) {}
-  ~TransferState() override {
-    if (!handles_.empty()) dart_waitall(handles_.data(), handles_.size());
-  }
-  bool test() override {
-    if (handles_.empty()) return true;
-    int32_t done = 0;
-    check_dart(dart_testall(handles_.data(), handles_.size(), &done), "dash::Future::test");
-    if (done) handles_.clear();
-    return done != 0;
-  }
-  R wait() override {
-    if (!handles_.empty()) {
-      dart_ret_t ret = dart_waitall(handles_.data(), handles_.size());
-      handles_.clear();
-      check_dart(ret, "dash::Future::wait");
-    }
-    return result_;
-  }
-
- private:
-  std::vector<dart_handle_t> handles_;
-  R result_;
-};
-
-// A DART strided byte type that frees itself.
-class StridedBytes {
- public:
-  StridedBytes(std::size_t stride, std::size_t blocklen) {
-    check_dart(dart_type_create_strided(DART_TYPE_BYTE, stride, blocklen, &type_),
-               "dash::copy: dart_type_create_strided");
-  }
-  ~StridedBytes() { dart_type_destroy(&type_); }
-  StridedBytes(const StridedBytes&) = delete;
-  StridedBytes& operator=(const StridedBytes&) = delete;
-  dart_datatype_t get() const { return type_; }
-
- private:
-  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
-};
 
 // Starts the transfers between global [first, last) and buffer `buf`
 // (element k of the range <-> buf[k]); appends their handles. Get: global to
@@ -145,18 +66,9 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
   const I units = I(pattern.teamspec().extent(0));
   const std::size_t elem = sizeof(V);
   // One transfer of the unit's local offsets [s, s + n) whose first element
-  // is buffer position pos; `type` describes the buffer side.
-  auto transfer = [&](team_unit_t u, I s, std::size_t nbytes, I pos, dart_datatype_t type) {
-    dart_gptr_t g = mem->dart_gptr_at(u, s);
-    dart_handle_t h = DART_HANDLE_NULL;
-    if constexpr (Get) {
-      check_dart(dart_get_handle(buf + pos, g, nbytes, DART_TYPE_BYTE, type, &h),
-                 "dash::copy: dart_get_handle");
-    } else {
-      check_dart(dart_put_handle(g, buf + pos, nbytes, type, DART_TYPE_BYTE, &h),
-                 "dash::copy: dart_put_handle");
-    }
-    if (h != DART_HANDLE_NULL) handles.push_back(h);
+  // is buffer position pos; `layout` describes the buffer side.
+  auto transfer = [&](team_unit_t u, I s, std::size_t nbytes, I pos, BufferLayout layout) {
+    start_transfer<Get>(buf + pos, mem->dart_gptr_at(u, s), nbytes, layout, handles);
   };
   // Only the units owning blocks of the range: block j belongs to unit
   // j mod units, so a range of fewer blocks than units names each owner once.
@@ -172,23 +84,23 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
     auto pos_of = [&](I offset) { return pattern.global_index(u, offset) - a; };
     I c0 = lo / block, c1 = (hi - 1) / block;
     if (c0 == c1) {  // inside one local block: contiguous on both sides
-      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(lo), DART_TYPE_BYTE);
+      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(lo), BufferLayout{});
       continue;
     }
     I head_end = (c0 + 1) * block, tail_begin = c1 * block;
-    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(lo), DART_TYPE_BYTE);
+    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(lo), BufferLayout{});
     I middle_blocks = c1 - c0 - 1;
     if (middle_blocks > 0) {
       std::size_t nbytes = std::size_t(middle_blocks * block) * elem;
       if (middle_blocks == 1 || units == 1) {
-        transfer(u, head_end, nbytes, pos_of(head_end), DART_TYPE_BYTE);
+        transfer(u, head_end, nbytes, pos_of(head_end), BufferLayout{});
       } else {
-        StridedBytes strided(std::size_t(units * block) * elem, std::size_t(block) * elem);
-        transfer(u, head_end, nbytes, pos_of(head_end), strided.get());
+        transfer(u, head_end, nbytes, pos_of(head_end),
+                 BufferLayout{std::size_t(units * block) * elem, std::size_t(block) * elem});
       }
     }
     transfer(u, tail_begin, std::size_t(hi - tail_begin) * elem, pos_of(tail_begin),
-             DART_TYPE_BYTE);
+             BufferLayout{});
   }
 }
 
@@ -251,21 +163,6 @@ GlobIter<T, P> start_put(const T* in_first, const T* in_last, const GlobIter<T, 
   check_no_overlap(out, out_last, in_first, std::size_t(n), who);
   if (n > 0) start_transfers<false>(out, out_last, in_first, handles);
   return out_last;
-}
-
-// Runs start(handles) for a copy_async: on an exception, completes what was
-// started before rethrowing.
-template <class R, class Start>
-Future<R> async_transfers(Start start) {
-  std::vector<dart_handle_t> handles;
-  R result;
-  try {
-    result = start(handles);
-  } catch (...) {
-    if (!handles.empty()) dart_waitall(handles.data(), handles.size());
-    throw;
-  }
-  return Future<R>(std::make_unique<TransferState<R>>(std::move(handles), result));
 }
 
 }  // namespace internal

@@ -38,18 +38,8 @@ void start_view_transfers(const GlobViewIter<T, P>& first, const GlobViewIter<T,
   I src = 0, pos = 0, len = 0;
   auto flush = [&]() {
     if (len == 0) return;
-    dart_gptr_t g = mem->dart_gptr_at(unit, src);
-    dart_handle_t h = DART_HANDLE_NULL;
-    if constexpr (Get) {
-      check_dart(dart_get_handle(buf + pos, g, std::size_t(len) * elem, DART_TYPE_BYTE,
-                                 DART_TYPE_BYTE, &h),
-                 "dash::copy: dart_get_handle");
-    } else {
-      check_dart(dart_put_handle(g, buf + pos, std::size_t(len) * elem, DART_TYPE_BYTE,
-                                 DART_TYPE_BYTE, &h),
-                 "dash::copy: dart_put_handle");
-    }
-    if (h != DART_HANDLE_NULL) handles.push_back(h);
+    start_transfer<Get>(buf + pos, mem->dart_gptr_at(unit, src), std::size_t(len) * elem,
+                        BufferLayout{}, handles);
     len = 0;
   };
   const I begin = first.pos(), end = last.pos();
