@@ -11,6 +11,7 @@
 #define DASH__ALGORITHM__COPY_VIEW_H_
 
 #include <dash/algorithm/Copy.h>
+#include <dash/algorithm/internal/OwnerRuns.h>
 #include <dash/iterator/GlobViewIter.h>
 
 #include <algorithm>
@@ -21,48 +22,18 @@ namespace dash {
 namespace internal {
 
 // Starts the transfers between view positions [first, last) and buffer buf
-// (position p <-> buf[p - first.pos()]); appends their handles.
+// (position p <-> buf[p - first.pos()]), one per owner run; appends their
+// handles.
 template <bool Get, class T, class P, class Buf, class Handles>
 void start_view_transfers(const GlobViewIter<T, P>& first, const GlobViewIter<T, P>& last, Buf* buf,
                           Handles& handles) {
   using I = typename P::index_type;
-  constexpr dim_t N = P::ndim();
-  constexpr dim_t fast = P::memory_order() == ROW_MAJOR ? N - 1 : 0;
-  const P& pattern = first.pattern();
   const auto* mem = first.memory();
-  const auto& view = first.viewspec();
   const std::size_t elem = sizeof(std::remove_const_t<T>);
-  const I block = pattern.blocksize(fast);
-  // The pending (merged) transfer.
-  team_unit_t unit;
-  I src = 0, pos = 0, len = 0;
-  auto flush = [&]() {
-    if (len == 0) return;
-    start_transfer<Get>(buf + pos, mem->dart_gptr_at(unit, src), std::size_t(len) * elem,
+  for_each_owner_run(first, std::size_t(last - first), [&](team_unit_t unit, I src, I k, I len) {
+    start_transfer<Get>(buf + k, mem->dart_gptr_at(unit, src), std::size_t(len) * elem,
                         BufferLayout{}, handles);
-    len = 0;
-  };
-  const I begin = first.pos(), end = last.pos();
-  for (I p = begin; p < end;) {
-    auto it = first + (p - begin);
-    auto coords = it.coords();
-    auto l = pattern.local(coords);
-    I x = coords[fast];
-    I block_end = (x / block + 1) * block;
-    I view_end = view.offset(fast) + I(view.extent(fast));
-    I run = std::min({block_end, view_end, x + (end - p)}) - x;
-    if (len > 0 && l.unit == unit && l.index == src + len && p - begin == pos + len) {
-      len += run;
-    } else {
-      flush();
-      unit = l.unit;
-      src = l.index;
-      pos = p - begin;
-      len = run;
-    }
-    p += run;
-  }
-  flush();
+  });
 }
 
 }  // namespace internal

@@ -110,36 +110,11 @@ void start_put_range(const glob_value_t<It>* buf, std::size_t n, const It& out, 
   }
 }
 
-// Calls f(unit, local offset, k, len) for runs of [first, first + n) that
-// are contiguous in their owner's memory, k being the position of the run's
-// first element relative to first. Local, O(runs).
-template <class It, class F>
-void for_each_owner_run(const It& first, std::size_t n, F&& f) {
-  using P = typename glob_iter_traits<It>::pattern;
-  using I = glob_index_t<It>;
-  constexpr dim_t N = P::ndim();
-  constexpr dim_t fast = P::memory_order() == ROW_MAJOR ? N - 1 : 0;
-  auto v = as_view_iter(first);
-  const P& pattern = v.pattern();
-  const auto& space = v.viewspec();
-  const I block = pattern.blocksize(fast);
-  const I view_end = space.offset(fast) + I(space.extent(fast));
-  team_unit_t unit;
-  I src = 0, pos = 0, len = 0;
-  for (I k = 0; k < I(n);) {
-    auto coords = (v + k).coords();
-    auto l = pattern.local(coords);
-    I x = coords[fast];
-    I run = std::min({(x / block + 1) * block, view_end, x + (I(n) - k)}) - x;
-    if (len > 0 && l.unit == unit && l.index == src + len && k == pos + len) {
-      len += run;
-    } else {
-      if (len > 0) f(unit, src, pos, len);
-      unit = l.unit, src = l.index, pos = k, len = run;
-    }
-    k += run;
-  }
-  if (len > 0) f(unit, src, pos, len);
+// for_each_owner_run (OwnerRuns.h) for a GlobIter range, through a view
+// over the whole container. Local.
+template <class T, class P, class F>
+void for_each_owner_run(const GlobIter<T, P>& first, std::size_t n, F&& f) {
+  for_each_owner_run(as_view_iter(first), n, std::forward<F>(f));
 }
 
 // Bounding rectangle, in global coordinates, of positions [first,

@@ -1,0 +1,52 @@
+// The runs of a view range that are contiguous in their owner's memory, for
+// the one-sided transfers of view copies and of the algorithms that write to
+// other units (dash::transform's local-first form).
+#ifndef DASH__ALGORITHM__INTERNAL__OWNER_RUNS_H_
+#define DASH__ALGORITHM__INTERNAL__OWNER_RUNS_H_
+
+#include <dash/iterator/GlobViewIter.h>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace dash {
+namespace internal {
+
+// Calls f(unit, local offset, k, len) for runs of view positions
+// [first, first + n) that are contiguous in their owner's memory, k being
+// the position of the run's first element relative to first. The view is
+// walked along its fastest-moving dimension in pieces that end at block
+// borders or the view's edge; pieces that continue each other both in the
+// owner's memory and in position are merged (a whole tile of a TilePattern,
+// or full rows of a BlockPattern). Local, O(pieces).
+template <class T, class P, class F>
+void for_each_owner_run(const GlobViewIter<T, P>& first, std::size_t n, F&& f) {
+  using I = typename P::index_type;
+  constexpr dim_t N = P::ndim();
+  constexpr dim_t fast = P::memory_order() == ROW_MAJOR ? N - 1 : 0;
+  const P& pattern = first.pattern();
+  const auto& space = first.viewspec();
+  const I block = pattern.blocksize(fast);
+  const I view_end = space.offset(fast) + I(space.extent(fast));
+  team_unit_t unit;
+  I src = 0, pos = 0, len = 0;
+  for (I k = 0; k < I(n);) {
+    auto coords = (first + k).coords();
+    auto l = pattern.local(coords);
+    I x = coords[fast];
+    I run = std::min({(x / block + 1) * block, view_end, x + (I(n) - k)}) - x;
+    if (len > 0 && l.unit == unit && l.index == src + len && k == pos + len) {
+      len += run;
+    } else {
+      if (len > 0) f(unit, src, pos, len);
+      unit = l.unit, src = l.index, pos = k, len = run;
+    }
+    k += run;
+  }
+  if (len > 0) f(unit, src, pos, len);
+}
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__ALGORITHM__INTERNAL__OWNER_RUNS_H_
