@@ -82,7 +82,12 @@
 #include <string>
 #include <vector>
 
+#include "support/paired.h"
+
 namespace {
+
+using bench::median;
+using bench::Side;
 
 using Array = dash::Array<double>;
 using index_t = Array::index_type;
@@ -133,19 +138,6 @@ Fixture fx;
 
 // A side of a benchmark: its name in the counters, an untimed preparation (may be empty) and a
 // timed pass, which on the baselines must not allocate.
-struct Side {
-  std::string name;
-  std::function<void()> pass;
-  std::function<void()> prepare = nullptr;
-};
-
-double median(std::vector<double>& v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  return (v[mid] + *std::max_element(v.begin(), v.begin() + mid)) / 2;
-}
 
 // Whether ok holds on every unit. Collective.
 bool on_all_units(bool ok) {
@@ -154,45 +146,11 @@ bool on_all_units(bool ok) {
   return all != 0;
 }
 
-// Runs the subject's pass and every baseline's pass once per benchmark iteration, each after its
-// preparation and an MPI_Barrier and timed on its own, in an order that rotates every iteration
-// (the same on every unit). The iteration's (manual) time is the subject's. A pass covers
-// `items` local elements. Sets, from the calling unit's times, the counters
-//   ns_per_elem, <baseline>_ns_per_elem   median pass time over the iterations / items
-//   ratio_vs_<baseline>                   median over the iterations of subject / baseline time
-// Collective: every unit calls it with the same sides and state.max_iterations.
+// bench::run_paired with a barrier before every pass (the algorithms are
+// collective: all units start each pass together).
 void run_paired(benchmark::State& state, double items, const Side& subject,
                 const std::vector<Side>& baselines) {
-  const std::size_t sides = baselines.size() + 1;
-  const std::size_t capacity = static_cast<std::size_t>(state.max_iterations);
-  std::vector<std::vector<double>> times(sides);
-  for (auto& t : times) t.reserve(capacity);
-  std::vector<double> pass_seconds(sides);
-  std::size_t turn = 0;
-  for (auto _ : state) {
-    for (std::size_t k = 0; k < sides; ++k) {
-      const std::size_t which = (turn + k) % sides;
-      const Side& side = which == 0 ? subject : baselines[which - 1];
-      if (side.prepare) side.prepare();
-      MPI_Barrier(MPI_COMM_WORLD);
-      const auto start = Clock::now();
-      side.pass();
-      pass_seconds[which] = std::chrono::duration<double>(Clock::now() - start).count();
-    }
-    state.SetIterationTime(pass_seconds[0]);
-    if (times[0].size() < capacity)
-      for (std::size_t k = 0; k < sides; ++k) times[k].push_back(pass_seconds[k]);
-    ++turn;
-  }
-  if (times[0].empty() || items <= 0) return;
-  const double ns_per_item = 1e9 / items;
-  for (std::size_t b = 0; b < baselines.size(); ++b) {
-    std::vector<double> ratios(times[0].size());
-    for (std::size_t i = 0; i < ratios.size(); ++i) ratios[i] = times[0][i] / times[b + 1][i];
-    state.counters["ratio_vs_" + baselines[b].name] = median(ratios);
-    state.counters[baselines[b].name + "_ns_per_elem"] = median(times[b + 1]) * ns_per_item;
-  }
-  state.counters["ns_per_elem"] = median(times[0]) * ns_per_item;
+  bench::run_paired(state, items, "elem", subject, baselines, [] { MPI_Barrier(MPI_COMM_WORLD); });
 }
 
 // v, unknown to the optimiser (a volatile read: benchmark::DoNotOptimize(double&) of Google

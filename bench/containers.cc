@@ -49,7 +49,14 @@
 #include <thread>
 #include <vector>
 
+#include "support/paired.h"
+
 namespace {
+
+using bench::median;
+using bench::run_paired;
+using bench::Side;
+using bench::sleeping_barrier;
 
 using Array = dash::Array<double>;
 using index_t = Array::index_type;
@@ -136,72 +143,6 @@ template <class PatternT>
 }
 
 // ---- measuring ---------------------------------------------------------------------------
-
-// A baseline: its name in the counters and a timed pass (which must not allocate).
-struct Side {
-  std::string name;
-  std::function<void()> pass;
-};
-
-// Median of v (reorders v).
-double median(std::vector<double>& v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  return (v[mid] + *std::max_element(v.begin(), v.begin() + mid)) / 2;
-}
-
-// Runs the subject's pass and every baseline's pass once per benchmark iteration, each timed on
-// its own, in an order that rotates every iteration; the iteration's (manual) time is the
-// subject's. A pass covers `items` items of kind `item` (e.g. "elem"). Sets the counters
-//   ns_per_<item>, <baseline>_ns_per_<item>   median pass time over the iterations / items
-//   ratio_vs_<baseline>                       median over the iterations of
-//                                             subject pass time / baseline pass time
-// Medians, because the machine is shared: a pass that lost its core to another process
-// must not move the figure.
-void run_paired(benchmark::State& state, double items, const std::string& item,
-                const std::function<void()>& subject, std::vector<Side> baselines) {
-  const std::size_t sides = baselines.size() + 1;
-  // Pass times per side and iteration; reserved here so the timing loop does not allocate.
-  const std::size_t capacity =
-      static_cast<std::size_t>(std::min<benchmark::IterationCount>(state.max_iterations, 1 << 22));
-  std::vector<std::vector<double>> times(sides);
-  for (auto& t : times) t.reserve(capacity);
-  std::vector<double> pass_seconds(sides);
-  std::size_t turn = 0;
-  try {
-    for (auto _ : state) {
-      for (std::size_t k = 0; k < sides; ++k) {
-        const std::size_t which = (turn + k) % sides;
-        const auto start = Clock::now();
-        if (which == 0) {
-          subject();
-        } else {
-          baselines[which - 1].pass();
-        }
-        pass_seconds[which] = std::chrono::duration<double>(Clock::now() - start).count();
-      }
-      state.SetIterationTime(pass_seconds[0]);
-      if (times[0].size() < capacity) {
-        for (std::size_t k = 0; k < sides; ++k) times[k].push_back(pass_seconds[k]);
-      }
-      ++turn;
-    }
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
-  if (times[0].empty() || items <= 0) return;
-  const double ns_per_item = 1e9 / items;
-  for (std::size_t b = 0; b < baselines.size(); ++b) {
-    std::vector<double> ratios(times[0].size());
-    for (std::size_t i = 0; i < ratios.size(); ++i) ratios[i] = times[0][i] / times[b + 1][i];
-    state.counters["ratio_vs_" + baselines[b].name] = median(ratios);
-    state.counters[baselines[b].name + "_ns_per_" + item] = median(times[b + 1]) * ns_per_item;
-  }
-  state.counters["ns_per_" + item] = median(times[0]) * ns_per_item;
-}
 
 // Passes over n elements repeat until they cover kMinPassElements.
 std::size_t repeats_for(std::size_t n) { return n >= kMinPassElements ? 1 : kMinPassElements / n; }
@@ -503,13 +444,6 @@ void teardown() {
 
 // A barrier in which waiting units sleep instead of spinning, leaving the cores to the unit that
 // measures (scripts/bench.sh runs 2 units, often on 2 cores).
-void sleeping_barrier() {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  int done = 0;
-  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-}
 
 }  // namespace
 

@@ -58,7 +58,13 @@
 #include <thread>
 #include <vector>
 
+#include "support/paired.h"
+
 namespace {
+
+using bench::median;
+using bench::Side;
+using bench::sleeping_barrier;
 
 using Array = dash::Array<double>;
 using index_t = Array::index_type;
@@ -87,14 +93,6 @@ Fixture fx;
 
 // ---- helpers -----------------------------------------------------------------------------
 
-double median(std::vector<double>& v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  return (v[mid] + *std::max_element(v.begin(), v.begin() + mid)) / 2;
-}
-
 // Evicts unit 0's caches (up to L2) by reading a separate buffer of kFlushBytes.
 void flush_caches() {
   double s = 0;
@@ -117,53 +115,10 @@ Reps reps_for(std::size_t bytes) {
   return {std::max<std::size_t>(n, 1), stride};
 }
 
-struct Side {
-  std::string name;
-  std::function<void()> pass;
-};
-
-// As run_paired in containers.cc, with a cache flush before every pass (untimed).
+// bench::run_paired with a cache flush before every pass (untimed).
 void run_paired(benchmark::State& state, double items, const std::string& item,
                 const std::function<void()>& subject, std::vector<Side> baselines) {
-  const std::size_t sides = baselines.size() + 1;
-  const std::size_t capacity =
-      static_cast<std::size_t>(std::min<benchmark::IterationCount>(state.max_iterations, 1 << 20));
-  std::vector<std::vector<double>> times(sides);
-  for (auto& t : times) t.reserve(capacity);
-  std::vector<double> pass_seconds(sides);
-  std::size_t turn = 0;
-  try {
-    for (auto _ : state) {
-      for (std::size_t k = 0; k < sides; ++k) {
-        const std::size_t which = (turn + k) % sides;
-        flush_caches();
-        const auto start = Clock::now();
-        if (which == 0) {
-          subject();
-        } else {
-          baselines[which - 1].pass();
-        }
-        pass_seconds[which] = std::chrono::duration<double>(Clock::now() - start).count();
-      }
-      state.SetIterationTime(pass_seconds[0]);
-      if (times[0].size() < capacity) {
-        for (std::size_t k = 0; k < sides; ++k) times[k].push_back(pass_seconds[k]);
-      }
-      ++turn;
-    }
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
-  if (times[0].empty() || items <= 0) return;
-  const double ns_per_item = 1e9 / items;
-  for (std::size_t b = 0; b < baselines.size(); ++b) {
-    std::vector<double> ratios(times[0].size());
-    for (std::size_t i = 0; i < ratios.size(); ++i) ratios[i] = times[0][i] / times[b + 1][i];
-    state.counters["ratio_vs_" + baselines[b].name] = median(ratios);
-    state.counters[baselines[b].name + "_ns_per_" + item] = median(times[b + 1]) * ns_per_item;
-  }
-  state.counters["ns_per_" + item] = median(times[0]) * ns_per_item;
+  bench::run_paired(state, items, item, subject, baselines, flush_caches);
 }
 
 void skip_needs_two_units(benchmark::State& state) {
@@ -373,14 +328,6 @@ void teardown() {
   MPI_Win_unlock_all(fx.win);
   MPI_Win_free(&fx.win);
   fx.array.reset();
-}
-
-void sleeping_barrier() {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  int done = 0;
-  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
 }
 
 }  // namespace
