@@ -1,0 +1,228 @@
+// Serialisation of values into byte buffers, for the messages exchanged
+// between blocks (and, later, for blocks written out of core). The
+// block-parallel layer lives in namespace dash::bp (dash::blocks is DASH's
+// view function that lists a view's blocks).
+//
+//   dash::bp::MemoryBuffer buf;
+//   dash::bp::save(buf, value);     // appends value's bytes
+//   dash::bp::load(buf, value);     // reads the next value, in order
+//
+// Out of the box: trivially copyable types (one memcpy), std::vector,
+// std::string, std::map, std::pair, std::tuple and std::array of anything
+// serialisable, nested to any depth (a vector of trivially copyable
+// elements moves as one memcpy). Other types: specialise
+//   template <> struct dash::bp::Serialization<MyType> {
+//     static void save(MemoryBuffer& buf, const MyType& x);
+//     static void load(MemoryBuffer& buf, MyType& x);
+//   };
+// Sizes are stored as 64-bit counts. Reading past the end of the buffer
+// throws dash::exception::InvalidArgument; nothing is read then.
+//
+// | call             | cost                                             |
+// |------------------|--------------------------------------------------|
+// | save / load      | local; memcpy of the bytes, amortised appends    |
+#ifndef DASH__BLOCKS__SERIALIZATION_H_
+#define DASH__BLOCKS__SERIALIZATION_H_
+
+#include <dash/Exception.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace bp {
+
+// A growable byte buffer with a read position.
+class MemoryBuffer {
+ public:
+  // Appends n bytes. Local.
+  void write(const void* data, std::size_t n) {
+    if (n == 0) return;
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + n);
+    std::memcpy(bytes_.data() + at, data, n);
+  }
+  // Reads the next n bytes into data; throws InvalidArgument (reading
+  // nothing) if fewer remain. Local.
+  void read(void* data, std::size_t n) {
+    if (n > remaining())
+      throw exception::InvalidArgument("dash::bp::MemoryBuffer: reading " + std::to_string(n) +
+                                       " bytes at position " + std::to_string(position_) + " of " +
+                                       std::to_string(bytes_.size()));
+    if (n == 0) return;
+    std::memcpy(data, bytes_.data() + position_, n);
+    position_ += n;
+  }
+  std::size_t size() const { return bytes_.size(); }
+  std::size_t position() const { return position_; }
+  std::size_t remaining() const { return bytes_.size() - position_; }
+  // Starts reading from the beginning again.
+  void rewind() { position_ = 0; }
+  // Drops all bytes (keeps the capacity).
+  void clear() {
+    bytes_.clear();
+    position_ = 0;
+  }
+  const char* data() const { return bytes_.data(); }
+  std::vector<char>& bytes() { return bytes_; }
+
+ private:
+  std::vector<char> bytes_;
+  std::size_t position_ = 0;
+};
+
+// How a type is saved and loaded; specialise it for your own types.
+template <class T, class Enable = void>
+struct Serialization {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "dash::bp: no serialisation for this type; specialise "
+                "dash::bp::Serialization<T> with static save(MemoryBuffer&, const T&) and "
+                "load(MemoryBuffer&, T&)");
+  static void save(MemoryBuffer& buf, const T& x) { buf.write(&x, sizeof(T)); }
+  static void load(MemoryBuffer& buf, T& x) { buf.read(&x, sizeof(T)); }
+};
+
+// Appends x to buf. Local.
+template <class T>
+void save(MemoryBuffer& buf, const T& x) {
+  Serialization<T>::save(buf, x);
+}
+
+// Reads the next value from buf into x. Local.
+template <class T>
+void load(MemoryBuffer& buf, T& x) {
+  Serialization<T>::load(buf, x);
+}
+
+namespace internal {
+
+inline void save_count(MemoryBuffer& buf, std::size_t n) {
+  const std::uint64_t count = n;
+  buf.write(&count, sizeof(count));
+}
+
+// Reads a count of elements of at least min_bytes each; rejects counts the
+// remaining bytes cannot hold (a corrupt buffer must not allocate wildly).
+inline std::size_t load_count(MemoryBuffer& buf, std::size_t min_bytes) {
+  std::uint64_t count = 0;
+  buf.read(&count, sizeof(count));
+  if (min_bytes > 0 && count > buf.remaining() / min_bytes)
+    throw exception::InvalidArgument("dash::bp::load: a count of " + std::to_string(count) +
+                                     " elements exceeds the " + std::to_string(buf.remaining()) +
+                                     " bytes left in the buffer");
+  return std::size_t(count);
+}
+
+}  // namespace internal
+
+template <class T, class A>
+struct Serialization<std::vector<T, A>> {
+  static void save(MemoryBuffer& buf, const std::vector<T, A>& v) {
+    internal::save_count(buf, v.size());
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      buf.write(v.data(), v.size() * sizeof(T));
+    } else {
+      for (const T& x : v) dash::bp::save(buf, x);
+    }
+  }
+  static void load(MemoryBuffer& buf, std::vector<T, A>& v) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      const std::size_t n = internal::load_count(buf, sizeof(T));
+      v.resize(n);
+      buf.read(v.data(), n * sizeof(T));
+    } else {
+      const std::size_t n = internal::load_count(buf, 0);
+      v.clear();
+      v.reserve(std::min<std::size_t>(n, buf.remaining()));
+      for (std::size_t i = 0; i < n; ++i) {
+        T x{};
+        dash::bp::load(buf, x);
+        v.push_back(std::move(x));
+      }
+    }
+  }
+};
+
+template <class C, class Tr, class A>
+struct Serialization<std::basic_string<C, Tr, A>> {
+  static void save(MemoryBuffer& buf, const std::basic_string<C, Tr, A>& s) {
+    internal::save_count(buf, s.size());
+    buf.write(s.data(), s.size() * sizeof(C));
+  }
+  static void load(MemoryBuffer& buf, std::basic_string<C, Tr, A>& s) {
+    const std::size_t n = internal::load_count(buf, sizeof(C));
+    s.resize(n);
+    buf.read(s.data(), n * sizeof(C));
+  }
+};
+
+template <class K, class V, class Cmp, class A>
+struct Serialization<std::map<K, V, Cmp, A>> {
+  static void save(MemoryBuffer& buf, const std::map<K, V, Cmp, A>& m) {
+    internal::save_count(buf, m.size());
+    for (const auto& [k, v] : m) {
+      dash::bp::save(buf, k);
+      dash::bp::save(buf, v);
+    }
+  }
+  static void load(MemoryBuffer& buf, std::map<K, V, Cmp, A>& m) {
+    const std::size_t n = internal::load_count(buf, 0);
+    m.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      K k{};
+      V v{};
+      dash::bp::load(buf, k);
+      dash::bp::load(buf, v);
+      m.emplace_hint(m.end(), std::move(k), std::move(v));
+    }
+  }
+};
+
+// Pairs, tuples and arrays of non-trivially-copyable members, member by
+// member (trivially copyable ones take the memcpy of the primary template).
+template <class A, class B>
+struct Serialization<std::pair<A, B>,
+                     std::enable_if_t<!std::is_trivially_copyable_v<std::pair<A, B>>>> {
+  static void save(MemoryBuffer& buf, const std::pair<A, B>& p) {
+    dash::bp::save(buf, p.first);
+    dash::bp::save(buf, p.second);
+  }
+  static void load(MemoryBuffer& buf, std::pair<A, B>& p) {
+    dash::bp::load(buf, p.first);
+    dash::bp::load(buf, p.second);
+  }
+};
+
+template <class... Ts>
+struct Serialization<std::tuple<Ts...>,
+                     std::enable_if_t<!std::is_trivially_copyable_v<std::tuple<Ts...>>>> {
+  static void save(MemoryBuffer& buf, const std::tuple<Ts...>& t) {
+    std::apply([&buf](const auto&... x) { (dash::bp::save(buf, x), ...); }, t);
+  }
+  static void load(MemoryBuffer& buf, std::tuple<Ts...>& t) {
+    std::apply([&buf](auto&... x) { (dash::bp::load(buf, x), ...); }, t);
+  }
+};
+
+template <class T, std::size_t N>
+struct Serialization<std::array<T, N>, std::enable_if_t<!std::is_trivially_copyable_v<T>>> {
+  static void save(MemoryBuffer& buf, const std::array<T, N>& a) {
+    for (const T& x : a) dash::bp::save(buf, x);
+  }
+  static void load(MemoryBuffer& buf, std::array<T, N>& a) {
+    for (T& x : a) dash::bp::load(buf, x);
+  }
+};
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__SERIALIZATION_H_

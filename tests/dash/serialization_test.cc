@@ -1,0 +1,135 @@
+// dash::bp serialisation: round trips of trivially copyable values,
+// vectors (bulk and element-wise), strings, maps, pairs, tuples, arrays,
+// nested containers and a user type with its own specialisation; several
+// values in one buffer read back in order; reading past the end or a
+// corrupt count throws and reads nothing.
+#include <dash/Exception.h>
+#include <dash/blocks/Serialization.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct Particle {
+  double x, y, z;
+  long id;
+  bool operator==(const Particle& o) const {
+    return x == o.x && y == o.y && z == o.z && id == o.id;
+  }
+};
+
+// A type that is not trivially copyable, serialised by its own specialisation.
+struct Track {
+  std::string name;
+  std::vector<Particle> points;
+  bool operator==(const Track& o) const { return name == o.name && points == o.points; }
+};
+
+}  // namespace
+
+template <>
+struct dash::bp::Serialization<Track> {
+  static void save(MemoryBuffer& buf, const Track& t) {
+    dash::bp::save(buf, t.name);
+    dash::bp::save(buf, t.points);
+  }
+  static void load(MemoryBuffer& buf, Track& t) {
+    dash::bp::load(buf, t.name);
+    dash::bp::load(buf, t.points);
+  }
+};
+
+namespace {
+
+using dash::bp::MemoryBuffer;
+
+template <class T>
+T RoundTrip(const T& value) {
+  MemoryBuffer buf;
+  dash::bp::save(buf, value);
+  T out{};
+  dash::bp::load(buf, out);
+  EXPECT_EQ(buf.remaining(), 0u);
+  return out;
+}
+
+TEST(Serialization, RoundTrips) {
+  EXPECT_EQ(RoundTrip(42), 42);
+  EXPECT_EQ(RoundTrip(Particle{1.5, -2, 3.25, 7}), (Particle{1.5, -2, 3.25, 7}));
+  EXPECT_EQ(RoundTrip(std::vector<double>{}), std::vector<double>{});
+  EXPECT_EQ(RoundTrip(std::vector<double>{1, 2, 3}), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(RoundTrip(std::string()), std::string());
+  EXPECT_EQ(RoundTrip(std::string("block 17\0x", 10)), std::string("block 17\0x", 10));
+  std::map<int, std::string> m{{1, "one"}, {-4, ""}, {9, "nine"}};
+  EXPECT_EQ(RoundTrip(m), m);
+  std::pair<std::string, int> p{"p", 3};
+  EXPECT_EQ(RoundTrip(p), p);
+  std::tuple<int, std::string, std::vector<long>> t{5, "t", {1, 2}};
+  EXPECT_EQ(RoundTrip(t), t);
+  std::array<std::string, 3> a{"a", "", "c"};
+  EXPECT_EQ(RoundTrip(a), a);
+  std::vector<std::map<std::string, std::vector<std::pair<int, double>>>> nested(3);
+  nested[0]["x"] = {{1, 0.5}, {2, 1.5}};
+  nested[2][""] = {};
+  nested[2]["y"] = {{-1, -0.5}};
+  EXPECT_EQ(RoundTrip(nested), nested);
+  Track track{"trace", {{0, 0, 0, 1}, {1, 2, 3, 2}}};
+  EXPECT_EQ(RoundTrip(track), track);
+  std::vector<Track> tracks{track, Track{"", {}}, track};
+  EXPECT_EQ(RoundTrip(tracks), tracks);
+}
+
+TEST(Serialization, ManyValuesInOrder) {
+  MemoryBuffer buf;
+  for (int i = 0; i < 100; ++i) {
+    dash::bp::save(buf, i);
+    dash::bp::save(buf, std::string(std::size_t(i % 7), 'a' + char(i % 26)));
+  }
+  for (int i = 0; i < 100; ++i) {
+    int v = -1;
+    std::string s;
+    dash::bp::load(buf, v);
+    dash::bp::load(buf, s);
+    EXPECT_EQ(v, i);
+    EXPECT_EQ(s, std::string(std::size_t(i % 7), 'a' + char(i % 26)));
+  }
+  EXPECT_EQ(buf.remaining(), 0u);
+  buf.rewind();
+  int first = -1;
+  dash::bp::load(buf, first);
+  EXPECT_EQ(first, 0);
+}
+
+TEST(Serialization, ReadingPastTheEndThrows) {
+  MemoryBuffer buf;
+  dash::bp::save(buf, 1);
+  double d = 0;
+  EXPECT_THROW(dash::bp::load(buf, d), dash::exception::InvalidArgument);
+  EXPECT_EQ(buf.position(), 0u) << "a failed read reads nothing";
+  int i = 0;
+  dash::bp::load(buf, i);
+  EXPECT_EQ(i, 1);
+  // A count larger than the bytes left (a corrupt or truncated buffer).
+  MemoryBuffer bad;
+  dash::bp::save(bad, std::uint64_t(1) << 40);
+  std::vector<double> v;
+  EXPECT_THROW(dash::bp::load(bad, v), dash::exception::InvalidArgument);
+  bad.rewind();
+  std::string s;
+  EXPECT_THROW(dash::bp::load(bad, s), dash::exception::InvalidArgument);
+  // A truncated vector of strings.
+  MemoryBuffer cut;
+  dash::bp::save(cut, std::vector<std::string>{"abc", "def"});
+  cut.bytes().resize(cut.size() - 2);
+  std::vector<std::string> vs;
+  EXPECT_THROW(dash::bp::load(cut, vs), dash::exception::InvalidArgument);
+}
+
+}  // namespace
