@@ -1,0 +1,230 @@
+// A regular decomposition of an N-D box of cells into b blocks (b need not
+// equal the unit count), the links between neighbouring blocks, and the
+// assignment of blocks to units.
+//
+//   dash::bp::RegularDecomposer<3> dec({{0, 0, 0}, {64, 64, 64}}, 24);
+//   dec.divisions();                 // blocks per dimension, product 24
+//   dec.bounds(gid);                 // the cells of block gid: [min, max)
+//   dec.neighbors(gid);              // blocks sharing a face (optionally
+//                                    // edges and corners), periodic or not
+//   dash::bp::owner(gid, 24, units, dash::bp::Assignment::contiguous);
+//
+// Divisions: unless given, the prime factors of b, largest first, each go
+// to the dimension whose blocks are currently longest, so blocks come out as
+// close to cubes as b allows. Along a dimension of extent e cut into d
+// parts, part i holds cells [i e / d, (i + 1) e / d): extents differ by at
+// most one. Blocks are numbered row-major over the block grid (the last
+// dimension fastest).
+//
+// | call                            | cost                                |
+// |---------------------------------|-------------------------------------|
+// | constructor                     | local, O(N + factors of b)          |
+// | coords / gid / bounds           | local, O(N)                         |
+// | neighbors                       | local, O(3^N)                       |
+// | owner / local_gids              | local, O(1) / O(blocks of the unit) |
+#ifndef DASH__BLOCKS__DECOMPOSER_H_
+#define DASH__BLOCKS__DECOMPOSER_H_
+
+#include <dash/Exception.h>
+#include <dash/Types.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace dash {
+namespace bp {
+
+// Cells [min[d], max[d]) in every dimension d.
+template <dim_t N>
+struct Box {
+  std::array<long, N> min{};
+  std::array<long, N> max{};
+  long extent(dim_t d) const { return max[d] - min[d]; }
+  long size() const {
+    long s = 1;
+    for (dim_t d = 0; d < N; ++d) s *= extent(d);
+    return s;
+  }
+  bool contains(const std::array<long, N>& c) const {
+    for (dim_t d = 0; d < N; ++d)
+      if (c[d] < min[d] || c[d] >= max[d]) return false;
+    return true;
+  }
+  bool operator==(const Box& o) const { return min == o.min && max == o.max; }
+};
+
+// How blocks are dealt to units: contiguous (unit u gets blocks
+// [u b / P, (u + 1) b / P)) or round-robin (block g to unit g mod P).
+enum class Assignment { contiguous, round_robin };
+
+template <dim_t N>
+class RegularDecomposer {
+ public:
+  using coords_type = std::array<int, N>;
+
+  // Cuts `domain` into `nblocks` blocks; `divisions` fixes the blocks per
+  // dimension where non-zero (their product must divide nblocks), the rest
+  // are chosen. Throws dash::exception::InvalidArgument for an empty domain,
+  // nblocks < 1, divisions that do not fit, or more blocks along a
+  // dimension than it has cells.
+  RegularDecomposer(const Box<N>& domain, int nblocks, std::array<bool, N> periodic = {},
+                    coords_type divisions = {})
+      : domain_(domain), nblocks_(nblocks), periodic_(periodic), div_(divisions) {
+    if (nblocks < 1)
+      throw exception::InvalidArgument("dash::bp::RegularDecomposer: " + std::to_string(nblocks) +
+                                       " blocks");
+    long fixed = 1;
+    for (dim_t d = 0; d < N; ++d) {
+      if (domain.extent(d) < 1)
+        throw exception::InvalidArgument(
+            "dash::bp::RegularDecomposer: the domain is empty in "
+            "dimension " +
+            std::to_string(d));
+      if (div_[d] < 0)
+        throw exception::InvalidArgument("dash::bp::RegularDecomposer: negative divisions");
+      if (div_[d] > 0) fixed *= div_[d];
+    }
+    if (nblocks % fixed != 0)
+      throw exception::InvalidArgument(
+          "dash::bp::RegularDecomposer: the given divisions (product " + std::to_string(fixed) +
+          ") do not divide " + std::to_string(nblocks) + " blocks");
+    std::array<bool, N> free;
+    bool any_free = false;
+    for (dim_t d = 0; d < N; ++d) {
+      free[d] = div_[d] == 0;
+      any_free = any_free || free[d];
+      if (div_[d] == 0) div_[d] = 1;
+    }
+    int rest = int(nblocks / fixed);
+    if (rest > 1 && !any_free)
+      throw exception::InvalidArgument("dash::bp::RegularDecomposer: the given divisions make " +
+                                       std::to_string(fixed) + " blocks, not " +
+                                       std::to_string(nblocks));
+    for (int f : prime_factors_descending(rest)) {
+      dim_t best = -1;
+      double longest = -1;
+      for (dim_t d = 0; d < N; ++d) {
+        if (!free[d]) continue;
+        double len = double(domain.extent(d)) / div_[d];
+        if (len > longest) longest = len, best = d;
+      }
+      div_[best] *= f;
+    }
+    for (dim_t d = 0; d < N; ++d)
+      if (div_[d] > domain.extent(d))
+        throw exception::InvalidArgument("dash::bp::RegularDecomposer: " + std::to_string(div_[d]) +
+                                         " blocks along dimension " + std::to_string(d) + " of " +
+                                         std::to_string(domain.extent(d)) + " cells");
+  }
+
+  int nblocks() const { return nblocks_; }
+  const Box<N>& domain() const { return domain_; }
+  // Blocks per dimension.
+  const coords_type& divisions() const { return div_; }
+
+  // Block-grid coordinates of block gid. Local.
+  coords_type coords(int gid) const {
+    coords_type c;
+    for (dim_t d = N; d-- > 0;) {
+      c[d] = gid % div_[d];
+      gid /= div_[d];
+    }
+    return c;
+  }
+  // Block at block-grid coordinates c. Local.
+  int gid(const coords_type& c) const {
+    int g = 0;
+    for (dim_t d = 0; d < N; ++d) g = g * div_[d] + c[d];
+    return g;
+  }
+  // The cells of block gid. Local.
+  Box<N> bounds(int gid) const {
+    auto c = coords(gid);
+    Box<N> b;
+    for (dim_t d = 0; d < N; ++d) {
+      const long e = domain_.extent(d);
+      b.min[d] = domain_.min[d] + long(c[d]) * e / div_[d];
+      b.max[d] = domain_.min[d] + long(c[d] + 1) * e / div_[d];
+    }
+    return b;
+  }
+  // The blocks next to block gid: sharing a face, or with corners also
+  // sharing an edge or corner; across the domain's boundary in periodic
+  // dimensions. Each neighbour once, never gid itself, in increasing gid.
+  // Local.
+  std::vector<int> neighbors(int gid, bool with_corners = false) const {
+    const auto c = coords(gid);
+    std::vector<int> out;
+    std::array<int, N> off;
+    off.fill(-1);
+    for (;;) {
+      int nonzero = 0;
+      for (dim_t d = 0; d < N; ++d) nonzero += off[d] != 0;
+      if (nonzero > 0 && (with_corners || nonzero == 1)) {
+        coords_type n = c;
+        bool inside = true;
+        for (dim_t d = 0; d < N && inside; ++d) {
+          n[d] += off[d];
+          if (n[d] < 0 || n[d] >= div_[d]) {
+            if (periodic_[d])
+              n[d] = (n[d] + div_[d]) % div_[d];
+            else
+              inside = false;
+          }
+        }
+        if (inside) {
+          int g = this->gid(n);
+          if (g != gid) out.push_back(g);
+        }
+      }
+      dim_t d = 0;  // next offset vector in {-1, 0, 1}^N
+      while (d < N && off[d] == 1) off[d++] = -1;
+      if (d == N) break;
+      ++off[d];
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+ private:
+  static std::vector<int> prime_factors_descending(int n) {
+    std::vector<int> f;
+    for (int p = 2; long(p) * p <= n; ++p)
+      while (n % p == 0) f.push_back(p), n /= p;
+    if (n > 1) f.push_back(n);
+    std::sort(f.rbegin(), f.rend());
+    return f;
+  }
+
+  Box<N> domain_;
+  int nblocks_;
+  std::array<bool, N> periodic_;
+  coords_type div_;
+};
+
+// The unit that owns block gid of nblocks dealt to nunits units. Local.
+inline int owner(int gid, int nblocks, int nunits, Assignment a) {
+  if (a == Assignment::round_robin) return gid % nunits;
+  return int(((long(gid) + 1) * nunits - 1) / nblocks);
+}
+
+// The blocks unit owns, in increasing gid. Local.
+inline std::vector<int> local_gids(int unit, int nblocks, int nunits, Assignment a) {
+  std::vector<int> out;
+  if (a == Assignment::round_robin) {
+    for (int g = unit; g < nblocks; g += nunits) out.push_back(g);
+  } else {
+    for (int g = int(long(unit) * nblocks / nunits); g < int(long(unit + 1) * nblocks / nunits);
+         ++g)
+      out.push_back(g);
+  }
+  return out;
+}
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__DECOMPOSER_H_

@@ -1,0 +1,145 @@
+// dash::bp::RegularDecomposer and the block assignment: for 1-D, 2-D and
+// 3-D boxes and block counts 1..64 (primes, powers of two, odd composites),
+// the blocks partition the domain exactly (every cell in one block), extents
+// along a dimension differ by at most one, the divisions are as balanced as
+// the factors allow; neighbour links are symmetric and have the right counts
+// with and without corners and periodicity; every block has exactly one
+// owner under both assignments, matching local_gids; bad arguments throw.
+#include <dash/Exception.h>
+#include <dash/blocks/Decomposer.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dash::bp::Assignment;
+using dash::bp::Box;
+using dash::bp::RegularDecomposer;
+
+template <dash::dim_t N>
+void CheckPartition(const RegularDecomposer<N>& dec) {
+  const Box<N>& dom = dec.domain();
+  long product = 1;
+  for (dash::dim_t d = 0; d < N; ++d) product *= dec.divisions()[d];
+  ASSERT_EQ(product, dec.nblocks());
+  long cells = 0;
+  for (int g = 0; g < dec.nblocks(); ++g) {
+    EXPECT_EQ(dec.gid(dec.coords(g)), g);
+    Box<N> b = dec.bounds(g);
+    cells += b.size();
+    for (dash::dim_t d = 0; d < N; ++d) {
+      const long e = dom.extent(d), parts = dec.divisions()[d];
+      EXPECT_GE(b.extent(d), e / parts);
+      EXPECT_LE(b.extent(d), (e + parts - 1) / parts);
+    }
+  }
+  EXPECT_EQ(cells, dom.size());
+  // Every cell lies in exactly one block (small domains only).
+  if (dom.size() <= 4096) {
+    std::array<long, N> c = dom.min;
+    for (long k = 0; k < dom.size(); ++k) {
+      long rest = k;
+      for (dash::dim_t d = N; d-- > 0;) {
+        c[d] = dom.min[d] + rest % dom.extent(d);
+        rest /= dom.extent(d);
+      }
+      int hits = 0;
+      for (int g = 0; g < dec.nblocks(); ++g) hits += dec.bounds(g).contains(c);
+      ASSERT_EQ(hits, 1) << "cell " << k;
+    }
+  }
+}
+
+template <dash::dim_t N>
+void CheckNeighbors(const RegularDecomposer<N>& dec, bool corners) {
+  for (int g = 0; g < dec.nblocks(); ++g) {
+    auto n = dec.neighbors(g, corners);
+    EXPECT_TRUE(std::is_sorted(n.begin(), n.end()));
+    EXPECT_EQ(std::find(n.begin(), n.end(), g), n.end()) << "no self link";
+    for (int h : n) {
+      auto back = dec.neighbors(h, corners);
+      EXPECT_NE(std::find(back.begin(), back.end(), g), back.end()) << g << " -> " << h;
+    }
+  }
+}
+
+TEST(Decomposer, PartitionsForManyShapesAndCounts) {
+  for (int b : {1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 16, 24, 30, 64}) {
+    SCOPED_TRACE("blocks " + std::to_string(b));
+    CheckPartition(RegularDecomposer<1>({{3}, {100}}, b));
+    CheckPartition(RegularDecomposer<2>({{0, 0}, {17, 40}}, b));
+    CheckPartition(RegularDecomposer<3>({{0, -5, 2}, {9, 11, 16}}, b));
+  }
+}
+
+TEST(Decomposer, DivisionsFollowTheDomainShape) {
+  // 8 blocks of a 64 x 64 x 64 cube: 2 x 2 x 2; of a 256 x 16 x 16 bar: 8 x 1 x 1.
+  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {64, 64, 64}}, 8).divisions(),
+            (std::array<int, 3>{2, 2, 2}));
+  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {256, 16, 16}}, 8).divisions(),
+            (std::array<int, 3>{8, 1, 1}));
+  // Fixed divisions are kept, the rest chosen.
+  EXPECT_EQ(RegularDecomposer<2>({{0, 0}, {100, 100}}, 12, {}, {3, 0}).divisions(),
+            (std::array<int, 2>{3, 4}));
+}
+
+TEST(Decomposer, NeighborCounts) {
+  RegularDecomposer<3> dec({{0, 0, 0}, {30, 30, 30}}, 27);  // 3 x 3 x 3
+  const int center = dec.gid({1, 1, 1});
+  EXPECT_EQ(dec.neighbors(center).size(), 6u);
+  EXPECT_EQ(dec.neighbors(center, true).size(), 26u);
+  EXPECT_EQ(dec.neighbors(dec.gid({0, 0, 0})).size(), 3u);
+  EXPECT_EQ(dec.neighbors(dec.gid({0, 0, 0}), true).size(), 7u);
+  RegularDecomposer<3> periodic({{0, 0, 0}, {30, 30, 30}}, 27, {true, true, true});
+  EXPECT_EQ(periodic.neighbors(periodic.gid({0, 0, 0})).size(), 6u);
+  EXPECT_EQ(periodic.neighbors(periodic.gid({0, 0, 0}), true).size(), 26u);
+  // Two blocks along a periodic dimension: the other block once; one block: none.
+  RegularDecomposer<1> two({{0}, {10}}, 2, {true});
+  EXPECT_EQ(two.neighbors(0), std::vector<int>{1});
+  RegularDecomposer<1> one({{0}, {10}}, 1, {true});
+  EXPECT_TRUE(one.neighbors(0).empty());
+  for (int b : {1, 2, 5, 12, 27}) {
+    for (bool corners : {false, true}) {
+      CheckNeighbors(RegularDecomposer<2>({{0, 0}, {20, 20}}, b), corners);
+      CheckNeighbors(RegularDecomposer<3>({{0, 0, 0}, {12, 12, 12}}, b, {true, false, true}),
+                     corners);
+    }
+  }
+}
+
+TEST(Decomposer, AssignmentGivesEveryBlockOneOwner) {
+  for (int units : {1, 2, 3, 4, 7}) {
+    for (int b : {1, 3, 4, 10, 16, 33}) {
+      for (Assignment a : {Assignment::contiguous, Assignment::round_robin}) {
+        std::vector<int> owner_of(std::size_t(b), -1);
+        std::size_t least = std::size_t(b), most = 0;
+        for (int u = 0; u < units; ++u) {
+          auto mine = dash::bp::local_gids(u, b, units, a);
+          least = std::min(least, mine.size());
+          most = std::max(most, mine.size());
+          for (int g : mine) {
+            EXPECT_EQ(owner_of[std::size_t(g)], -1) << "block " << g << " owned twice";
+            owner_of[std::size_t(g)] = u;
+            EXPECT_EQ(dash::bp::owner(g, b, units, a), u) << "block " << g;
+          }
+        }
+        for (int g = 0; g < b; ++g) EXPECT_GE(owner_of[std::size_t(g)], 0) << "block " << g;
+        EXPECT_LE(most - least, 1u) << "units " << units << " blocks " << b;
+      }
+    }
+  }
+}
+
+TEST(Decomposer, BadArgumentsThrow) {
+  using dash::exception::InvalidArgument;
+  EXPECT_THROW(RegularDecomposer<2>({{0, 0}, {10, 10}}, 0), InvalidArgument);
+  EXPECT_THROW(RegularDecomposer<2>({{0, 0}, {10, 0}}, 2), InvalidArgument);
+  EXPECT_THROW(RegularDecomposer<2>({{0, 0}, {10, 10}}, 6, {}, {4, 0}), InvalidArgument);
+  EXPECT_THROW(RegularDecomposer<2>({{0, 0}, {10, 10}}, 6, {}, {2, 2}), InvalidArgument);
+  EXPECT_THROW(RegularDecomposer<1>({{0}, {5}}, 7), InvalidArgument);
+}
+
+}  // namespace
