@@ -28,6 +28,7 @@
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
 #include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Master.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>

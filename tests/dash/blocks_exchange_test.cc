@@ -1,0 +1,154 @@
+// dash::bp::Master with bulk-synchronous exchange: halo-style messages
+// between face neighbours of 2-D and 3-D block grids (1 block, one per unit,
+// several per unit, more blocks than fit evenly), with both assignments;
+// many small items to random blocks, each arriving exactly once and in
+// order per (source, target); mixed value types in one queue; an enqueue to
+// a gid outside the decomposition throws on every unit (no hang).
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Master.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash::bp::Assignment;
+using dash::bp::Master;
+using dash::bp::Proxy;
+using dash::bp::RegularDecomposer;
+using dash_test::myid;
+using dash_test::nunits;
+
+struct Cell {
+  int gid;
+  std::map<int, std::vector<long>> halo;  // from neighbour gid
+};
+
+// What block `from` sends block `to`: a vector whose length and contents
+// depend on both.
+std::vector<long> HaloFor(int from, int to) {
+  std::vector<long> v(std::size_t(3 + (from + 2 * to) % 5));
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = from * 100000L + to * 100L + long(k);
+  return v;
+}
+
+template <dash::dim_t N>
+void NeighbourExchange(const RegularDecomposer<N>& dec, Assignment a, bool corners) {
+  Master<Cell> master(dec.nblocks(), a);
+  for (int gid : dash::bp::local_gids(myid(), dec.nblocks(), nunits(), a)) {
+    auto cell = std::make_unique<Cell>();
+    cell->gid = gid;
+    master.add(gid, std::move(cell), dec.neighbors(gid, corners));
+  }
+  for (int round = 0; round < 2; ++round) {
+    master.foreach ([&](Cell& c, Proxy& p) {
+      for (int n : p.link()) {
+        p.enqueue(n, HaloFor(c.gid, n));
+        p.enqueue(n, std::string("round ") + std::to_string(round));
+      }
+    });
+    master.exchange();
+    master.foreach ([&](Cell& c, Proxy& p) {
+      EXPECT_EQ(p.incoming_from(), p.link()) << "block " << c.gid;
+      for (int n : p.link()) {
+        std::vector<long> h;
+        std::string tag;
+        p.dequeue(n, h);
+        p.dequeue(n, tag);
+        EXPECT_EQ(h, HaloFor(n, c.gid)) << "block " << c.gid << " from " << n;
+        EXPECT_EQ(tag, "round " + std::to_string(round));
+        EXPECT_EQ(p.incoming(n), 0u);
+      }
+    });
+  }
+}
+
+TEST(BlocksExchange, NeighbourHalos2D3D) {
+  for (Assignment a : {Assignment::contiguous, Assignment::round_robin}) {
+    for (int nb : {1, nunits(), 2 * nunits() + 1, 9}) {
+      SCOPED_TRACE("blocks " + std::to_string(nb));
+      NeighbourExchange(RegularDecomposer<2>({{0, 0}, {24, 24}}, nb), a, false);
+      NeighbourExchange(RegularDecomposer<2>({{0, 0}, {24, 24}}, nb, {true, true}), a, true);
+      NeighbourExchange(RegularDecomposer<3>({{0, 0, 0}, {12, 12, 12}}, nb, {false, true, false}),
+                        a, false);
+    }
+  }
+}
+
+struct Item {
+  int from, to, seq;
+  float payload[2];
+};
+
+TEST(BlocksExchange, ManySmallItemsArriveOnceInOrder) {
+  const int nb = 3 * nunits() + 2;
+  const int per_block = 20000;
+  struct Counter {
+    int gid;
+    long received = 0;
+  };
+  Master<Counter> master(nb, Assignment::round_robin);
+  for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::round_robin)) {
+    auto c = std::make_unique<Counter>();
+    c->gid = gid;
+    master.add(gid, std::move(c), {});
+  }
+  master.foreach ([&](Counter& c, Proxy& p) {
+    std::mt19937 rng(unsigned(c.gid));
+    std::vector<int> seq(std::size_t(nb), 0);
+    for (int k = 0; k < per_block; ++k) {
+      int to = int(rng() % unsigned(nb));
+      Item it{c.gid, to, seq[std::size_t(to)]++, {float(k), -1.f}};
+      p.enqueue(to, it);
+    }
+  });
+  master.exchange();
+  long mine = 0;
+  master.foreach ([&](Counter& c, Proxy& p) {
+    for (int from : p.incoming_from()) {
+      int expect_seq = 0;
+      while (p.incoming(from) > 0) {
+        Item it{};
+        p.dequeue(from, it);
+        ASSERT_EQ(it.from, from);
+        ASSERT_EQ(it.to, c.gid);
+        ASSERT_EQ(it.seq, expect_seq++);
+        ++c.received;
+      }
+    }
+    mine += c.received;
+  });
+  long total = 0;
+  EXPECT_EQ(DART_OK, dart_allreduce(&mine, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL));
+  EXPECT_EQ(total, long(nb) * per_block);
+}
+
+TEST(BlocksExchange, BadTargetsThrowOnEveryUnit) {
+  const int nb = 2 * nunits();
+  Master<int> master(nb);
+  for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::contiguous))
+    master.add(gid, std::make_unique<int>(gid), {});
+  if (myid() == nunits() - 1) master.proxy(0).enqueue(nb + 5, 1);
+  EXPECT_THROW(master.exchange(), dash::exception::InvalidArgument);
+  // Adding a block another unit owns, or twice.
+  int other = dash::bp::owner(nb - 1, nb, nunits(), Assignment::contiguous);
+  if (other != myid()) {
+    EXPECT_THROW(master.add(nb - 1, std::make_unique<int>(0), {}),
+                 dash::exception::InvalidArgument);
+  }
+  EXPECT_THROW(master.add(master.gid(0), std::make_unique<int>(0), {}),
+               dash::exception::InvalidArgument);
+  Proxy& p = master.proxy(0);
+  int v = 0;
+  EXPECT_THROW(p.dequeue(12345, v), dash::exception::InvalidArgument);
+}
+
+}  // namespace
