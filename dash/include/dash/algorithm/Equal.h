@@ -14,7 +14,6 @@
 #ifndef DASH__ALGORITHM__EQUAL_H_
 #define DASH__ALGORITHM__EQUAL_H_
 
-#include <dash/algorithm/Transform.h>
 #include <dash/algorithm/internal/Collective.h>
 #include <dash/algorithm/internal/RangeAccess.h>
 

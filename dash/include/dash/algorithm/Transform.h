@@ -39,54 +39,6 @@ namespace dash {
 
 namespace internal {
 
-// Input access for one transform: the calling unit's runs of the output
-// paired with native pointers into an input range, fetched where needed.
-template <class In>
-class StagedInput {
- public:
-  using V = glob_value_t<In>;
-  using I = glob_index_t<In>;
-  explicit StagedInput(In first) : first_(first) {}
-  // Registers output run k: input positions [k, k + len); returns its slot.
-  std::size_t add(I k, std::size_t len) {
-    const V* p = native_run(first_ + k, len);
-    if (p != nullptr) {
-      runs_.push_back({p, 0, k, len});
-    } else {
-      runs_.push_back({nullptr, staged_, k, len});
-      staged_ += len;
-    }
-    return runs_.size() - 1;
-  }
-  // Fetches the registered non-native runs (all gets started, then waited).
-  void fetch(const char* who) {
-    if (staged_ == 0) return;
-    buffer_.resize(staged_);
-    std::vector<dart_handle_t> handles;
-    for (const Run& r : runs_)
-      if (r.native == nullptr)
-        start_get_range(first_ + r.k, r.len, buffer_.data() + r.offset, handles);
-    if (!handles.empty()) check_dart(dart_waitall(handles.data(), handles.size()), who);
-  }
-  // Native pointer to the input of slot s (valid after fetch).
-  const V* data(std::size_t s) const {
-    const Run& r = runs_[s];
-    return r.native != nullptr ? r.native : buffer_.data() + r.offset;
-  }
-
- private:
-  struct Run {
-    const V* native;
-    std::size_t offset;
-    I k;
-    std::size_t len;
-  };
-  In first_;
-  std::vector<Run> runs_;
-  std::vector<V> buffer_;
-  std::size_t staged_ = 0;
-};
-
 // The calling unit's runs of output [out, out + n): calls body(o_begin,
 // o_end, k) after the inputs registered through add(k, len) are fetched.
 template <class Out, class Add, class Fetch, class Body>
@@ -106,12 +58,6 @@ void for_each_output_run(const Out& out, std::size_t n, Add&& add, Fetch&& fetch
   });
   fetch();
   for (std::size_t s = 0; s < runs.size(); ++s) body(runs[s].b, runs[s].e, s);
-}
-
-template <class It>
-void check_input(const It& first, const It& last, const char* who) {
-  check_glob_range(first, last, who);
-  check_range_fits(first, std::size_t(last - first), who, "the input range");
 }
 
 }  // namespace internal
@@ -187,24 +133,19 @@ OutIt transform(const T* a_first, const T* a_last, InB b_first, OutIt out, Binar
   internal::check_range_fits(out, n, who, "the output range");
   if (n == 0) return out;
   constexpr dart_operation_t dop = internal::dart_operation_of<BinaryOp>::value;
-  bool same = false;
-  if constexpr (std::is_same_v<std::decay_t<InB>, std::decay_t<OutIt>>) {
-    auto sb = internal::iteration_space(b_first);
-    auto so = internal::iteration_space(out);
-    same = b_first.memory() == out.memory() && b_first.pos() == out.pos() &&
-           sb.offsets() == so.offsets() && sb.extents() == so.extents();
-  }
+  const bool same = internal::same_range_start(b_first, out);
   if constexpr (dop != DART_OP_UNDEFINED &&
                 internal::dart_datatype_of<V>() != DART_TYPE_UNDEFINED) {
     if (same) {
       const auto* mem = out.memory();
       internal::for_each_owner_run(out, n, [&](team_unit_t u, I offset, I k, I len) {
-        internal::check_dart(dart_accumulate(mem->dart_gptr_at(u, offset), a_first + k, std::size_t(len),
-                                   internal::dart_datatype_of<V>(), dop),
-                   "dash::transform: dart_accumulate");
+        internal::check_dart(
+            dart_accumulate(mem->dart_gptr_at(u, offset), a_first + k, std::size_t(len),
+                            internal::dart_datatype_of<V>(), dop),
+            "dash::transform: dart_accumulate");
       });
       internal::check_dart(dart_flush_all(mem->dart_gptr_at(team_unit_t(0), 0)),
-                 "dash::transform: dart_flush_all");
+                           "dash::transform: dart_flush_all");
       return out + I(n);
     }
   }

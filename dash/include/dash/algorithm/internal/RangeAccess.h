@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string>
+#include <vector>
 
 namespace dash {
 namespace internal {
@@ -82,32 +84,31 @@ glob_element_t<It>* native_run(const It& first, std::size_t n) {
   return runs == 1 ? found : nullptr;
 }
 
-// Starts getting [first, first + n) into buf; appends handles. One-sided.
-template <class It, class Handles>
-void start_get_range(const It& first, std::size_t n, glob_value_t<It>* buf, Handles& handles) {
+// Starts the transfers between [first, first + n) and buf[0, n) (Get:
+// global to buf, else buf to global); appends handles. One-sided.
+template <bool Get, class It, class Buf, class Handles>
+void start_range_transfers(const It& first, std::size_t n, Buf* buf, Handles& handles) {
   using P = typename glob_iter_traits<It>::pattern;
   using I = glob_index_t<It>;
   if (n == 0) return;
   if constexpr (!glob_iter_traits<It>::is_view && P::ndim() == 1) {
-    start_transfers<true>(first, first + I(n), buf, handles);
+    start_transfers<Get>(first, first + I(n), buf, handles);
   } else {
     auto v = as_view_iter(first);
-    start_view_transfers<true>(v, v + I(n), buf, handles);
+    start_view_transfers<Get>(v, v + I(n), buf, handles);
   }
 }
 
-// Starts putting buf[0, n) to [out, out + n); appends handles. One-sided.
+// Starts getting [first, first + n) into buf. One-sided.
+template <class It, class Handles>
+void start_get_range(const It& first, std::size_t n, glob_value_t<It>* buf, Handles& handles) {
+  start_range_transfers<true>(first, n, buf, handles);
+}
+
+// Starts putting buf[0, n) to [out, out + n). One-sided.
 template <class It, class Handles>
 void start_put_range(const glob_value_t<It>* buf, std::size_t n, const It& out, Handles& handles) {
-  using P = typename glob_iter_traits<It>::pattern;
-  using I = glob_index_t<It>;
-  if (n == 0) return;
-  if constexpr (!glob_iter_traits<It>::is_view && P::ndim() == 1) {
-    start_transfers<false>(out, out + I(n), buf, handles);
-  } else {
-    auto v = as_view_iter(out);
-    start_view_transfers<false>(v, v + I(n), buf, handles);
-  }
+  start_range_transfers<false>(out, n, buf, handles);
 }
 
 // for_each_owner_run (OwnerRuns.h) for a GlobIter range, through a view
@@ -141,6 +142,21 @@ auto bounding_rectangle(const It& first, std::size_t n) {
   return std::make_pair(lo, hi);
 }
 
+// True if a and b start at the same element of the same container and
+// count positions in the same space (so equal positions are equal elements).
+// Local.
+template <class A, class B>
+bool same_range_start(const A& a, const B& b) {
+  if constexpr (glob_iter_traits<A>::is_view != glob_iter_traits<B>::is_view) {
+    return false;
+  } else {
+    auto sa = iteration_space(a);
+    auto sb = iteration_space(b);
+    return static_cast<const void*>(a.memory()) == static_cast<const void*>(b.memory()) &&
+           a.pos() == b.pos() && sa.offsets() == sb.offsets() && sa.extents() == sb.extents();
+  }
+}
+
 // Throws if output range [out, out + n) shares elements with input range
 // [in, in + n) without being the very same range (then elements would be
 // read after another unit overwrote them). Local.
@@ -148,13 +164,7 @@ template <class In, class Out>
 void check_in_place_or_disjoint(const In& in, const Out& out, std::size_t n, const char* who) {
   if (n == 0 || static_cast<const void*>(in.memory()) != static_cast<const void*>(out.memory()))
     return;
-  if constexpr (std::is_same_v<std::remove_const_t<glob_value_t<In>>, glob_value_t<Out>> &&
-                glob_iter_traits<In>::is_view == glob_iter_traits<Out>::is_view) {
-    auto si = iteration_space(in);
-    auto so = iteration_space(out);
-    if (in.pos() == out.pos() && si.offsets() == so.offsets() && si.extents() == so.extents())
-      return;  // in place
-  }
+  if (same_range_start(in, out)) return;  // in place
   auto a = bounding_rectangle(in, n);
   auto b = bounding_rectangle(out, n);
   for (std::size_t d = 0; d < a.first.size(); ++d)
@@ -163,6 +173,62 @@ void check_in_place_or_disjoint(const In& in, const Out& out, std::size_t n, con
                                    ": the output range overlaps an input range without being "
                                    "the same range");
 }
+
+// Checks an input range: first and last form a range that fits its space.
+template <class It>
+void check_input(const It& first, const It& last, const char* who) {
+  check_glob_range(first, last, who);
+  check_range_fits(first, std::size_t(last - first), who, "the input range");
+}
+
+// Input access for an algorithm that reads a second range at the positions
+// of the calling unit's runs of the first (transform, equal): native
+// pointers where the unit owns the input run, else fetched into one buffer.
+template <class In>
+class StagedInput {
+ public:
+  using V = glob_value_t<In>;
+  using I = glob_index_t<In>;
+  explicit StagedInput(In first) : first_(first) {}
+  // Registers output run k: input positions [k, k + len); returns its slot.
+  std::size_t add(I k, std::size_t len) {
+    const V* p = native_run(first_ + k, len);
+    if (p != nullptr) {
+      runs_.push_back({p, 0, k, len});
+    } else {
+      runs_.push_back({nullptr, staged_, k, len});
+      staged_ += len;
+    }
+    return runs_.size() - 1;
+  }
+  // Fetches the registered non-native runs (all gets started, then waited).
+  void fetch(const char* who) {
+    if (staged_ == 0) return;
+    buffer_.resize(staged_);
+    std::vector<dart_handle_t> handles;
+    for (const Run& r : runs_)
+      if (r.native == nullptr)
+        start_get_range(first_ + r.k, r.len, buffer_.data() + r.offset, handles);
+    if (!handles.empty()) check_dart(dart_waitall(handles.data(), handles.size()), who);
+  }
+  // Native pointer to the input of slot s (valid after fetch).
+  const V* data(std::size_t s) const {
+    const Run& r = runs_[s];
+    return r.native != nullptr ? r.native : buffer_.data() + r.offset;
+  }
+
+ private:
+  struct Run {
+    const V* native;
+    std::size_t offset;
+    I k;
+    std::size_t len;
+  };
+  In first_;
+  std::vector<Run> runs_;
+  std::vector<V> buffer_;
+  std::size_t staged_ = 0;
+};
 
 }  // namespace internal
 }  // namespace dash
