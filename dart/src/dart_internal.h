@@ -319,7 +319,12 @@ size_t dart__type_span(const dart_type_info_t* t, size_t nelem);
 
 #define DART_HANDLE_INLINE_REQUESTS 4
 
-typedef enum { DART_HANDLE_GET, DART_HANDLE_PUT, DART_HANDLE_COLL } dart_handle_kind_t;
+typedef enum {
+  DART_HANDLE_GET,
+  DART_HANDLE_PUT,
+  DART_HANDLE_COLL, /* a non-blocking collective */
+  DART_HANDLE_P2P   /* a two-sided send */
+} dart_handle_kind_t;
 
 struct dart_handle_struct {
   dart_handle_kind_t kind;

@@ -170,6 +170,51 @@ dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle);
 dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dart_datatype_t dtype,
                            dart_operation_t op, dart_team_t teamid, dart_handle_t* handle);
 
+/* ---- point-to-point messages (two-sided, over a team) -------------------- */
+
+/* A message matched by dart_improbe/dart_mprobe and not yet received; pass it
+ * to dart_mrecv exactly once. */
+typedef struct {
+  uint64_t opaque_[2];
+} dart_message_t;
+
+/* Sends nelem elements of buf to unit (relative to DART_TEAM_ALL) with tag;
+ * returns when buf may be reused. Tags range over 0..32767. Two-sided. */
+dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int tag,
+                     dart_global_unit_t unit);
+
+/* Receives nelem elements from unit (relative to DART_TEAM_ALL) with tag;
+ * the message must hold exactly nelem elements. Two-sided. */
+dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
+                     dart_global_unit_t unit);
+
+/* Starts sending nbytes of buf to unit of team with tag; dart_wait/dart_test
+ * on *handle complete it (buf must stay valid until then). Two-sided. */
+dart_ret_t dart_isend(const void* buf, size_t nbytes, int tag, dart_team_unit_t unit,
+                      dart_team_t team, dart_handle_t* handle);
+
+/* As dart_isend, but *handle completes only once the receiver has matched
+ * the message (MPI synchronous mode), so a completed send is no longer in
+ * flight. Two-sided. */
+dart_ret_t dart_issend(const void* buf, size_t nbytes, int tag, dart_team_unit_t unit,
+                       dart_team_t team, dart_handle_t* handle);
+
+/* Looks for a message with tag from source (DART_UNDEFINED_TEAM_UNIT_ID: any
+ * unit of team). If there is one, *found = 1 and the message is matched:
+ * *message names it, *from is its sender and *nbytes its size; no other probe
+ * or receive can take it. Otherwise *found = 0. Local. */
+dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t team, int32_t* found,
+                        dart_message_t* message, dart_team_unit_t* from, size_t* nbytes);
+
+/* As dart_improbe, but waits until a message is there (in DART_WAIT's
+ * manner). Local. */
+dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t team, dart_message_t* message,
+                       dart_team_unit_t* from, size_t* nbytes);
+
+/* Receives a matched message into buf, which holds nbytes, its size as
+ * reported by the probe. Local (the data is already matched). */
+dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message);
+
 #ifdef __cplusplus
 }
 #endif

@@ -110,6 +110,13 @@ class Master {
     };
   }
 
+  // A master over `team` for `nblocks` blocks, block gid on unit owner(gid)
+  // (a team unit id; the same function on every unit).
+  Master(int nblocks, owner_function owner, Team& team = Team::All())
+      : team_(&team), nblocks_(nblocks), owner_(std::move(owner)) {
+    if (!owner_) throw exception::InvalidArgument("dash::bp::Master: no owner function");
+  }
+
   // Adds block gid (owned by the calling unit) with its links. Local.
   void add(int gid, std::unique_ptr<Block> block, std::vector<int> link) {
     if (gid < 0 || gid >= nblocks_)

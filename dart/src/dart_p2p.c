@@ -1,0 +1,195 @@
+/* Two-sided messages over a team's communicator: blocking send/recv,
+ * non-blocking (synchronous-mode) sends completed through DART handles, and
+ * matched probes, so that a receiver learns a message's size before it
+ * receives it and no other probe can take the message in between. */
+#include <limits.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "dart_internal.h"
+
+_Static_assert(sizeof(MPI_Message) <= sizeof(((dart_message_t*)0)->opaque_),
+               "dart_message_t is too small for an MPI_Message");
+
+/* The MPI standard guarantees tags up to 32767 on every implementation. */
+#define DART_TAG_MAX 32767
+
+#define CHECK_TAG(call, tag) \
+  DART_CHECK_ARG(call, (tag) >= 0 && (tag) <= DART_TAG_MAX, "tag %d outside 0..32767", (tag))
+
+#define CHECK_UNIT(call, team, unit)                                                     \
+  DART_CHECK_ARG(call, (unit) >= 0 && (unit) < (team)->size,                             \
+                 "unit %d is not a unit of team %d (%d units)", (unit), (int)(team)->id, \
+                 (team)->size)
+
+#define CHECK_BYTES(call, n) \
+  DART_CHECK_ARG(call, (n) <= INT_MAX, "%zu bytes exceed one message (INT_MAX)", (size_t)(n))
+
+static MPI_Message* mpi_message(dart_message_t* message) { return (MPI_Message*)message->opaque_; }
+
+/* Matches a message from rank with tag: MPI_Mprobe, or in yield mode
+ * MPI_Improbe polls that give the core away as dart__wait_requests does. */
+static int probe_wait(MPI_Comm comm, int rank, int tag, MPI_Message* message, MPI_Status* status) {
+  if (!dart__state.yield_when_idle) return MPI_Mprobe(rank, tag, comm, message, status);
+  for (int polls = 0;; ++polls) {
+    int flag = 0;
+    int ret = MPI_Improbe(rank, tag, comm, &flag, message, status);
+    if (ret != MPI_SUCCESS || flag) return ret;
+    if (polls >= 64) {
+      struct timespec pause = {0, 20000};
+      nanosleep(&pause, NULL);
+    } else if (polls >= 4) {
+      sched_yield();
+    }
+  }
+}
+
+dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int tag,
+                     dart_global_unit_t unit) {
+  static const char* call = "dart_send";
+  DART_CHECK_INIT(call);
+  dart_team_data_t* team = dart__team_checked(call, DART_TEAM_ALL);
+  if (team == NULL) return DART_ERR_INVAL;
+  const dart_type_info_t* t = dart__type(dtype);
+  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+                 "data type %ld is not a basic or custom type", (long)dtype);
+  DART_CHECK_ARG(call, buf != NULL || nelem == 0, "buf is NULL");
+  DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one message", nelem);
+  CHECK_TAG(call, tag);
+  CHECK_UNIT(call, team, unit.id);
+  MPI_Request req = MPI_REQUEST_NULL;
+  int ret = MPI_Isend(buf, (int)nelem, t->mpi, unit.id, tag, team->comm, &req);
+  if (ret == MPI_SUCCESS) ret = dart__wait_requests(1, &req);
+  return dart__mpi_error(ret, call, "MPI_Isend");
+}
+
+dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
+                     dart_global_unit_t unit) {
+  static const char* call = "dart_recv";
+  DART_CHECK_INIT(call);
+  dart_team_data_t* team = dart__team_checked(call, DART_TEAM_ALL);
+  if (team == NULL) return DART_ERR_INVAL;
+  const dart_type_info_t* t = dart__type(dtype);
+  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+                 "data type %ld is not a basic or custom type", (long)dtype);
+  DART_CHECK_ARG(call, buf != NULL || nelem == 0, "buf is NULL");
+  DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one message", nelem);
+  CHECK_TAG(call, tag);
+  CHECK_UNIT(call, team, unit.id);
+  /* Probe first, so that a message of the wrong size is reported (and
+   * dropped) instead of truncated or half-filling buf. */
+  MPI_Message message = MPI_MESSAGE_NULL;
+  MPI_Status status;
+  int ret = probe_wait(team->comm, unit.id, tag, &message, &status);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Mprobe");
+  int count = 0;
+  MPI_Get_count(&status, t->mpi, &count);
+  if (count == MPI_UNDEFINED || (size_t)count != nelem) {
+    MPI_Mrecv(NULL, 0, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "message from unit %d with tag %d does not hold %zu elements",
+                              unit.id, tag, nelem);
+  }
+  ret = MPI_Mrecv(buf, (int)nelem, t->mpi, &message, MPI_STATUS_IGNORE);
+  return dart__mpi_error(ret, call, "MPI_Mrecv");
+}
+
+static dart_ret_t start_send(const char* call, bool synchronous, const void* buf, size_t nbytes,
+                             int tag, dart_team_unit_t unit, dart_team_t teamid,
+                             dart_handle_t* handle) {
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
+  DART_CHECK_ARG(call, buf != NULL || nbytes == 0, "buf is NULL");
+  dart_team_data_t* team = dart__team_checked(call, teamid);
+  if (team == NULL) return DART_ERR_INVAL;
+  CHECK_TAG(call, tag);
+  CHECK_UNIT(call, team, unit.id);
+  CHECK_BYTES(call, nbytes);
+  dart_handle_t h = dart__handle_new(DART_HANDLE_P2P, 1);
+  if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int ret = synchronous
+                ? MPI_Issend(buf, (int)nbytes, MPI_BYTE, unit.id, tag, team->comm, &h->reqs[0])
+                : MPI_Isend(buf, (int)nbytes, MPI_BYTE, unit.id, tag, team->comm, &h->reqs[0]);
+  if (ret != MPI_SUCCESS) {
+    dart__handle_release(h);
+    return dart__mpi_error(ret, call, synchronous ? "MPI_Issend" : "MPI_Isend");
+  }
+  h->nreq = 1;
+  *handle = h;
+  return DART_OK;
+}
+
+dart_ret_t dart_isend(const void* buf, size_t nbytes, int tag, dart_team_unit_t unit,
+                      dart_team_t team, dart_handle_t* handle) {
+  return start_send("dart_isend", false, buf, nbytes, tag, unit, team, handle);
+}
+
+dart_ret_t dart_issend(const void* buf, size_t nbytes, int tag, dart_team_unit_t unit,
+                       dart_team_t team, dart_handle_t* handle) {
+  return start_send("dart_issend", true, buf, nbytes, tag, unit, team, handle);
+}
+
+/* Checks the probe arguments and finds the team; NULL after logging. */
+static dart_ret_t prepare_probe(const char* call, int tag, dart_team_unit_t source,
+                                dart_team_t teamid, const void* message, const void* from,
+                                const void* nbytes, dart_team_data_t** team) {
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, message != NULL && from != NULL && nbytes != NULL,
+                 "message, from or nbytes is NULL");
+  *team = dart__team_checked(call, teamid);
+  if (*team == NULL) return DART_ERR_INVAL;
+  CHECK_TAG(call, tag);
+  if (source.id != DART_UNDEFINED_UNIT_ID) CHECK_UNIT(call, *team, source.id);
+  return DART_OK;
+}
+
+static void report_match(const MPI_Status* status, dart_team_unit_t* from, size_t* nbytes) {
+  int count = 0;
+  MPI_Get_count(status, MPI_BYTE, &count);
+  from->id = status->MPI_SOURCE;
+  *nbytes = (size_t)count;
+}
+
+dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t teamid, int32_t* found,
+                        dart_message_t* message, dart_team_unit_t* from, size_t* nbytes) {
+  static const char* call = "dart_improbe";
+  dart_team_data_t* team = NULL;
+  DART_CHECK_ARG(call, found != NULL, "found is NULL");
+  dart_ret_t ret = prepare_probe(call, tag, source, teamid, message, from, nbytes, &team);
+  if (ret != DART_OK) return ret;
+  const int rank = source.id == DART_UNDEFINED_UNIT_ID ? MPI_ANY_SOURCE : source.id;
+  int flag = 0;
+  MPI_Status status;
+  int mpi_ret = MPI_Improbe(rank, tag, team->comm, &flag, mpi_message(message), &status);
+  if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Improbe");
+  *found = flag;
+  if (flag) report_match(&status, from, nbytes);
+  return DART_OK;
+}
+
+dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t teamid,
+                       dart_message_t* message, dart_team_unit_t* from, size_t* nbytes) {
+  static const char* call = "dart_mprobe";
+  dart_team_data_t* team = NULL;
+  dart_ret_t ret = prepare_probe(call, tag, source, teamid, message, from, nbytes, &team);
+  if (ret != DART_OK) return ret;
+  const int rank = source.id == DART_UNDEFINED_UNIT_ID ? MPI_ANY_SOURCE : source.id;
+  MPI_Status status;
+  int mpi_ret = probe_wait(team->comm, rank, tag, mpi_message(message), &status);
+  if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Mprobe");
+  report_match(&status, from, nbytes);
+  return DART_OK;
+}
+
+dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message) {
+  static const char* call = "dart_mrecv";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, message != NULL, "message is NULL");
+  DART_CHECK_ARG(call, buf != NULL || nbytes == 0, "buf is NULL");
+  CHECK_BYTES(call, nbytes);
+  DART_CHECK_ARG(call, *mpi_message(message) != MPI_MESSAGE_NULL,
+                 "the message was already received");
+  int ret = MPI_Mrecv(buf, (int)nbytes, MPI_BYTE, mpi_message(message), MPI_STATUS_IGNORE);
+  return dart__mpi_error(ret, call, "MPI_Mrecv");
+}
