@@ -2,6 +2,7 @@
  * non-blocking (synchronous-mode) sends completed through DART handles, and
  * matched probes, so that a receiver learns a message's size before it
  * receives it and no other probe can take the message in between. */
+#define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <sched.h>
 #include <string.h>

@@ -1,10 +1,11 @@
 // dash::bp::Master: the calling unit's blocks of a block decomposition, the
-// links between blocks, and per-block message queues, with bulk-synchronous
-// exchange.
+// links between blocks, per-block message queues, and the two ways of moving
+// them: bulk-synchronous exchange() and asynchronous iexchange().
 //
-//   dash::bp::Master<MyBlock> master;                       // DASH_TEAM_ALL
-//   for (int gid : dash::bp::local_gids(me, nb, units, a))
+//   dash::bp::Master<MyBlock> master(nblocks);              // DASH_TEAM_ALL
+//   for (int gid : dash::bp::local_gids(me, nblocks, units, a))
 //     master.add(gid, std::make_unique<MyBlock>(...), links_of(gid));
+//   master.threads(2);                                      // optional
 //   master.foreach([](MyBlock& b, dash::bp::Proxy& p) {
 //     for (int n : p.link()) p.enqueue(n, b.halo_for(n));   // any serialisable value
 //   });
@@ -12,19 +13,33 @@
 //   master.foreach([](MyBlock& b, dash::bp::Proxy& p) {
 //     for (int n : p.link()) { std::vector<double> h; p.dequeue(n, h); ... }
 //   });
+//   master.iexchange([](MyBlock& b, dash::bp::Proxy& p) {   // collective
+//     ... dequeue what came, enqueue new work ...
+//     return b.finished();                                  // done for now?
+//   });
 //
 // A block is identified by its global id (gid); `owner(gid)` says which unit
 // holds it (contiguous assignment of `nblocks` blocks unless another rule is
-// given). Messages between blocks of the same unit never leave memory; for
-// the others exchange() packs all queues bound for one unit into one buffer
-// and moves them with one alltoall of sizes and one alltoallv of bytes.
-// Queues keep the order of enqueue per (source, target) pair.
+// given). Messages between blocks of the same unit never leave memory.
+// exchange() packs all queues bound for one unit into one buffer and moves
+// them with one alltoall of sizes and one alltoallv of bytes. iexchange()
+// sends each unit's packed queues with a synchronous-mode send as soon as a
+// callback has filled them and detects termination with the IExchange state
+// machine (Termination.h). Queues keep the order of enqueue per (source,
+// target) pair in both.
+//
+// Threads: with threads(t), t > 1, foreach and iexchange run the callbacks
+// of different blocks concurrently on a pool of t threads (each block on one
+// thread at a time, with its own proxy); all MPI calls stay on the calling
+// thread.
 //
 // | call        | cost                                                    |
 // |-------------|---------------------------------------------------------|
 // | add         | local                                                   |
 // | foreach     | local: f on every block of the calling unit             |
 // | exchange    | collective over the team: 2 collectives, bytes moved    |
+// | iexchange   | collective over the team: point-to-point messages plus  |
+// |             | one ibarrier and one iallreduce per termination attempt |
 #ifndef DASH__BLOCKS__MASTER_H_
 #define DASH__BLOCKS__MASTER_H_
 
@@ -32,68 +47,29 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Proxy.h>
 #include <dash/blocks/Serialization.h>
+#include <dash/blocks/Termination.h>
+#include <dash/blocks/ThreadPool.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace dash {
 namespace bp {
-
-// A block's view of its queues: what it sends to and receives from other
-// blocks (by gid), and its links.
-class Proxy {
- public:
-  Proxy(int gid, const std::vector<int>* link) : gid_(gid), link_(link) {}
-
-  int gid() const { return gid_; }
-  // The blocks this block is linked to.
-  const std::vector<int>& link() const { return *link_; }
-  // Appends value to the queue to block `to`. Local.
-  template <class T>
-  void enqueue(int to, const T& value) {
-    save(outgoing_[to], value);
-  }
-  // Reads the next value of the queue from block `from`; throws
-  // dash::exception::InvalidArgument if the queue has nothing left. Local.
-  template <class T>
-  void dequeue(int from, T& value) {
-    auto it = incoming_.find(from);
-    if (it == incoming_.end())
-      throw exception::InvalidArgument("dash::bp::Proxy::dequeue: block " + std::to_string(gid_) +
-                                       " has no queue from block " + std::to_string(from));
-    load(it->second, value);
-  }
-  // Bytes left in the queue from block `from` (0 if none). Local.
-  std::size_t incoming(int from) const {
-    auto it = incoming_.find(from);
-    return it == incoming_.end() ? 0 : it->second.remaining();
-  }
-  // The blocks with a non-empty incoming queue, in increasing gid. Local.
-  std::vector<int> incoming_from() const {
-    std::vector<int> out;
-    for (const auto& [from, buf] : incoming_)
-      if (buf.remaining() > 0) out.push_back(from);
-    return out;
-  }
-  // Outgoing queues, by target gid (for Master::exchange).
-  std::map<int, MemoryBuffer>& outgoing() { return outgoing_; }
-  // Incoming queues, by source gid (for Master::exchange).
-  std::map<int, MemoryBuffer>& incoming_queues() { return incoming_; }
-
- private:
-  int gid_;
-  const std::vector<int>* link_;
-  std::map<int, MemoryBuffer> outgoing_;
-  std::map<int, MemoryBuffer> incoming_;
-};
 
 template <class Block>
 class Master {
@@ -145,11 +121,35 @@ class Master {
   int owner(int gid) const { return owner_(gid); }
   Team& team() const { return *team_; }
 
-  // Calls f(block, proxy) on every block of the calling unit, in the order
-  // they were added. Local.
+  // Runs the callbacks of foreach and iexchange on `n` threads (the calling
+  // one included); 1, the default, runs them in the calling thread. Local.
+  void threads(int n) {
+    if (n < 1)
+      throw exception::InvalidArgument("dash::bp::Master::threads: " + std::to_string(n) +
+                                       " threads (at least 1)");
+    if (n != threads_) pool_.reset();
+    threads_ = n;
+  }
+  int threads() const { return threads_; }
+
+  // Calls f(block, proxy) on every block of the calling unit (in the order
+  // they were added when single-threaded; concurrently on the pool with
+  // threads > 1). Local.
   template <class F>
   void foreach (F&& f) {
-    for (auto& e : entries_) f(*e->block, *e->proxy);
+    foreach (std::forward<F>(f), [](const Proxy&) { return false; })
+      ;
+  }
+
+  // The same, skipping the blocks for which skip(proxy) is true (e.g. those
+  // with nothing incoming: `[](const Proxy& p) { return p.incoming_from().empty(); }`).
+  // Local.
+  template <class F, class Skip>
+  void foreach (F&& f, Skip && skip) {
+    run_blocks(entries_.size(), [&](std::size_t i) {
+      Entry& e = *entries_[i];
+      if (!skip(static_cast<const Proxy&>(*e.proxy))) f(*e.block, *e.proxy);
+    });
   }
 
   // Delivers every outgoing queue to its target block's incoming queue (the
@@ -180,9 +180,7 @@ class Master {
           deliver(e->gid, to, std::move(buf));
           continue;
         }
-        const std::int64_t header[3] = {e->gid, to, std::int64_t(buf.size())};
-        packs[std::size_t(dest)].write(header, sizeof(header));
-        packs[std::size_t(dest)].write(buf.data(), buf.size());
+        pack(packs[std::size_t(dest)], e->gid, to, buf);
       }
       e->proxy->outgoing().clear();
     }
@@ -217,15 +215,152 @@ class Master {
                          recv.data(), recv_counts.data(), recv_offsets.data(), team_->dart_id()),
           "dart_alltoallv");
     // Unpack in unit order: each (source, target) queue comes from one unit.
-    std::size_t at = 0;
-    while (at < total) {
-      std::int64_t header[3];
-      std::memcpy(header, recv.data() + at, sizeof(header));
-      at += sizeof(header);
-      MemoryBuffer buf;
-      buf.write(recv.data() + at, std::size_t(header[2]));
-      at += std::size_t(header[2]);
-      deliver(int(header[0]), int(header[1]), std::move(buf));
+    unpack(recv.data(), total, "exchange");
+  }
+
+  // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
+  // then again on every block that returned false or received messages,
+  // until every block of every unit is done and no message is in flight.
+  // Queues filled by a call are sent right after it (single-threaded) or
+  // after the pass of concurrent calls (threads > 1); messages arriving in
+  // between are delivered to their blocks' incoming queues. Values a call
+  // leaves unread stay queued. Collective over the team; every unit must
+  // call it, f must not throw (the other units would wait for ever).
+  //
+  // Test flag DASH_BP_TEST_SEND_DELAY_US=<max>: each message to another unit
+  // is held back for a random 0..max microseconds before it is sent (seeded
+  // by DASH_BP_TEST_SEED and the unit id), to exercise termination under
+  // adversarial timing.
+  template <class F>
+  void iexchange(F&& f) {
+    const int me = int(team_->myid().id);
+    const SendDelay delay = SendDelay::from_environment(me);
+    std::mt19937_64 random(delay.seed);
+    std::vector<Outbound> outbound;  // packed, sending or held back
+    std::vector<MemoryBuffer> packs(team_->size());
+    std::vector<std::size_t> runnable;
+    std::vector<char> received;
+    Termination termination;
+    TeamCollectives collectives(*team_);
+    for (auto& e : entries_) {
+      e->done = false;
+      e->fresh = false;
+    }
+    // Hands the queues block e filled to their targets: in memory on this
+    // unit, packed per destination unit for the others.
+    auto route = [&](Entry& e) {
+      for (auto& [to, buf] : e.proxy->outgoing()) {
+        if (buf.size() == 0) continue;
+        if (to < 0 || to >= nblocks_)
+          throw exception::InvalidArgument(
+              "dash::bp::Master::iexchange: block " + std::to_string(e.gid) + " enqueued to gid " +
+              std::to_string(to) + ", outside [0, " + std::to_string(nblocks_) + ")");
+        const int dest = owner_(to);
+        if (dest == me) {
+          deliver(e.gid, to, std::move(buf), "iexchange");
+        } else {
+          pack(packs[std::size_t(dest)], e.gid, to, buf);
+        }
+      }
+      e.proxy->outgoing().clear();
+    };
+    // Moves the packs into outbound messages, sent now or after a delay.
+    auto post = [&] {
+      const auto now = std::chrono::steady_clock::now();
+      for (std::size_t u = 0; u < packs.size(); ++u) {
+        if (packs[u].size() == 0) continue;
+        Outbound out{int(u), std::move(packs[u].bytes()), DART_HANDLE_NULL, now};
+        packs[u].clear();
+        if (delay.max_us > 0)
+          out.release += std::chrono::microseconds(
+              std::uniform_int_distribution<long>(0, delay.max_us)(random));
+        outbound.push_back(std::move(out));
+      }
+    };
+    // Starts due sends, retires completed ones, receives what has come.
+    // Returns whether anything happened.
+    auto progress = [&] {
+      bool moved = false;
+      const auto now = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < outbound.size();) {
+        Outbound& out = outbound[i];
+        if (out.handle == DART_HANDLE_NULL) {
+          if (out.release > now) {
+            ++i;
+            continue;
+          }
+          check(dart_issend(out.bytes.data(), out.bytes.size(), kIexchangeTag,
+                            DART_TEAM_UNIT_ID(out.unit), team_->dart_id(), &out.handle),
+                "dart_issend");
+          moved = true;
+        }
+        std::int32_t done = 0;
+        check(dart_test(&out.handle, &done), "dart_test");
+        if (done) {
+          outbound[i] = std::move(outbound.back());
+          outbound.pop_back();
+          moved = true;
+        } else {
+          ++i;
+        }
+      }
+      for (;;) {
+        std::int32_t found = 0;
+        dart_message_t message;
+        dart_team_unit_t from;
+        std::size_t nbytes = 0;
+        check(dart_improbe(kIexchangeTag, DART_UNDEFINED_TEAM_UNIT_ID, team_->dart_id(), &found,
+                           &message, &from, &nbytes),
+              "dart_improbe");
+        if (!found) break;
+        received.resize(nbytes + 1);
+        check(dart_mrecv(received.data(), nbytes, &message), "dart_mrecv");
+        unpack(received.data(), nbytes, "iexchange");
+        termination.received();
+        moved = true;
+      }
+      return moved;
+    };
+
+    for (auto& e : entries_) e->fresh = true;  // every block runs at least once
+    int idle_polls = 0;
+    for (;;) {
+      runnable.clear();
+      for (std::size_t i = 0; i < entries_.size(); ++i)
+        if (!entries_[i]->done || entries_[i]->fresh) runnable.push_back(i);
+      bool moved = !runnable.empty();
+      if (threads_ <= 1) {
+        for (std::size_t i : runnable) {
+          Entry& e = *entries_[i];
+          e.fresh = false;
+          e.done = f(*e.block, *e.proxy);
+          route(e);
+          post();
+          progress();
+        }
+      } else if (!runnable.empty()) {
+        for (std::size_t i : runnable) entries_[i]->fresh = false;
+        run_blocks(runnable.size(), [&](std::size_t k) {
+          Entry& e = *entries_[runnable[k]];
+          e.done = f(*e.block, *e.proxy);
+        });
+        for (std::size_t i : runnable) route(*entries_[i]);
+        post();
+      }
+      moved = progress() || moved;
+      bool idle = outbound.empty();
+      for (std::size_t i = 0; idle && i < entries_.size(); ++i)
+        idle = entries_[i]->done && !entries_[i]->fresh;
+      const auto before = termination.state();
+      if (termination.step(idle, collectives)) break;
+      if (moved || termination.state() != before) {
+        idle_polls = 0;
+      } else if (++idle_polls >= 64) {
+        // Nothing to do: leave the core to units (or threads) that have.
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      } else if (idle_polls >= 4) {
+        sched_yield();
+      }
     }
   }
 
@@ -235,31 +370,114 @@ class Master {
     std::unique_ptr<Block> block;
     std::vector<int> link;
     std::unique_ptr<Proxy> proxy;
+    bool done = false;   // iexchange: the last call returned true
+    bool fresh = false;  // iexchange: messages arrived since the last call
   };
 
-  void deliver(int from, int to, MemoryBuffer&& buf) {
+  // A packed message to another unit, until its send completes.
+  struct Outbound {
+    int unit;
+    std::vector<char> bytes;
+    dart_handle_t handle = DART_HANDLE_NULL;
+    std::chrono::steady_clock::time_point release;  // test delays only
+  };
+
+  static constexpr int kIexchangeTag = 30001;
+
+  // The test flag DASH_BP_TEST_SEND_DELAY_US (and DASH_BP_TEST_SEED).
+  struct SendDelay {
+    long max_us = 0;
+    std::uint64_t seed = 0;
+
+    static SendDelay from_environment(int unit) {
+      SendDelay d;
+      d.max_us = parse("DASH_BP_TEST_SEND_DELAY_US");
+      d.seed = std::uint64_t(parse("DASH_BP_TEST_SEED")) * 1000003u + std::uint64_t(unit);
+      return d;
+    }
+    static long parse(const char* name) {
+      const char* text = std::getenv(name);
+      if (text == nullptr || *text == '\0') return 0;
+      char* end = nullptr;
+      const long value = std::strtol(text, &end, 10);
+      if (*end != '\0' || value < 0)
+        throw exception::InvalidArgument(std::string("dash::bp: ") + name + "='" + text +
+                                         "' is not a non-negative integer");
+      return value;
+    }
+  };
+
+  Entry& entry_of(int to, const char* call) {
     auto it = index_.find(to);
     if (it == index_.end())
-      throw exception::InvalidArgument("dash::bp::Master::exchange: block " + std::to_string(to) +
-                                       " is not on unit " + std::to_string(team_->myid().id));
-    MemoryBuffer& in = entries_[it->second]->proxy->incoming_queues()[from];
-    if (in.size() == 0) {
+      throw exception::InvalidArgument(std::string("dash::bp::Master::") + call + ": block " +
+                                       std::to_string(to) + " is not on unit " +
+                                       std::to_string(team_->myid().id));
+    return *entries_[it->second];
+  }
+
+  // Appends a queue's bytes to block `to`'s incoming queue from `from`.
+  void deliver(int from, int to, MemoryBuffer&& buf, const char* call = "exchange") {
+    Entry& target = entry_of(to, call);
+    MemoryBuffer& in = target.proxy->incoming_queues()[from];
+    if (in.remaining() == 0) {
       in = std::move(buf);
+      in.rewind();
     } else {
       in.write(buf.data(), buf.size());
     }
+    target.fresh = true;
+  }
+
+  void deliver(int from, int to, const char* data, std::size_t n, const char* call) {
+    Entry& target = entry_of(to, call);
+    MemoryBuffer& in = target.proxy->incoming_queues()[from];
+    if (in.remaining() == 0) in.clear();
+    in.write(data, n);
+    target.fresh = true;
+  }
+
+  // Unpacks a message of {from, to, nbytes} headers and queue bytes.
+  void unpack(const char* data, std::size_t total, const char* call) {
+    std::size_t at = 0;
+    while (at < total) {
+      std::int64_t header[3];
+      std::memcpy(header, data + at, sizeof(header));
+      at += sizeof(header);
+      deliver(int(header[0]), int(header[1]), data + at, std::size_t(header[2]), call);
+      at += std::size_t(header[2]);
+    }
+  }
+
+  static void pack(MemoryBuffer& pack, int from, int to, const MemoryBuffer& buf) {
+    const std::int64_t header[3] = {from, to, std::int64_t(buf.size())};
+    pack.write(header, sizeof(header));
+    pack.write(buf.data(), buf.size());
+  }
+
+  // Calls body(i) for i in [0, n): in order, or on the pool.
+  template <class Body>
+  void run_blocks(std::size_t n, Body&& body) {
+    if (threads_ <= 1) {
+      for (std::size_t i = 0; i < n; ++i) body(i);
+      return;
+    }
+    if (!pool_) pool_ = std::make_unique<ThreadPool>(threads_);
+    pool_->run(n, body);
   }
 
   static void check(dart_ret_t ret, const char* what) {
     if (ret != DART_OK)
-      throw exception::RuntimeError(std::string("dash::bp::Master::exchange: ") + what + " failed");
+      throw exception::RuntimeError(std::string("dash::bp::Master: ") + what + " failed");
   }
 
   Team* team_;
   int nblocks_;
   owner_function owner_;
   std::vector<std::unique_ptr<Entry>> entries_;
-  std::map<int, std::size_t> index_;
+  std::unordered_map<int, std::size_t> index_;
+  int threads_ = 1;
+  std::unique_ptr<ThreadPool> pool_;
 };
 
 }  // namespace bp
