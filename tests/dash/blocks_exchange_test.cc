@@ -87,10 +87,12 @@ struct Item {
   int from, to, seq;
   float payload[2];
 };
+static_assert(sizeof(Item) == 20, "the issue's 20-byte items");
 
 TEST(BlocksExchange, ManySmallItemsArriveOnceInOrder) {
+  // One million 20-byte items in all, whatever the unit count.
   const int nb = 3 * nunits() + 2;
-  const int per_block = 20000;
+  const int per_block = (1000000 + nb - 1) / nb;
   struct Counter {
     int gid;
     long received = 0;
@@ -129,6 +131,7 @@ TEST(BlocksExchange, ManySmallItemsArriveOnceInOrder) {
   long total = 0;
   EXPECT_EQ(DART_OK, dart_allreduce(&mine, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL));
   EXPECT_EQ(total, long(nb) * per_block);
+  EXPECT_GE(total, 1000000L);
 }
 
 TEST(BlocksExchange, BadTargetsThrowOnEveryUnit) {

@@ -5,7 +5,7 @@
 // work again (non-monotonic), and the total is known in advance (the tree is
 // a function of the seed). Every unit checks that all items were processed
 // exactly once (count and two independent hash sums over item ids, summed
-// over all units), for 1, 3 and 16 blocks per unit, 1 and 2 threads, several
+// over all units), for 1, 3, 8 and 16 blocks per unit, 1 and 2 threads, several
 // seeds, both assignments. Blocks process at most a few items per call and
 // return "not done" while their backlog lasts, and some items take a while,
 // so timing varies. The same binary runs again with delays injected into
@@ -158,7 +158,7 @@ void RunTree(std::uint64_t seed, int blocks_per_unit, int threads, Assignment a)
 
 TEST(BlocksIexchange, RandomTreesEveryItemOnce) {
   for (int threads : {1, 2})
-    for (int blocks : {1, 3, 16})
+    for (int blocks : {1, 3, 8, 16})
       for (std::uint64_t seed : {1u, 2u, 3u})
         RunTree(seed, blocks, threads, seed % 2 ? Assignment::contiguous : Assignment::round_robin);
 }

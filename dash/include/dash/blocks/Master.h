@@ -109,7 +109,7 @@ class Master {
     entry->gid = gid;
     entry->block = std::move(block);
     entry->link = std::move(link);
-    entry->proxy = std::make_unique<Proxy>(gid, &entry->link);
+    entry->proxy = std::make_unique<Proxy>(gid, &entry->link, nblocks_);
     entries_.push_back(std::move(entry));
   }
 
@@ -162,60 +162,70 @@ class Master {
     // collective (throwing here alone would leave the others waiting).
     std::string error;
     for (auto& e : entries_)
-      for (auto& [to, buf] : e->proxy->outgoing())
+      e->proxy->for_each_outgoing([&](int to, MemoryBuffer&) {
         if ((to < 0 || to >= nblocks_) && error.empty())
           error = "block " + std::to_string(e->gid) + " of unit " + std::to_string(me) +
                   " enqueued to gid " + std::to_string(to) + ", outside [0, " +
                   std::to_string(nblocks_) + ")";
-    if (units == 1 && !error.empty())
+      });
+    if (!error.empty() && units == 1)
       throw exception::InvalidArgument("dash::bp::Master::exchange: " + error);
-    for (auto& e : entries_) e->proxy->incoming_queues().clear();
-    // Pack remote queues per destination unit: {from, to, nbytes} + bytes.
-    std::vector<MemoryBuffer> packs(units);
-    for (auto& e : entries_) {
-      if (!error.empty()) break;
-      for (auto& [to, buf] : e->proxy->outgoing()) {
-        const int dest = owner_(to);
-        if (dest == me) {
-          deliver(e->gid, to, std::move(buf));
-          continue;
-        }
-        pack(packs[std::size_t(dest)], e->gid, to, buf);
-      }
-      e->proxy->outgoing().clear();
-    }
-    if (units == 1) return;
-    std::vector<std::size_t> send_counts(units), send_offsets(units), recv_counts(units),
-        recv_offsets(units);
-    std::vector<char> send;
+    for (auto& e : entries_) e->proxy->clear_incoming();
+    // Sizes per destination unit: {from, to, nbytes} header + bytes each.
+    sx_.send_counts.assign(units, 0);
+    sx_.recv_counts.assign(units, 0);
+    if (error.empty())
+      for (auto& e : entries_)
+        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
+          const int dest = owner_(to);
+          if (dest != me) sx_.send_counts[std::size_t(dest)] += kHeaderBytes + buf.size();
+        });
+    sx_.send_offsets.resize(units);
+    sx_.recv_offsets.resize(units);
+    std::size_t send_total = 0;
     for (std::size_t u = 0; u < units; ++u) {
-      send_offsets[u] = send.size();
-      send_counts[u] = packs[u].size();
-      send.insert(send.end(), packs[u].data(), packs[u].data() + packs[u].size());
+      sx_.send_offsets[u] = send_total;
+      send_total += sx_.send_counts[u];
     }
+    sx_.send.resize(send_total + 1);  // data() valid when nothing is sent
+    std::vector<std::size_t>& fill = sx_.fill;
+    fill.assign(sx_.send_offsets.begin(), sx_.send_offsets.end());
+    if (error.empty())
+      for (auto& e : entries_)
+        e->proxy->drain_outgoing([&](int to, MemoryBuffer& buf) {
+          const int dest = owner_(to);
+          if (dest == me) {
+            deliver(e->gid, to, buf, "exchange");
+          } else {
+            fill[std::size_t(dest)] =
+                pack_into(sx_.send.data() + fill[std::size_t(dest)], e->gid, to, buf) -
+                sx_.send.data();
+          }
+        });
+    if (units == 1) return;
     constexpr std::size_t kFailed = ~std::size_t(0);
-    if (!error.empty()) std::fill(send_counts.begin(), send_counts.end(), kFailed);
-    check(dart_alltoall(send_counts.data(), recv_counts.data(), sizeof(std::size_t), DART_TYPE_BYTE,
-                        team_->dart_id()),
+    if (!error.empty()) std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
+    check(dart_alltoall(sx_.send_counts.data(), sx_.recv_counts.data(), sizeof(std::size_t),
+                        DART_TYPE_BYTE, team_->dart_id()),
           "dart_alltoall");
     if (!error.empty()) throw exception::InvalidArgument("dash::bp::Master::exchange: " + error);
     for (std::size_t u = 0; u < units; ++u)
-      if (recv_counts[u] == kFailed)
+      if (sx_.recv_counts[u] == kFailed)
         throw exception::InvalidArgument("dash::bp::Master::exchange: unit " + std::to_string(u) +
                                          " enqueued to a gid outside [0, " +
                                          std::to_string(nblocks_) + ")");
     std::size_t total = 0;
     for (std::size_t u = 0; u < units; ++u) {
-      recv_offsets[u] = total;
-      total += recv_counts[u];
+      sx_.recv_offsets[u] = total;
+      total += sx_.recv_counts[u];
     }
-    std::vector<char> recv(total + 1);
-    send.push_back(0);  // data() valid when nothing is sent
-    check(dart_alltoallv(send.data(), send_counts.data(), send_offsets.data(), DART_TYPE_BYTE,
-                         recv.data(), recv_counts.data(), recv_offsets.data(), team_->dart_id()),
+    sx_.recv.resize(total + 1);
+    check(dart_alltoallv(sx_.send.data(), sx_.send_counts.data(), sx_.send_offsets.data(),
+                         DART_TYPE_BYTE, sx_.recv.data(), sx_.recv_counts.data(),
+                         sx_.recv_offsets.data(), team_->dart_id()),
           "dart_alltoallv");
     // Unpack in unit order: each (source, target) queue comes from one unit.
-    unpack(recv.data(), total, "exchange");
+    unpack(sx_.recv.data(), total, "exchange");
   }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
@@ -249,20 +259,18 @@ class Master {
     // Hands the queues block e filled to their targets: in memory on this
     // unit, packed per destination unit for the others.
     auto route = [&](Entry& e) {
-      for (auto& [to, buf] : e.proxy->outgoing()) {
-        if (buf.size() == 0) continue;
+      e.proxy->drain_outgoing([&](int to, MemoryBuffer& buf) {
         if (to < 0 || to >= nblocks_)
           throw exception::InvalidArgument(
               "dash::bp::Master::iexchange: block " + std::to_string(e.gid) + " enqueued to gid " +
               std::to_string(to) + ", outside [0, " + std::to_string(nblocks_) + ")");
         const int dest = owner_(to);
         if (dest == me) {
-          deliver(e.gid, to, std::move(buf), "iexchange");
+          deliver(e.gid, to, buf, "iexchange");
         } else {
           pack(packs[std::size_t(dest)], e.gid, to, buf);
         }
-      }
-      e.proxy->outgoing().clear();
+      });
     };
     // Moves the packs into outbound messages, sent now or after a delay.
     auto post = [&] {
@@ -416,12 +424,14 @@ class Master {
     return *entries_[it->second];
   }
 
-  // Appends a queue's bytes to block `to`'s incoming queue from `from`.
-  void deliver(int from, int to, MemoryBuffer&& buf, const char* call = "exchange") {
+  // Appends queue `buf` (from block `from`) to block `to`'s incoming queue;
+  // an empty target queue swaps buffers with it (no copy, and `buf` keeps
+  // the target's old memory for the next round).
+  void deliver(int from, int to, MemoryBuffer& buf, const char* call) {
     Entry& target = entry_of(to, call);
-    MemoryBuffer& in = target.proxy->incoming_queues()[from];
+    MemoryBuffer& in = target.proxy->incoming_queue(from);
     if (in.remaining() == 0) {
-      in = std::move(buf);
+      std::swap(in, buf);
       in.rewind();
     } else {
       in.write(buf.data(), buf.size());
@@ -431,7 +441,7 @@ class Master {
 
   void deliver(int from, int to, const char* data, std::size_t n, const char* call) {
     Entry& target = entry_of(to, call);
-    MemoryBuffer& in = target.proxy->incoming_queues()[from];
+    MemoryBuffer& in = target.proxy->incoming_queue(from);
     if (in.remaining() == 0) in.clear();
     in.write(data, n);
     target.fresh = true;
@@ -447,6 +457,16 @@ class Master {
       deliver(int(header[0]), int(header[1]), data + at, std::size_t(header[2]), call);
       at += std::size_t(header[2]);
     }
+  }
+
+  static constexpr std::size_t kHeaderBytes = 3 * sizeof(std::int64_t);
+
+  // Writes {from, to, nbytes} and the queue's bytes at `at`; returns the end.
+  static char* pack_into(char* at, int from, int to, const MemoryBuffer& buf) {
+    const std::int64_t header[3] = {from, to, std::int64_t(buf.size())};
+    std::memcpy(at, header, sizeof(header));
+    if (buf.size() > 0) std::memcpy(at + sizeof(header), buf.data(), buf.size());
+    return at + sizeof(header) + buf.size();
   }
 
   static void pack(MemoryBuffer& pack, int from, int to, const MemoryBuffer& buf) {
@@ -476,6 +496,11 @@ class Master {
   owner_function owner_;
   std::vector<std::unique_ptr<Entry>> entries_;
   std::unordered_map<int, std::size_t> index_;
+  // exchange()'s buffers, kept from call to call.
+  struct {
+    std::vector<std::size_t> send_counts, send_offsets, recv_counts, recv_offsets, fill;
+    std::vector<char> send, recv;
+  } sx_;
   int threads_ = 1;
   std::unique_ptr<ThreadPool> pool_;
 };

@@ -27,10 +27,19 @@ namespace dash {
 namespace bp {
 
 // A block's view of its queues: what it sends to and receives from other
-// blocks (by gid), and its links.
+// blocks (by gid), and its links. Queue buffers are kept from round to round
+// (emptied, not freed), so steady rounds allocate nothing; the queue of the
+// last gid used is remembered, and with up to kDenseBlocks blocks a table
+// by gid finds any queue in O(1).
 class Proxy {
  public:
-  Proxy(int gid, const std::vector<int>* link) : gid_(gid), link_(link) {}
+  // Decompositions up to this many blocks get the O(1) table.
+  static constexpr int kDenseBlocks = 4096;
+
+  Proxy(int gid, const std::vector<int>* link, int nblocks = 0)
+      : gid_(gid), link_(link), nblocks_(nblocks) {}
+  Proxy(const Proxy&) = delete;
+  Proxy& operator=(const Proxy&) = delete;
 
   int gid() const { return gid_; }
   // The blocks this block is linked to.
@@ -38,22 +47,22 @@ class Proxy {
   // Appends value to the queue to block `to`. Local.
   template <class T>
   void enqueue(int to, const T& value) {
-    save(outgoing_[to], value);
+    save(outgoing_queue(to), value);
   }
   // Reads the next value of the queue from block `from`; throws
   // dash::exception::InvalidArgument if the queue has nothing left. Local.
   template <class T>
   void dequeue(int from, T& value) {
-    auto it = incoming_.find(from);
-    if (it == incoming_.end())
+    MemoryBuffer* in = find_incoming(from);
+    if (in == nullptr)
       throw exception::InvalidArgument("dash::bp::Proxy::dequeue: block " + std::to_string(gid_) +
                                        " has no queue from block " + std::to_string(from));
-    load(it->second, value);
+    load(*in, value);
   }
   // Bytes left in the queue from block `from` (0 if none). Local.
   std::size_t incoming(int from) const {
-    auto it = incoming_.find(from);
-    return it == incoming_.end() ? 0 : it->second.remaining();
+    const MemoryBuffer* in = find_incoming(from);
+    return in == nullptr ? 0 : in->remaining();
   }
   // The blocks with a non-empty incoming queue, in increasing gid. Local.
   std::vector<int> incoming_from() const {
@@ -62,16 +71,89 @@ class Proxy {
       if (buf.remaining() > 0) out.push_back(from);
     return out;
   }
-  // Outgoing queues, by target gid (for Master::exchange).
-  std::map<int, MemoryBuffer>& outgoing() { return outgoing_; }
-  // Incoming queues, by source gid (for Master::exchange).
-  std::map<int, MemoryBuffer>& incoming_queues() { return incoming_; }
+  // Whether any incoming queue has something left. Local.
+  bool has_incoming() const {
+    for (const auto& [from, buf] : incoming_)
+      if (buf.remaining() > 0) return true;
+    return false;
+  }
+
+  // ---- for Master and the reductions --------------------------------------
+
+  // The queue to block `to` (created empty if new). Local.
+  MemoryBuffer& outgoing_queue(int to) {
+    if (last_out_ != nullptr && to == last_out_gid_) return *last_out_;
+    MemoryBuffer* buf = nullptr;
+    const bool dense = to >= 0 && to < nblocks_ && nblocks_ <= kDenseBlocks;
+    if (dense) {
+      if (out_table_.empty()) out_table_.assign(std::size_t(nblocks_), nullptr);
+      buf = out_table_[std::size_t(to)];
+    }
+    if (buf == nullptr) {
+      buf = &outgoing_[to];
+      if (dense) out_table_[std::size_t(to)] = buf;
+    }
+    last_out_gid_ = to;
+    last_out_ = buf;
+    return *buf;
+  }
+  // Calls f(to, buffer) on every non-empty outgoing queue, in increasing
+  // gid. Local.
+  template <class F>
+  void for_each_outgoing(F&& f) {
+    for (auto& [to, buf] : outgoing_)
+      if (buf.size() > 0) f(to, buf);
+  }
+  // The same, emptying each queue after f (keeping its memory). Local.
+  template <class F>
+  void drain_outgoing(F&& f) {
+    for (auto& [to, buf] : outgoing_) {
+      if (buf.size() == 0) continue;
+      f(to, buf);
+      buf.clear();
+    }
+  }
+  // Whether any outgoing queue holds something. Local.
+  bool has_outgoing() const {
+    for (const auto& [to, buf] : outgoing_)
+      if (buf.size() > 0) return true;
+    return false;
+  }
+  // The queue from block `from` (created empty if new). Local.
+  MemoryBuffer& incoming_queue(int from) {
+    if (MemoryBuffer* in = find_incoming(from)) return *in;
+    MemoryBuffer* in = &incoming_[from];
+    last_in_gid_ = from;
+    last_in_ = in;
+    return *in;
+  }
+  // Empties every incoming queue (keeping their memory). Local.
+  void clear_incoming() {
+    for (auto& [from, buf] : incoming_) buf.clear();
+  }
 
  private:
+  MemoryBuffer* find_incoming(int from) const {
+    if (last_in_ != nullptr && from == last_in_gid_) return last_in_;
+    auto it = incoming_.find(from);
+    if (it == incoming_.end()) return nullptr;
+    last_in_gid_ = from;
+    last_in_ = const_cast<MemoryBuffer*>(&it->second);
+    return last_in_;
+  }
+
   int gid_;
   const std::vector<int>* link_;
+  int nblocks_;
+  // std::map: nodes never move, so the cached pointers stay valid (queues
+  // are emptied, never erased).
   std::map<int, MemoryBuffer> outgoing_;
   std::map<int, MemoryBuffer> incoming_;
+  std::vector<MemoryBuffer*> out_table_;
+  int last_out_gid_ = -1;
+  MemoryBuffer* last_out_ = nullptr;
+  mutable int last_in_gid_ = -1;
+  mutable MemoryBuffer* last_in_ = nullptr;
 };
 
 }  // namespace bp

@@ -46,9 +46,8 @@ class MemoryBuffer {
   // Appends n bytes. Local.
   void write(const void* data, std::size_t n) {
     if (n == 0) return;
-    const std::size_t at = bytes_.size();
-    bytes_.resize(at + n);
-    std::memcpy(bytes_.data() + at, data, n);
+    const char* from = static_cast<const char*>(data);
+    bytes_.insert(bytes_.end(), from, from + n);
   }
   // Reads the next n bytes into data; throws InvalidArgument (reading
   // nothing) if fewer remain. Local.
