@@ -27,6 +27,7 @@
 #include <dash/algorithm/Predicates.h>
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
+#include <dash/blocks/ContainerBlocks.h>
 #include <dash/blocks/Decomposer.h>
 #include <dash/blocks/Master.h>
 #include <dash/blocks/Serialization.h>

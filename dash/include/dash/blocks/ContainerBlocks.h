@@ -1,0 +1,425 @@
+// Blocks of a distributed container: dash::bp::of(matrix) gives one block
+// per block of the matrix's pattern, held by the unit that owns it, linked
+// to the blocks next to it in the pattern's block grid, each with a halo.
+//
+//   dash::NArray<double, 2> a(dash::SizeSpec<2>(1000, 1000),
+//                             dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED));
+//   auto master = dash::bp::of(a, {/*width*/ 1, /*corners*/ false, /*periodic*/ {true, false}});
+//   dash::bp::exchange_halos(master);                      // collective
+//   master.foreach([](dash::bp::ContainerBlock<double, 2>& b, dash::bp::Proxy&) {
+//     double laplace = 0;                                  // block-local coordinates;
+//     for (long i = 0; i < b.extent(0); ++i)               // -1 and extent(d) are halo
+//       for (long j = 0; j < b.extent(1); ++j)
+//         laplace += b(i - 1, j) + b(i + 1, j) + b(i, j - 1) + b(i, j + 1) - 4 * b(i, j);
+//   });
+//
+// A block is a rectangle of the pattern's block grid: gid is its row-major
+// index over the block coordinates (the last dimension fastest, whatever the
+// pattern's MemArrange). Its elements stay in the matrix's local memory:
+// data() + sum_d i[d] * strides()[d] (for TilePattern a tile is one
+// contiguous run, for BlockPattern a strided rectangle of the local array).
+// b(i...) reads and writes block-local coordinates -width <= i[d] <
+// extent(d) + width: inside the block the matrix's own element, outside it
+// the block's halo buffer.
+//
+// Halo: the cells within `width` of the block, cut into 3^N - 1 pieces by
+// direction (faces, and edges/corners). exchange_halos fills a piece from the
+// block next to it in that direction (across the domain's boundary in
+// periodic dimensions, the block itself when the block grid has one block
+// there). Pieces no block fills keep what they hold: they start as T{} and
+// whatever is written into them (e.g. boundary values) stays. That is the
+// pieces beyond the boundary of a non-periodic dimension, and edge/corner
+// pieces when `corners` is off. Every block the halo reaches must be the
+// adjacent one, so of() rejects a width larger than a block's extent along a
+// dimension that has neighbours.
+//
+// | call            | cost                                                    |
+// |-----------------|---------------------------------------------------------|
+// | of              | local: O(local blocks * 3^N); allocates the halos       |
+// | b(i...)         | local, O(N), no bounds check                            |
+// | exchange_halos  | collective over the matrix's team: one Master exchange, |
+// |                 | the halo cells moved once, copied into send buffers     |
+#ifndef DASH__BLOCKS__CONTAINER_BLOCKS_H_
+#define DASH__BLOCKS__CONTAINER_BLOCKS_H_
+
+#include <dash/Exception.h>
+#include <dash/Matrix.h>
+#include <dash/Types.h>
+#include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Master.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace bp {
+
+// The halo of every block: `width` cells on each side; with `corners` also
+// the edge and corner pieces (and links to the blocks across edges and
+// corners); wrap-around in the dimensions marked periodic.
+template <dim_t N>
+struct HaloSpec {
+  int width = 1;
+  bool corners = false;
+  std::array<bool, N> periodic{};
+};
+
+namespace detail {
+
+constexpr int pow3(dim_t n) { return n == 0 ? 1 : 3 * pow3(n - 1); }
+
+// Calls f(c) for every c in [lo, hi), row-major. Local.
+template <dim_t N, class F>
+void for_each_cell(const std::array<long, N>& lo, const std::array<long, N>& hi, F&& f) {
+  for (dim_t d = 0; d < N; ++d)
+    if (lo[d] >= hi[d]) return;
+  std::array<long, N> c = lo;
+  for (;;) {
+    f(c);
+    dim_t d = N - 1;
+    while (d >= 0 && ++c[d] == hi[d]) c[d] = lo[d], --d;
+    if (d < 0) return;
+  }
+}
+
+}  // namespace detail
+
+// One block of a container's pattern, seen by the unit that owns it.
+template <class T, dim_t N>
+class ContainerBlock {
+ public:
+  using value_type = T;
+  using coords_type = std::array<long, N>;
+  // A direction to a neighbour: -1, 0 or +1 per dimension.
+  using direction_type = std::array<int, N>;
+  // Directions are numbered row-major over {-1, 0, 1}^N; the middle one is
+  // the block itself.
+  static constexpr int kDirections = detail::pow3(N);
+  static constexpr int kSelf = (kDirections - 1) / 2;
+
+  // A block over native elements data + sum i[d] * strides[d]; neighbors[k]
+  // is the gid of the block in direction k, -1 if none. Built by of().
+  ContainerBlock(int gid, const coords_type& block_coords, const Box<N>& box, T* data,
+                 const coords_type& strides, const HaloSpec<N>& halo,
+                 const std::array<int, kDirections>& neighbors)
+      : gid_(gid),
+        block_coords_(block_coords),
+        box_(box),
+        data_(data),
+        strides_(strides),
+        halo_spec_(halo),
+        neighbors_(neighbors) {
+    for (int k = 0; k < kDirections; ++k)
+      if (k != kSelf) halo_[k].assign(std::size_t(piece_size(k)), T{});
+  }
+
+  // Row-major index in the pattern's block grid.
+  int gid() const { return gid_; }
+  // Coordinates in the pattern's block grid.
+  const coords_type& block_coords() const { return block_coords_; }
+  // The global cells of the block, [min, max).
+  const Box<N>& box() const { return box_; }
+  long extent(dim_t d) const { return box_.extent(d); }
+  long size() const { return box_.size(); }
+  const HaloSpec<N>& halo_spec() const { return halo_spec_; }
+  int halo_width() const { return halo_spec_.width; }
+
+  // Native access: element i (block-local) is data()[sum_d i[d] * strides()[d]]
+  // in the matrix's local memory. The stride of a dimension of extent 1 is 0.
+  T* data() const { return data_; }
+  const coords_type& strides() const { return strides_; }
+  // True if the elements are one run in row-major order (TilePattern tiles).
+  bool contiguous() const {
+    long expected = 1;
+    for (dim_t d = N - 1; d >= 0; --d) {
+      if (extent(d) > 1 && strides_[d] != expected) return false;
+      expected *= extent(d);
+    }
+    return true;
+  }
+
+  // Element at block-local coordinates, -width <= i[d] < extent(d) + width:
+  // the matrix's element inside the block, the halo cell outside. Local,
+  // O(N), no bounds check.
+  template <class... I,
+            class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
+  T& operator()(I... i) {
+    return cell(coords_type{static_cast<long>(i)...});
+  }
+  template <class... I,
+            class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
+  const T& operator()(I... i) const {
+    return const_cast<ContainerBlock*>(this)->cell(coords_type{static_cast<long>(i)...});
+  }
+  T& operator()(const coords_type& i) { return cell(i); }
+  const T& operator()(const coords_type& i) const {
+    return const_cast<ContainerBlock*>(this)->cell(i);
+  }
+
+  // Index of direction s and back. Local.
+  static int direction_index(const direction_type& s) {
+    int k = 0;
+    for (dim_t d = 0; d < N; ++d) k = 3 * k + (s[d] + 1);
+    return k;
+  }
+  static direction_type direction(int k) {
+    direction_type s;
+    for (dim_t d = N - 1; d >= 0; --d) s[d] = k % 3 - 1, k /= 3;
+    return s;
+  }
+  // The block next to this one in direction s (wrapped in periodic
+  // dimensions; this block's own gid if the wrap comes back to it), -1 if
+  // none or if s is an edge/corner direction and corners are off. Local.
+  int neighbor(const direction_type& s) const { return neighbors_[direction_index(s)]; }
+  int neighbor(int k) const { return neighbors_[k]; }
+
+  // The block's own cells the neighbour in direction k reads into its halo,
+  // row-major: the last `width` cells along dimensions where k points up,
+  // the first `width` where it points down. Local; allocates.
+  std::vector<T> outgoing_slab(int k) const {
+    const direction_type s = direction(k);
+    coords_type lo, hi;
+    const long w = halo_spec_.width;
+    for (dim_t d = 0; d < N; ++d) {
+      lo[d] = s[d] > 0 ? extent(d) - w : 0;
+      hi[d] = s[d] < 0 ? w : extent(d);
+    }
+    std::vector<T> out;
+    out.reserve(std::size_t(piece_size(k)));
+    detail::for_each_cell<N>(lo, hi, [&](const coords_type& c) { out.push_back(native(c)); });
+    return out;
+  }
+  // Overwrites the halo piece in direction k with `values` (row-major, as
+  // outgoing_slab gives them). Throws InvalidArgument on a size mismatch.
+  // Local.
+  void fill_halo(int k, const std::vector<T>& values) {
+    if (k == kSelf || k < 0 || k >= kDirections || values.size() != halo_[k].size())
+      throw exception::InvalidArgument(
+          "dash::bp::ContainerBlock::fill_halo: block " + std::to_string(gid_) + ", direction " +
+          std::to_string(k) + ": " + std::to_string(values.size()) + " values for a piece of " +
+          std::to_string(k == kSelf || k < 0 || k >= kDirections ? 0 : halo_[k].size()));
+    std::copy(values.begin(), values.end(), halo_[k].begin());
+  }
+
+ private:
+  // Cells of the halo piece in direction k: width along the dimensions it
+  // points to, the block's extent along the others.
+  long piece_size(int k) const {
+    const direction_type s = direction(k);
+    long n = 1;
+    for (dim_t d = 0; d < N; ++d) n *= s[d] == 0 ? extent(d) : long(halo_spec_.width);
+    return n;
+  }
+  T& native(const coords_type& i) const {
+    long at = 0;
+    for (dim_t d = 0; d < N; ++d) at += i[d] * strides_[d];
+    return data_[at];
+  }
+  T& cell(const coords_type& i) {
+    const long w = halo_spec_.width;
+    int k = 0;
+    long native_at = 0, piece_at = 0;
+    for (dim_t d = 0; d < N; ++d) {
+      const long e = extent(d);
+      int s = 0;
+      long in_piece = i[d], piece_extent = e;
+      if (i[d] < 0) {
+        s = -1, in_piece = i[d] + w, piece_extent = w;
+      } else if (i[d] >= e) {
+        s = 1, in_piece = i[d] - e, piece_extent = w;
+      }
+      k = 3 * k + s + 1;
+      native_at += i[d] * strides_[d];
+      piece_at = piece_at * piece_extent + in_piece;
+    }
+    return k == kSelf ? data_[native_at] : halo_[k][std::size_t(piece_at)];
+  }
+
+  int gid_;
+  coords_type block_coords_;
+  Box<N> box_;
+  T* data_;
+  coords_type strides_;
+  HaloSpec<N> halo_spec_;
+  std::array<int, kDirections> neighbors_;
+  std::array<std::vector<T>, kDirections> halo_;  // row-major pieces; kSelf empty
+};
+
+// The calling unit's blocks of `matrix`, one per block of its pattern, in
+// increasing gid, each linked to the blocks next to it (faces; edges and
+// corners too if halo.corners; wrapped in periodic dimensions; never to
+// itself). The blocks point into the matrix's local memory: the matrix must
+// outlive them. Throws dash::exception::InvalidArgument (on every unit
+// alike) for a negative width, more than INT_MAX blocks, or a width larger
+// than the extent of a block along a dimension where it has a neighbour.
+// Local: no communication.
+template <class T, dim_t N, class IndexType, class PatternT>
+Master<ContainerBlock<T, N>> of(Matrix<T, N, IndexType, PatternT>& matrix,
+                                const HaloSpec<N>& halo = {}) {
+  using Block = ContainerBlock<T, N>;
+  using pattern_coords = typename PatternT::coords_type;
+  const PatternT& pattern = matrix.pattern();
+  const auto grid = pattern.blockspec().extents();
+  if (halo.width < 0)
+    throw exception::InvalidArgument("dash::bp::of: halo width " + std::to_string(halo.width));
+  long nblocks = 1;
+  for (dim_t d = 0; d < N; ++d) nblocks *= long(grid[d]);
+  if (nblocks > INT_MAX)
+    throw exception::InvalidArgument("dash::bp::of: " + std::to_string(nblocks) +
+                                     " blocks do not fit an int gid");
+  // Only the last block along a dimension can be shorter than the first.
+  for (dim_t d = 0; d < N && nblocks > 0; ++d) {
+    if (grid[d] < 2 && !halo.periodic[d]) continue;  // no neighbours along d
+    pattern_coords last{};
+    last[d] = IndexType(grid[d] - 1);
+    const long shortest = std::min<long>(long(pattern.block(pattern_coords{}).extent(d)),
+                                         long(pattern.block(last).extent(d)));
+    if (shortest < halo.width)
+      throw exception::InvalidArgument(
+          "dash::bp::of: halo width " + std::to_string(halo.width) + " exceeds the extent " +
+          std::to_string(shortest) + " of a block along dimension " + std::to_string(d) +
+          ", where blocks have neighbours (a halo must come from the adjacent block only)");
+  }
+
+  auto grid_coords = [grid](int gid) {
+    pattern_coords c;
+    for (dim_t d = N - 1; d >= 0; --d) {
+      c[d] = IndexType(gid % long(grid[d]));
+      gid = int(gid / long(grid[d]));
+    }
+    return c;
+  };
+  auto pattern_copy = std::make_shared<const PatternT>(pattern);
+  auto owner = [pattern_copy, grid_coords](int gid) {
+    return int(pattern_copy->unit_at(pattern_copy->block(grid_coords(gid)).offsets()).id);
+  };
+  Master<Block> master(int(nblocks), owner, pattern.team());
+
+  const auto full = pattern.block(pattern_coords{}).extents();
+  std::vector<std::pair<std::unique_ptr<Block>, std::vector<int>>> blocks;  // with links
+  for (long lb = 0; lb < long(pattern.local_nblocks()); ++lb) {
+    const auto view = pattern.local_block(IndexType(lb));
+    typename Block::coords_type bc, strides{};
+    Box<N> box;
+    int gid = 0;
+    for (dim_t d = 0; d < N; ++d) {
+      bc[d] = long(view.offset(d)) / long(full[d]);
+      gid = gid * int(grid[d]) + int(bc[d]);
+      box.min[d] = long(view.offset(d));
+      box.max[d] = box.min[d] + long(view.extent(d));
+    }
+    // The layout inside a block is affine: read the strides off the pattern
+    // and check them at every corner of the block.
+    const long base = long(pattern.at(view.offsets()));
+    for (dim_t d = 0; d < N; ++d) {
+      if (view.extent(d) < 2) continue;
+      pattern_coords next = view.offsets();
+      ++next[d];
+      strides[d] = long(pattern.at(next)) - base;
+    }
+    for (int corner = 0; corner < (1 << N); ++corner) {
+      pattern_coords c = view.offsets();
+      long expected = base;
+      for (dim_t d = 0; d < N; ++d)
+        if (corner & (1 << d)) {
+          c[d] += IndexType(view.extent(d)) - 1;
+          expected += long(view.extent(d) - 1) * strides[d];
+        }
+      if (long(pattern.at(c)) != expected)
+        throw exception::InvalidArgument(
+            std::string("dash::bp::of: the local layout of ") + PatternT::PatternName +
+            " is not a strided rectangle inside block " + std::to_string(gid));
+    }
+    std::array<int, Block::kDirections> neighbors;
+    for (int k = 0; k < Block::kDirections; ++k) {
+      const auto s = Block::direction(k);
+      int nonzero = 0, n = 0;
+      for (dim_t d = 0; d < N; ++d) {
+        nonzero += s[d] != 0;
+        long c = bc[d] + s[d];
+        if (c < 0 || c >= long(grid[d])) {
+          if (!halo.periodic[d]) {
+            n = -1;
+            break;
+          }
+          c = (c + long(grid[d])) % long(grid[d]);
+        }
+        n = n * int(grid[d]) + int(c);
+      }
+      neighbors[k] = (nonzero == 0 || (nonzero > 1 && !halo.corners)) ? -1 : n;
+    }
+    std::vector<int> link;
+    for (int n : neighbors)
+      if (n >= 0 && n != gid) link.push_back(n);
+    std::sort(link.begin(), link.end());
+    link.erase(std::unique(link.begin(), link.end()), link.end());
+    blocks.emplace_back(
+        std::make_unique<Block>(gid, bc, box, matrix.lbegin() + base, strides, halo, neighbors),
+        std::move(link));
+  }
+  std::sort(blocks.begin(), blocks.end(),
+            [](const auto& a, const auto& b) { return a.first->gid() < b.first->gid(); });
+  for (auto& [block, link] : blocks) {
+    const int gid = block->gid();
+    master.add(gid, std::move(block), std::move(link));
+  }
+  return master;
+}
+
+// Fills every block's halo from its neighbours (see the top of this file):
+// each block enqueues to each neighbour the slab that neighbour reads, one
+// Master::exchange moves them, each block dequeues them into its halo
+// pieces; pieces from the block itself (periodic with one block along a
+// dimension) are copied directly. Reads only the calling unit's local
+// memory: complete writes of other units (barrier) first. Outgoing queues
+// must be empty on entry; incoming queues of an earlier exchange are
+// dropped. Collective over the master's team.
+template <class T, dim_t N>
+void exchange_halos(Master<ContainerBlock<T, N>>& master) {
+  using Block = ContainerBlock<T, N>;
+  constexpr int K = Block::kDirections;
+  // Direction k of the sender is direction K - 1 - k (the opposite one) of
+  // the receiver; negating every component reverses the row-major order, so
+  // a receiver walking its directions backwards dequeues each (sender,
+  // receiver) queue in the order it was filled.
+  master.foreach ([](Block& b, Proxy& p) {
+    for (int k = 0; k < K; ++k) {
+      const int n = b.neighbor(k);
+      if (n < 0 || n == b.gid()) continue;
+      p.enqueue(n, int(K - 1 - k));
+      p.enqueue(n, b.outgoing_slab(k));
+    }
+  });
+  master.exchange();
+  master.foreach ([](Block& b, Proxy& p) {
+    std::vector<T> piece;
+    for (int k = K - 1; k >= 0; --k) {
+      const int n = b.neighbor(k);
+      if (n < 0) continue;
+      if (n == b.gid()) {
+        b.fill_halo(k, b.outgoing_slab(K - 1 - k));
+        continue;
+      }
+      int tag = -1;
+      p.dequeue(n, tag);
+      if (tag != k)
+        throw exception::RuntimeError("dash::bp::exchange_halos: block " + std::to_string(b.gid()) +
+                                      " read direction " + std::to_string(tag) + " from block " +
+                                      std::to_string(n) + ", expected " + std::to_string(k) +
+                                      " (were other messages queued before the exchange?)");
+      p.dequeue(n, piece);
+      b.fill_halo(k, piece);
+    }
+  });
+}
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__CONTAINER_BLOCKS_H_
