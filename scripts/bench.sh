@@ -14,8 +14,8 @@ here="$(dirname "${BASH_SOURCE[0]}")"
 # shellcheck source=scripts/common.sh
 source "$here/common.sh"
 
-# Extra runs: "<binary> <suffix> <VAR=value>..." runs <binary> again with that environment,
-# writing bench/results/<binary>.<suffix>.json. Every binary also runs once as is.
+# Extra runs: "<binary> <suffix> <VAR=value>..." runs <binary> again with that environment
+# (UNITS=<n>: on n units), writing bench/results/<binary>.<suffix>.json. Every binary also runs once as is.
 # BENCHMARK_FILTER (Google Benchmark reads its flags from the environment too) restricts an
 # extra run to the benchmarks the variable changes; a --benchmark_filter argument overrides it.
 extra_runs=(
@@ -25,6 +25,7 @@ extra_runs=(
   "copy shm_off DART_SHARED_WINDOWS=0"
   "copy unbound OMPI_MCA_hwloc_base_binding_policy=none BENCHMARK_FILTER=overlap"
   "algorithms shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=transform_fetch"
+  "blocks np4 UNITS=4"
 )
 
 names=()
@@ -52,12 +53,17 @@ if [[ ${#binaries[@]} -eq 0 ]]; then
   exit 0
 fi
 
-# Runs one binary with extra environment, writing results/<output>.json.
+# Runs one binary with extra environment, writing results/<output>.json. A UNITS=<n> among the
+# environment settings sets the unit count of that run instead.
 run_bench() {
-  local binary=$1 output=$2
+  local binary=$1 output=$2 units=${DASH_BENCH_UNITS:-2}
   shift 2
-  echo "bench.sh: $output ($*)"
-  env "$@" "$here/launch.sh" -n "${DASH_BENCH_UNITS:-2}" "$binary" \
+  local settings=()
+  for setting in "$@"; do
+    if [[ $setting == UNITS=* ]]; then units=${setting#UNITS=}; else settings+=("$setting"); fi
+  done
+  echo "bench.sh: $output ($units units${settings[*]:+, ${settings[*]}})"
+  env "${settings[@]}" "$here/launch.sh" -n "$units" "$binary" \
     --benchmark_out="$results/$output.json" --benchmark_out_format=json \
     --benchmark_color=false "${bench_args[@]}"
 }

@@ -48,6 +48,8 @@ int dart__progress_setup(MPI_Comm node_comm) {
   return MPI_SUCCESS;
 }
 
+int dart_yield_when_idle(void) { return dart__state.yield_when_idle ? 1 : 0; }
+
 int dart__wait_requests(int n, MPI_Request* reqs) {
   if (!dart__state.yield_when_idle) return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
   for (int polls = 0;; ++polls) {

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -138,7 +139,9 @@ void RunTree(std::uint64_t seed, int blocks_per_unit, int threads, Assignment a)
     return w.backlog.empty();
   });
   Sums local;
+  std::mutex mutex;  // the callbacks run on two threads
   master.foreach ([&](Worker& w, Proxy& p) {
+    std::lock_guard<std::mutex> lock(mutex);
     EXPECT_TRUE(w.backlog.empty()) << "block " << w.gid;
     EXPECT_TRUE(p.incoming_from().empty()) << "block " << w.gid;
     local.count += w.sums.count;

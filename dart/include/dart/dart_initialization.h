@@ -32,6 +32,11 @@ void dart_abort(int errorcode);
 /* Thread level granted at init. Local. */
 dart_ret_t dart_thread_support_level(dart_thread_support_level_t* provided);
 
+/* 1 when waiting units poll and give their core away (DART_WAIT=yield, or
+ * auto with more units on this node than cores), 0 when they spin; libraries
+ * with their own polling loops follow it. Local. */
+int dart_yield_when_idle(void);
+
 /* Live runtime objects, for leak checks in tests and long-running codes. */
 typedef struct {
   long teams;             /* teams the calling unit is a member of, incl. DART_TEAM_ALL */

@@ -235,7 +235,9 @@ class Master {
   // after the pass of concurrent calls (threads > 1); messages arriving in
   // between are delivered to their blocks' incoming queues. Values a call
   // leaves unread stay queued. Collective over the team; every unit must
-  // call it, f must not throw (the other units would wait for ever).
+  // call it, f must not throw (the other units would wait for ever). A unit
+  // with nothing to do polls; where DART waits by yielding (DART_WAIT, e.g.
+  // more units than cores) it yields and then sleeps 20 us between polls.
   //
   // Test flag DASH_BP_TEST_SEND_DELAY_US=<max>: each message to another unit
   // is held back for a random 0..max microseconds before it is sent (seeded
@@ -332,6 +334,7 @@ class Master {
 
     for (auto& e : entries_) e->fresh = true;  // every block runs at least once
     int idle_polls = 0;
+    const bool yield = dart_yield_when_idle() != 0;
     for (;;) {
       runnable.clear();
       for (std::size_t i = 0; i < entries_.size(); ++i)
@@ -363,10 +366,11 @@ class Master {
       if (termination.step(idle, collectives)) break;
       if (moved || termination.state() != before) {
         idle_polls = 0;
-      } else if (++idle_polls >= 64) {
-        // Nothing to do: leave the core to units (or threads) that have.
+      } else if (yield && ++idle_polls >= 64) {
+        // Nothing to do, more units than cores: leave the core to the units
+        // (or threads) that have work.
         std::this_thread::sleep_for(std::chrono::microseconds(20));
-      } else if (idle_polls >= 4) {
+      } else if (yield && idle_polls >= 4) {
         sched_yield();
       }
     }
