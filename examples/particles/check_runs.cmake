@@ -1,0 +1,92 @@
+# Runs one or more particles commands and checks them (run by CTest):
+#   cmake [-DPARTICLES=<n>] -P check_runs.cmake -- <command> [:: <command>]...
+#     every command exits 0 and its last stdout line is
+#     "time_s=<seconds> particles=<n> checksum=<16 hex digits>", with the same particles and
+#     checksum for all commands (and particles = <n> when given).
+#   cmake -DEXIT=<code> -DOUTPUT=<regex> -P check_runs.cmake -- <command>
+#     the command exits with <code> and its stdout + stderr match <regex>.
+
+# The commands after "--", split at "::".
+set(commands "")
+set(current "")
+set(after_dashes FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  set(arg "${CMAKE_ARGV${i}}")
+  if(NOT after_dashes)
+    if(arg STREQUAL "--")
+      set(after_dashes TRUE)
+    endif()
+  elseif(arg STREQUAL "::")
+    list(LENGTH commands n)
+    set(command_${n} "${current}")
+    list(APPEND commands ${n})
+    set(current "")
+  else()
+    list(APPEND current "${arg}")
+  endif()
+endforeach()
+list(LENGTH current length)
+if(length GREATER 0)
+  list(LENGTH commands n)
+  set(command_${n} "${current}")
+  list(APPEND commands ${n})
+endif()
+list(LENGTH commands count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "check_runs.cmake: no command after --")
+endif()
+
+# Expect mode: exit code and output of one command.
+if(DEFINED EXIT)
+  if(NOT DEFINED OUTPUT)
+    message(FATAL_ERROR "check_runs.cmake: -DEXIT needs -DOUTPUT")
+  endif()
+  execute_process(COMMAND ${command_0} RESULT_VARIABLE code OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT code STREQUAL "${EXIT}")
+    message(FATAL_ERROR "exit code ${code}, expected ${EXIT}")
+  endif()
+  if(NOT "${out}${err}" MATCHES "${OUTPUT}")
+    message(FATAL_ERROR "the output does not match '${OUTPUT}'")
+  endif()
+  return()
+endif()
+
+# Result mode: every command's result line, all equal.
+set(reference "")
+foreach(n IN LISTS commands)
+  string(JOIN " " text ${command_${n}})
+  message("-- ${text}")
+  execute_process(COMMAND ${command_${n}} RESULT_VARIABLE code OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT code STREQUAL "0")
+    message(FATAL_ERROR "exit code ${code}: ${text}")
+  endif()
+  string(STRIP "${out}" out)
+  string(REGEX REPLACE "^.*\n" "" last_line "${out}")
+  if(NOT last_line MATCHES "^time_s=[0-9]+\\.[0-9]+ particles=([0-9]+) checksum=([0-9a-f]+)$")
+    message(FATAL_ERROR "the last line '${last_line}' is not "
+                        "'time_s=<seconds> particles=<n> checksum=<hex>': ${text}")
+  endif()
+  set(particles "${CMAKE_MATCH_1}")
+  set(checksum "${CMAKE_MATCH_2}")
+  string(LENGTH "${checksum}" digits)
+  if(NOT digits EQUAL 16)
+    message(FATAL_ERROR "checksum ${checksum} has ${digits} hex digits, not 16: ${text}")
+  endif()
+  if(DEFINED PARTICLES AND NOT particles STREQUAL "${PARTICLES}")
+    message(FATAL_ERROR "particles=${particles}, expected ${PARTICLES}: ${text}")
+  endif()
+  set(result "particles=${particles} checksum=${checksum}")
+  if(reference STREQUAL "")
+    set(reference "${result}")
+    set(reference_text "${text}")
+  elseif(NOT result STREQUAL reference)
+    message(FATAL_ERROR "'${result}' from\n  ${text}\ndiffers from '${reference}' from\n  "
+                        "${reference_text}")
+  endif()
+endforeach()
+message("${count} run(s) agree: ${reference}")

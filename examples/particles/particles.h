@@ -1,0 +1,470 @@
+// particles.h: the kernel of examples/particles (also used by
+// bench/blocks/particles.cc). Particle tracing over the unit cube cut into
+// blocks, moved between blocks either by rounds of exchange() or by one
+// iexchange(): the synthetic experiment of the IExchange paper (Morozov et
+// al., LDAV 2021), small enough for one machine.
+//
+// What is computed:
+//   domain     [0, 1)^3, cut by dash::bp::RegularDecomposer<3> into
+//              blocks_per_unit x units blocks (contiguous assignment), each
+//              linked to the blocks sharing one of its faces.
+//   flow       a steady ABC-like field with a mean flow along +x:
+//                v = (1 + A (sin 2 pi z + cos 2 pi y),
+//                         A (sin 2 pi x + cos 2 pi z),
+//                         A (sin 2 pi y + cos 2 pi x)),  A = 0.3
+//              so vx >= 0.4 and particles also drift across y and z faces.
+//   seeds      an S x S x S lattice over the whole domain, point (i, j, k) at
+//              ((i + 1/2) / S, ...), id (i S + j) S + k; each block seeds the
+//              points inside it (so the particles do not depend on the
+//              decomposition).
+//   tracing    classic RK4 with a fixed step h. A particle is traced by the
+//              block containing its position; it retires when it leaves the
+//              domain or has taken max_steps steps. A particle that steps
+//              into another block is enqueued to the face neighbour on the
+//              way there (one block per hop, dimension by dimension).
+//   imbalance  blocks on the diagonal of the block grid (those the segment
+//              (t, t, t), t in [0, 1), passes through) compute every step
+//              slow_ratio times; the result is the same.
+//   result     retired particles and checksum = sum mod 2^64 of
+//              hash(id, steps, bits of x, y, z) over the final states: the
+//              same for either protocol, any block, unit or thread count.
+//
+// Protocols (pseudocode):
+//   exchange:  repeat { foreach block: dequeue arrivals, advect all, enqueue
+//                       leavers;
+//                       if allreduce(any block enqueued) == 0: stop;
+//                       exchange() }
+//   iexchange: iexchange(block: dequeue arrivals, advect up to `chunk`
+//                        particles (all if 0), enqueue leavers;
+//                        return nothing left to advect)
+//
+// Bounds: which unit computes a step does not depend on the protocol, so
+// neither does a unit's advection CPU time. No protocol finishes before
+// max(busiest unit, total / cores); exchange, whose rounds do not overlap,
+// not before the sum over rounds of that bound per round. Their quotient is
+// the most iexchange can gain (Result::bound_any, bound_exchange).
+#ifndef DASH_EXAMPLES_PARTICLES_PARTICLES_H_
+#define DASH_EXAMPLES_PARTICLES_PARTICLES_H_
+
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Team.h>
+#include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Master.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace particles {
+
+// Cells per axis of the integer domain given to the decomposer; a position
+// x lies in cell floor(x * kCellsPerAxis) (exact: a power of two).
+constexpr long kCellsPerAxis = 1L << 20;
+// Amplitude of the field's swirl (see the top of this file).
+constexpr double kSwirl = 0.3;
+constexpr double kTwoPi = 6.283185307179586;
+
+// One particle's state: what moves between blocks.
+struct Particle {
+  std::int64_t id;
+  double x[3];
+  std::int32_t steps;
+  std::int32_t unused = 0;  // padding, kept zero
+};
+
+// The run's parameters (the same on every unit).
+struct Config {
+  int seeds = 48;           // lattice points per axis: seeds^3 particles
+  int max_steps = 2000;     // a particle retires after this many steps
+  double step_size = 0.01;  // h of RK4
+  int slow_ratio = 10;      // cost of a step in a diagonal block, in steps
+  int chunk = 0;            // iexchange: particles per callback (0: all)
+};
+
+enum class Protocol { exchange, iexchange };
+
+inline const char* name(Protocol p) { return p == Protocol::exchange ? "exchange" : "iexchange"; }
+
+// The whole run, reduced over all units.
+struct Result {
+  double seconds = 0;          // wall time of the protocol, slowest unit
+  std::int64_t retired = 0;    // particles retired
+  std::uint64_t checksum = 0;  // see the top of this file
+  std::int64_t steps = 0;      // RK4 steps taken (each counted once)
+  std::int64_t handoffs = 0;   // particles enqueued to another block
+  int rounds = 0;              // exchange: foreach + exchange rounds
+  // CPU seconds spent advecting (callbacks), and what they imply for the
+  // wall time on `cores` cores when every unit keeps its blocks:
+  double cpu_total = 0;         // all units
+  double cpu_busiest_unit = 0;  // the unit that advected longest
+  int cores = 1;                // online cores of unit 0's node
+  double bound_any = 0;         // max(busiest unit, total / cores): no
+                                // protocol finishes sooner
+  double bound_exchange = 0;    // exchange: the sum over rounds of
+                                // max(busiest unit, round total / cores)
+  double cpu_other = 0;         // CPU seconds of all units besides
+                                // advecting: messages, waiting (if it spins)
+};
+
+// The field at p.
+inline void velocity(const double p[3], double v[3]) {
+  const double sx = std::sin(kTwoPi * p[0]), cx = std::cos(kTwoPi * p[0]);
+  const double sy = std::sin(kTwoPi * p[1]), cy = std::cos(kTwoPi * p[1]);
+  const double sz = std::sin(kTwoPi * p[2]), cz = std::cos(kTwoPi * p[2]);
+  v[0] = 1.0 + kSwirl * (sz + cy);
+  v[1] = kSwirl * (sx + cz);
+  v[2] = kSwirl * (sy + cx);
+}
+
+// One classic RK4 step of size h from in to out.
+inline void rk4_step(const double in[3], double h, double out[3]) {
+  double k1[3], k2[3], k3[3], k4[3], p[3];
+  velocity(in, k1);
+  for (int d = 0; d < 3; ++d) p[d] = in[d] + 0.5 * h * k1[d];
+  velocity(p, k2);
+  for (int d = 0; d < 3; ++d) p[d] = in[d] + 0.5 * h * k2[d];
+  velocity(p, k3);
+  for (int d = 0; d < 3; ++d) p[d] = in[d] + h * k3[d];
+  velocity(p, k4);
+  for (int d = 0; d < 3; ++d)
+    out[d] = in[d] + h / 6.0 * (k1[d] + 2.0 * k2[d] + 2.0 * k3[d] + k4[d]);
+}
+
+// Advances q by one step, computed `repeats` times (the same result each
+// time; the compiler may not fold the repetitions).
+inline void step(Particle& q, double h, int repeats) {
+  double in[3], out[3];
+  for (int r = 0; r < repeats; ++r) {
+    std::memcpy(in, q.x, sizeof in);
+    asm volatile("" : : "g"(in) : "memory");  // in may have changed
+    rk4_step(in, h, out);
+    asm volatile("" : : "g"(out) : "memory");  // out is used
+  }
+  std::memcpy(q.x, out, sizeof out);
+  ++q.steps;
+}
+
+// A 64-bit mix (the splitmix64 finaliser).
+inline std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// A particle's contribution to the checksum.
+inline std::uint64_t particle_hash(const Particle& q) {
+  std::uint64_t h = mix(std::uint64_t(q.id) * 0x9e3779b97f4a7c15ull + std::uint64_t(q.steps));
+  for (double c : q.x) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &c, sizeof bits);
+    h = mix(h ^ bits);
+  }
+  return h;
+}
+
+// CPU seconds of the calling thread.
+inline double thread_cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// CPU seconds of the calling process (all its threads).
+inline double process_cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// A block of the domain: its place, the particles it has to advect, and
+// what it has counted.
+struct Block {
+  int gid = 0;
+  std::array<int, 3> coords{};
+  bool slow = false;           // on the diagonal
+  std::vector<Particle> work;  // particles to advect
+  std::uint64_t checksum = 0;  // of the particles retired here
+  std::int64_t retired = 0;
+  std::int64_t steps = 0;
+  std::int64_t handoffs = 0;        // particles enqueued to a neighbour
+  std::int64_t round_handoffs = 0;  // exchange: in the current round
+  double cpu_seconds = 0;           // advecting (all rounds)
+  double round_cpu_seconds = 0;     // exchange: in the current round
+};
+
+// The blocks of the calling unit in a dash::bp::Master, and the two ways of
+// tracing their particles.
+class Tracer {
+ public:
+  using Master = dash::bp::Master<Block>;
+
+  // Builds the decomposition and this unit's blocks (without particles).
+  // Collective over `team` only in that every unit must build the same.
+  Tracer(int blocks_per_unit, const Config& config, dash::Team& team = dash::Team::All())
+      : config_(config),
+        team_(&team),
+        decomposer_(dash::bp::Box<3>{{0, 0, 0}, {kCellsPerAxis, kCellsPerAxis, kCellsPerAxis}},
+                    blocks_per_unit * int(team.size())),
+        master_(blocks_per_unit * int(team.size()), dash::bp::Assignment::contiguous, team) {
+    if (config.seeds < 1 || config.max_steps < 0 || !(config.step_size > 0) ||
+        config.slow_ratio < 1 || config.chunk < 0)
+      throw dash::exception::InvalidArgument("particles::Tracer: bad configuration");
+    const int nblocks = decomposer_.nblocks();
+    const int me = int(team.myid().id);
+    for (int gid :
+         dash::bp::local_gids(me, nblocks, int(team.size()), dash::bp::Assignment::contiguous)) {
+      auto b = std::make_unique<Block>();
+      b->gid = gid;
+      b->coords = decomposer_.coords(gid);
+      b->slow = on_diagonal(decomposer_.bounds(gid));
+      master_.add(gid, std::move(b), decomposer_.neighbors(gid));
+    }
+  }
+
+  Master& master() { return master_; }
+  const dash::bp::RegularDecomposer<3>& decomposer() const { return decomposer_; }
+  const Config& config() const { return config_; }
+  // Runs the blocks' callbacks on n threads. Local.
+  void threads(int n) { master_.threads(n); }
+
+  // Gives every block of this unit its seeds and zeroes its counters. Local.
+  void seed() {
+    const int s = config_.seeds;
+    for (std::size_t i = 0; i < master_.size(); ++i) {
+      Block& b = master_.block(i);
+      b.work.clear();
+      b.checksum = 0;
+      b.retired = b.steps = b.handoffs = b.round_handoffs = 0;
+      b.cpu_seconds = b.round_cpu_seconds = 0;
+      // Only the lattice rows that can fall into the block are visited.
+      const dash::bp::Box<3> box = decomposer_.bounds(b.gid);
+      std::array<int, 3> lo, hi;
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = std::max(0, int(double(box.min[d]) / kCellsPerAxis * s) - 1);
+        hi[d] = std::min(s, int(double(box.max[d]) / kCellsPerAxis * s) + 1);
+      }
+      for (int i0 = lo[0]; i0 < hi[0]; ++i0)
+        for (int i1 = lo[1]; i1 < hi[1]; ++i1)
+          for (int i2 = lo[2]; i2 < hi[2]; ++i2) {
+            Particle q{};
+            q.id = (std::int64_t(i0) * s + i1) * s + i2;
+            q.x[0] = (i0 + 0.5) / s;
+            q.x[1] = (i1 + 0.5) / s;
+            q.x[2] = (i2 + 0.5) / s;
+            if (block_of(q.x) == b.gid) b.work.push_back(q);
+          }
+    }
+  }
+
+  // Traces every particle by rounds of foreach and exchange(); returns the
+  // number of rounds. Collective.
+  int run_exchange() {
+    round_cpu_.clear();
+    for (;;) {
+      master_.foreach ([this](Block& b, dash::bp::Proxy& p) {
+        const double start = thread_cpu_seconds();
+        b.round_handoffs = 0;
+        receive(b, p);
+        advect(b, p, b.work.size());
+        b.round_cpu_seconds = thread_cpu_seconds() - start;
+        b.cpu_seconds += b.round_cpu_seconds;
+      });
+      int enqueued = 0, any_enqueued = 0;
+      double cpu = 0;
+      for (std::size_t i = 0; i < master_.size(); ++i) {
+        if (master_.block(i).round_handoffs > 0) enqueued = 1;
+        cpu += master_.block(i).round_cpu_seconds;
+      }
+      round_cpu_.push_back(cpu);
+      dash::internal::check_dart(
+          dart_allreduce(&enqueued, &any_enqueued, 1, DART_TYPE_INT, DART_OP_MAX, team_->dart_id()),
+          "dart_allreduce");
+      if (any_enqueued == 0) return int(round_cpu_.size());
+      master_.exchange();
+    }
+  }
+
+  // Traces every particle with one iexchange(). Collective.
+  void run_iexchange() {
+    round_cpu_.clear();
+    const std::size_t chunk = config_.chunk > 0 ? std::size_t(config_.chunk) : ~std::size_t(0);
+    master_.iexchange([this, chunk](Block& b, dash::bp::Proxy& p) {
+      const double start = thread_cpu_seconds();
+      receive(b, p);
+      advect(b, p, chunk);
+      b.cpu_seconds += thread_cpu_seconds() - start;
+      return b.work.empty();
+    });
+  }
+
+  // Seeds, then traces with `protocol` between two barriers, and reduces the
+  // counts over all units. Collective.
+  Result run(Protocol protocol) {
+    seed();
+    dash::internal::check_dart(dart_barrier(team_->dart_id()), "dart_barrier");
+    Result r;
+    const double cpu_start = process_cpu_seconds();
+    const auto start = std::chrono::steady_clock::now();
+    if (protocol == Protocol::exchange) {
+      r.rounds = run_exchange();
+    } else {
+      run_iexchange();
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    reduce(r, process_cpu_seconds() - cpu_start);
+    return r;
+  }
+
+  // Fills r's counts from every unit's blocks, r.seconds with the slowest
+  // unit's and r.cpu_other from process_cpu, the calling unit's CPU
+  // seconds during the run (0: not measured). Collective.
+  void reduce(Result& r, double process_cpu = 0) {
+    std::int64_t counts[3] = {0, 0, 0}, count_sums[3];
+    std::uint64_t checksum = 0, checksum_sum = 0;
+    double cpu = 0;
+    for (std::size_t i = 0; i < master_.size(); ++i) {
+      const Block& b = master_.block(i);
+      counts[0] += b.retired;
+      counts[1] += b.steps;
+      counts[2] += b.handoffs;
+      checksum += b.checksum;
+      cpu += b.cpu_seconds;
+    }
+    const dart_team_t team = team_->dart_id();
+    using dash::internal::check_dart;
+    check_dart(dart_allreduce(counts, count_sums, 3, DART_TYPE_LONGLONG, DART_OP_SUM, team),
+               "dart_allreduce");
+    check_dart(dart_allreduce(&checksum, &checksum_sum, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, team),
+               "dart_allreduce");
+    double maxima[2] = {r.seconds, cpu}, max_all[2];
+    check_dart(dart_allreduce(maxima, max_all, 2, DART_TYPE_DOUBLE, DART_OP_MAX, team),
+               "dart_allreduce");
+    double sums[2] = {cpu, process_cpu > 0 ? process_cpu - cpu : 0}, sum_all[2];
+    check_dart(dart_allreduce(sums, sum_all, 2, DART_TYPE_DOUBLE, DART_OP_SUM, team),
+               "dart_allreduce");
+    r.cpu_total = sum_all[0];
+    r.cpu_other = sum_all[1];
+    r.retired = count_sums[0];
+    r.steps = count_sums[1];
+    r.handoffs = count_sums[2];
+    r.checksum = checksum_sum;
+    r.seconds = max_all[0];
+    r.cpu_busiest_unit = max_all[1];
+    r.cores = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    check_dart(dart_bcast(&r.cores, 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), team), "dart_bcast");
+    r.bound_any = std::max(r.cpu_busiest_unit, r.cpu_total / r.cores);
+    // Exchange: rounds do not overlap, so each costs at least its busiest
+    // unit's time and its total over the cores.
+    const std::size_t rounds = round_cpu_.size();  // the same on every unit
+    r.bound_exchange = 0;
+    if (rounds == 0) return;
+    std::vector<double> round_max(rounds), round_sum(rounds);
+    check_dart(dart_allreduce(round_cpu_.data(), round_max.data(), rounds, DART_TYPE_DOUBLE,
+                              DART_OP_MAX, team),
+               "dart_allreduce");
+    check_dart(dart_allreduce(round_cpu_.data(), round_sum.data(), rounds, DART_TYPE_DOUBLE,
+                              DART_OP_SUM, team),
+               "dart_allreduce");
+    for (std::size_t i = 0; i < rounds; ++i)
+      r.bound_exchange += std::max(round_max[i], round_sum[i] / r.cores);
+  }
+
+  // The block containing position x, or -1 outside the domain. Local.
+  int block_of(const double x[3]) const {
+    std::array<int, 3> c;
+    for (int d = 0; d < 3; ++d) {
+      if (!(x[d] >= 0.0 && x[d] < 1.0)) return -1;
+      const long cell = long(std::floor(x[d] * double(kCellsPerAxis)));
+      const int parts = decomposer_.divisions()[d];
+      // First guess, then the decomposer's own cuts decide.
+      int i = int(cell * parts / kCellsPerAxis);
+      while (i + 1 < parts && cut(d, i + 1) <= cell) ++i;
+      while (i > 0 && cut(d, i) > cell) --i;
+      c[d] = i;
+    }
+    return decomposer_.gid(c);
+  }
+
+ private:
+  // Where block row i of dimension d starts, in cells (the decomposer's
+  // rule).
+  long cut(int d, int i) const { return long(i) * kCellsPerAxis / decomposer_.divisions()[d]; }
+
+  // Whether the segment (t, t, t), t in [0, 1), passes through box.
+  static bool on_diagonal(const dash::bp::Box<3>& box) {
+    long lo = 0, hi = kCellsPerAxis;
+    for (int d = 0; d < 3; ++d) {
+      lo = std::max(lo, box.min[d]);
+      hi = std::min(hi, box.max[d]);
+    }
+    return lo < hi;
+  }
+
+  // Moves every particle queued for b into b.work.
+  static void receive(Block& b, dash::bp::Proxy& p) {
+    for (int from : p.incoming_from())
+      while (p.incoming(from) > 0) {
+        Particle q;
+        p.dequeue(from, q);
+        b.work.push_back(q);
+      }
+  }
+
+  // The face neighbour of b on the way to block `target`.
+  int next_hop(const Block& b, int target) const {
+    std::array<int, 3> c = b.coords;
+    const std::array<int, 3> t = decomposer_.coords(target);
+    for (int d = 0; d < 3; ++d)
+      if (t[d] != c[d]) {
+        c[d] += t[d] > c[d] ? 1 : -1;
+        break;
+      }
+    return decomposer_.gid(c);
+  }
+
+  // Advects up to `limit` particles of b.work (taken from the back), each
+  // until it retires or leaves b; leavers are enqueued to the next block on
+  // their way.
+  void advect(Block& b, dash::bp::Proxy& p, std::size_t limit) {
+    const int repeats = b.slow ? config_.slow_ratio : 1;
+    for (std::size_t n = 0; n < limit && !b.work.empty(); ++n) {
+      Particle q = b.work.back();
+      b.work.pop_back();
+      for (;;) {
+        const int at = block_of(q.x);
+        if (at < 0 || q.steps >= config_.max_steps) {
+          b.checksum += particle_hash(q);
+          ++b.retired;
+          break;
+        }
+        if (at != b.gid) {
+          p.enqueue(next_hop(b, at), q);
+          ++b.handoffs;
+          ++b.round_handoffs;
+          break;
+        }
+        step(q, config_.step_size, repeats);
+        ++b.steps;
+      }
+    }
+  }
+
+  Config config_;
+  dash::Team* team_;
+  std::vector<double> round_cpu_;  // exchange: this unit's CPU seconds per round
+  dash::bp::RegularDecomposer<3> decomposer_;
+  Master master_;
+};
+
+}  // namespace particles
+
+#endif  // DASH_EXAMPLES_PARTICLES_PARTICLES_H_
