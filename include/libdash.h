@@ -30,6 +30,7 @@
 #include <dash/blocks/ContainerBlocks.h>
 #include <dash/blocks/Decomposer.h>
 #include <dash/blocks/Master.h>
+#include <dash/blocks/Reduce.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>

@@ -60,6 +60,18 @@ class MemoryBuffer {
     std::memcpy(data, bytes_.data() + position_, n);
     position_ += n;
   }
+  // Skips the next n bytes and returns where they start, so they can be read
+  // in place (valid until the buffer changes); throws InvalidArgument
+  // (skipping nothing) if fewer remain. Local, no copy.
+  const char* read_in_place(std::size_t n) {
+    if (n > remaining())
+      throw exception::InvalidArgument("dash::bp::MemoryBuffer: reading " + std::to_string(n) +
+                                       " bytes at position " + std::to_string(position_) + " of " +
+                                       std::to_string(bytes_.size()));
+    const char* at = bytes_.data() + position_;
+    position_ += n;
+    return at;
+  }
   std::size_t size() const { return bytes_.size(); }
   std::size_t position() const { return position_; }
   std::size_t remaining() const { return bytes_.size() - position_; }

@@ -1,0 +1,839 @@
+// dash::bp::reduce: k-ary global reductions over the blocks of a Master, in
+// rounds given by a partner structure (ReducePartners.h): merge (all to
+// block 0), swap (reduce-scatter), broadcast and all-reduce.
+//
+//   dash::bp::RegularMergePartners<2> partners(decomposer, 4);
+//   dash::bp::reduce(master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
+//     for (int from : rp.in_link()) {               // what they sent last round
+//       if (from == rp.gid()) continue;             // our own pixels are in img
+//       auto pixels = rp.dequeue_view<float>(from);   // read in place, no copy
+//       for (std::size_t i = 0; i < pixels.size(); ++i) img.pixels[i] += pixels[i];
+//     }
+//     for (int to : rp.out_link())                  // this round's group root
+//       if (to != rp.gid()) rp.enqueue(to, img.pixels);  // or enqueue_view: no copy
+//   });
+//
+// The function runs for the blocks active in each call r = 0 .. rounds(),
+// in increasing gid; call r sees in_link() (the blocks whose queues of call
+// r - 1 it may dequeue) and out_link() (the blocks it may enqueue to; the
+// queues move when the call's blocks are done). The last call only
+// receives. Links include the block itself where it is a group member (a
+// merge root receives from every member, itself included; in a swap every
+// member sends one piece to every member, itself included). A block may
+// enqueue to itself (the queue never leaves memory, but is serialised like
+// any other) or keep its own data and skip itself. Queues a call does not
+// read are dropped after it.
+//
+// Transport, between calls: queues between blocks of the same unit move in
+// memory. For other units, all queues for one unit travel in one message
+// (dart_isend, tag 30002 on the master's team), and each unit receives
+// exactly the messages its blocks' in_links announce (dart_mprobe from each
+// source unit, then dart_mrecv): no collective, no alltoall. Every out_link
+// queue is sent, even if nothing was enqueued, so what arrives always
+// matches what is expected. The one exception is for big payloads:
+// an enqueue_view array follows that message as a message of its own, sent
+// straight from the caller's memory and announced in the first, and the
+// receiver reads it in place (dequeue_view) from a buffer of a small
+// process-wide stock kept between rounds and reductions (fresh memory of
+// many MiB would page-fault on every 4 KiB). A message whose only queue was
+// enqueued by value is neither packed nor unpacked by a copy (the queue's
+// buffer becomes the message, the received message becomes the queue).
+//
+// Errors. An exception from the function (or from a proxy call in it, e.g.
+// a dequeue from a block not in in_link) stops the calls on that unit, but
+// the rounds run to their end, carrying the error, so no unit waits forever:
+// the unit rethrows its exception, and every unit that receives from it
+// afterwards (directly or through others) throws an exception of the same
+// kind (InvalidArgument, else RuntimeError) naming the block and round.
+//
+// | call                 | cost                                                    |
+// |----------------------|---------------------------------------------------------|
+// | reduce               | collective over master.team(); per round one message    |
+// |                      | to and from each unit holding a partner (+ one per      |
+// |                      | enqueue_view array); owner() of every gid at the start  |
+// | enqueue / dequeue    | local; the value's bytes copied once                    |
+// | enqueue_view         | local; no copy (one if the target is on this unit)      |
+// | dequeue_view         | local; no copy (one if misaligned for T)                |
+// | in_link / out_link   | local                                                   |
+#ifndef DASH__BLOCKS__REDUCE_H_
+#define DASH__BLOCKS__REDUCE_H_
+
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Team.h>
+#include <dash/blocks/Master.h>
+#include <dash/blocks/ReducePartners.h>
+#include <dash/blocks/Serialization.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace bp {
+
+namespace detail {
+
+template <class Block, class Partners>
+class ReduceRun;
+
+// Memory for a received array. Buffers of kMinKept bytes and more go back
+// to a process-wide stock when released (at most kMaxKept of them, kMaxBytes
+// in all) and serve later rounds and reductions: a fresh allocation of many
+// MiB costs a page fault per 4 KiB, each zero-filled by the kernel, which is
+// more than the copy into it.
+class ArrayBuffer {
+ public:
+  ArrayBuffer() = default;
+  // At least n bytes, not initialised. Local.
+  explicit ArrayBuffer(std::size_t n) {
+    Stock& stock = Stock::get();
+    {
+      std::lock_guard<std::mutex> lock(stock.mutex);
+      auto best = stock.kept.end();
+      for (auto it = stock.kept.begin(); it != stock.kept.end(); ++it)
+        if (it->second >= n && (best == stock.kept.end() || it->second < best->second)) best = it;
+      if (best != stock.kept.end()) {
+        data_ = best->first;
+        capacity_ = best->second;
+        stock.bytes -= capacity_;
+        stock.kept.erase(best);
+        return;
+      }
+    }
+    capacity_ = std::max<std::size_t>(n, 1);
+    data_ = new char[capacity_];
+  }
+  ArrayBuffer(ArrayBuffer&& o) noexcept : data_(o.data_), capacity_(o.capacity_) {
+    o.data_ = nullptr;
+  }
+  ArrayBuffer& operator=(ArrayBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      data_ = std::exchange(o.data_, nullptr);
+      capacity_ = o.capacity_;
+    }
+    return *this;
+  }
+  ~ArrayBuffer() { release(); }
+  char* data() const { return data_; }
+
+ private:
+  static constexpr std::size_t kMinKept = std::size_t(64) << 10;
+  static constexpr std::size_t kMaxKept = 8;
+  static constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
+  struct Stock {
+    std::mutex mutex;
+    std::vector<std::pair<char*, std::size_t>> kept;  // oldest first
+    std::size_t bytes = 0;
+    // Never destroyed: buffers may be released during static destruction.
+    static Stock& get() {
+      static Stock* stock = new Stock;
+      return *stock;
+    }
+  };
+  void release() {
+    if (data_ == nullptr) return;
+    char* data = std::exchange(data_, nullptr);
+    if (capacity_ < kMinKept || capacity_ > kMaxBytes) {
+      delete[] data;
+      return;
+    }
+    std::vector<char*> drop;
+    {
+      Stock& stock = Stock::get();
+      std::lock_guard<std::mutex> lock(stock.mutex);
+      stock.kept.emplace_back(data, capacity_);
+      stock.bytes += capacity_;
+      while (stock.kept.size() > kMaxKept || stock.bytes > kMaxBytes) {
+        drop.push_back(stock.kept.front().first);
+        stock.bytes -= stock.kept.front().second;
+        stock.kept.erase(stock.kept.begin());
+      }
+    }
+    for (char* d : drop) delete[] d;
+  }
+
+  char* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace detail
+
+// Elements of a std::vector<T> read in place from an incoming queue; valid
+// until the reduction's function returns.
+template <class T>
+class QueueView {
+ public:
+  QueueView() = default;
+  QueueView(const T* data, std::size_t size) : data_(data), size_(size) {}
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  const T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// A block's view of one call of a reduction: its links and queues.
+class ReduceProxy {
+ public:
+  // The block's gid. Local.
+  int gid() const { return gid_; }
+  // The call: 0 .. partners.rounds(). Local.
+  int round() const { return round_; }
+  // The blocks whose queues of the previous call this block may dequeue, in
+  // increasing gid (itself included where it is a member). Local.
+  const std::vector<int>& in_link() const { return in_link_; }
+  // The blocks this block may enqueue to in this call, in increasing gid
+  // (itself included where it is a member). Local.
+  const std::vector<int>& out_link() const { return out_link_; }
+
+  // Appends value to the queue to block `to` (which must be in out_link,
+  // else InvalidArgument). Local; one copy of value's bytes.
+  template <class T>
+  void enqueue(int to, const T& value) {
+    MemoryBuffer& queue = bytes_queue(to, "enqueue");
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      reserve(queue, sizeof(T));
+    } else if constexpr (is_vector_of_trivial<T>::value) {
+      reserve(queue, sizeof(std::uint64_t) + value.size() * sizeof(typename T::value_type));
+    }
+    save(queue, value);
+  }
+  // Appends n elements at data as a std::vector<T> would be (dequeue it as a
+  // std::vector<T> or with dequeue_view<T>). Local; one copy of the bytes.
+  template <class T>
+  void enqueue(int to, const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "enqueue(to, data, n) needs trivially copyable T");
+    MemoryBuffer& queue = bytes_queue(to, "enqueue");
+    reserve(queue, sizeof(std::uint64_t) + n * sizeof(T));
+    internal::save_count(queue, n);
+    queue.write(data, n * sizeof(T));
+  }
+  // Sends n elements at data without copying them (for big payloads): they
+  // travel as a message of their own, straight from the caller's memory,
+  // which must stay valid and unchanged until this round's exchange is
+  // over (the next call of the function on this unit, or the end of
+  // reduce). The receiver reads them as one std::vector<T> (dequeue_view<T>
+  // in place, or dequeue). The queue to `to` then holds nothing else in
+  // this call (InvalidArgument otherwise). Local; no copy (one if `to` is on
+  // the calling unit).
+  template <class T>
+  void enqueue_view(int to, const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>, "enqueue_view needs trivially copyable T");
+    OutQueue& queue = out_[out_index(to, "enqueue_view")];
+    if (queue.is_view || queue.bytes.size() > 0)
+      throw exception::InvalidArgument(
+          "dash::bp::ReduceProxy::enqueue_view: block " + std::to_string(gid_) + " in round " +
+          std::to_string(round_) + " already enqueued to block " + std::to_string(to) +
+          "; a queue with an enqueue_view array holds nothing else");
+    if (n > std::size_t(INT_MAX) / sizeof(T))
+      throw exception::InvalidArgument("dash::bp::ReduceProxy::enqueue_view: " + std::to_string(n) +
+                                       " elements exceed one message (" + std::to_string(INT_MAX) +
+                                       " bytes)");
+    queue.is_view = true;
+    queue.view = reinterpret_cast<const char*>(data);
+    queue.view_bytes = n * sizeof(T);
+    queue.view_elements = n;
+  }
+  // Reads the next value of the queue from block `from`; InvalidArgument if
+  // `from` is not in in_link or its queue has no such value left. Local.
+  template <class T>
+  void dequeue(int from, T& value) {
+    InQueue& queue = in_queue(from, "dequeue");
+    if constexpr (is_vector_of_trivial<T>::value) {
+      using E = typename T::value_type;
+      if (queue.has_array && queue.array_bytes == queue.array_elements * sizeof(E)) {
+        value.resize(queue.array_elements);
+        if (queue.array_bytes > 0) std::memcpy(value.data(), queue.array.data(), queue.array_bytes);
+        queue.has_array = false;
+        return;
+      }
+    }
+    if (queue.has_array) materialize(queue);
+    load(queue.bytes, value);
+  }
+  // Reads the next std::vector<T> of the queue from `from` in place: the
+  // elements stay in the receive buffer (valid until the function returns).
+  // Errors as dequeue. Local; no copy unless the bytes are misaligned for T.
+  template <class T>
+  QueueView<T> dequeue_view(int from) {
+    static_assert(std::is_trivially_copyable_v<T>, "dequeue_view needs trivially copyable T");
+    static_assert(alignof(T) <= alignof(std::max_align_t), "dequeue_view: T is over-aligned");
+    InQueue& queue = in_queue(from, "dequeue_view");
+    if (queue.has_array) {
+      if (queue.array_bytes != queue.array_elements * sizeof(T))
+        throw exception::InvalidArgument(
+            "dash::bp::ReduceProxy::dequeue_view: the array from block " + std::to_string(from) +
+            " has " + std::to_string(queue.array_elements) + " elements of " +
+            std::to_string(queue.array_bytes) +
+            " bytes in all, not of sizeof(T) = " + std::to_string(sizeof(T)));
+      queue.has_array = false;  // read; the bytes stay until the function returns
+      return QueueView<T>(reinterpret_cast<const T*>(queue.array.data()), queue.array_elements);
+    }
+    const std::size_t n = internal::load_count(queue.bytes, sizeof(T));
+    const char* at = queue.bytes.read_in_place(n * sizeof(T));
+    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
+      return QueueView<T>(reinterpret_cast<const T*>(at), n);
+    scratch_.emplace_back((n * sizeof(T) + sizeof(std::max_align_t) - 1) /
+                          sizeof(std::max_align_t));
+    std::memcpy(scratch_.back().data(), at, n * sizeof(T));
+    return QueueView<T>(reinterpret_cast<const T*>(scratch_.back().data()), n);
+  }
+  // Bytes left in the queue from `from` (0 if `from` is not in in_link). Local.
+  std::size_t incoming(int from) const {
+    const std::size_t i = index_of(in_link_, from);
+    if (i == npos) return 0;
+    const InQueue& q = in_[i];
+    return q.has_array ? sizeof(std::uint64_t) + q.array_bytes : q.bytes.remaining();
+  }
+
+ private:
+  template <class Block, class Partners>
+  friend class detail::ReduceRun;
+
+  // An outgoing queue: serialised bytes, or one array of the caller's.
+  struct OutQueue {
+    MemoryBuffer bytes;
+    bool is_view = false;
+    const char* view = nullptr;
+    std::size_t view_bytes = 0, view_elements = 0;
+  };
+  // An incoming queue: serialised bytes, or one received array (read once,
+  // as a std::vector of array_elements elements).
+  struct InQueue {
+    MemoryBuffer bytes;
+    bool has_array = false;
+    detail::ArrayBuffer array;
+    std::size_t array_bytes = 0, array_elements = 0;
+  };
+
+  template <class T>
+  struct is_vector_of_trivial : std::false_type {};
+  template <class T, class A>
+  struct is_vector_of_trivial<std::vector<T, A>> : std::is_trivially_copyable<T> {};
+
+  static constexpr std::size_t npos = ~std::size_t(0);
+  // Bytes reserved past a large queue for the message trailer, so the
+  // queue's buffer can become the message without growing.
+  static constexpr std::size_t kTrailerBytes = 1024;
+
+  static std::size_t index_of(const std::vector<int>& link, int gid) {
+    auto it = std::lower_bound(link.begin(), link.end(), gid);
+    return it != link.end() && *it == gid ? std::size_t(it - link.begin()) : npos;
+  }
+  static std::string link_string(const std::vector<int>& link) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < link.size(); ++i) s += (i ? ", " : "") + std::to_string(link[i]);
+    return s + "}";
+  }
+  // Room for `bytes` more (and the trailer), growing geometrically. Local.
+  static void reserve(MemoryBuffer& queue, std::size_t bytes) {
+    std::vector<char>& b = queue.bytes();
+    const std::size_t need = b.size() + bytes + kTrailerBytes;
+    if (b.capacity() < need) b.reserve(std::max(need, 2 * b.capacity()));
+  }
+  // A received array as the bytes of a std::vector (for dequeue of any type).
+  static void materialize(InQueue& queue) {
+    queue.bytes.clear();
+    internal::save_count(queue.bytes, queue.array_elements);
+    queue.bytes.write(queue.array.data(), queue.array_bytes);
+    queue.has_array = false;
+  }
+  std::size_t out_index(int to, const char* call) const {
+    const std::size_t i = index_of(out_link_, to);
+    if (i == npos)
+      throw exception::InvalidArgument(
+          std::string("dash::bp::ReduceProxy::") + call + ": block " + std::to_string(gid_) +
+          " in round " + std::to_string(round_) + " enqueued to block " + std::to_string(to) +
+          ", which is not in its out_link " + link_string(out_link_));
+    return i;
+  }
+  MemoryBuffer& bytes_queue(int to, const char* call) {
+    OutQueue& queue = out_[out_index(to, call)];
+    if (queue.is_view)
+      throw exception::InvalidArgument(
+          std::string("dash::bp::ReduceProxy::") + call + ": block " + std::to_string(gid_) +
+          " in round " + std::to_string(round_) + " enqueued to block " + std::to_string(to) +
+          " after an enqueue_view array, which must be alone in its queue");
+    return queue.bytes;
+  }
+  InQueue& in_queue(int from, const char* call) {
+    const std::size_t i = index_of(in_link_, from);
+    if (i == npos)
+      throw exception::InvalidArgument(
+          std::string("dash::bp::ReduceProxy::") + call + ": block " + std::to_string(gid_) +
+          " in round " + std::to_string(round_) + " dequeued from block " + std::to_string(from) +
+          ", which is not in its in_link " + link_string(in_link_));
+    return in_[i];
+  }
+
+  int gid_ = -1;
+  int round_ = 0;
+  std::vector<int> in_link_, out_link_;
+  std::vector<InQueue> in_;                             // parallel to in_link_
+  std::vector<OutQueue> out_;                           // parallel to out_link_
+  std::vector<std::vector<std::max_align_t>> scratch_;  // misaligned dequeue_view copies
+};
+
+// Runs a reduction over master's blocks: for calls r = 0 .. partners.rounds()
+// it calls f(block, proxy) on the blocks active in call r (in increasing
+// gid) and then moves the call's queues to the next call's blocks (see the
+// top of this file). Partners: a structure of ReducePartners.h, or any type
+// with rounds(), nblocks(), active(round, gid), incoming(round, gid,
+// std::vector<int>&) and outgoing(round, gid, std::vector<int>&) whose links
+// are in increasing gid and agree (b in a's out_link of call r exactly when
+// a is in b's in_link of call r + 1). InvalidArgument if partners and master
+// differ in their number of blocks. Collective over master.team(): every
+// unit calls it, with the same partners and owners.
+template <class Block, class Partners, class F>
+void reduce(Master<Block>& master, const Partners& partners, F&& f) {
+  detail::ReduceRun<Block, Partners> run(master, partners);
+  run.run(f);
+}
+
+// ---- implementation ------------------------------------------------------
+
+namespace detail {
+
+// One run of a reduction on the calling unit; see reduce() above.
+template <class Block, class Partners>
+class ReduceRun {
+ public:
+  static constexpr int kTag = 30002;
+
+  ReduceRun(Master<Block>& master, const Partners& partners)
+      : master_(master),
+        partners_(partners),
+        team_(master.team().dart_id()),
+        me_(int(master.team().myid().id)),
+        units_(int(master.team().size())) {}
+
+  template <class F>
+  void run(F& f) {
+    if (partners_.nblocks() != master_.nblocks())
+      throw exception::InvalidArgument("dash::bp::reduce: the partners cover " +
+                                       std::to_string(partners_.nblocks()) +
+                                       " blocks, the master " + std::to_string(master_.nblocks()));
+    set_up();
+    const int rounds = partners_.rounds();
+    for (int r = 0;; ++r) {
+      call(r, f);
+      if (r == rounds) break;
+      exchange(r);
+    }
+    if (local_error_) std::rethrow_exception(local_error_);
+    if (error_kind_ == kInvalidArgument)
+      throw exception::InvalidArgument("dash::bp::reduce: " + error_text_);
+    if (error_kind_ != kNoError) throw exception::RuntimeError("dash::bp::reduce: " + error_text_);
+  }
+
+ private:
+  enum : std::int64_t { kNoError = 0, kInvalidArgument = 1, kRuntimeError = 2 };
+  using InQueue = ReduceProxy::InQueue;
+  using OutQueue = ReduceProxy::OutQueue;
+
+  // Messages from one unit to another in one round: first the packed one,
+  //   [queue 0][queue 1] ... [Entry x n][Footer]     or, failed:
+  //   [error text][Footer with nqueues = 0]
+  // then one message per enqueue_view array (Entry offset -1), in table
+  // order. The packed queue 0 starts at offset 0 and is the largest.
+  struct Entry {
+    std::int64_t from, to, offset, nbytes, elements;
+  };
+  struct Footer {
+    std::int64_t round, nqueues, error_kind, error_bytes;
+  };
+  // One block of the calling unit (every gid it owns, added or not).
+  struct Slot {
+    int gid;
+    Block* block;  // nullptr: not added to the master (an error)
+    bool active = false, next_active = false;
+    ReduceProxy proxy;
+    std::vector<int> next_in;  // in_link of the next call
+    std::vector<InQueue> next_queues;
+    std::vector<char> arrived;
+  };
+  struct Piece {
+    int from, to;
+    OutQueue queue;
+  };
+  // What goes to one unit: the packed message and the arrays after it.
+  struct Outgoing {
+    MemoryBuffer packed;
+    std::vector<std::pair<const char*, std::size_t>> arrays;
+  };
+
+  bool failed() const { return error_kind_ != kNoError; }
+  void fail(std::int64_t kind, std::string text) {
+    if (failed()) return;
+    error_kind_ = kind;
+    error_text_ = std::move(text);
+  }
+  std::string where(int gid, int round) const {
+    return "block " + std::to_string(gid) + " (unit " + std::to_string(me_) + ") in round " +
+           std::to_string(round);
+  }
+  static std::string inconsistent() { return " (do all units use the same partners and owners?)"; }
+
+  void set_up() {
+    std::vector<std::pair<int, Block*>> added(master_.size());
+    for (std::size_t i = 0; i < master_.size(); ++i) added[i] = {master_.gid(i), &master_.block(i)};
+    std::sort(added.begin(), added.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (int gid = 0; gid < master_.nblocks(); ++gid) {
+      const int owner = master_.owner(gid);
+      if (owner < 0 || owner >= units_)  // found on every unit alike: no one waits
+        throw exception::InvalidArgument("dash::bp::reduce: owner(" + std::to_string(gid) +
+                                         ") = " + std::to_string(owner) + ", not a unit of " +
+                                         std::to_string(units_));
+      if (owner != me_) continue;
+      auto it = std::lower_bound(added.begin(), added.end(), gid,
+                                 [](const auto& a, int g) { return a.first < g; });
+      Slot slot;
+      slot.gid = gid;
+      slot.block = it != added.end() && it->first == gid ? it->second : nullptr;
+      if (slot.block == nullptr)
+        fail(kInvalidArgument, "block " + std::to_string(gid) + " belongs to unit " +
+                                   std::to_string(me_) + " but was not added to its master");
+      slot.active = partners_.active(0, gid);
+      ReduceProxy& p = slot.proxy;
+      p.gid_ = gid;
+      p.round_ = 0;
+      partners_.incoming(0, gid, p.in_link_);
+      partners_.outgoing(0, gid, p.out_link_);
+      p.in_.resize(p.in_link_.size());
+      p.out_.resize(p.out_link_.size());
+      slots_.push_back(std::move(slot));
+    }
+  }
+
+  Slot* find_slot(int gid) {
+    auto it = std::lower_bound(slots_.begin(), slots_.end(), gid,
+                               [](const Slot& s, int g) { return s.gid < g; });
+    return it != slots_.end() && it->gid == gid ? &*it : nullptr;
+  }
+
+  // Calls f on the active blocks, unless this unit has failed.
+  template <class F>
+  void call(int round, F& f) {
+    for (Slot& slot : slots_) {
+      if (!slot.active || failed()) continue;
+      try {
+        f(*slot.block, slot.proxy);
+      } catch (const exception::InvalidArgument& e) {
+        local_error_ = std::current_exception();
+        fail(kInvalidArgument, where(slot.gid, round) + ": " + e.what());
+      } catch (const std::exception& e) {
+        local_error_ = std::current_exception();
+        fail(kRuntimeError, where(slot.gid, round) + ": " + e.what());
+      } catch (...) {
+        local_error_ = std::current_exception();
+        fail(kRuntimeError,
+             where(slot.gid, round) + ": an exception not derived from std::exception");
+      }
+    }
+  }
+
+  // Moves the queues of call `round` to the in-queues of call round + 1:
+  //   links of the next call (in_link: where queues must come from)
+  //   local queues: moved (arrays copied); remote ones: per unit, one
+  //     packed message and one message per array, isend
+  //   for each unit owning a block of a next in_link: mprobe + mrecv its
+  //     packed message, then the arrays it announces; unpack
+  //   wait for the sends; check that every expected queue arrived
+  //   the next call's links and queues become the proxies'
+  void exchange(int round) {
+    for (Slot& slot : slots_) {
+      slot.next_active = partners_.active(round + 1, slot.gid);
+      partners_.incoming(round + 1, slot.gid, slot.next_in);
+      if (!slot.next_active) slot.next_in.clear();
+      slot.next_queues.clear();
+      slot.next_queues.resize(slot.next_in.size());
+      slot.arrived.assign(slot.next_in.size(), 0);
+    }
+    std::map<int, std::vector<Piece>> pieces;  // by destination unit
+    for (Slot& slot : slots_) {
+      if (!slot.active) continue;
+      ReduceProxy& p = slot.proxy;
+      for (std::size_t j = 0; j < p.out_link_.size(); ++j) {
+        const int to = p.out_link_[j];
+        const int dest = master_.owner(to);  // checked in set_up
+        OutQueue queue = std::move(p.out_[j]);
+        if (failed()) queue = OutQueue();
+        if (dest == me_)
+          deliver(round, slot.gid, to, local_copy(std::move(queue)));
+        else
+          pieces[dest].push_back(Piece{slot.gid, to, std::move(queue)});
+      }
+    }
+    std::vector<Outgoing> outgoing;
+    std::vector<dart_handle_t> sends;
+    outgoing.reserve(pieces.size());
+    for (auto& [dest, list] : pieces) {
+      try {
+        outgoing.push_back(pack(round, list));
+      } catch (const std::exception& e) {  // too big, out of memory: send the error instead
+        const bool invalid = dynamic_cast<const exception::InvalidArgument*>(&e) != nullptr;
+        fail(invalid ? kInvalidArgument : kRuntimeError,
+             "unit " + std::to_string(me_) + " could not pack round " + std::to_string(round) +
+                 ": " + e.what());
+        outgoing.push_back(pack(round, list));
+      }
+      const Outgoing& out = outgoing.back();
+      send(out.packed.data(), out.packed.size(), dest, sends);
+      for (const auto& [data, nbytes] : out.arrays) send(data, nbytes, dest, sends);
+    }
+    pieces.clear();
+    std::vector<int> sources;
+    for (const Slot& slot : slots_)
+      for (int from : slot.next_in) {
+        const int unit = master_.owner(from);
+        if (unit != me_) sources.push_back(unit);
+      }
+    std::sort(sources.begin(), sources.end());
+    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+    for (int source : sources) {
+      std::size_t nbytes = 0;
+      dart_message_t message = probe(source, nbytes);
+      MemoryBuffer received;
+      received.bytes().resize(nbytes);
+      check(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
+      unpack(round, source, std::move(received));
+    }
+    check(dart_waitall(sends.data(), sends.size()), "dart_waitall");
+    outgoing.clear();
+    for (Slot& slot : slots_) {
+      for (std::size_t i = 0; i < slot.next_in.size() && !failed(); ++i)
+        if (!slot.arrived[i])
+          fail(kRuntimeError, "block " + std::to_string(slot.gid) + " (unit " +
+                                  std::to_string(me_) + ") received no queue from block " +
+                                  std::to_string(slot.next_in[i]) + " for round " +
+                                  std::to_string(round + 1) + inconsistent());
+      ReduceProxy& p = slot.proxy;
+      p.round_ = round + 1;
+      p.in_link_.swap(slot.next_in);
+      p.in_.swap(slot.next_queues);
+      slot.next_queues.clear();  // the finished call's queues: buffers go back
+      slot.active = slot.next_active;
+      if (slot.active)
+        partners_.outgoing(round + 1, slot.gid, p.out_link_);
+      else
+        p.out_link_.clear();
+      p.out_.clear();
+      p.out_.resize(p.out_link_.size());
+      p.scratch_.clear();
+    }
+  }
+
+  void send(const char* data, std::size_t nbytes, int dest, std::vector<dart_handle_t>& sends) {
+    dart_handle_t handle = DART_HANDLE_NULL;
+    check(dart_isend(data, nbytes, kTag, DART_TEAM_UNIT_ID(dest), team_, &handle), "dart_isend");
+    sends.push_back(handle);
+  }
+
+  dart_message_t probe(int source, std::size_t& nbytes) {
+    dart_message_t message;
+    dart_team_unit_t from;
+    check(dart_mprobe(kTag, DART_TEAM_UNIT_ID(source), team_, &message, &from, &nbytes),
+          "dart_mprobe");
+    return message;
+  }
+
+  // An outgoing queue as its target on this unit reads it (arrays copied:
+  // the caller's memory may change before the target's call).
+  static InQueue local_copy(OutQueue&& out) {
+    InQueue in;
+    if (out.is_view) {
+      in.has_array = true;
+      in.array = ArrayBuffer(out.view_bytes);
+      if (out.view_bytes > 0) std::memcpy(in.array.data(), out.view, out.view_bytes);
+      in.array_bytes = out.view_bytes;
+      in.array_elements = out.view_elements;
+    } else {
+      in.bytes = std::move(out.bytes);
+    }
+    return in;
+  }
+
+  // Puts queue (from -> to) where call round + 1 of `to` reads it.
+  void deliver(int round, int from, int to, InQueue&& queue) {
+    if (failed()) return;
+    Slot* slot = find_slot(to);
+    const std::size_t i = slot != nullptr && slot->next_active
+                              ? ReduceProxy::index_of(slot->next_in, from)
+                              : ReduceProxy::npos;
+    if (i == ReduceProxy::npos || slot->arrived[i]) {
+      fail(kRuntimeError, "a queue from block " + std::to_string(from) + " to block " +
+                              std::to_string(to) + " reached unit " + std::to_string(me_) +
+                              " after round " + std::to_string(round) + ", which expects none" +
+                              inconsistent());
+      return;
+    }
+    slot->next_queues[i] = std::move(queue);
+    slot->arrived[i] = 1;
+  }
+
+  // The messages carrying `pieces` (or this unit's error) to one unit.
+  Outgoing pack(int round, std::vector<Piece>& pieces) {
+    Outgoing out;
+    MemoryBuffer& message = out.packed;
+    Footer footer{round, 0, error_kind_, 0};
+    if (failed()) {
+      message.write(error_text_.data(), error_text_.size());
+      footer.error_bytes = std::int64_t(error_text_.size());
+      message.write(&footer, sizeof(footer));
+      return out;
+    }
+    // Byte queues first, the largest at the front; arrays last.
+    std::stable_partition(pieces.begin(), pieces.end(),
+                          [](const Piece& p) { return !p.queue.is_view; });
+    std::size_t nbytes_queues = 0, largest = 0;
+    std::size_t total = pieces.size() * sizeof(Entry) + sizeof(Footer);
+    while (nbytes_queues < pieces.size() && !pieces[nbytes_queues].queue.is_view) {
+      const std::size_t size = pieces[nbytes_queues].queue.bytes.size();
+      total += size;
+      if (size > pieces[largest].queue.bytes.size()) largest = nbytes_queues;
+      ++nbytes_queues;
+    }
+    if (total > std::size_t(INT_MAX))
+      throw exception::InvalidArgument("the queues for one unit hold " + std::to_string(total) +
+                                       " bytes, more than one message takes (" +
+                                       std::to_string(INT_MAX) + ")");
+    std::vector<Entry> entries(pieces.size());
+    std::size_t first = 0;
+    if (nbytes_queues > 0) {
+      std::swap(pieces[0], pieces[largest]);
+      // The largest queue's buffer becomes the message if it has the room.
+      MemoryBuffer& q0 = pieces[0].queue.bytes;
+      if (q0.bytes().capacity() >= total) {
+        entries[0] = Entry{pieces[0].from, pieces[0].to, 0, std::int64_t(q0.size()), 0};
+        message = std::move(q0);
+        first = 1;
+      }
+    }
+    if (first == 0) message.bytes().reserve(total);
+    for (std::size_t i = first; i < pieces.size(); ++i) {
+      const OutQueue& q = pieces[i].queue;
+      if (q.is_view) {
+        entries[i] = Entry{pieces[i].from, pieces[i].to, -1, std::int64_t(q.view_bytes),
+                           std::int64_t(q.view_elements)};
+        out.arrays.emplace_back(q.view, q.view_bytes);
+      } else {
+        entries[i] = Entry{pieces[i].from, pieces[i].to, std::int64_t(message.size()),
+                           std::int64_t(q.bytes.size()), 0};
+        message.write(q.bytes.data(), q.bytes.size());
+      }
+    }
+    message.write(entries.data(), entries.size() * sizeof(Entry));
+    footer.nqueues = std::int64_t(pieces.size());
+    message.write(&footer, sizeof(footer));
+    return out;
+  }
+
+  // Hands the queues of a packed message from unit `source`, and of the
+  // array messages that follow it, to their blocks.
+  void unpack(int round, int source, MemoryBuffer&& message) {
+    const std::size_t size = message.size();
+    const std::string malformed = "a malformed message from unit " + std::to_string(source);
+    Footer footer;
+    if (size < sizeof(Footer))
+      return fail(kRuntimeError, "a message of " + std::to_string(size) + " bytes from unit " +
+                                     std::to_string(source) + " is too short");
+    std::memcpy(&footer, message.data() + size - sizeof(Footer), sizeof(Footer));
+    if (footer.round != round)
+      return fail(kRuntimeError, "unit " + std::to_string(me_) + " received a message of round " +
+                                     std::to_string(footer.round) + " from unit " +
+                                     std::to_string(source) + " in round " + std::to_string(round) +
+                                     inconsistent());
+    if (footer.error_kind != kNoError) {
+      const std::size_t n =
+          std::min<std::size_t>(std::size_t(footer.error_bytes), size - sizeof(Footer));
+      return fail(footer.error_kind, std::string(message.data(), n));
+    }
+    const std::size_t table = std::size_t(footer.nqueues) * sizeof(Entry);
+    if (footer.nqueues < 0 || table > size - sizeof(Footer)) return fail(kRuntimeError, malformed);
+    std::vector<Entry> entries(std::size_t(footer.nqueues));
+    std::memcpy(entries.data(), message.data() + size - sizeof(Footer) - table, table);
+    const std::size_t data_end = size - sizeof(Footer) - table;
+    // The arrays follow in table order; receive them whatever else happens,
+    // so that no message is left for a later round.
+    std::vector<InQueue> arrays;
+    for (const Entry& e : entries) {
+      if (e.offset != -1) continue;
+      std::size_t nbytes = 0;
+      dart_message_t follow = probe(source, nbytes);
+      InQueue in;
+      in.has_array = true;
+      in.array = ArrayBuffer(nbytes);
+      in.array_bytes = nbytes;
+      in.array_elements = std::size_t(e.elements);
+      check(dart_mrecv(in.array.data(), nbytes, &follow), "dart_mrecv");
+      if (std::int64_t(nbytes) != e.nbytes) fail(kRuntimeError, malformed);
+      arrays.push_back(std::move(in));
+    }
+    for (const Entry& e : entries)
+      if (e.offset != -1 &&
+          (e.offset < 0 || e.nbytes < 0 || std::size_t(e.offset + e.nbytes) > data_end))
+        return fail(kRuntimeError, malformed);
+    // Byte queues: copied out, except queue 0 at offset 0, whose bytes the
+    // message buffer keeps (cut to size in place).
+    std::size_t next_array = 0;
+    bool keep_first = false;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const Entry& e = entries[i];
+      InQueue in;
+      if (e.offset == -1) {
+        in = std::move(arrays[next_array++]);
+      } else if (i == 0 && e.offset == 0) {
+        keep_first = true;
+        continue;
+      } else {
+        in.bytes.write(message.data() + e.offset, std::size_t(e.nbytes));
+      }
+      deliver(round, int(e.from), int(e.to), std::move(in));
+    }
+    if (keep_first) {
+      InQueue in;
+      message.bytes().resize(std::size_t(entries[0].nbytes));
+      in.bytes = std::move(message);
+      deliver(round, int(entries[0].from), int(entries[0].to), std::move(in));
+    }
+  }
+
+  static void check(dart_ret_t ret, const char* call) {
+    if (ret != DART_OK) dash::internal::throw_dart_error(ret, call);
+  }
+
+  Master<Block>& master_;
+  const Partners& partners_;
+  dart_team_t team_;
+  int me_, units_;
+  std::vector<Slot> slots_;  // in increasing gid
+  std::int64_t error_kind_ = kNoError;
+  std::string error_text_;
+  std::exception_ptr local_error_;
+};
+
+}  // namespace detail
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__REDUCE_H_
