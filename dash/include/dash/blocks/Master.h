@@ -251,7 +251,7 @@ class Master {
     std::vector<Outbound> outbound;  // packed, sending or held back
     std::vector<MemoryBuffer> packs(team_->size());
     std::vector<std::size_t> runnable;
-    std::vector<char> received;
+    Bytes received;
     Termination termination;
     TeamCollectives collectives(*team_);
     for (auto& e : entries_) {
@@ -389,7 +389,7 @@ class Master {
   // A packed message to another unit, until its send completes.
   struct Outbound {
     int unit;
-    std::vector<char> bytes;
+    Bytes bytes;
     dart_handle_t handle = DART_HANDLE_NULL;
     std::chrono::steady_clock::time_point release;  // test delays only
   };
@@ -503,7 +503,7 @@ class Master {
   // exchange()'s buffers, kept from call to call.
   struct {
     std::vector<std::size_t> send_counts, send_offsets, recv_counts, recv_offsets, fill;
-    std::vector<char> send, recv;
+    Bytes send, recv;
   } sx_;
   int threads_ = 1;
   std::unique_ptr<ThreadPool> pool_;

@@ -345,7 +345,7 @@ class ReduceProxy {
   }
   // Room for `bytes` more (and the trailer), growing geometrically. Local.
   static void reserve(MemoryBuffer& queue, std::size_t bytes) {
-    std::vector<char>& b = queue.bytes();
+    Bytes& b = queue.bytes();
     const std::size_t need = b.size() + bytes + kTrailerBytes;
     if (b.capacity() < need) b.reserve(std::max(need, 2 * b.capacity()));
   }

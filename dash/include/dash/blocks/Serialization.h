@@ -29,8 +29,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -40,22 +42,86 @@
 namespace dash {
 namespace bp {
 
+// Contiguous bytes that grow geometrically (realloc) and are never zeroed:
+// resize() leaves new bytes uninitialised, unlike std::vector<char>, so
+// appending a small value is a capacity check and a fixed-size copy.
+class Bytes {
+ public:
+  Bytes() = default;
+  Bytes(const Bytes& o) { assign(o.data_, o.size_); }
+  Bytes(Bytes&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)),
+        size_(std::exchange(o.size_, 0)),
+        capacity_(std::exchange(o.capacity_, 0)) {}
+  Bytes& operator=(const Bytes& o) {
+    if (this != &o) assign(o.data_, o.size_);
+    return *this;
+  }
+  Bytes& operator=(Bytes&& o) noexcept {
+    if (this != &o) {
+      std::free(data_);
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+      capacity_ = std::exchange(o.capacity_, 0);
+    }
+    return *this;
+  }
+  ~Bytes() { std::free(data_); }
+
+  char* data() { return data_; }
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+  // Sets the size; new bytes are uninitialised. Local.
+  void resize(std::size_t n) {
+    if (n > capacity_) grow(n);
+    size_ = n;
+  }
+  // Makes room for n bytes in all. Local.
+  void reserve(std::size_t n) {
+    if (n > capacity_) reallocate(n);
+  }
+  void clear() { size_ = 0; }
+  // Appends n uninitialised bytes and returns where they start. Local.
+  char* extend(std::size_t n) {
+    if (n > capacity_ - size_) grow(size_ + n);
+    char* at = data_ + size_;
+    size_ += n;
+    return at;
+  }
+
+ private:
+  void assign(const char* from, std::size_t n) {
+    resize(n);
+    if (n > 0) std::memcpy(data_, from, n);
+  }
+  [[gnu::noinline]] void grow(std::size_t need) {
+    reallocate(std::max<std::size_t>({need, 2 * capacity_, 64}));
+  }
+  void reallocate(std::size_t n) {
+    void* p = std::realloc(data_, n);
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+    capacity_ = n;
+  }
+
+  char* data_ = nullptr;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 // A growable byte buffer with a read position.
 class MemoryBuffer {
  public:
   // Appends n bytes. Local.
   void write(const void* data, std::size_t n) {
     if (n == 0) return;
-    const char* from = static_cast<const char*>(data);
-    bytes_.insert(bytes_.end(), from, from + n);
+    std::memcpy(bytes_.extend(n), data, n);
   }
   // Reads the next n bytes into data; throws InvalidArgument (reading
   // nothing) if fewer remain. Local.
   void read(void* data, std::size_t n) {
-    if (n > remaining())
-      throw exception::InvalidArgument("dash::bp::MemoryBuffer: reading " + std::to_string(n) +
-                                       " bytes at position " + std::to_string(position_) + " of " +
-                                       std::to_string(bytes_.size()));
+    if (n > remaining()) throw_short(n);
     if (n == 0) return;
     std::memcpy(data, bytes_.data() + position_, n);
     position_ += n;
@@ -64,10 +130,7 @@ class MemoryBuffer {
   // in place (valid until the buffer changes); throws InvalidArgument
   // (skipping nothing) if fewer remain. Local, no copy.
   const char* read_in_place(std::size_t n) {
-    if (n > remaining())
-      throw exception::InvalidArgument("dash::bp::MemoryBuffer: reading " + std::to_string(n) +
-                                       " bytes at position " + std::to_string(position_) + " of " +
-                                       std::to_string(bytes_.size()));
+    if (n > remaining()) throw_short(n);
     const char* at = bytes_.data() + position_;
     position_ += n;
     return at;
@@ -83,10 +146,16 @@ class MemoryBuffer {
     position_ = 0;
   }
   const char* data() const { return bytes_.data(); }
-  std::vector<char>& bytes() { return bytes_; }
+  Bytes& bytes() { return bytes_; }
 
  private:
-  std::vector<char> bytes_;
+  [[noreturn, gnu::noinline, gnu::cold]] void throw_short(std::size_t n) const {
+    throw exception::InvalidArgument("dash::bp::MemoryBuffer: reading " + std::to_string(n) +
+                                     " bytes at position " + std::to_string(position_) + " of " +
+                                     std::to_string(bytes_.size()));
+  }
+
+  Bytes bytes_;
   std::size_t position_ = 0;
 };
 
