@@ -225,6 +225,11 @@ static inline size_t dart__chunk_elems(size_t elem_size) {
  * node_comm; returns an MPI error code. */
 int dart__progress_setup(MPI_Comm node_comm);
 
+/* In yield mode, what a polling loop does after its polls-th fruitless
+ * poll (counting from 0): nothing for the first few, then sched_yield, then
+ * 20 us sleeps. */
+void dart__idle_pause(int polls);
+
 /* Completes the requests like MPI_Waitall; in yield mode by MPI_Testall
  * polls that give the core away between polls. */
 int dart__wait_requests(int n, MPI_Request* reqs);

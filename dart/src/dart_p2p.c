@@ -37,18 +37,14 @@ static int probe_wait(MPI_Comm comm, int rank, int tag, MPI_Message* message, MP
     int flag = 0;
     int ret = MPI_Improbe(rank, tag, comm, &flag, message, status);
     if (ret != MPI_SUCCESS || flag) return ret;
-    if (polls >= 64) {
-      struct timespec pause = {0, 20000};
-      nanosleep(&pause, NULL);
-    } else if (polls >= 4) {
-      sched_yield();
-    }
+    dart__idle_pause(polls);
   }
 }
 
-dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int tag,
-                     dart_global_unit_t unit) {
-  static const char* call = "dart_send";
+/* The checks of dart_send/dart_recv; finds DART_TEAM_ALL and the type. */
+static dart_ret_t check_typed(const char* call, const void* buf, size_t nelem,
+                              dart_datatype_t dtype, int tag, dart_global_unit_t unit,
+                              dart_team_data_t** team_out, const dart_type_info_t** t_out) {
   DART_CHECK_INIT(call);
   dart_team_data_t* team = dart__team_checked(call, DART_TEAM_ALL);
   if (team == NULL) return DART_ERR_INVAL;
@@ -59,6 +55,18 @@ dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int t
   DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one message", nelem);
   CHECK_TAG(call, tag);
   CHECK_UNIT(call, team, unit.id);
+  *team_out = team;
+  *t_out = t;
+  return DART_OK;
+}
+
+dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int tag,
+                     dart_global_unit_t unit) {
+  static const char* call = "dart_send";
+  dart_team_data_t* team = NULL;
+  const dart_type_info_t* t = NULL;
+  dart_ret_t checked = check_typed(call, buf, nelem, dtype, tag, unit, &team, &t);
+  if (checked != DART_OK) return checked;
   MPI_Request req = MPI_REQUEST_NULL;
   int ret = MPI_Isend(buf, (int)nelem, t->mpi, unit.id, tag, team->comm, &req);
   if (ret == MPI_SUCCESS) ret = dart__wait_requests(1, &req);
@@ -68,16 +76,10 @@ dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int t
 dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
                      dart_global_unit_t unit) {
   static const char* call = "dart_recv";
-  DART_CHECK_INIT(call);
-  dart_team_data_t* team = dart__team_checked(call, DART_TEAM_ALL);
-  if (team == NULL) return DART_ERR_INVAL;
-  const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
-                 "data type %ld is not a basic or custom type", (long)dtype);
-  DART_CHECK_ARG(call, buf != NULL || nelem == 0, "buf is NULL");
-  DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one message", nelem);
-  CHECK_TAG(call, tag);
-  CHECK_UNIT(call, team, unit.id);
+  dart_team_data_t* team = NULL;
+  const dart_type_info_t* t = NULL;
+  dart_ret_t checked = check_typed(call, buf, nelem, dtype, tag, unit, &team, &t);
+  if (checked != DART_OK) return checked;
   /* Probe first, so that a message of the wrong size is reported (and
    * dropped) instead of truncated or half-filling buf. */
   MPI_Message message = MPI_MESSAGE_NULL;

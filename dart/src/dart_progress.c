@@ -50,19 +50,23 @@ int dart__progress_setup(MPI_Comm node_comm) {
 
 int dart_yield_when_idle(void) { return dart__state.yield_when_idle ? 1 : 0; }
 
+void dart__idle_pause(int polls) {
+  if (polls >= 64) {
+    /* Long waits: sleep briefly so that the units we wait for get a core. */
+    struct timespec pause = {0, 20000};
+    nanosleep(&pause, NULL);
+  } else if (polls >= 4) {
+    sched_yield();
+  }
+}
+
 int dart__wait_requests(int n, MPI_Request* reqs) {
   if (!dart__state.yield_when_idle) return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
   for (int polls = 0;; ++polls) {
     int done = 0;
     int ret = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
     if (ret != MPI_SUCCESS || done) return ret;
-    if (polls >= 64) {
-      /* Long waits: sleep briefly so that the units we wait for get a core. */
-      struct timespec pause = {0, 20000};
-      nanosleep(&pause, NULL);
-    } else if (polls >= 4) {
-      sched_yield();
-    }
+    dart__idle_pause(polls);
   }
 }
 
