@@ -6,7 +6,7 @@
 //
 // Run (--help lists the options):
 //   mpirun -n 4 build/openmpi/examples/particles --protocol iexchange
-//       --blocks-per-unit 8 --slow-ratio 10
+//       --blocks-per-unit 8 --slow-ratio 10 [--seeding inflow]
 // Unit 0 prints the parameters, the counts, and last
 //   time_s=<seconds> particles=<retired> checksum=<hex>
 // where particles and checksum do not depend on the protocol, the blocks per
@@ -30,12 +30,13 @@ const char* const kProgram = "particles";
 
 const char* const kUsage =
     "usage: particles [options]\n"
-    "Traces particles (a lattice of seeds^3 over the unit cube) through a steady\n"
-    "flow along +x with RK4, on blocks-per-unit x units blocks; blocks on the\n"
-    "diagonal of the block grid compute each step slow-ratio times. Prints\n"
+    "Traces particles (a lattice of seeds^3 over the unit cube, or in a thin slab at\n"
+    "its inflow face x = 0) through a steady flow along +x with RK4, on\n"
+    "blocks-per-unit x units blocks; blocks on the diagonal of the block grid\n"
+    "compute each step slow-ratio times. Prints\n"
     "  time_s=<seconds> particles=<retired> checksum=<hex>\n"
     "last; particles and checksum are the same for any protocol, blocks per unit,\n"
-    "unit count and thread count.\n"
+    "unit count, thread count, assignment and x-divisions.\n"
     "\n"
     "  --protocol P         exchange (rounds of foreach + exchange) or iexchange\n"
     "                       (default: iexchange)\n"
@@ -49,6 +50,16 @@ const char* const kUsage =
     "  --step-size H        RK4 step, 0 < H <= 1 (default: 0.01)\n"
     "  --chunk C            iexchange: particles a block advects per callback before\n"
     "                       sending what left it, 0 = all (default: 0)\n"
+    "  --seeding S          volume (the lattice fills the cube) or inflow (it fills\n"
+    "                       the slab x < 1/64, so the particles travel as a front\n"
+    "                       along x) (default: volume)\n"
+    "  --assignment A       how blocks are dealt to units: contiguous (a unit holds a\n"
+    "                       run of block ids, i.e. neighbouring x-layers) or\n"
+    "                       round-robin (default: contiguous)\n"
+    "  --x-divisions D      blocks along x, dividing the block count; 0 lets the\n"
+    "                       decomposer choose near-cubic blocks (default: 0). More\n"
+    "                       x-layers put more blocks on the diagonal (all of them\n"
+    "                       when D is the block count), so the work changes too\n"
     "  --help               print this text\n"
     "\n"
     "Options also take the form --option=VALUE.\n";
@@ -133,6 +144,27 @@ Options parse_args(int argc, char** argv) {
       o.config.step_size = parse_positive(arg, value(), 1.0);
     } else if (arg == "--chunk") {
       o.config.chunk = parse_int(arg, value(), 0, 1 << 30);
+    } else if (arg == "--seeding") {
+      const std::string v = value();
+      if (v == "volume") {
+        o.config.seeding = particles::Seeding::volume;
+      } else if (v == "inflow") {
+        o.config.seeding = particles::Seeding::inflow;
+      } else {
+        throw UsageError("--seeding: unknown seeding '" + v + "' (expected volume or inflow)");
+      }
+    } else if (arg == "--assignment") {
+      const std::string v = value();
+      if (v == "contiguous") {
+        o.config.assignment = dash::bp::Assignment::contiguous;
+      } else if (v == "round-robin") {
+        o.config.assignment = dash::bp::Assignment::round_robin;
+      } else {
+        throw UsageError("--assignment: unknown assignment '" + v +
+                         "' (expected contiguous or round-robin)");
+      }
+    } else if (arg == "--x-divisions") {
+      o.config.x_divisions = parse_int(arg, value(), 0, 1 << 16);
     } else if (arg.compare(0, 1, "-") == 0) {
       throw UsageError("unknown option '" + arg + "'");
     } else {
@@ -153,24 +185,31 @@ void trace(const Options& o) {
   if (root) {
     std::printf(
         "particles: protocol=%s units=%d blocks=%d (%dx%dx%d) blocks_per_unit=%d "
-        "slow_ratio=%d threads=%d seeds=%d^3 max_steps=%d step_size=%g chunk=%d\n",
+        "slow_ratio=%d threads=%d seeds=%d^3 max_steps=%d step_size=%g chunk=%d seeding=%s "
+        "assignment=%s\n",
         particles::name(o.protocol), units, tracer.decomposer().nblocks(), div[0], div[1], div[2],
         o.blocks_per_unit, o.config.slow_ratio, o.threads, o.config.seeds, o.config.max_steps,
-        o.config.step_size, o.config.chunk);
+        o.config.step_size, o.config.chunk, particles::name(o.config.seeding),
+        particles::name(o.config.assignment));
     std::fflush(stdout);
   }
   const particles::Result r = tracer.run(o.protocol);
   if (root) {
     // Counts, then CPU seconds (advecting; everything else, e.g. messages
     // and spinning waits), then the least wall time the CPU seconds allow
-    // (particles.h, Result).
+    // (particles.h, Result): max(busiest unit, total / cores) for any
+    // protocol, the sum of that per round for exchange, and their quotient,
+    // the most any protocol can gain over exchange here (at most the core
+    // count, reached when each round of exchange keeps one core busy).
     std::printf("steps=%" PRId64 " handoffs=%" PRId64, r.steps, r.handoffs);
     if (o.protocol == particles::Protocol::exchange) std::printf(" rounds=%d", r.rounds);
     std::printf(" | cpu_s: advect=%.3f busiest_unit=%.3f other=%.3f | least_time_s on %d cores:",
                 r.cpu_total, r.cpu_busiest_unit, r.cpu_other, r.cores);
     std::printf(" any_protocol=%.3f", r.bound_any);
-    if (o.protocol == particles::Protocol::exchange)
+    if (o.protocol == particles::Protocol::exchange) {
       std::printf(" exchange=%.3f", r.bound_exchange);
+      if (r.bound_any > 0) std::printf(" exchange_over_any=%.2f", r.bound_exchange / r.bound_any);
+    }
     std::printf("\ntime_s=%.6f particles=%" PRId64 " checksum=%016" PRIx64 "\n", r.seconds,
                 r.retired, r.checksum);
     std::fflush(stdout);
@@ -197,7 +236,7 @@ int main(int argc, char* argv[]) {
     status = 2;
   } catch (const dash::exception::InvalidArgument& e) {
     // The decomposer rejects the block count (more blocks along an axis
-    // than it has cells).
+    // than it has cells, or --x-divisions not dividing it).
     if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
     status = 2;
   }

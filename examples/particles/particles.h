@@ -6,17 +6,26 @@
 //
 // What is computed:
 //   domain     [0, 1)^3, cut by dash::bp::RegularDecomposer<3> into
-//              blocks_per_unit x units blocks (contiguous assignment), each
-//              linked to the blocks sharing one of its faces.
+//              blocks_per_unit x units blocks (x_divisions of them along x
+//              when given), dealt to the units contiguously (unit u holds a
+//              run of gids; gids are row-major with z fastest, so a unit
+//              holds whole x-layers of the block grid when the blocks of a
+//              layer divide blocks_per_unit) or round-robin; each linked to
+//              the blocks sharing one of its faces.
 //   flow       a steady ABC-like field with a mean flow along +x:
 //                v = (1 + A (sin 2 pi z + cos 2 pi y),
 //                         A (sin 2 pi x + cos 2 pi z),
 //                         A (sin 2 pi y + cos 2 pi x)),  A = 0.3
 //              so vx >= 0.4 and particles also drift across y and z faces.
-//   seeds      an S x S x S lattice over the whole domain, point (i, j, k) at
-//              ((i + 1/2) / S, ...), id (i S + j) S + k; each block seeds the
-//              points inside it (so the particles do not depend on the
-//              decomposition).
+//   seeds      an S x S x S lattice, point (i, j, k) at
+//                volume:  ((i + 1/2) / S, (j + 1/2) / S, (k + 1/2) / S),
+//                         over the whole domain;
+//                inflow:  ((i + 1/2) / S * D, (j + 1/2) / S, (k + 1/2) / S),
+//                         D = kInflowDepth: a thin slab at the inflow face
+//                         x = 0, so the particles travel as a front through
+//                         every x-layer of blocks;
+//              id (i S + j) S + k; each block seeds the points inside it
+//              (so the particles do not depend on the decomposition).
 //   tracing    classic RK4 with a fixed step h. A particle is traced by the
 //              block containing its position; it retires when it leaves the
 //              domain or has taken max_steps steps. A particle that steps
@@ -27,7 +36,28 @@
 //              slow_ratio times; the result is the same.
 //   result     retired particles and checksum = sum mod 2^64 of
 //              hash(id, steps, bits of x, y, z) over the final states: the
-//              same for either protocol, any block, unit or thread count.
+//              same for either protocol, any block, unit or thread count,
+//              assignment or x-divisions (not for the other seeding).
+//
+// Why inflow: with volume seeding every unit has work in every round, about
+// the same share each round, so the rounds of exchange cost little beyond
+// the busiest unit's total and no protocol can gain much. With inflow
+// seeding the work is a front moving along +x, and a round of exchange
+// cannot end before the front's slowest block has finished it:
+//   contiguous   the front sits mostly on one unit per round, so exchange
+//                keeps about one core busy (with one block per x-layer,
+//                --x-divisions = block count, exactly one); iexchange with
+//                chunk > 0 sends leavers while the block is still busy, so
+//                the units downstream work on the front at the same time
+//                (a pipeline). With chunk 0 a block sends nothing before
+//                all its particles have left it, and a unit whose blocks
+//                form a chain passes the front on only at its end.
+//   round-robin  every unit holds part of each x-layer, so all units work
+//                in every round, and a round lasts as long as the unit with
+//                the front's slow block. With a core per unit that is the
+//                critical path iexchange removes; with fewer cores than
+//                units the rounds are mostly bound by total / cores anyway.
+// The bounds (below) say how much any protocol could gain for each case.
 //
 // Protocols (pseudocode):
 //   exchange:  repeat { foreach block: dequeue arrivals, advect all, enqueue
@@ -69,6 +99,9 @@ namespace particles {
 // Cells per axis of the integer domain given to the decomposer; a position
 // x lies in cell floor(x * kCellsPerAxis) (exact: a power of two).
 constexpr long kCellsPerAxis = 1L << 20;
+// Width along x of the slab the inflow seeding fills (see the top of this
+// file): within the first x-layer of blocks for up to 64 x-divisions.
+constexpr double kInflowDepth = 1.0 / 64;
 // Amplitude of the field's swirl (see the top of this file).
 constexpr double kSwirl = 0.3;
 constexpr double kTwoPi = 6.283185307179586;
@@ -81,6 +114,15 @@ struct Particle {
   std::int32_t unused = 0;  // padding, kept zero
 };
 
+// Where the particles start (see the top of this file).
+enum class Seeding { volume, inflow };
+
+inline const char* name(Seeding s) { return s == Seeding::volume ? "volume" : "inflow"; }
+
+inline const char* name(dash::bp::Assignment a) {
+  return a == dash::bp::Assignment::contiguous ? "contiguous" : "round-robin";
+}
+
 // The run's parameters (the same on every unit).
 struct Config {
   int seeds = 48;           // lattice points per axis: seeds^3 particles
@@ -88,6 +130,10 @@ struct Config {
   double step_size = 0.01;  // h of RK4
   int slow_ratio = 10;      // cost of a step in a diagonal block, in steps
   int chunk = 0;            // iexchange: particles per callback (0: all)
+  Seeding seeding = Seeding::volume;
+  dash::bp::Assignment assignment = dash::bp::Assignment::contiguous;
+  int x_divisions = 0;  // blocks along x, dividing the block count (0: the
+                        // decomposer chooses)
 };
 
 enum class Protocol { exchange, iexchange };
@@ -209,19 +255,17 @@ class Tracer {
 
   // Builds the decomposition and this unit's blocks (without particles).
   // Collective over `team` only in that every unit must build the same.
+  // Throws dash::exception::InvalidArgument for a bad configuration, also
+  // when config.x_divisions does not divide the block count.
   Tracer(int blocks_per_unit, const Config& config, dash::Team& team = dash::Team::All())
-      : config_(config),
+      : config_(checked(config)),
         team_(&team),
         decomposer_(dash::bp::Box<3>{{0, 0, 0}, {kCellsPerAxis, kCellsPerAxis, kCellsPerAxis}},
-                    blocks_per_unit * int(team.size())),
-        master_(blocks_per_unit * int(team.size()), dash::bp::Assignment::contiguous, team) {
-    if (config.seeds < 1 || config.max_steps < 0 || !(config.step_size > 0) ||
-        config.slow_ratio < 1 || config.chunk < 0)
-      throw dash::exception::InvalidArgument("particles::Tracer: bad configuration");
+                    blocks_per_unit * int(team.size()), {}, {config.x_divisions, 0, 0}),
+        master_(blocks_per_unit * int(team.size()), config.assignment, team) {
     const int nblocks = decomposer_.nblocks();
     const int me = int(team.myid().id);
-    for (int gid :
-         dash::bp::local_gids(me, nblocks, int(team.size()), dash::bp::Assignment::contiguous)) {
+    for (int gid : dash::bp::local_gids(me, nblocks, int(team.size()), config.assignment)) {
       auto b = std::make_unique<Block>();
       b->gid = gid;
       b->coords = decomposer_.coords(gid);
@@ -245,21 +289,24 @@ class Tracer {
       b.checksum = 0;
       b.retired = b.steps = b.handoffs = b.round_handoffs = 0;
       b.cpu_seconds = b.round_cpu_seconds = 0;
+      // Lattice point i lies at (i + 1/2) / s * extent[d] along axis d.
+      const double extent[3] = {config_.seeding == Seeding::inflow ? kInflowDepth : 1.0, 1.0, 1.0};
       // Only the lattice rows that can fall into the block are visited.
       const dash::bp::Box<3> box = decomposer_.bounds(b.gid);
       std::array<int, 3> lo, hi;
       for (int d = 0; d < 3; ++d) {
-        lo[d] = std::max(0, int(double(box.min[d]) / kCellsPerAxis * s) - 1);
-        hi[d] = std::min(s, int(double(box.max[d]) / kCellsPerAxis * s) + 1);
+        const double rows_per_cell = s / (extent[d] * double(kCellsPerAxis));
+        lo[d] = int(std::max(0.0, std::min(double(s), double(box.min[d]) * rows_per_cell - 1)));
+        hi[d] = int(std::max(0.0, std::min(double(s), double(box.max[d]) * rows_per_cell + 1)));
       }
       for (int i0 = lo[0]; i0 < hi[0]; ++i0)
         for (int i1 = lo[1]; i1 < hi[1]; ++i1)
           for (int i2 = lo[2]; i2 < hi[2]; ++i2) {
             Particle q{};
             q.id = (std::int64_t(i0) * s + i1) * s + i2;
-            q.x[0] = (i0 + 0.5) / s;
-            q.x[1] = (i1 + 0.5) / s;
-            q.x[2] = (i2 + 0.5) / s;
+            q.x[0] = (i0 + 0.5) / s * extent[0];
+            q.x[1] = (i1 + 0.5) / s * extent[1];
+            q.x[2] = (i2 + 0.5) / s * extent[2];
             if (block_of(q.x) == b.gid) b.work.push_back(q);
           }
     }
@@ -395,6 +442,14 @@ class Tracer {
   }
 
  private:
+  // config, or an exception naming what is wrong with it.
+  static const Config& checked(const Config& config) {
+    if (config.seeds < 1 || config.max_steps < 0 || !(config.step_size > 0) ||
+        config.slow_ratio < 1 || config.chunk < 0 || config.x_divisions < 0)
+      throw dash::exception::InvalidArgument("particles::Tracer: bad configuration");
+    return config;
+  }
+
   // Where block row i of dimension d starts, in cells (the decomposer's
   // rule).
   long cut(int d, int i) const { return long(i) * kCellsPerAxis / decomposer_.divisions()[d]; }
