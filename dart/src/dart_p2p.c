@@ -5,13 +5,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "dart_internal.h"
 
-_Static_assert(sizeof(MPI_Message) <= sizeof(((dart_message_t*)0)->opaque_),
-               "dart_message_t is too small for an MPI_Message");
+/* opaque_[0] holds the MPI_Message, opaque_[1] the message's size in bytes. */
+_Static_assert(sizeof(MPI_Message) <= sizeof(uint64_t), "an MPI_Message must fit 64 bits");
 
 /* The MPI standard guarantees tags up to 32767 on every implementation. */
 #define DART_TAG_MAX 32767
@@ -27,7 +28,9 @@ _Static_assert(sizeof(MPI_Message) <= sizeof(((dart_message_t*)0)->opaque_),
 #define CHECK_BYTES(call, n) \
   DART_CHECK_ARG(call, (n) <= INT_MAX, "%zu bytes exceed one message (INT_MAX)", (size_t)(n))
 
-static MPI_Message* mpi_message(dart_message_t* message) { return (MPI_Message*)message->opaque_; }
+static MPI_Message* mpi_message(dart_message_t* message) {
+  return (MPI_Message*)&message->opaque_[0];
+}
 
 /* Matches a message from rank with tag: MPI_Mprobe, or in yield mode
  * MPI_Improbe polls that give the core away as dart__wait_requests does. */
@@ -89,7 +92,15 @@ dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
   int count = 0;
   MPI_Get_count(&status, t->mpi, &count);
   if (count == MPI_UNDEFINED || (size_t)count != nelem) {
-    MPI_Mrecv(NULL, 0, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    /* Receive it whole into scratch memory to drop it: a truncating
+     * MPI_Mrecv is fatal in MPICH (its error handler is not the team's). */
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    void* scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (scratch != NULL) {
+      MPI_Mrecv(scratch, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+      free(scratch);
+    }
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
                               "message from unit %d with tag %d does not hold %zu elements",
                               unit.id, tag, nelem);
@@ -147,11 +158,13 @@ static dart_ret_t prepare_probe(const char* call, int tag, dart_team_unit_t sour
   return DART_OK;
 }
 
-static void report_match(const MPI_Status* status, dart_team_unit_t* from, size_t* nbytes) {
+static void report_match(const MPI_Status* status, dart_message_t* message, dart_team_unit_t* from,
+                         size_t* nbytes) {
   int count = 0;
   MPI_Get_count(status, MPI_BYTE, &count);
   from->id = status->MPI_SOURCE;
   *nbytes = (size_t)count;
+  message->opaque_[1] = (uint64_t)count;
 }
 
 dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t teamid, int32_t* found,
@@ -167,7 +180,7 @@ dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t teamid, in
   int mpi_ret = MPI_Improbe(rank, tag, team->comm, &flag, mpi_message(message), &status);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Improbe");
   *found = flag;
-  if (flag) report_match(&status, from, nbytes);
+  if (flag) report_match(&status, message, from, nbytes);
   return DART_OK;
 }
 
@@ -181,7 +194,7 @@ dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t teamid,
   MPI_Status status;
   int mpi_ret = probe_wait(team->comm, rank, tag, mpi_message(message), &status);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Mprobe");
-  report_match(&status, from, nbytes);
+  report_match(&status, message, from, nbytes);
   return DART_OK;
 }
 
@@ -193,6 +206,10 @@ dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message) {
   CHECK_BYTES(call, nbytes);
   DART_CHECK_ARG(call, *mpi_message(message) != MPI_MESSAGE_NULL,
                  "the message was already received");
+  /* A truncating MPI_Mrecv is fatal in MPICH: refuse it here. */
+  DART_CHECK_ARG(call, nbytes >= message->opaque_[1],
+                 "buf holds %zu bytes, the message %llu (the size dart_improbe reported)", nbytes,
+                 (unsigned long long)message->opaque_[1]);
   int ret = MPI_Mrecv(buf, (int)nbytes, MPI_BYTE, mpi_message(message), MPI_STATUS_IGNORE);
   return dart__mpi_error(ret, call, "MPI_Mrecv");
 }

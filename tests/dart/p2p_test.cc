@@ -174,6 +174,25 @@ TEST(DartP2p, BadArgumentsAreRejected) {
             DART_ERR_INVAL);
 }
 
+TEST(DartP2p, TooSmallMrecvIsRefused) {
+  // A matched message of 8 bytes: a 4-byte receive is refused, the right one still works.
+  std::int64_t value = 77, got = 0;
+  dart_handle_t h = DART_HANDLE_NULL;
+  ASSERT_EQ(dart_isend(&value, sizeof value, 14, DART_TEAM_UNIT_ID(Me()), DART_TEAM_ALL, &h),
+            DART_OK);
+  dart_message_t message;
+  dart_team_unit_t from{-1};
+  std::size_t nbytes = 0;
+  ASSERT_EQ(dart_mprobe(14, DART_TEAM_UNIT_ID(Me()), DART_TEAM_ALL, &message, &from, &nbytes),
+            DART_OK);
+  ASSERT_EQ(nbytes, sizeof value);
+  EXPECT_EQ(dart_mrecv(&got, 4, &message), DART_ERR_INVAL);
+  ASSERT_EQ(dart_mrecv(&got, nbytes, &message), DART_OK);
+  EXPECT_EQ(got, 77);
+  ASSERT_EQ(dart_wait(&h), DART_OK);
+  dart_barrier(DART_TEAM_ALL);
+}
+
 TEST(DartP2p, WrongSizeIsReportedNotTruncated) {
   // Each unit sends itself 3 ints and asks for 2: refused, and the message is gone afterwards.
   int three[3] = {1, 2, 3}, two[2] = {-1, -1};

@@ -211,8 +211,9 @@ dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t team, int3
 dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t team, dart_message_t* message,
                        dart_team_unit_t* from, size_t* nbytes);
 
-/* Receives a matched message into buf, which holds nbytes, its size as
- * reported by the probe. Local (the data is already matched). */
+/* Receives a matched message into buf, which holds nbytes, at least its
+ * size as reported by the probe (less is refused with DART_ERR_INVAL and the
+ * message stays matched). Local (the data is already matched). */
 dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message);
 
 #ifdef __cplusplus
