@@ -935,13 +935,6 @@ void teardown() {
   fx.matrix.reset();
 }
 
-// Prints nothing: the display reporter of units other than 0.
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -969,7 +962,7 @@ int main(int argc, char** argv) {
       benchmark::AddCustomContext("dart_units", std::to_string(fx.units));
       benchmark::RunSpecifiedBenchmarks();
     } else {
-      SilentReporter silent;
+      bench::SilentReporter silent;
       benchmark::RunSpecifiedBenchmarks(&silent);
     }
     benchmark::Shutdown();

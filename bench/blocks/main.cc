@@ -13,15 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
-}  // namespace
+#include "../support/paired.h"
 
 int main(int argc, char** argv) {
   try {
@@ -39,7 +31,7 @@ int main(int argc, char** argv) {
       benchmark::AddCustomContext("dart_units", std::to_string(dash::size()));
       benchmark::RunSpecifiedBenchmarks();
     } else {
-      SilentReporter silent;
+      bench::SilentReporter silent;
       benchmark::RunSpecifiedBenchmarks(&silent);
     }
     benchmark::Shutdown();

@@ -97,6 +97,14 @@ inline void run_paired(benchmark::State& state, double items, const std::string&
   run_paired(state, items, item, Side{"subject", subject}, baselines, before_pass);
 }
 
+// Prints nothing: the display reporter of units other than 0 (every unit
+// runs the collective benchmarks, unit 0 reports).
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
 // A barrier over MPI_COMM_WORLD that polls every 500 us instead of spinning,
 // so the waiting units leave their cores to the measuring one.
 inline void sleeping_barrier() {
