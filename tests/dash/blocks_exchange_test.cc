@@ -3,7 +3,8 @@
 // several per unit, more blocks than fit evenly), with both assignments;
 // many small items to random blocks, each arriving exactly once and in
 // order per (source, target); mixed value types in one queue; an enqueue to
-// a gid outside the decomposition throws on every unit (no hang).
+// a gid outside the decomposition throws on every unit (no hang); queues
+// below and above the size sent as messages of their own, over rounds.
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/blocks/Decomposer.h>
@@ -132,6 +133,53 @@ TEST(BlocksExchange, ManySmallItemsArriveOnceInOrder) {
   EXPECT_EQ(DART_OK, dart_allreduce(&mine, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL));
   EXPECT_EQ(total, long(nb) * per_block);
   EXPECT_GE(total, 1000000L);
+}
+
+// Queues below and above the size that exchange() sends as messages of their
+// own (32 KiB), mixed between the same units and changing from round to
+// round: every byte arrives, in order, in the round it was sent.
+TEST(BlocksExchange, SmallAndLargeQueuesMixOverRounds) {
+  const int nb = 2 * nunits() + 1;
+  Master<int> master(nb, Assignment::round_robin);
+  for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::round_robin))
+    master.add(gid, std::make_unique<int>(gid), {});
+  // Bytes from block s to block t in round r: 0, a few, just under, at and
+  // well above 32 KiB.
+  auto count = [](int s, int t, int r) -> std::size_t {
+    static const std::size_t sizes[] = {0, 7, 32767, 32768, 100003, 4096};
+    return sizes[std::size_t(s * 7 + t * 3 + r) % 6];
+  };
+  auto byte = [](int s, int t, int r, std::size_t i) {
+    return static_cast<unsigned char>(
+        (std::size_t(s) * 131 + std::size_t(t) * 31 + i + std::size_t(r)) % 251);
+  };
+  for (int r = 0; r < 4; ++r) {
+    master.foreach ([&](int& gid, Proxy& p) {
+      for (int t = 0; t < nb; ++t) {
+        const std::size_t n = count(gid, t, r);
+        if (n == 0) continue;
+        std::vector<unsigned char> v(n);
+        for (std::size_t i = 0; i < n; ++i) v[i] = byte(gid, t, r, i);
+        p.enqueue(t, v);
+      }
+    });
+    master.exchange();
+    master.foreach ([&](int& gid, Proxy& p) {
+      for (int s = 0; s < nb; ++s) {
+        const std::size_t n = count(s, gid, r);
+        if (n == 0) {
+          EXPECT_EQ(p.incoming(s), 0u) << "round " << r << " from " << s;
+          continue;
+        }
+        std::vector<unsigned char> v;
+        p.dequeue(s, v);
+        ASSERT_EQ(v.size(), n) << "round " << r << " from " << s << " to " << gid;
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(v[i], byte(s, gid, r, i)) << "round " << r << " byte " << i;
+        EXPECT_EQ(p.incoming(s), 0u);
+      }
+    });
+  }
 }
 
 TEST(BlocksExchange, BadTargetsThrowOnEveryUnit) {

@@ -22,7 +22,9 @@
 // holds it (contiguous assignment of `nblocks` blocks unless another rule is
 // given). Messages between blocks of the same unit never leave memory.
 // exchange() packs all queues bound for one unit into one buffer and moves
-// them with one alltoall of sizes and one alltoallv of bytes. iexchange()
+// them with one alltoall of sizes and one alltoallv of bytes; queues of 32 KiB
+// or more go as messages of their own (tag 30003), from the sender's queue
+// straight into the receiver's, announced in the packed buffer. iexchange()
 // sends each unit's packed queues with a synchronous-mode send as soon as a
 // callback has filled them and detects termination with the IExchange state
 // machine (Termination.h). Queues keep the order of enqueue per (source,
@@ -171,14 +173,17 @@ class Master {
     if (!error.empty() && units == 1)
       throw exception::InvalidArgument("dash::bp::Master::exchange: " + error);
     for (auto& e : entries_) e->proxy->clear_incoming();
-    // Sizes per destination unit: {from, to, nbytes} header + bytes each.
+    // Sizes per destination unit: a {from, to, nbytes} header per queue,
+    // followed by its bytes unless the queue goes as a message of its own.
     sx_.send_counts.assign(units, 0);
     sx_.recv_counts.assign(units, 0);
     if (error.empty())
       for (auto& e : entries_)
         e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
           const int dest = owner_(to);
-          if (dest != me) sx_.send_counts[std::size_t(dest)] += kHeaderBytes + buf.size();
+          if (dest != me)
+            sx_.send_counts[std::size_t(dest)] +=
+                kHeaderBytes + (buf.size() >= kDirectBytes ? 0 : buf.size());
         });
     sx_.send_offsets.resize(units);
     sx_.recv_offsets.resize(units);
@@ -190,16 +195,24 @@ class Master {
     sx_.send.resize(send_total + 1);  // data() valid when nothing is sent
     std::vector<std::size_t>& fill = sx_.fill;
     fill.assign(sx_.send_offsets.begin(), sx_.send_offsets.end());
+    sx_.direct.clear();
     if (error.empty())
       for (auto& e : entries_)
-        e->proxy->drain_outgoing([&](int to, MemoryBuffer& buf) {
+        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
           const int dest = owner_(to);
+          char* at = sx_.send.data() + fill[std::size_t(dest)];
           if (dest == me) {
             deliver(e->gid, to, buf, "exchange");
+            buf.clear();
+          } else if (buf.size() >= kDirectBytes) {
+            // Announced by its header (negative size), sent after the sizes.
+            const std::int64_t header[3] = {e->gid, to, -std::int64_t(buf.size())};
+            std::memcpy(at, header, sizeof(header));
+            fill[std::size_t(dest)] += kHeaderBytes;
+            sx_.direct.push_back(Direct{dest, &buf, DART_HANDLE_NULL});
           } else {
-            fill[std::size_t(dest)] =
-                pack_into(sx_.send.data() + fill[std::size_t(dest)], e->gid, to, buf) -
-                sx_.send.data();
+            fill[std::size_t(dest)] = pack_into(at, e->gid, to, buf) - sx_.send.data();
+            buf.clear();
           }
         });
     if (units == 1) return;
@@ -214,6 +227,11 @@ class Master {
         throw exception::InvalidArgument("dash::bp::Master::exchange: unit " + std::to_string(u) +
                                          " enqueued to a gid outside [0, " +
                                          std::to_string(nblocks_) + ")");
+    // No unit failed: the big queues may go now, straight from their memory.
+    for (Direct& d : sx_.direct)
+      check(dart_isend(d.queue->data(), d.queue->size(), kExchangeTag, DART_TEAM_UNIT_ID(d.unit),
+                       team_->dart_id(), &d.handle),
+            "dart_isend");
     std::size_t total = 0;
     for (std::size_t u = 0; u < units; ++u) {
       sx_.recv_offsets[u] = total;
@@ -224,8 +242,14 @@ class Master {
                          DART_TYPE_BYTE, sx_.recv.data(), sx_.recv_counts.data(),
                          sx_.recv_offsets.data(), team_->dart_id()),
           "dart_alltoallv");
-    // Unpack in unit order: each (source, target) queue comes from one unit.
-    unpack(sx_.recv.data(), total, "exchange");
+    // Unpack in unit order: each (source, target) queue comes from one unit,
+    // and a unit's own messages arrive in the order of its headers.
+    for (std::size_t u = 0; u < units; ++u)
+      unpack(sx_.recv.data() + sx_.recv_offsets[u], sx_.recv_counts[u], "exchange", int(u));
+    for (Direct& d : sx_.direct) {
+      check(dart_wait(&d.handle), "dart_wait");
+      d.queue->clear();
+    }
   }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
@@ -395,6 +419,19 @@ class Master {
   };
 
   static constexpr int kIexchangeTag = 30001;
+  static constexpr int kExchangeTag = 30003;  // exchange(): queues sent on their own
+
+  // exchange() sends queues of at least this many bytes to another unit as
+  // messages of their own, from the queue's memory into the target's
+  // incoming queue: no pack and unpack copies, one message each.
+  static constexpr std::size_t kDirectBytes = std::size_t(32) << 10;
+
+  // A queue exchange() sends on its own, until the send completes.
+  struct Direct {
+    int unit;
+    MemoryBuffer* queue;
+    dart_handle_t handle;
+  };
 
   // The test flag DASH_BP_TEST_SEND_DELAY_US (and DASH_BP_TEST_SEED).
   struct SendDelay {
@@ -451,16 +488,45 @@ class Master {
     target.fresh = true;
   }
 
-  // Unpacks a message of {from, to, nbytes} headers and queue bytes.
-  void unpack(const char* data, std::size_t total, const char* call) {
+  // Unpacks a message of {from, to, nbytes} headers and queue bytes. A
+  // negative nbytes (exchange only) announces a queue that follows from
+  // source_unit as a message of its own; it is received here, straight into
+  // the target's incoming queue.
+  void unpack(const char* data, std::size_t total, const char* call, int source_unit = -1) {
     std::size_t at = 0;
     while (at < total) {
       std::int64_t header[3];
       std::memcpy(header, data + at, sizeof(header));
       at += sizeof(header);
+      if (header[2] < 0) {
+        receive_direct(int(header[0]), int(header[1]), std::size_t(-header[2]), source_unit, call);
+        continue;
+      }
       deliver(int(header[0]), int(header[1]), data + at, std::size_t(header[2]), call);
       at += std::size_t(header[2]);
     }
+  }
+
+  void receive_direct(int from, int to, std::size_t n, int source_unit, const char* call) {
+    if (source_unit < 0)
+      throw exception::RuntimeError(std::string("dash::bp::Master::") + call +
+                                    ": a queue announced outside exchange()");
+    Entry& target = entry_of(to, call);
+    MemoryBuffer& in = target.proxy->incoming_queue(from);
+    if (in.remaining() == 0) in.clear();
+    dart_message_t message;
+    dart_team_unit_t sender;
+    std::size_t nbytes = 0;
+    check(dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(source_unit), team_->dart_id(), &message,
+                      &sender, &nbytes),
+          "dart_mprobe");
+    if (nbytes != n)
+      throw exception::RuntimeError(std::string("dash::bp::Master::") + call + ": unit " +
+                                    std::to_string(source_unit) + " announced " +
+                                    std::to_string(n) + " bytes for block " + std::to_string(to) +
+                                    " and sent " + std::to_string(nbytes));
+    check(dart_mrecv(in.bytes().extend(n), n, &message), "dart_mrecv");
+    target.fresh = true;
   }
 
   static constexpr std::size_t kHeaderBytes = 3 * sizeof(std::int64_t);
@@ -504,6 +570,7 @@ class Master {
   struct {
     std::vector<std::size_t> send_counts, send_offsets, recv_counts, recv_offsets, fill;
     Bytes send, recv;
+    std::vector<Direct> direct;
   } sx_;
   int threads_ = 1;
   std::unique_ptr<ThreadPool> pool_;

@@ -82,20 +82,12 @@ class Proxy {
 
   // The queue to block `to` (created empty if new). Local.
   MemoryBuffer& outgoing_queue(int to) {
+    // The table first: with random targets the last-used check would
+    // mispredict on almost every call.
+    if (std::size_t(to) < out_table_.size() && out_table_[std::size_t(to)] != nullptr)
+      return *out_table_[std::size_t(to)];
     if (last_out_ != nullptr && to == last_out_gid_) return *last_out_;
-    MemoryBuffer* buf = nullptr;
-    const bool dense = to >= 0 && to < nblocks_ && nblocks_ <= kDenseBlocks;
-    if (dense) {
-      if (out_table_.empty()) out_table_.assign(std::size_t(nblocks_), nullptr);
-      buf = out_table_[std::size_t(to)];
-    }
-    if (buf == nullptr) {
-      buf = &outgoing_[to];
-      if (dense) out_table_[std::size_t(to)] = buf;
-    }
-    last_out_gid_ = to;
-    last_out_ = buf;
-    return *buf;
+    return new_outgoing_queue(to);
   }
   // Calls f(to, buffer) on every non-empty outgoing queue, in increasing
   // gid. Local.
@@ -133,6 +125,20 @@ class Proxy {
   }
 
  private:
+  // outgoing_queue() past the table: finds or creates the queue, enters it
+  // in the table (small decompositions) or the last-used cache.
+  MemoryBuffer& new_outgoing_queue(int to) {
+    MemoryBuffer* buf = &outgoing_[to];
+    if (to >= 0 && to < nblocks_ && nblocks_ <= kDenseBlocks) {
+      if (out_table_.empty()) out_table_.assign(std::size_t(nblocks_), nullptr);
+      out_table_[std::size_t(to)] = buf;
+    } else {
+      last_out_gid_ = to;
+      last_out_ = buf;
+    }
+    return *buf;
+  }
+
   MemoryBuffer* find_incoming(int from) const {
     if (last_in_ != nullptr && from == last_in_gid_) return last_in_;
     auto it = incoming_.find(from);

@@ -110,9 +110,34 @@ class Bytes {
   std::size_t size_ = 0, capacity_ = 0;
 };
 
+namespace internal {
+// A T at any address: stores and loads through it are typed (unlike memcpy,
+// which may touch any object, so the compiler would reload the buffer's own
+// size and pointer after every value).
+template <class T>
+struct [[gnu::packed]] Unaligned {
+  T value;
+};
+}  // namespace internal
+
 // A growable byte buffer with a read position.
 class MemoryBuffer {
  public:
+  // Appends the bytes of a POD value (trivial, standard layout). Local.
+  template <class T>
+  void write_value(const T& x) {
+    static_assert(std::is_trivial_v<T> && std::is_standard_layout_v<T>, "a POD type");
+    reinterpret_cast<internal::Unaligned<T>*>(bytes_.extend(sizeof(T)))->value = x;
+  }
+  // Reads the next POD value; throws InvalidArgument (reading
+  // nothing) if fewer bytes remain. Local.
+  template <class T>
+  void read_value(T& x) {
+    static_assert(std::is_trivial_v<T> && std::is_standard_layout_v<T>, "a POD type");
+    if (sizeof(T) > remaining()) throw_short(sizeof(T));
+    x = reinterpret_cast<const internal::Unaligned<T>*>(bytes_.data() + position_)->value;
+    position_ += sizeof(T);
+  }
   // Appends n bytes. Local.
   void write(const void* data, std::size_t n) {
     if (n == 0) return;
@@ -166,8 +191,22 @@ struct Serialization {
                 "dash::bp: no serialisation for this type; specialise "
                 "dash::bp::Serialization<T> with static save(MemoryBuffer&, const T&) and "
                 "load(MemoryBuffer&, T&)");
-  static void save(MemoryBuffer& buf, const T& x) { buf.write(&x, sizeof(T)); }
-  static void load(MemoryBuffer& buf, T& x) { buf.read(&x, sizeof(T)); }
+  static void save(MemoryBuffer& buf, const T& x) {
+    if constexpr (kTyped)
+      buf.write_value(x);
+    else
+      buf.write(&x, sizeof(T));
+  }
+  static void load(MemoryBuffer& buf, T& x) {
+    if constexpr (kTyped)
+      buf.read_value(x);
+    else
+      buf.read(&x, sizeof(T));
+  }
+
+ private:
+  // Typed unaligned access needs a POD type (GCC packs only those).
+  static constexpr bool kTyped = std::is_trivial_v<T> && std::is_standard_layout_v<T>;
 };
 
 // Appends x to buf. Local.
