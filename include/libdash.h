@@ -34,6 +34,7 @@
 #include <dash/blocks/Serialization.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
+#include <dash/util/Locality.h>
 #include <dash/view/ViewFunctions.h>
 
 #endif  // LIBDASH_H_

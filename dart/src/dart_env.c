@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "dart_internal.h"
+#include "dart_mapping.h"
 
 bool dart__parse_bytes(const char* text, size_t* bytes) {
   if (text == NULL || *text == '\0') return false;
@@ -92,6 +93,11 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
       .transfer_chunk_size = (size_t)16 << 20,
       .force_window_pair = false,
       .wait_mode = DART_WAIT_AUTO,
+      .test_hwloc_fail = false,
+      .unit_mapping = (int)DART_MAPPING_NONE,
+      .unit_mapping_dims = 3,
+      .unit_mapping_fallback = false,
+      .topology_file = "",
   };
   const char* value;
   if ((value = getenv("DART_LOG_LEVEL")) != NULL && !parse_log_level(value, &next.log_level)) {
@@ -132,6 +138,39 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
     } else {
       return FLAG_ERROR("DART_WAIT", value, "auto|spin|yield");
     }
+  }
+  if ((value = getenv("DART_TEST_HWLOC_FAIL")) != NULL) {
+    if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0) {
+      return FLAG_ERROR("DART_TEST_HWLOC_FAIL", value, "1 or 0");
+    }
+    next.test_hwloc_fail = value[0] == '1';
+  }
+  if ((value = getenv("DART_UNIT_MAPPING")) != NULL) {
+    dart_mapping_mode_t mode;
+    if (!dart__mapping_mode_parse(value, &mode)) {
+      return FLAG_ERROR("DART_UNIT_MAPPING", value, "none|hierarchical|hilbert");
+    }
+    next.unit_mapping = (int)mode;
+  }
+  if ((value = getenv("DART_UNIT_MAPPING_DIMS")) != NULL) {
+    long ndims = 0;
+    if (!parse_int(value, 1, DART_MAPPING_MAX_DIMS, &ndims)) {
+      return FLAG_ERROR("DART_UNIT_MAPPING_DIMS", value, "1, 2, 3 or 4");
+    }
+    next.unit_mapping_dims = (int)ndims;
+  }
+  if ((value = getenv("DART_UNIT_MAPPING_FALLBACK")) != NULL) {
+    if (strcasecmp(value, "identity") == 0) {
+      next.unit_mapping_fallback = true;
+    } else if (strcasecmp(value, "error") != 0) {
+      return FLAG_ERROR("DART_UNIT_MAPPING_FALLBACK", value, "error|identity");
+    }
+  }
+  if ((value = getenv("DART_TOPOLOGY_FILE")) != NULL) {
+    if (strlen(value) >= sizeof next.topology_file) {
+      return FLAG_ERROR("DART_TOPOLOGY_FILE", value, "a path shorter than 4096 bytes");
+    }
+    strcpy(next.topology_file, value);
   }
   *cfg = next;
   return DART_OK;

@@ -1,5 +1,5 @@
-/* dart_init / dart_exit: MPI start-up, node discovery, DART_TEAM_ALL and the
- * local allocation pool. */
+/* dart_init / dart_exit: MPI start-up, node discovery, unit remapping, locality,
+ * DART_TEAM_ALL and the local allocation pool. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +131,8 @@ static void release_state(void) {
   }
   dart__pool_destroy(dart__state.pool);
   dart__state.pool = NULL;
+  dart__locality_release();
+  dart__unit_mapping_release();
   free(dart__state.real_node);
   free(dart__state.node);
   dart__state.real_node = dart__state.node = NULL;
@@ -179,6 +181,8 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   MPI_Comm_size(dart__state.comm_all, &dart__state.size);
   dart__state.next_team_serial = 1;
   ret = discover_nodes(call);
+  if (ret == DART_OK) ret = dart__unit_mapping_setup(call);
+  if (ret == DART_OK) ret = dart__locality_setup(call); /* after any unit remapping */
   if (ret == DART_OK) ret = create_team_all(call);
   if (ret != DART_OK) {
     release_state();

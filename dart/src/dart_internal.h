@@ -48,6 +48,11 @@ typedef struct {
   size_t transfer_chunk_size; /* DART_TRANSFER_CHUNK_SIZE, bytes */
   bool force_window_pair;     /* DART_TEST_FORCE_WINDOW_PAIR (test only) */
   dart_wait_mode_t wait_mode; /* DART_WAIT, default auto */
+  bool test_hwloc_fail;       /* DART_TEST_HWLOC_FAIL (test only): locality without hwloc */
+  int unit_mapping;           /* DART_UNIT_MAPPING (dart_mapping_mode_t), default none */
+  int unit_mapping_dims;      /* DART_UNIT_MAPPING_DIMS, default 3 */
+  bool unit_mapping_fallback; /* DART_UNIT_MAPPING_FALLBACK=identity: bad topology file -> none */
+  char topology_file[4096];   /* DART_TOPOLOGY_FILE, "" = none */
 } dart_config_t;
 
 /* Reads all DART_* flags. On a malformed value logs a line naming the flag
@@ -350,5 +355,26 @@ void dart__handle_release(dart_handle_t handle);
 void dart__handles_cleanup(void);
 
 /* ---- locks (dart_lock.c) ------------------------------------------------ */
+
+/* ---- unit locality (dart_locality.c) ------------------------------------ */
+
+/* Records every unit's locality (host, hwloc NUMA domain / socket / core)
+ * under its current comm_all rank, with node ids from dart__state.node and
+ * real_node; call after unit ids are final (after any remapping). Replaces
+ * an earlier set-up. Collective over comm_all. */
+dart_ret_t dart__locality_setup(const char* call);
+
+/* Frees the locality records and team domain trees. Local. */
+void dart__locality_release(void);
+
+/* ---- unit remapping (dart_unit_mapping.c) -------------------------------- */
+
+/* Reads DART_TOPOLOGY_FILE, computes the unit mapping of DART_UNIT_MAPPING and, if it moves
+ * any unit, renumbers: comm_all, myid, node and real_node in the new order. Call after the
+ * nodes are known, before anything records unit ids. Collective over comm_all. */
+dart_ret_t dart__unit_mapping_setup(const char* call);
+
+/* Frees what the set-up kept. Local. */
+void dart__unit_mapping_release(void);
 
 #endif /* DART__INTERNAL_H_ */

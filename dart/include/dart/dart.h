@@ -6,8 +6,10 @@
 #include <dart/dart_communication.h>
 #include <dart/dart_globmem.h>
 #include <dart/dart_initialization.h>
+#include <dart/dart_locality.h>
 #include <dart/dart_synchronization.h>
 #include <dart/dart_team_group.h>
 #include <dart/dart_types.h>
+#include <dart/dart_unit_mapping.h>
 
 #endif /* DART__DART_H_ */

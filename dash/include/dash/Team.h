@@ -10,8 +10,11 @@
 #ifndef DASH__TEAM_H_
 #define DASH__TEAM_H_
 
+#include <dart/dart_locality.h>
 #include <dart/dart_types.h>
+#include <dash/Exception.h>
 #include <dash/Types.h>
+#include <dash/util/LocalityScope.h>
 
 #include <cstddef>
 #include <memory>
@@ -59,6 +62,14 @@ class Team {
   // Collective.
   Team& locality_split(LocalityScope scope);
 
+  // Splits the team by locality (dash::util::Locality::Scope: Node, NUMA,
+  // ...): units of one domain at `scope` stay together, and the team's
+  // domains (in tag order, see dash/util/Locality.h) are dealt in contiguous
+  // runs to min(num_split, domains) sub-teams whose numbers of domains differ
+  // by at most one. num_split is raised to at least 1. Returns the caller's
+  // sub-team, owned by this team. Collective.
+  Team& locality_split(util::LocalityScope scope, unsigned num_split);
+
   // The team this one was split from; Null() for All(). Local.
   Team& parent() const;
 
@@ -88,6 +99,15 @@ class Team {
   int position_;
   std::vector<std::unique_ptr<Team>> subteams_;
 };
+
+inline Team& Team::locality_split(util::LocalityScope scope, unsigned num_split) {
+  if (is_null()) throw exception::InvalidArgument("dash::Team::locality_split: the team is Null");
+  dart_team_t sub = DART_TEAM_NULL;
+  internal::check_dart(dart_team_locality_split(id_, static_cast<dart_locality_scope_t>(scope),
+                                                num_split == 0 ? 1 : num_split, &sub),
+                       "dash::Team::locality_split");
+  return adopt(sub);
+}
 
 }  // namespace dash
 

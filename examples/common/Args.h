@@ -1,0 +1,118 @@
+// Command-line parsing shared by the examples: options of the form
+// `--name value` or `--name=value`, flags without a value, and a UsageError
+// carrying the message a program prints before exiting with status 2.
+#ifndef EXAMPLES__COMMON__ARGS_H_
+#define EXAMPLES__COMMON__ARGS_H_
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace examples {
+
+// A bad command line: what() is the message.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// One option of the command line, handed to the callback of for_each_option.
+class Option {
+ public:
+  Option(std::string name, bool has_value, std::string value, int argc, char** argv, int* i)
+      : name_(std::move(name)),
+        has_value_(has_value),
+        value_(std::move(value)),
+        argc_(argc),
+        argv_(argv),
+        i_(i) {}
+  const std::string& name() const { return name_; }
+  // For a flag: a UsageError if it was given a value.
+  void flag() const {
+    if (has_value_) throw UsageError(name_ + ": takes no value");
+  }
+  // The option's value (after '=' or the next argument).
+  std::string value() {
+    if (has_value_) return value_;
+    if (*i_ + 1 >= argc_) throw UsageError(name_ + ": missing value");
+    return argv_[++*i_];
+  }
+
+ private:
+  std::string name_;
+  bool has_value_;
+  std::string value_;
+  int argc_;
+  char** argv_;
+  int* i_;
+};
+
+// Calls on_option(Option&) for every argument after the program name.
+template <class F>
+void for_each_option(int argc, char** argv, F&& on_option) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    const std::size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    Option option(arg, has_value, value, argc, argv, &i);
+    on_option(option);
+  }
+}
+
+// A decimal integer in [min, max], or a UsageError naming the option.
+inline long long parse_integer(const std::string& option, const std::string& text, long long min,
+                               long long max) {
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
+    throw UsageError(option + ": expected an integer in [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "], got '" + text + "'");
+  return value;
+}
+
+// A finite decimal number, or a UsageError naming the option.
+inline double parse_real(const std::string& option, const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value != value)
+    throw UsageError(option + ": expected a number, got '" + text + "'");
+  return value;
+}
+
+// A byte count such as 64, 4K or 2M (K = 1024) in [min, max], or a UsageError.
+inline std::size_t parse_bytes(const std::string& option, const std::string& text, std::size_t min,
+                               std::size_t max) {
+  std::string digits = text;
+  std::size_t scale = 1;
+  if (!digits.empty()) {
+    const char unit = digits.back();
+    if (unit == 'k' || unit == 'K') scale = std::size_t(1) << 10;
+    if (unit == 'm' || unit == 'M') scale = std::size_t(1) << 20;
+    if (unit == 'g' || unit == 'G') scale = std::size_t(1) << 30;
+    if (scale != 1) digits.pop_back();
+  }
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(digits.c_str(), &end, 10);
+  const bool ok = !digits.empty() && digits[0] != '-' && *end == '\0' && errno != ERANGE &&
+                  value <= max / scale && value * scale >= min;
+  if (!ok)
+    throw UsageError(option + ": expected a byte count in [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "] such as 64, 4K or 2M, got '" + text + "'");
+  return std::size_t(value) * scale;
+}
+
+}  // namespace examples
+
+#endif  // EXAMPLES__COMMON__ARGS_H_

@@ -1,0 +1,271 @@
+// stencil3d: the communication kernel of a 3-D stencil code. Units sit on the balanced
+// 3-D grid of all units (periodic); in every exchange each unit writes a message into each
+// of its six face neighbours with a blocking DART put, then all units meet in a barrier.
+// The kernel runs twice: with the units in MPI_COMM_WORLD rank order ("none", what the
+// program would get without remapping) and with the unit ids in force (DART_UNIT_MAPPING),
+// for message sizes from --min-bytes to --max-bytes. It prints the latency of one exchange
+// per size (the slowest unit's mean), the improvement factor, the modelled time of both
+// layouts, and the stencil links by the closest machine level their units share.
+//
+// Run on one machine with emulated nodes and a topology file describing a sparse
+// multi-node allocation (scripts/run.sh does this):
+//   DART_VIRTUAL_NODE_SIZE=2 DART_TOPOLOGY_FILE=examples/stencil3d/sparse-allocation.txt
+//   DART_UNIT_MAPPING=hierarchical mpirun -n 8 build/openmpi/examples/stencil3d
+// Unit 0 prints, last,
+//   node_crossings=<N> modelled_us=<T>
+// N: stencil neighbour pairs whose units sit on different (real or emulated) nodes under the
+// mapping in force; T: the modelled time of one exchange of --max-bytes messages under it.
+#include <dart/dart.h>
+#include <dash/Init.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "../common/Args.h"
+
+namespace {
+
+const char* const kUsage =
+    "usage: stencil3d [options]\n"
+    "The communication kernel of a 3-D stencil code on the balanced periodic grid of\n"
+    "all units: every unit puts a message to each of its six face neighbours (blocking\n"
+    "DART put), then a barrier. Runs once with the units in MPI rank order (none) and\n"
+    "once with the ids DART_UNIT_MAPPING gave them (mapped), and compares.\n"
+    "\n"
+    "  --min-bytes N   smallest message (default: 1)\n"
+    "  --max-bytes N   largest message (default: 2M); sizes grow by 4 from the\n"
+    "                  smallest, the largest is always included\n"
+    "  --reps R        exchanges timed per size (default: about 8 MiB of puts per unit\n"
+    "                  and size, between 5 and 200)\n"
+    "  --help          print this text\n"
+    "\n"
+    "Sizes take K and M suffixes (1024-based). Unit 0 prints the table and, last,\n"
+    "'node_crossings=<N> modelled_us=<T>' for the mapping in force.\n";
+
+struct Options {
+  std::size_t min_bytes = 1;
+  std::size_t max_bytes = std::size_t(2) << 20;
+  long reps = 0;  // 0: by size
+  bool help = false;
+};
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  constexpr std::size_t kLargest = std::size_t(256) << 20;
+  examples::for_each_option(argc, argv, [&](examples::Option& opt) {
+    if (opt.name() == "--help") {
+      opt.flag();
+      o.help = true;
+    } else if (opt.name() == "--min-bytes") {
+      o.min_bytes = examples::parse_bytes(opt.name(), opt.value(), 1, kLargest);
+    } else if (opt.name() == "--max-bytes") {
+      o.max_bytes = examples::parse_bytes(opt.name(), opt.value(), 1, kLargest);
+    } else if (opt.name() == "--reps") {
+      o.reps = long(examples::parse_integer(opt.name(), opt.value(), 1, 1000000));
+    } else {
+      throw examples::UsageError("unknown option '" + opt.name() + "'");
+    }
+  });
+  if (o.min_bytes > o.max_bytes)
+    throw examples::UsageError("--min-bytes " + std::to_string(o.min_bytes) +
+                               " is larger than --max-bytes " + std::to_string(o.max_bytes));
+  return o;
+}
+
+void check(dart_ret_t ret, const char* what) {
+  if (ret != DART_OK) throw std::runtime_error(std::string("stencil3d: ") + what + " failed");
+}
+
+// A layout: which unit sits at each row-major grid position, and the inverse.
+struct Layout {
+  std::vector<dart_global_unit_t> unit_at;
+  std::vector<int> position_of;
+};
+
+Layout make_layout(const std::vector<int>& unit_at) {
+  Layout l;
+  l.position_of.assign(unit_at.size(), -1);
+  for (std::size_t p = 0; p < unit_at.size(); ++p) {
+    l.unit_at.push_back(dart_global_unit_t{unit_at[p]});
+    l.position_of[std::size_t(unit_at[p])] = int(p);
+  }
+  return l;
+}
+
+// The six face neighbours of unit `me` in a layout over the periodic grid dims, in the order
+// -x, +x, -y, +y, -z, +z.
+std::array<int, 6> neighbours(const Layout& l, const std::array<int, 3>& dims, int me) {
+  const int p = l.position_of[std::size_t(me)];
+  const std::array<int, 3> c = {p / (dims[1] * dims[2]), (p / dims[2]) % dims[1], p % dims[2]};
+  std::array<int, 6> out{};
+  for (int d = 0; d < 3; ++d)
+    for (int s = 0; s < 2; ++s) {
+      std::array<int, 3> q = c;
+      q[std::size_t(d)] =
+          (c[std::size_t(d)] + (s == 0 ? -1 : 1) + dims[std::size_t(d)]) % dims[std::size_t(d)];
+      const int pos = (q[0] * dims[1] + q[1]) * dims[2] + q[2];
+      out[std::size_t(2 * d + s)] = l.unit_at[std::size_t(pos)].id;
+    }
+  return out;
+}
+
+// One exchange: a put of `bytes` to each of the six neighbours `to`, into the slot of the
+// opposite direction there, then a barrier. Collective.
+void exchange(const std::array<int, 6>& to, dart_gptr_t buffer, std::size_t slot_bytes,
+              const std::vector<char>& message, std::size_t bytes) {
+  for (int dir = 0; dir < 6; ++dir) {
+    const int slot = dir ^ 1;
+    dart_gptr_t g = buffer;
+    check(dart_gptr_setunit(&g, dart_team_unit_t{to[std::size_t(dir)]}), "dart_gptr_setunit");
+    check(dart_gptr_incaddr(&g, int64_t(std::size_t(slot) * slot_bytes)), "dart_gptr_incaddr");
+    check(dart_put_blocking(g, message.data(), bytes, DART_TYPE_BYTE, DART_TYPE_BYTE),
+          "dart_put_blocking");
+  }
+  check(dart_barrier(DART_TEAM_ALL), "dart_barrier");
+}
+
+// Times reps exchanges of `bytes` per message in each of the two neighbourhoods, alternating
+// between them so drift in the machine hits both alike; returns the slowest unit's mean time
+// of one exchange in microseconds for each. Collective.
+std::array<double, 2> time_exchanges(const std::array<std::array<int, 6>, 2>& to,
+                                     dart_gptr_t buffer, std::size_t slot_bytes,
+                                     const std::vector<char>& message, std::size_t bytes,
+                                     long reps) {
+  std::array<double, 2> mine{0, 0};
+  for (int layout = 0; layout < 2; ++layout)  // warm-up
+    exchange(to[std::size_t(layout)], buffer, slot_bytes, message, bytes);
+  for (long r = 0; r < reps; ++r)
+    for (int k = 0; k < 2; ++k) {
+      const int layout = int((r + k) % 2);  // none first on even reps, mapped first on odd
+      const auto start = std::chrono::steady_clock::now();
+      exchange(to[std::size_t(layout)], buffer, slot_bytes, message, bytes);
+      mine[std::size_t(layout)] +=
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+              .count();
+    }
+  for (double& t : mine) t /= double(reps);
+  std::array<double, 2> slowest{0, 0};
+  check(
+      dart_allreduce(mine.data(), slowest.data(), 2, DART_TYPE_DOUBLE, DART_OP_MAX, DART_TEAM_ALL),
+      "dart_allreduce");
+  return slowest;
+}
+
+const char* mode_name(dart_unit_mapping_t m) {
+  switch (m) {
+    case DART_UNIT_MAPPING_HIERARCHICAL:
+      return "hierarchical";
+    case DART_UNIT_MAPPING_HILBERT:
+      return "hilbert";
+    default:
+      return "none";
+  }
+}
+
+int run(const Options& o) {
+  dart_global_unit_t me{};
+  std::size_t size = 0;
+  check(dart_myid(&me), "dart_myid");
+  check(dart_size(&size), "dart_size");
+  const int n = int(size);
+  const bool root = me.id == 0;
+  dart_unit_mapping_info_t info{};
+  check(dart_unit_mapping_info(&info), "dart_unit_mapping_info");
+  std::array<int, 3> dims{};
+  check(dart_balanced_dims(n, 3, dims.data()), "dart_balanced_dims");
+
+  // none: position p holds the unit whose MPI rank is p; mapped: the ids in force.
+  std::vector<int> by_rank(static_cast<std::size_t>(n)), by_id(static_cast<std::size_t>(n));
+  for (int u = 0; u < n; ++u) {
+    int rank = 0;
+    check(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), "dart_unit_mpi_rank");
+    by_rank[std::size_t(rank)] = u;
+    by_id[std::size_t(u)] = u;
+  }
+  const Layout none = make_layout(by_rank), mapped = make_layout(by_id);
+
+  std::vector<std::size_t> sizes;
+  for (std::size_t b = o.min_bytes; b < o.max_bytes; b *= 4) sizes.push_back(b);
+  sizes.push_back(o.max_bytes);
+
+  dart_gptr_t buffer;
+  check(dart_team_memalloc_aligned(DART_TEAM_ALL, 6 * o.max_bytes, DART_TYPE_BYTE, &buffer),
+        "dart_team_memalloc_aligned");
+  std::vector<char> message(o.max_bytes, char(me.id));
+  const std::array<std::array<int, 6>, 2> to = {neighbours(none, dims, me.id),
+                                                neighbours(mapped, dims, me.id)};
+
+  if (root) {
+    std::printf("stencil3d: %d units on %d node(s), grid %dx%dx%d (periodic, 6 neighbours)\n", n,
+                info.nodes, dims[0], dims[1], dims[2]);
+    std::printf("mapping: %s (%s), machine levels:", mode_name(info.mode),
+                info.renumbered ? "units renumbered" : "ids = MPI ranks");
+    for (int l = 0; l < info.nlevels; ++l)
+      std::printf(" %s %.2fus/%.1fGB/s", info.level_names[l], info.cost[l].latency_us,
+                  info.cost[l].bandwidth_GBps);
+    std::printf("\n%10s %12s %12s %8s %14s %14s %8s\n", "bytes", "none_us", "mapped_us", "factor",
+                "model_none_us", "model_mapped_us", "model");
+  }
+  dart_unit_mapping_cost_t cost_none{}, cost_mapped{};
+  for (std::size_t bytes : sizes) {
+    const long reps =
+        o.reps > 0 ? o.reps : std::clamp<long>(long((8u << 20) / (6 * bytes)), 5, 200);
+    const std::array<double, 2> t = time_exchanges(to, buffer, o.max_bytes, message, bytes, reps);
+    const double t_none = t[0], t_mapped = t[1];
+    check(dart_unit_mapping_cost(none.unit_at.data(), 3, dims.data(), DART_STENCIL_FACES, 1, bytes,
+                                 &cost_none),
+          "dart_unit_mapping_cost");
+    check(dart_unit_mapping_cost(mapped.unit_at.data(), 3, dims.data(), DART_STENCIL_FACES, 1,
+                                 bytes, &cost_mapped),
+          "dart_unit_mapping_cost");
+    if (root)
+      std::printf("%10zu %12.2f %12.2f %8.2f %14.2f %14.2f %8.2f\n", bytes, t_none, t_mapped,
+                  t_none / t_mapped, cost_none.modelled_us, cost_mapped.modelled_us,
+                  cost_none.modelled_us / cost_mapped.modelled_us);
+  }
+  check(dart_team_memfree(buffer), "dart_team_memfree");
+  if (root) {
+    std::printf("stencil links by the closest level their units share (7-point, periodic)\n");
+    std::printf("%16s %10s %10s\n", "level", "none", "mapped");
+    for (int l = 0; l < cost_mapped.nlevels; ++l)
+      std::printf("%16s %10lld %10lld\n", info.level_names[l], (long long)cost_none.links[l],
+                  (long long)cost_mapped.links[l]);
+    std::printf("%16s %10lld %10lld\n", "node crossings", (long long)cost_none.node_crossings,
+                (long long)cost_mapped.node_crossings);
+    std::printf("node_crossings=%lld modelled_us=%.3f\n", (long long)cost_mapped.node_crossings,
+                cost_mapped.modelled_us);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  try {
+    options = parse_args(argc, argv);
+  } catch (const examples::UsageError& e) {
+    std::fprintf(stderr, "stencil3d: %s\n%s", e.what(), kUsage);
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  dash::init(&argc, &argv);
+  int status = 0;
+  try {
+    status = run(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    status = 1;
+  }
+  dash::finalize();
+  return status;
+}

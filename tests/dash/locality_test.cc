@@ -1,0 +1,229 @@
+// dash::util::Locality (unit records, domain counts, iteration over domains, children) and
+// dash::Team::locality_split(scope, parts) by node and NUMA domain, on Team::All() and on
+// sub-teams. Run plain, under virtual nodes (vnode1, vnode2) and with hwloc forced off
+// (hwloc_fail).
+#include <dart/dart.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/util/Locality.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash::util::Locality;
+using dash_test::myid;
+using dash_test::nunits;
+
+bool HwlocForcedOff() {
+  const char* v = std::getenv("DART_TEST_HWLOC_FAIL");
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+// DART node of global unit u on this one host.
+int ExpectedNode(int u) {
+  const char* v = std::getenv("DART_VIRTUAL_NODE_SIZE");
+  int k = v ? std::atoi(v) : 0;
+  return k > 0 ? u / k : 0;
+}
+
+std::vector<int> Globals(const dash::Team& team) {
+  std::vector<int> ids;
+  for (std::size_t i = 0; i < team.size(); ++i)
+    ids.push_back(int(team.global_id(dash::team_unit_t(int(i)))));
+  return ids;
+}
+
+// Sum of value over the team's units.
+int SumOver(const dash::Team& team, int value) {
+  int sum = 0;
+  EXPECT_EQ(dart_allreduce(&value, &sum, 1, DART_TYPE_INT, DART_OP_SUM, team.dart_id()), DART_OK);
+  return sum;
+}
+
+TEST(Locality, UnitRecordsOfTeamAll) {
+  Locality loc;
+  char host[256] = {0};
+  ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+  for (int u = 0; u < nunits(); ++u) {
+    Locality::UnitLocality r = loc.unit(dash::team_unit_t(u));
+    EXPECT_EQ(int(r.unit), u);
+    EXPECT_EQ(int(r.global_unit), u);
+    EXPECT_EQ(r.host, host);
+    EXPECT_EQ(r.node, ExpectedNode(u));
+    EXPECT_EQ(r.real_node, 0);
+    if (HwlocForcedOff()) {
+      EXPECT_EQ(r.numa, -1);
+      EXPECT_EQ(r.socket, -1);
+      EXPECT_EQ(r.core, -1);
+      EXPECT_EQ(r.num_cores, -1);
+    } else {
+      EXPECT_GE(r.numa, 0);
+      EXPECT_GE(r.socket, 0);
+      EXPECT_GE(r.core, 0);
+      EXPECT_LT(r.core, r.node_cores);
+      EXPECT_GE(r.num_cores, 1);
+    }
+  }
+  std::set<int> nodes;
+  for (int u = 0; u < nunits(); ++u) nodes.insert(ExpectedNode(u));
+  EXPECT_EQ(loc.num_nodes(), nodes.size());
+  EXPECT_GE(loc.num_numa(), loc.num_nodes());
+  EXPECT_EQ(loc.num_domains(Locality::Scope::Global), 1u);
+  EXPECT_EQ(loc.num_domains(Locality::Scope::Unit), std::size_t(nunits()));
+}
+
+// Walks the tree from the root by children() and compares with domains(scope) level by level.
+void ExpectIterationCoversTeam(const dash::Team& team) {
+  Locality loc(team);
+  std::vector<Locality::Domain> level{loc.domain(".")};
+  EXPECT_EQ(level[0].units.size(), team.size());
+  for (auto scope : {Locality::Scope::Global, Locality::Scope::Node, Locality::Scope::NUMA,
+                     Locality::Scope::Core, Locality::Scope::Unit}) {
+    std::vector<Locality::Domain> listed = loc.domains(scope);
+    ASSERT_EQ(listed.size(), level.size());
+    std::vector<int> seen(team.size(), 0);
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      EXPECT_EQ(listed[i].tag, level[i].tag);
+      EXPECT_EQ(listed[i].units, level[i].units);
+      EXPECT_EQ(listed[i].scope, scope);
+      for (auto u : listed[i].units) {
+        ++seen[u.id];
+        auto r = loc.unit(u);
+        switch (scope) {
+          case Locality::Scope::Node:
+            EXPECT_EQ(r.node, listed[i].index);
+            break;
+          case Locality::Scope::NUMA:
+            EXPECT_EQ(r.numa, listed[i].index);
+            break;
+          case Locality::Scope::Core:
+            EXPECT_EQ(r.core, listed[i].index);
+            break;
+          case Locality::Scope::Unit:
+            EXPECT_EQ(int(u), listed[i].index);
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    for (int s : seen) EXPECT_EQ(s, 1);
+    std::vector<Locality::Domain> next;
+    for (const auto& d : level) {
+      for (auto& c : loc.children(d)) next.push_back(c);
+    }
+    level = next;
+  }
+  EXPECT_TRUE(level.empty());  // units have no children
+}
+
+TEST(Locality, DomainsAndChildrenPartitionTheTeam) {
+  ExpectIterationCoversTeam(dash::Team::All());
+  dash::Team& half = dash::Team::All().split(2);
+  ExpectIterationCoversTeam(half);
+  Locality sub(half);
+  for (std::size_t i = 0; i < half.size(); ++i) {
+    auto in_sub = sub.unit(dash::team_unit_t(int(i)));
+    auto in_all =
+        Locality().unit(dash::team_unit_t(int(half.global_id(dash::team_unit_t(int(i))))));
+    EXPECT_EQ(int(in_sub.unit), int(i));
+    EXPECT_EQ(int(in_sub.global_unit), int(in_all.global_unit));
+    EXPECT_EQ(in_sub.node, in_all.node);
+    EXPECT_EQ(in_sub.core, in_all.core);
+  }
+  dash::Team::All().free_subteams();
+}
+
+TEST(Locality, BadInputThrows) {
+  Locality loc;
+  EXPECT_THROW(loc.domain(".x"), dash::exception::InvalidArgument);
+  EXPECT_THROW(loc.domain(""), dash::exception::InvalidArgument);
+  EXPECT_THROW(loc.domain("." + std::to_string(loc.num_nodes())), dash::exception::InvalidArgument);
+  EXPECT_THROW(loc.unit(dash::team_unit_t(nunits())), dash::exception::InvalidArgument);
+  EXPECT_THROW(loc.unit(dash::team_unit_t(-1)), dash::exception::InvalidArgument);
+  EXPECT_THROW(Locality(dash::Team::Null()), dash::exception::InvalidArgument);
+  try {
+    loc.domain(".7.7");
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("dash::util::Locality::domain(\".7.7\")"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(dash::Team::Null().locality_split(Locality::Scope::Node, 2),
+               dash::exception::InvalidArgument);
+}
+
+// locality_split(scope, k): every part holds whole domains; min(k, domains) parts; with k at
+// least the number of domains every part is one domain.
+void ExpectSplitWorks(dash::Team& team, Locality::Scope scope) {
+  const std::size_t domains = Locality(team).num_domains(scope);
+  for (unsigned k : {0u, 1u, 2u, 3u, 4u, 7u}) {
+    SCOPED_TRACE("scope " + std::to_string(int(scope)) + ", num_split " + std::to_string(k));
+    dash::Team& part = team.locality_split(scope, k);
+    EXPECT_EQ(&part.parent(), &team);
+    EXPECT_EQ(part.position(), team.position() + 1);
+    const std::size_t want_parts = std::min<std::size_t>(std::max(k, 1u), domains);
+    EXPECT_EQ(SumOver(team, part.myid().id == 0 ? 1 : 0), int(want_parts));
+    // Whole domains: a unit's part-mates include every unit of its domain.
+    Locality in_team(team);
+    std::vector<int> members = Globals(part);
+    for (const auto& d : in_team.domains(scope)) {
+      std::size_t inside = 0;
+      for (auto u : d.units) {
+        int g = int(team.global_id(u));
+        inside += std::count(members.begin(), members.end(), g);
+      }
+      EXPECT_TRUE(inside == 0 || inside == d.units.size()) << "domain " << d.tag << " cut";
+    }
+    // Parts hold floor or ceil of domains / parts domains.
+    std::size_t my_domains = Locality(part).num_domains(scope);
+    EXPECT_GE(my_domains, domains / want_parts);
+    EXPECT_LE(my_domains, (domains + want_parts - 1) / want_parts);
+    if (k >= domains) {
+      EXPECT_EQ(my_domains, 1u);
+      if (scope == Locality::Scope::Node) {
+        Locality pl(part);
+        for (std::size_t i = 0; i < part.size(); ++i)
+          EXPECT_EQ(pl.unit(dash::team_unit_t(int(i))).node, pl.unit(dash::team_unit_t(0)).node);
+      }
+    }
+    part.barrier();
+  }
+  team.free_subteams();
+}
+
+TEST(Locality, LocalitySplitByNode) { ExpectSplitWorks(dash::Team::All(), Locality::Scope::Node); }
+
+TEST(Locality, LocalitySplitByNuma) { ExpectSplitWorks(dash::Team::All(), Locality::Scope::NUMA); }
+
+TEST(Locality, LocalitySplitOfSubTeam) {
+  dash::Team& half = dash::Team::All().split(2);
+  ExpectSplitWorks(half, Locality::Scope::Node);
+  ExpectSplitWorks(half, Locality::Scope::NUMA);
+  dash::Team::All().free_subteams();
+}
+
+TEST(Locality, LocalitySplitByNodeGivesNodeTeams) {
+  // One part per node: the same teams as the one-per-node split.
+  dash::Team& by_node = dash::Team::All().locality_split(Locality::Scope::Node, unsigned(nunits()));
+  dash::Team& classic = dash::Team::All().locality_split(dash::LocalityScope::Node);
+  EXPECT_EQ(Globals(by_node), Globals(classic));
+  std::vector<int> expected;
+  for (int u = 0; u < nunits(); ++u)
+    if (ExpectedNode(u) == ExpectedNode(myid())) expected.push_back(u);
+  EXPECT_EQ(Globals(by_node), expected);
+  dash::Team::All().free_subteams();
+}
+
+}  // namespace
