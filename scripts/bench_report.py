@@ -5,7 +5,9 @@ family over its last numeric argument (bandwidth when the benchmark reports byte
 
 Benchmarks that measure their baselines themselves (bench/containers.cc, algorithms.cc, ...)
 report the counters ns_per_<item>, <baseline>_ns_per_<item> and ratio_vs_<baseline>; their
-file also gets one table per benchmark family with those figures side by side.
+file also gets one table per benchmark family with those figures side by side. Sections of an
+existing summary.md whose benchmark has no JSON file this time are kept as they were (with
+their own dates), so a partial run (scripts/bench.sh <name>) updates only its own sections.
 
 usage: scripts/bench_report.py [results-dir]      (default: bench/results)
 """
@@ -177,6 +179,21 @@ def plot(runs, title, png_path, pyplot):
     return True
 
 
+def previous_sections(summary):
+    """The '## name' sections of an existing summary.md, by name, so that figures of
+    benchmarks not run this time are kept (with their own dates)."""
+    if not summary.exists():
+        return {}
+    sections, name = {}, None
+    for line in summary.read_text().splitlines():
+        if line.startswith("## "):
+            name = line[3:].strip()
+            sections[name] = [line]
+        elif name is not None:
+            sections[name].append(line)
+    return sections
+
+
 def main():
     results = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
     files = sorted(results.glob("*.json"))
@@ -191,10 +208,16 @@ def main():
         pyplot = None
         print("bench_report.py: matplotlib not available, writing no plots")
 
+    summary = results / "summary.md"
+    kept = previous_sections(summary)
+    fresh = {path.stem: path for path in files}
     sections = ["# Benchmark results", ""]
-    for path in files:
+    for name in sorted(set(kept) | set(fresh)):
+        if name not in fresh:
+            sections += kept[name]  # not run this time: the previous figures
+            continue
+        path = fresh[name]
         context, runs = load_runs(path)
-        name = path.stem
         sections += [f"## {name}", "",
                      f"{context.get('date', '?')}, host {context.get('host_name', '?')}, "
                      f"{context.get('num_cpus', '?')} CPUs, "
@@ -205,7 +228,6 @@ def main():
             sections += [ratios, ""]
         if pyplot is not None and plot(runs, name, results / f"{name}.png", pyplot):
             sections += [f"![{name}]({name}.png)", ""]
-    summary = results / "summary.md"
     summary.write_text("\n".join(sections))
     print(f"bench_report.py: wrote {summary}")
     return 0

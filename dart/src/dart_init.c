@@ -181,8 +181,8 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   MPI_Comm_size(dart__state.comm_all, &dart__state.size);
   dart__state.next_team_serial = 1;
   ret = discover_nodes(call);
-  if (ret == DART_OK) ret = dart__unit_mapping_setup(call);
-  if (ret == DART_OK) ret = dart__locality_setup(call); /* after any unit remapping */
+  if (ret == DART_OK) ret = dart__locality_setup(call);
+  if (ret == DART_OK) ret = dart__unit_mapping_setup(call); /* uses the NUMA domains */
   if (ret == DART_OK) ret = create_team_all(call);
   if (ret != DART_OK) {
     release_state();

@@ -360,18 +360,26 @@ void dart__handles_cleanup(void);
 
 /* Records every unit's locality (host, hwloc NUMA domain / socket / core)
  * under its current comm_all rank, with node ids from dart__state.node and
- * real_node; call after unit ids are final (after any remapping). Replaces
- * an earlier set-up. Collective over comm_all. */
+ * real_node (a later renumbering moves them: dart__locality_renumber).
+ * Replaces an earlier set-up. Collective over comm_all. */
 dart_ret_t dart__locality_setup(const char* call);
 
 /* Frees the locality records and team domain trees. Local. */
 void dart__locality_release(void);
 
+/* The NUMA domain of a global unit (-1: unknown or no set-up yet). Local. */
+int dart__locality_numa(int unit);
+
+/* Moves the record of unit u to new_id[u] (unit ids renumbered); call before any team tree is
+ * built. DART_ERR_NOMEM if memory runs out. Local. */
+dart_ret_t dart__locality_renumber(const int* new_id);
+
 /* ---- unit remapping (dart_unit_mapping.c) -------------------------------- */
 
 /* Reads DART_TOPOLOGY_FILE, computes the unit mapping of DART_UNIT_MAPPING and, if it moves
- * any unit, renumbers: comm_all, myid, node and real_node in the new order. Call after the
- * nodes are known, before anything records unit ids. Collective over comm_all. */
+ * any unit, renumbers: comm_all, myid, node, real_node and the locality records in the new
+ * order. Call after the nodes and the locality are known, before teams exist. Collective over
+ * comm_all. */
 dart_ret_t dart__unit_mapping_setup(const char* call);
 
 /* Frees what the set-up kept. Local. */

@@ -189,6 +189,25 @@ void dart__locality_release(void) {
   records = NULL;
 }
 
+int dart__locality_numa(int unit) {
+  if (records == NULL || unit < 0 || unit >= dart__state.size) return -1;
+  return records[unit].numa;
+}
+
+dart_ret_t dart__locality_renumber(const int* new_id) {
+  if (records == NULL) return DART_OK;
+  const size_t n = (size_t)dart__state.size;
+  dart_unit_locality_t* moved = malloc(n * sizeof *moved);
+  if (moved == NULL) return DART_ERR_NOMEM;
+  for (size_t u = 0; u < n; ++u) {
+    moved[new_id[u]] = records[u];
+    moved[new_id[u]].unit = DART_GLOBAL_UNIT_ID((dart_unit_t)new_id[u]);
+  }
+  free(records);
+  records = moved;
+  return DART_OK;
+}
+
 dart_ret_t dart__locality_setup(const char* call) {
   dart__locality_release();
   hw_record_t mine;

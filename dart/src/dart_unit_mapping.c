@@ -4,8 +4,9 @@
  *
  * At dart_init, after the nodes are known (dart_init.c, discover_nodes), every unit:
  *   1. reads the topology file, if one is named, and checks it describes every node;
- *   2. builds each unit's key path: the node's coordinates at every level of the file, then
- *      the node index;
+ *   2. builds each unit's key path: the node's coordinates at every level of the file, the
+ *      node index, then the unit's NUMA domain (hwloc; -1 if unknown), so a node's units are
+ *      laid out NUMA domain by NUMA domain (the multi-core groups);
  *   3. computes the balanced grid of all units and the new id of every unit
  *      (dart__mapping_compute: deterministic, so every unit gets the same answer);
  *   4. if any id changes, splits the world communicator with the new ids as keys (one
@@ -24,7 +25,7 @@ static struct {
   int ndims;
   int dims[DART_MAPPING_MAX_DIMS];
   int topology_nodes;
-  int nkeys, node_key; /* key path per unit: levels above the node, then the node */
+  int nkeys, node_key; /* key path per unit: levels above the node, the node, NUMA domain */
   int64_t* keys;       /* size * nkeys, by (new) unit id */
   int* world_rank;     /* by (new) unit id */
   int nrungs;          /* cost ladder: [0] node ... [nrungs - 1] system */
@@ -112,6 +113,12 @@ static dart_ret_t renumber(const char* call, const int* new_id) {
            mapping.keys + (size_t)u * (size_t)mapping.nkeys, row);
     mapping.world_rank[new_id[u]] = u;
   }
+  if (dart__locality_renumber(new_id) != DART_OK) {
+    free(node);
+    free(real_node);
+    free(keys);
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  }
   free(dart__state.node);
   free(dart__state.real_node);
   free(mapping.keys);
@@ -132,7 +139,7 @@ dart_ret_t dart__unit_mapping_setup(const char* call) {
   if (ret != DART_OK) return ret;
   int* new_id = NULL;
   mapping.topology_nodes = topo.nnodes;
-  mapping.nkeys = topo.nlevels + 1;
+  mapping.nkeys = topo.nlevels + 2;
   mapping.node_key = topo.nlevels;
   mapping.keys = malloc(sizeof(int64_t) * (size_t)n * (size_t)mapping.nkeys);
   mapping.world_rank = malloc(sizeof(int) * (size_t)n);
@@ -144,7 +151,11 @@ dart_ret_t dart__unit_mapping_setup(const char* call) {
   if (topo.nnodes > 0) {
     ret = dart__topology_unit_keys(&topo, n, dart__state.node, mapping.nkeys, mapping.keys);
   } else {
-    for (int u = 0; u < n; ++u) mapping.keys[u] = dart__state.node[u];
+    for (int u = 0; u < n; ++u) mapping.keys[(size_t)u * 2] = dart__state.node[u];
+  }
+  for (int u = 0; u < n; ++u) {
+    mapping.keys[(size_t)u * (size_t)mapping.nkeys + (size_t)mapping.node_key + 1] =
+        dart__locality_numa(u);
   }
   if (ret == DART_OK) ret = set_ladder(call, &topo);
   if (ret == DART_OK) ret = dart__balanced_dims(n, mapping.ndims, mapping.dims);
@@ -215,8 +226,10 @@ dart_ret_t dart_unit_mapping_cost(const dart_global_unit_t* unit_at, int ndims, 
   if (ret != DART_OK) goto done;
   memset(cost, 0, sizeof *cost);
   cost->nlevels = mapping.nrungs;
-  /* crossings[l]: links first differing at key l (top first); [nkeys]: same node. */
-  cost->links[0] = crossings[mapping.nkeys];
+  /* crossings[l]: links first differing at key l (top first); [nkeys]: identical paths.
+   * Links differing only below the node (NUMA domain) stay on the node. */
+  cost->links[0] = 0;
+  for (int l = mapping.node_key + 1; l <= mapping.nkeys; ++l) cost->links[0] += crossings[l];
   for (int j = 1; j <= mapping.node_key + 1; ++j)
     cost->links[j] = crossings[mapping.node_key + 1 - j];
   cost->node_crossings = dart__mapping_node_crossings(crossings, mapping.node_key);

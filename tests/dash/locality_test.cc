@@ -30,10 +30,12 @@ bool HwlocForcedOff() {
 }
 
 // DART node of global unit u on this one host.
-int ExpectedNode(int u) {
+int ExpectedNode(int u) {  // emulated nodes group consecutive MPI ranks
   const char* v = std::getenv("DART_VIRTUAL_NODE_SIZE");
   int k = v ? std::atoi(v) : 0;
-  return k > 0 ? u / k : 0;
+  int rank = -1;
+  EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
+  return k > 0 ? rank / k : 0;
 }
 
 std::vector<int> Globals(const dash::Team& team) {
