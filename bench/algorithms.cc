@@ -950,22 +950,7 @@ int main(int argc, char** argv) {
     fx.one_node = node_size == fx.units;
     setup();
     register_benchmarks();
-    // Every unit runs the same benchmarks (they are collective); units other than 0 print
-    // nothing and write no file (an empty --benchmark_out, last, overrides any given).
-    std::vector<char*> args(argv, argv + argc);
-    std::string no_out = "--benchmark_out=";
-    if (fx.me != 0) args.push_back(no_out.data());
-    int nargs = int(args.size());
-    args.push_back(nullptr);
-    benchmark::Initialize(&nargs, args.data());
-    if (fx.me == 0) {
-      benchmark::AddCustomContext("dart_units", std::to_string(fx.units));
-      benchmark::RunSpecifiedBenchmarks();
-    } else {
-      bench::SilentReporter silent;
-      benchmark::RunSpecifiedBenchmarks(&silent);
-    }
-    benchmark::Shutdown();
+    bench::run_on_every_unit(argc, argv, fx.me, fx.units);
     MPI_Barrier(MPI_COMM_WORLD);
     teardown();
     dash::finalize();

@@ -18,23 +18,7 @@
 int main(int argc, char** argv) {
   try {
     dash::init(&argc, &argv);
-    const int me = int(dash::myid().id);
-    // Units other than 0 print nothing and write no file (an empty
-    // --benchmark_out, last, overrides any given).
-    std::vector<char*> args(argv, argv + argc);
-    std::string no_out = "--benchmark_out=";
-    if (me != 0) args.push_back(no_out.data());
-    int nargs = int(args.size());
-    args.push_back(nullptr);
-    benchmark::Initialize(&nargs, args.data());
-    if (me == 0) {
-      benchmark::AddCustomContext("dart_units", std::to_string(dash::size()));
-      benchmark::RunSpecifiedBenchmarks();
-    } else {
-      bench::SilentReporter silent;
-      benchmark::RunSpecifiedBenchmarks(&silent);
-    }
-    benchmark::Shutdown();
+    bench::run_on_every_unit(argc, argv, int(dash::myid().id), int(dash::size()));
     MPI_Barrier(MPI_COMM_WORLD);
     dash::finalize();
   } catch (const std::exception& e) {

@@ -162,25 +162,11 @@ BENCHMARK(BM_modelled_cray384)
 int main(int argc, char** argv) {
   try {
     dash::init(&argc, &argv);
-    const int me = int(dash::myid().id);
-    std::vector<char*> args(argv, argv + argc);
-    std::string no_out = "--benchmark_out=";
-    if (me != 0) args.push_back(no_out.data());  // only unit 0 reports
-    int nargs = int(args.size());
-    args.push_back(nullptr);
-    benchmark::Initialize(&nargs, args.data());
     dart_unit_mapping_info_t info{};
     check(dart_unit_mapping_info(&info), "dart_unit_mapping_info");
-    if (me == 0) {
-      benchmark::AddCustomContext("dart_units", std::to_string(dash::size()));
-      benchmark::AddCustomContext("dart_nodes", std::to_string(info.nodes));
-      benchmark::AddCustomContext("dart_unit_renumbered", std::to_string(info.renumbered));
-      benchmark::RunSpecifiedBenchmarks();
-    } else {
-      bench::SilentReporter silent;
-      benchmark::RunSpecifiedBenchmarks(&silent);
-    }
-    benchmark::Shutdown();
+    bench::run_on_every_unit(argc, argv, int(dash::myid().id), int(dash::size()),
+                             {{"dart_nodes", std::to_string(info.nodes)},
+                              {"dart_unit_renumbered", std::to_string(info.renumbered)}});
     exchange_case.reset();
     MPI_Barrier(MPI_COMM_WORLD);
     dash::finalize();

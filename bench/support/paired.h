@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -104,6 +105,30 @@ class SilentReporter : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>&) override {}
 };
+
+// Runs the registered benchmarks on every unit (they are collective): unit `me` 0 reports and
+// writes --benchmark_out, the others print nothing and write no file (an empty
+// --benchmark_out, last, overrides any given). context: extra key/value pairs for the report
+// ("dart_units" is added). Call between dash::init and dash::finalize.
+inline void run_on_every_unit(
+    int argc, char** argv, int me, int units,
+    const std::vector<std::pair<std::string, std::string>>& context = {}) {
+  std::vector<char*> args(argv, argv + argc);
+  std::string no_out = "--benchmark_out=";
+  if (me != 0) args.push_back(no_out.data());
+  int nargs = int(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&nargs, args.data());
+  if (me == 0) {
+    benchmark::AddCustomContext("dart_units", std::to_string(units));
+    for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    SilentReporter silent;
+    benchmark::RunSpecifiedBenchmarks(&silent);
+  }
+  benchmark::Shutdown();
+}
 
 // A barrier over MPI_COMM_WORLD that polls every 500 us instead of spinning,
 // so the waiting units leave their cores to the measuring one.

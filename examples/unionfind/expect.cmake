@@ -7,21 +7,8 @@ if(NOT DEFINED EXIT OR NOT DEFINED OUTPUT)
   message(FATAL_ERROR "expect.cmake: give -DEXIT=<code> and -DOUTPUT=<regex>")
 endif()
 
-# The command: every script argument after "--".
-set(command)
-set(seen_dashes OFF)
-math(EXPR last_arg "${CMAKE_ARGC} - 1")
-foreach(index RANGE ${last_arg})
-  set(arg "${CMAKE_ARGV${index}}")
-  if(seen_dashes)
-    list(APPEND command "${arg}")
-  elseif(arg STREQUAL "--")
-    set(seen_dashes ON)
-  endif()
-endforeach()
-if(NOT command)
-  message(FATAL_ERROR "expect.cmake: nothing to run after --")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/../common/command_after_dashes.cmake)
+command_after_dashes(command)
 
 execute_process(COMMAND ${command}
   RESULT_VARIABLE exit_code OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)

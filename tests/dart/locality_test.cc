@@ -18,9 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace {
+
+using dash_test::TeamUnits;
 
 int Me() { return dash_test::myid(); }
 int N() { return dash_test::nunits(); }
@@ -40,18 +43,6 @@ int ExpectedNode(int u) {
   int rank = -1;
   EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
   return k > 0 ? rank / k : 0;
-}
-
-std::vector<int> TeamUnits(dart_team_t team) {
-  size_t size = 0;
-  EXPECT_EQ(dart_team_size(team, &size), DART_OK);
-  std::vector<int> ids;
-  for (size_t i = 0; i < size; ++i) {
-    dart_global_unit_t g{-1};
-    EXPECT_EQ(dart_team_unit_l2g(team, DART_TEAM_UNIT_ID(static_cast<int>(i)), &g), DART_OK);
-    ids.push_back(g.id);
-  }
-  return ids;
 }
 
 int TeamSize(dart_team_t team) {

@@ -9,9 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace {
+
+using dash_test::TeamUnits;
 
 int Me() { return dash_test::myid(); }
 int N() { return dash_test::nunits(); }
@@ -50,19 +53,6 @@ std::vector<int> Where(bool (*pred)(int)) {
 
 bool IsEven(int u) { return u % 2 == 0; }
 bool IsOdd(int u) { return u % 2 == 1; }
-
-// Global ids of a team's units in team order, through dart_team_unit_l2g.
-std::vector<int> TeamUnits(dart_team_t team) {
-  size_t size = 0;
-  EXPECT_EQ(dart_team_size(team, &size), DART_OK);
-  std::vector<int> ids;
-  for (size_t i = 0; i < size; ++i) {
-    dart_global_unit_t g{-1};
-    EXPECT_EQ(dart_team_unit_l2g(team, DART_TEAM_UNIT_ID(static_cast<int>(i)), &g), DART_OK);
-    ids.push_back(g.id);
-  }
-  return ids;
-}
 
 // Checks that l2g and g2l invert each other on `team`, whose members in team order are
 // `expected`, for every global unit (non-members map to DART_UNDEFINED_UNIT_ID).

@@ -1,5 +1,5 @@
-// DART helpers shared by the test suites: the DART type id of a C++ type, and
-// TeamArray, team memory that frees itself.
+// DART helpers shared by the test suites: the DART type id of a C++ type,
+// TeamArray, team memory that frees itself, and TeamUnits, a team's members.
 #ifndef DASH_TESTS_SUPPORT_DART_TEST_UTIL_H_
 #define DASH_TESTS_SUPPORT_DART_TEST_UTIL_H_
 
@@ -9,8 +9,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace dash_test {
+
+// Global ids of a team's units in team order, through dart_team_unit_l2g.
+inline std::vector<int> TeamUnits(dart_team_t team) {
+  size_t size = 0;
+  EXPECT_EQ(dart_team_size(team, &size), DART_OK);
+  std::vector<int> ids;
+  for (size_t i = 0; i < size; ++i) {
+    dart_global_unit_t g{-1};
+    EXPECT_EQ(dart_team_unit_l2g(team, DART_TEAM_UNIT_ID(static_cast<int>(i)), &g), DART_OK);
+    ids.push_back(g.id);
+  }
+  return ids;
+}
 
 // DART type id of a C++ element type.
 template <class T>

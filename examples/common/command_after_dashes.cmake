@@ -1,0 +1,20 @@
+# For the CTest helper scripts of the examples (cmake -D... -P <script> -- <command> [<arg>...]):
+# command_after_dashes(<var>) sets <var> to the list of script arguments after "--", and stops
+# with an error if there are none.
+function(command_after_dashes out_var)
+  set(command)
+  set(seen_dashes OFF)
+  math(EXPR last_arg "${CMAKE_ARGC} - 1")
+  foreach(index RANGE ${last_arg})
+    set(arg "${CMAKE_ARGV${index}}")
+    if(seen_dashes)
+      list(APPEND command "${arg}")
+    elseif(arg STREQUAL "--")
+      set(seen_dashes ON)
+    endif()
+  endforeach()
+  if(NOT command)
+    message(FATAL_ERROR "${CMAKE_CURRENT_LIST_FILE}: nothing to run after --")
+  endif()
+  set(${out_var} "${command}" PARENT_SCOPE)
+endfunction()
