@@ -168,6 +168,17 @@ dart_ret_t dart__unit_mapping_setup(const char* call) {
   bool changes = false;
   for (int u = 0; u < n && !changes; ++u) changes = new_id[u] != u;
   if (changes) ret = renumber(call, new_id);
+  if (ret == DART_OK && dart__state.myid == 0 && mapping.mode != DART_MAPPING_NONE) {
+    char grid[64] = "";
+    for (int d = 0, at = 0; d < mapping.ndims && at < (int)sizeof grid; ++d) {
+      at += snprintf(grid + at, sizeof grid - (size_t)at, d > 0 ? "x%d" : "%d", mapping.dims[d]);
+    }
+    dart__log(DART_LOG_INFO, call, "DART_UNIT_MAPPING=%s: %s (grid %s, %d node(s)%s%.400s)",
+              dart__mapping_mode_name(mapping.mode),
+              changes ? "unit ids renumbered" : "rank order kept (already as good)", grid,
+              dart__state.num_nodes, topo.nnodes > 0 ? ", topology " : "",
+              topo.nnodes > 0 ? dart__state.config.topology_file : "");
+  }
 done:
   free(new_id);
   dart__topology_free(&topo);
