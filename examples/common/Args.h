@@ -19,53 +19,77 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How Option words a flag given a value and an option missing its value, after the option's
+// name: by default "--x: takes no value" and "--x: missing value".
+struct Wording {
+  const char* takes_no_value = ": takes no value";
+  const char* missing_value = ": missing value";
+};
+
 // One option of the command line, handed to the callback of for_each_option.
 class Option {
  public:
-  Option(std::string name, bool has_value, std::string value, int argc, char** argv, int* i)
-      : name_(std::move(name)),
+  Option(std::string argument, std::string name, bool has_value, std::string value,
+         const Wording& wording, int argc, char** argv, int* i)
+      : argument_(std::move(argument)),
+        name_(std::move(name)),
         has_value_(has_value),
         value_(std::move(value)),
+        wording_(wording),
         argc_(argc),
         argv_(argv),
         i_(i) {}
+  // The argument as given, e.g. "--seed=7".
+  const std::string& argument() const { return argument_; }
+  // The argument before any '=', e.g. "--seed".
   const std::string& name() const { return name_; }
   // For a flag: a UsageError if it was given a value.
   void flag() const {
-    if (has_value_) throw UsageError(name_ + ": takes no value");
+    if (has_value_) throw UsageError(name_ + wording_.takes_no_value);
   }
   // The option's value (after '=' or the next argument).
   std::string value() {
     if (has_value_) return value_;
-    if (*i_ + 1 >= argc_) throw UsageError(name_ + ": missing value");
+    if (*i_ + 1 >= argc_) throw UsageError(name_ + wording_.missing_value);
     return argv_[++*i_];
   }
 
  private:
+  std::string argument_;
   std::string name_;
   bool has_value_;
   std::string value_;
+  Wording wording_;
   int argc_;
   char** argv_;
   int* i_;
 };
 
-// Calls on_option(Option&) for every argument after the program name.
+// Calls on_option(Option&) for every argument after the program name; an argument starting
+// with "--" and holding '=' is split there into name and value. `wording` words the errors of
+// Option::flag() and Option::value().
 template <class F>
-void for_each_option(int argc, char** argv, F&& on_option) {
+void for_each_option(int argc, char** argv, const Wording& wording, F&& on_option) {
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+    const std::string argument = argv[i];
+    std::string name = argument;
     std::string value;
     bool has_value = false;
-    const std::size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
+    const std::size_t eq = argument.find('=');
+    if (argument.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = argument.substr(eq + 1);
+      name = argument.substr(0, eq);
       has_value = true;
     }
-    Option option(arg, has_value, value, argc, argv, &i);
+    Option option(argument, name, has_value, value, wording, argc, argv, &i);
     on_option(option);
   }
+}
+
+// The same with the default wording.
+template <class F>
+void for_each_option(int argc, char** argv, F&& on_option) {
+  for_each_option(argc, argv, Wording(), on_option);
 }
 
 // A decimal integer in [min, max], or a UsageError naming the option.

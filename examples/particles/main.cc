@@ -13,15 +13,12 @@
 // unit, the unit count or the thread count.
 #include <libdash.h>
 
-#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <optional>
-#include <stdexcept>
 #include <string>
 
+#include "../common/Args.h"
 #include "particles.h"
 
 namespace {
@@ -72,56 +69,46 @@ struct Options {
   bool help = false;
 };
 
-// Bad command line: what() is the message.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using examples::UsageError;
 
 // The integer in `value` for `option`, within [min, max].
 int parse_int(const std::string& option, const std::string& value, long min, long max) {
-  errno = 0;
-  char* end = nullptr;
-  const long v = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || errno != 0 || v < min || v > max)
+  try {
+    return int(examples::parse_integer(option, value, min, max));
+  } catch (const UsageError&) {
     throw UsageError(option + ": '" + value + "' is not an integer in [" + std::to_string(min) +
                      ", " + std::to_string(max) + "]");
-  return int(v);
+  }
 }
 
 // The number in `value` for `option`, within (0, max].
 double parse_positive(const std::string& option, const std::string& value, double max) {
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0' || errno != 0 || !(v > 0) || !(v <= max))
-    throw UsageError(option + ": '" + value + "' is not a number in (0, " + std::to_string(max) +
-                     "]");
+  const auto fail = [&] {
+    return UsageError(option + ": '" + value + "' is not a number in (0, " + std::to_string(max) +
+                      "]");
+  };
+  double v = 0;
+  try {
+    v = examples::parse_real(option, value);
+  } catch (const UsageError&) {
+    throw fail();
+  }
+  if (!(v > 0) || !(v <= max)) throw fail();
   return v;
 }
 
 // Reads the command line; throws UsageError naming the option at fault.
 Options parse_args(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::optional<std::string> inline_value;
-    if (arg.compare(0, 2, "--") == 0) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-    }
-    auto value = [&]() -> std::string {
-      if (inline_value) return *inline_value;
-      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
-      return argv[++i];
-    };
+  // This program words these as "--x needs a value" and "--x takes no value".
+  const examples::Wording wording{" takes no value", " needs a value"};
+  examples::for_each_option(argc, argv, wording, [&](examples::Option& opt) {
+    const std::string& arg = opt.name();
     if (arg == "--help" || arg == "-h") {
-      if (inline_value) throw UsageError(arg + " takes no value");
+      opt.flag();
       o.help = true;
     } else if (arg == "--protocol") {
-      const std::string p = value();
+      const std::string p = opt.value();
       if (p == "exchange") {
         o.protocol = particles::Protocol::exchange;
       } else if (p == "iexchange") {
@@ -131,21 +118,21 @@ Options parse_args(int argc, char** argv) {
                          "' (expected exchange or iexchange)");
       }
     } else if (arg == "--blocks-per-unit") {
-      o.blocks_per_unit = parse_int(arg, value(), 1, 1 << 16);
+      o.blocks_per_unit = parse_int(arg, opt.value(), 1, 1 << 16);
     } else if (arg == "--slow-ratio") {
-      o.config.slow_ratio = parse_int(arg, value(), 1, 1 << 20);
+      o.config.slow_ratio = parse_int(arg, opt.value(), 1, 1 << 20);
     } else if (arg == "--threads") {
-      o.threads = parse_int(arg, value(), 1, 256);
+      o.threads = parse_int(arg, opt.value(), 1, 256);
     } else if (arg == "--seeds") {
-      o.config.seeds = parse_int(arg, value(), 1, 1000);
+      o.config.seeds = parse_int(arg, opt.value(), 1, 1000);
     } else if (arg == "--max-steps") {
-      o.config.max_steps = parse_int(arg, value(), 0, 1 << 30);
+      o.config.max_steps = parse_int(arg, opt.value(), 0, 1 << 30);
     } else if (arg == "--step-size") {
-      o.config.step_size = parse_positive(arg, value(), 1.0);
+      o.config.step_size = parse_positive(arg, opt.value(), 1.0);
     } else if (arg == "--chunk") {
-      o.config.chunk = parse_int(arg, value(), 0, 1 << 30);
+      o.config.chunk = parse_int(arg, opt.value(), 0, 1 << 30);
     } else if (arg == "--seeding") {
-      const std::string v = value();
+      const std::string v = opt.value();
       if (v == "volume") {
         o.config.seeding = particles::Seeding::volume;
       } else if (v == "inflow") {
@@ -154,7 +141,7 @@ Options parse_args(int argc, char** argv) {
         throw UsageError("--seeding: unknown seeding '" + v + "' (expected volume or inflow)");
       }
     } else if (arg == "--assignment") {
-      const std::string v = value();
+      const std::string v = opt.value();
       if (v == "contiguous") {
         o.config.assignment = dash::bp::Assignment::contiguous;
       } else if (v == "round-robin") {
@@ -164,13 +151,13 @@ Options parse_args(int argc, char** argv) {
                          "' (expected contiguous or round-robin)");
       }
     } else if (arg == "--x-divisions") {
-      o.config.x_divisions = parse_int(arg, value(), 0, 1 << 16);
+      o.config.x_divisions = parse_int(arg, opt.value(), 0, 1 << 16);
     } else if (arg.compare(0, 1, "-") == 0) {
       throw UsageError("unknown option '" + arg + "'");
     } else {
       throw UsageError("unexpected argument '" + arg + "'");
     }
-  }
+  });
   return o;
 }
 

@@ -21,9 +21,10 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "../common/Args.h"
 
 namespace {
 
@@ -67,10 +68,7 @@ struct Options {
   bool help = false;
 };
 
-// Bad command line: what() is the message.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using examples::UsageError;
 
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -146,41 +144,27 @@ std::array<dash::Distribution, 2> parse_distspec(const std::string& value) {
 
 Options parse_args(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::optional<std::string> inline_value;
-    if (arg.compare(0, 2, "--") == 0) {
-      auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-    }
-    auto flag = [&] {
-      if (inline_value) throw UsageError(arg + " takes no value");
-    };
-    auto value = [&]() -> std::string {
-      if (inline_value) return *inline_value;
-      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
-      return argv[++i];
-    };
+  // This program words these as "--x needs a value" and "--x takes no value".
+  const examples::Wording wording{" takes no value", " needs a value"};
+  examples::for_each_option(argc, argv, wording, [&](examples::Option& opt) {
+    const std::string& arg = opt.name();
     if (arg == "--help" || arg == "-h") {
-      flag();
+      opt.flag();
       o.help = true;
     } else if (arg == "--row-major") {
-      flag();
+      opt.flag();
       o.arrangement = dash::ROW_MAJOR;
     } else if (arg == "--col-major") {
-      flag();
+      opt.flag();
       o.arrangement = dash::COL_MAJOR;
     } else if (arg == "--pattern") {
-      o.pattern = value();
+      o.pattern = opt.value();
       if (o.pattern != "block" && o.pattern != "tile" && o.pattern != "shift-tile" &&
           o.pattern != "seq-tile")
         throw UsageError("--pattern: unknown pattern '" + o.pattern +
                          "' (expected block, tile, shift-tile or seq-tile)");
     } else if (arg == "--size") {
-      auto e = parse_extents(arg, value());
+      auto e = parse_extents(arg, opt.value());
       o.rows = e[0];
       o.cols = e[1];
       if (o.rows > kMaxElements || o.cols > kMaxElements || o.rows * o.cols > kMaxElements)
@@ -188,18 +172,18 @@ Options parse_args(int argc, char** argv) {
                          " has more than " + std::to_string(kMaxElements) +
                          " elements, too many to draw");
     } else if (arg == "--dist") {
-      o.dist = parse_distspec(value());
+      o.dist = parse_distspec(opt.value());
     } else if (arg == "--team") {
-      o.team = parse_extents(arg, value());
+      o.team = parse_extents(arg, opt.value());
     } else if (arg == "--output") {
-      o.output = value();
+      o.output = opt.value();
       if (o.output.empty()) throw UsageError("--output: empty file name");
     } else if (arg.compare(0, 1, "-") == 0) {
       throw UsageError("unknown option '" + arg + "'");
     } else {
       throw UsageError("unexpected argument '" + arg + "'");
     }
-  }
+  });
   return o;
 }
 

@@ -12,17 +12,16 @@
 #include <dash/Init.h>
 #include <dash/Team.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../common/Args.h"
 #include "unionfind.h"
 
 namespace {
@@ -64,22 +63,7 @@ struct Options {
   bool help = false;
 };
 
-// Bad command line: what() is the message.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// A decimal integer in [min, max], or a UsageError naming the option.
-long long parse_integer(const std::string& option, const std::string& text, long long min,
-                        long long max) {
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value < min || value > max)
-    throw UsageError(option + ": expected an integer in [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "], got '" + text + "'");
-  return value;
-}
+using examples::UsageError;
 
 // X,Y,Z: three positive integers whose product fits one block index.
 unionfind::Coords parse_grid(const std::string& text) {
@@ -96,7 +80,7 @@ unionfind::Coords parse_grid(const std::string& text) {
   long long cells = 1;
   constexpr long long kMaxCells = 2147483647;  // local indices are 32-bit
   for (std::size_t d = 0; d < 3; ++d) {
-    grid[d] = long(parse_integer("--grid", parts[d], 1, kMaxCells));
+    grid[d] = long(examples::parse_integer("--grid", parts[d], 1, kMaxCells));
     cells *= grid[d];
     if (cells > kMaxCells)
       throw UsageError("--grid: '" + text + "' has more than " + std::to_string(kMaxCells) +
@@ -105,43 +89,18 @@ unionfind::Coords parse_grid(const std::string& text) {
   return grid;
 }
 
-double parse_real(const std::string& option, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value != value)
-    throw UsageError(option + ": expected a number, got '" + text + "'");
-  return value;
-}
-
 Options parse_args(int argc, char* argv[]) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    bool has_value = false;
-    const std::size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-      has_value = true;
-    }
-    auto flag = [&] {
-      if (has_value) throw UsageError(arg + ": takes no value");
-    };
-    auto next = [&]() -> std::string {
-      if (has_value) return value;
-      if (i + 1 >= argc) throw UsageError(arg + ": missing value");
-      return argv[++i];
-    };
+  examples::for_each_option(argc, argv, [&](examples::Option& opt) {
+    const std::string& arg = opt.name();
     if (arg == "--help") {
-      flag();
+      opt.flag();
       o.help = true;
     } else if (arg == "--check") {
-      flag();
+      opt.flag();
       o.check = true;
     } else if (arg == "--protocol") {
-      const std::string p = next();
+      const std::string p = opt.value();
       if (p == "exchange")
         o.protocol = unionfind::Protocol::exchange;
       else if (p == "iexchange")
@@ -149,11 +108,11 @@ Options parse_args(int argc, char* argv[]) {
       else
         throw UsageError("--protocol: expected exchange or iexchange, got '" + p + "'");
     } else if (arg == "--grid") {
-      o.config.grid = parse_grid(next());
+      o.config.grid = parse_grid(opt.value());
     } else if (arg == "--blocks-per-unit") {
-      o.config.blocks_per_unit = int(parse_integer(arg, next(), 1, 1 << 20));
+      o.config.blocks_per_unit = int(examples::parse_integer(arg, opt.value(), 1, 1 << 20));
     } else if (arg == "--field") {
-      const std::string f = next();
+      const std::string f = opt.value();
       if (f == "waves")
         o.config.field = unionfind::FieldKind::waves;
       else if (f == "spiral")
@@ -161,15 +120,15 @@ Options parse_args(int argc, char* argv[]) {
       else
         throw UsageError("--field: expected waves or spiral, got '" + f + "'");
     } else if (arg == "--threshold") {
-      o.config.threshold = parse_real(arg, next());
+      o.config.threshold = examples::parse_real(arg, opt.value());
     } else if (arg == "--seed") {
-      o.config.seed = std::uint64_t(parse_integer(arg, next(), 0, (1ll << 62)));
+      o.config.seed = std::uint64_t(examples::parse_integer(arg, opt.value(), 0, (1ll << 62)));
     } else if (arg == "--threads") {
-      o.config.threads = int(parse_integer(arg, next(), 1, 256));
+      o.config.threads = int(examples::parse_integer(arg, opt.value(), 1, 256));
     } else {
-      throw UsageError("unknown option '" + std::string(argv[i]) + "'");
+      throw UsageError("unknown option '" + opt.argument() + "'");
     }
-  }
+  });
   if (const char* env = std::getenv("UNIONFIND_CHECK")) {
     const std::string e = env;
     if (e == "1")
