@@ -169,16 +169,16 @@ void BM_particles_inflow_round_robin(benchmark::State& state) {
   compare(state, config, int(state.range(0)), "inflow");
 }
 
-// An odd iteration count: the median of exchange / iexchange is then the
-// inverse of the median of iexchange / exchange.
-BENCHMARK(BM_particles)
-    ->Arg(1)
-    ->Arg(2)
-    ->Arg(4)
-    ->Arg(8)
-    ->Iterations(7)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+// Blocks per unit 1, 2, 4, 8, and an odd iteration count: the median of exchange / iexchange
+// is then the inverse of the median of iexchange / exchange.
+void PerBlockCount(benchmark::internal::Benchmark* b) {
+  for (int blocks : {1, 2, 4, 8}) b->Arg(blocks);
+  b->Iterations(7)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+BENCHMARK(BM_particles)->Apply(PerBlockCount);
+BENCHMARK(BM_particles_inflow_slabs)->Apply(PerBlockCount);
+BENCHMARK(BM_particles_inflow_round_robin)->Apply(PerBlockCount);
 
 // Chunk 0 at B = 8 shows what the chunk buys: without it a block sends
 // nothing before all its particles have left it.
@@ -188,24 +188,6 @@ BENCHMARK(BM_particles_inflow)
     ->Args({4, kPipelineChunk})
     ->Args({8, kPipelineChunk})
     ->Args({8, 0})
-    ->Iterations(7)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-
-BENCHMARK(BM_particles_inflow_slabs)
-    ->Arg(1)
-    ->Arg(2)
-    ->Arg(4)
-    ->Arg(8)
-    ->Iterations(7)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-
-BENCHMARK(BM_particles_inflow_round_robin)
-    ->Arg(1)
-    ->Arg(2)
-    ->Arg(4)
-    ->Arg(8)
     ->Iterations(7)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

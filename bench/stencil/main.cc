@@ -114,8 +114,8 @@ void BM_modelled_cray384(benchmark::State& state) {
   bool ok =
       dart__topology_unit_keys(&topo, nunits, unit_node.data(), nkeys, keys.data()) == DART_OK &&
       dart__balanced_dims(nunits, 3, dims.data()) == DART_OK;
-  const dart_mapping_mode_t modes[3] = {DART_MAPPING_NONE, DART_MAPPING_HIERARCHICAL,
-                                        DART_MAPPING_HILBERT};
+  const dart_unit_mapping_t modes[3] = {DART_UNIT_MAPPING_NONE, DART_UNIT_MAPPING_HIERARCHICAL,
+                                        DART_UNIT_MAPPING_HILBERT};
   for (int m = 0; m < 3 && ok; ++m) {
     std::vector<int> new_id(std::size_t(nunits), 0);
     ok = dart__mapping_compute(modes[m], nunits, nkeys, keys.data(), node_key, 3, dims.data(),

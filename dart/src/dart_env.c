@@ -94,7 +94,7 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
       .force_window_pair = false,
       .wait_mode = DART_WAIT_AUTO,
       .test_hwloc_fail = false,
-      .unit_mapping = (int)DART_MAPPING_NONE,
+      .unit_mapping = DART_UNIT_MAPPING_NONE,
       .unit_mapping_dims = 3,
       .unit_mapping_fallback = false,
       .topology_file = "",
@@ -146,11 +146,11 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
     next.test_hwloc_fail = value[0] == '1';
   }
   if ((value = getenv("DART_UNIT_MAPPING")) != NULL) {
-    dart_mapping_mode_t mode;
+    dart_unit_mapping_t mode;
     if (!dart__mapping_mode_parse(value, &mode)) {
       return FLAG_ERROR("DART_UNIT_MAPPING", value, "none|hierarchical|hilbert");
     }
-    next.unit_mapping = (int)mode;
+    next.unit_mapping = mode;
   }
   if ((value = getenv("DART_UNIT_MAPPING_DIMS")) != NULL) {
     long ndims = 0;

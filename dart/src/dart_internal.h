@@ -41,16 +41,16 @@ dart_ret_t dart__mpi_error(int mpi_ret, const char* call, const char* mpi_call);
 typedef enum { DART_WAIT_AUTO, DART_WAIT_SPIN, DART_WAIT_YIELD } dart_wait_mode_t;
 
 typedef struct {
-  dart_log_level_t log_level; /* DART_LOG_LEVEL, default warn */
-  bool shared_windows;        /* DART_SHARED_WINDOWS, default 1 */
-  int virtual_node_size;      /* DART_VIRTUAL_NODE_SIZE, 0 = real nodes */
-  size_t local_pool_size;     /* DART_LOCAL_POOL_SIZE, bytes per unit */
-  size_t transfer_chunk_size; /* DART_TRANSFER_CHUNK_SIZE, bytes */
-  bool force_window_pair;     /* DART_TEST_FORCE_WINDOW_PAIR (test only) */
-  dart_wait_mode_t wait_mode; /* DART_WAIT, default auto */
-  bool test_hwloc_fail;       /* DART_TEST_HWLOC_FAIL (test only): locality without hwloc */
-  int unit_mapping;           /* DART_UNIT_MAPPING (dart_mapping_mode_t), default none */
-  int unit_mapping_dims;      /* DART_UNIT_MAPPING_DIMS, default 3 */
+  dart_log_level_t log_level;       /* DART_LOG_LEVEL, default warn */
+  bool shared_windows;              /* DART_SHARED_WINDOWS, default 1 */
+  int virtual_node_size;            /* DART_VIRTUAL_NODE_SIZE, 0 = real nodes */
+  size_t local_pool_size;           /* DART_LOCAL_POOL_SIZE, bytes per unit */
+  size_t transfer_chunk_size;       /* DART_TRANSFER_CHUNK_SIZE, bytes */
+  bool force_window_pair;           /* DART_TEST_FORCE_WINDOW_PAIR (test only) */
+  dart_wait_mode_t wait_mode;       /* DART_WAIT, default auto */
+  bool test_hwloc_fail;             /* DART_TEST_HWLOC_FAIL (test only): locality without hwloc */
+  dart_unit_mapping_t unit_mapping; /* DART_UNIT_MAPPING, default none */
+  int unit_mapping_dims;            /* DART_UNIT_MAPPING_DIMS, default 3 */
   bool unit_mapping_fallback; /* DART_UNIT_MAPPING_FALLBACK=identity: bad topology file -> none */
   char topology_file[4096];   /* DART_TOPOLOGY_FILE, "" = none */
 } dart_config_t;

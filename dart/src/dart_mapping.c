@@ -528,18 +528,18 @@ done:
 
 static const char* const mode_names[] = {"none", "hierarchical", "hilbert"};
 
-bool dart__mapping_mode_parse(const char* text, dart_mapping_mode_t* mode) {
+bool dart__mapping_mode_parse(const char* text, dart_unit_mapping_t* mode) {
   if (text == NULL || mode == NULL) return false;
   for (int i = 0; i < 3; ++i) {
     if (strcasecmp(text, mode_names[i]) == 0) {
-      *mode = (dart_mapping_mode_t)i;
+      *mode = (dart_unit_mapping_t)i;
       return true;
     }
   }
   return false;
 }
 
-const char* dart__mapping_mode_name(dart_mapping_mode_t mode) {
+const char* dart_unit_mapping_name(dart_unit_mapping_t mode) {
   return (int)mode >= 0 && (int)mode < 3 ? mode_names[mode] : "invalid";
 }
 
@@ -812,17 +812,17 @@ static void consider(chooser_t* ch) {
 }
 
 /* Tries the layouts of the mode against the identity (pseudocode at the top of the file). */
-static dart_ret_t choose_layout(mapping_ctx_t* m, dart_mapping_mode_t mode, chooser_t* ch) {
+static dart_ret_t choose_layout(mapping_ctx_t* m, dart_unit_mapping_t mode, chooser_t* ch) {
   for (int p = 0; p < m->nunits; ++p) ch->best[p] = p;  // the identity is the one to beat
   ch->periodic_limit = periodic_node_crossings(m, ch->best, ch->crossings);
   layout_score(m, ch->best, ch->crossings, ch->best_score);
   const int bits = hilbert_bits(m->ndims, m->dims);
-  if (mode == DART_MAPPING_HILBERT && bits >= 0) {
+  if (mode == DART_UNIT_MAPPING_HILBERT && bits >= 0) {
     layout_hilbert(m, bits, ch->candidate);
     consider(ch);
     return DART_OK;
   }
-  if (mode == DART_MAPPING_HILBERT && m->ndims == 1) {
+  if (mode == DART_UNIT_MAPPING_HILBERT && m->ndims == 1) {
     for (int i = 0; i < m->nunits; ++i) ch->candidate[i] = m->order[i];
     consider(ch);
     return DART_OK;
@@ -868,13 +868,13 @@ static dart_ret_t choose_layout(mapping_ctx_t* m, dart_mapping_mode_t mode, choo
   return DART_OK;
 }
 
-dart_ret_t dart__mapping_compute(dart_mapping_mode_t mode, int nunits, int nkeys,
+dart_ret_t dart__mapping_compute(dart_unit_mapping_t mode, int nunits, int nkeys,
                                  const int64_t* keys, int node_key, int ndims, const int* dims,
                                  int* new_id, int* used_identity) {
   const char* call = "dart__mapping_compute";
   int64_t volume = 0;
-  if (mode != DART_MAPPING_NONE && mode != DART_MAPPING_HIERARCHICAL &&
-      mode != DART_MAPPING_HILBERT) {
+  if (mode != DART_UNIT_MAPPING_NONE && mode != DART_UNIT_MAPPING_HIERARCHICAL &&
+      mode != DART_UNIT_MAPPING_HILBERT) {
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "unknown mapping mode %d", (int)mode);
   }
   if (nunits < 1 || nkeys < 1 || keys == NULL || new_id == NULL || node_key < 0 ||
@@ -891,7 +891,7 @@ dart_ret_t dart__mapping_compute(dart_mapping_mode_t mode, int nunits, int nkeys
   }
   if (used_identity != NULL) *used_identity = 1;
   for (int u = 0; u < nunits; ++u) new_id[u] = u;
-  if (mode == DART_MAPPING_NONE || nunits == 1) return DART_OK;
+  if (mode == DART_UNIT_MAPPING_NONE || nunits == 1) return DART_OK;
 
   const size_t n = (size_t)nunits;
   mapping_ctx_t m = {nunits, nkeys, node_key, ndims, keys, dims, NULL, NULL, NULL, NULL, NULL};

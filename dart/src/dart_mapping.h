@@ -97,19 +97,10 @@ dart_ret_t dart__mapping_model_us(int nunits, int nkeys, const int64_t* keys, in
 
 /* ---- remapping --------------------------------------------------------------------------- */
 
-/* DART_UNIT_MAPPING: none = keep the MPI rank order; hierarchical = recursive bisection of the
- * grid along the key hierarchy; hilbert = units in key order along a Hilbert curve. */
-typedef enum {
-  DART_MAPPING_NONE,
-  DART_MAPPING_HIERARCHICAL,
-  DART_MAPPING_HILBERT
-} dart_mapping_mode_t;
+/* Modes: dart_unit_mapping_t (<dart/dart_unit_mapping.h>); their names: dart_unit_mapping_name. */
 
 /* Parses "none", "hierarchical" or "hilbert" (any case). False (nothing logged) otherwise. */
-bool dart__mapping_mode_parse(const char* text, dart_mapping_mode_t* mode);
-
-/* Lower-case name of a mode ("none", "hierarchical", "hilbert"), "invalid" otherwise. */
-const char* dart__mapping_mode_name(dart_mapping_mode_t mode);
+bool dart__mapping_mode_parse(const char* text, dart_unit_mapping_t* mode);
 
 /* Computes new_id[u] for every unit u (a permutation of 0..nunits-1; new id = row-major grid
  * position in dims) so that grid neighbours share nodes, blades, ... as far as possible.
@@ -121,7 +112,7 @@ const char* dart__mapping_mode_name(dart_mapping_mode_t mode);
  * of dims, node_key outside 0..nkeys-1, ...), DART_ERR_NOMEM if memory runs out (new_id
  * then holds the identity).
  * Local, O(nunits log nunits) time, O(nunits) memory. */
-dart_ret_t dart__mapping_compute(dart_mapping_mode_t mode, int nunits, int nkeys,
+dart_ret_t dart__mapping_compute(dart_unit_mapping_t mode, int nunits, int nkeys,
                                  const int64_t* keys, int node_key, int ndims, const int* dims,
                                  int* new_id, int* used_identity);
 

@@ -20,7 +20,7 @@
 #include "dart_mapping.h"
 
 static struct {
-  dart_mapping_mode_t mode;
+  dart_unit_mapping_t mode;
   bool renumbered;
   int ndims;
   int dims[DART_MAPPING_MAX_DIMS];
@@ -43,7 +43,7 @@ void dart__unit_mapping_release(void) {
  * DART_UNIT_MAPPING_FALLBACK=identity a warning and no topology (*mode becomes none), else the
  * error. */
 static dart_ret_t read_topology(const char* call, dart_topology_t* topo,
-                                dart_mapping_mode_t* mode) {
+                                dart_unit_mapping_t* mode) {
   memset(topo, 0, sizeof *topo);
   const char* path = dart__state.config.topology_file;
   if (path[0] == '\0') return DART_OK;
@@ -62,7 +62,7 @@ static dart_ret_t read_topology(const char* call, dart_topology_t* topo,
               "DART_TOPOLOGY_FILE: %s; keeping the MPI rank order "
               "(DART_UNIT_MAPPING_FALLBACK=identity)",
               err);
-    *mode = DART_MAPPING_NONE;
+    *mode = DART_UNIT_MAPPING_NONE;
     return DART_OK;
   }
   if (ret != DART_ERR_INVAL) return DART_LOG_ERROR_RET(ret, call, "out of memory");
@@ -132,7 +132,7 @@ static dart_ret_t renumber(const char* call, const int* new_id) {
 dart_ret_t dart__unit_mapping_setup(const char* call) {
   dart__unit_mapping_release();
   const int n = dart__state.size;
-  mapping.mode = (dart_mapping_mode_t)dart__state.config.unit_mapping;
+  mapping.mode = dart__state.config.unit_mapping;
   mapping.ndims = dart__state.config.unit_mapping_dims;
   dart_topology_t topo;
   dart_ret_t ret = read_topology(call, &topo, &mapping.mode);
@@ -151,7 +151,9 @@ dart_ret_t dart__unit_mapping_setup(const char* call) {
   if (topo.nnodes > 0) {
     ret = dart__topology_unit_keys(&topo, n, dart__state.node, mapping.nkeys, mapping.keys);
   } else {
-    for (int u = 0; u < n; ++u) mapping.keys[(size_t)u * 2] = dart__state.node[u];
+    for (int u = 0; u < n; ++u) {
+      mapping.keys[(size_t)u * (size_t)mapping.nkeys] = dart__state.node[u];
+    }
   }
   for (int u = 0; u < n; ++u) {
     mapping.keys[(size_t)u * (size_t)mapping.nkeys + (size_t)mapping.node_key + 1] =
@@ -168,13 +170,13 @@ dart_ret_t dart__unit_mapping_setup(const char* call) {
   bool changes = false;
   for (int u = 0; u < n && !changes; ++u) changes = new_id[u] != u;
   if (changes) ret = renumber(call, new_id);
-  if (ret == DART_OK && dart__state.myid == 0 && mapping.mode != DART_MAPPING_NONE) {
+  if (ret == DART_OK && dart__state.myid == 0 && mapping.mode != DART_UNIT_MAPPING_NONE) {
     char grid[64] = "";
     for (int d = 0, at = 0; d < mapping.ndims && at < (int)sizeof grid; ++d) {
       at += snprintf(grid + at, sizeof grid - (size_t)at, d > 0 ? "x%d" : "%d", mapping.dims[d]);
     }
     dart__log(DART_LOG_INFO, call, "DART_UNIT_MAPPING=%s: %s (grid %s, %d node(s)%s%.400s)",
-              dart__mapping_mode_name(mapping.mode),
+              dart_unit_mapping_name(mapping.mode),
               changes ? "unit ids renumbered" : "rank order kept (already as good)", grid,
               dart__state.num_nodes, topo.nnodes > 0 ? ", topology " : "",
               topo.nnodes > 0 ? dart__state.config.topology_file : "");
@@ -190,7 +192,7 @@ dart_ret_t dart_unit_mapping_info(dart_unit_mapping_info_t* info) {
   DART_CHECK_INIT("dart_unit_mapping_info");
   DART_CHECK_ARG("dart_unit_mapping_info", info != NULL, "info is NULL");
   memset(info, 0, sizeof *info);
-  info->mode = (dart_unit_mapping_t)mapping.mode;
+  info->mode = mapping.mode;
   info->renumbered = mapping.renumbered ? 1 : 0;
   info->ndims = mapping.ndims;
   memcpy(info->dims, mapping.dims, sizeof(int) * (size_t)mapping.ndims);

@@ -81,17 +81,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-const char* mode_name(dart_unit_mapping_t m) {
-  switch (m) {
-    case DART_UNIT_MAPPING_HIERARCHICAL:
-      return "hierarchical";
-    case DART_UNIT_MAPPING_HILBERT:
-      return "hilbert";
-    default:
-      return "none";
-  }
-}
-
 int run(const Options& o) {
   dart_global_unit_t me{};
   std::size_t size = 0;
@@ -121,7 +110,7 @@ int run(const Options& o) {
   if (root) {
     std::printf("stencil3d: %d units on %d node(s), grid %dx%dx%d (periodic, 6 neighbours)\n", n,
                 info.nodes, dims[0], dims[1], dims[2]);
-    std::printf("mapping: %s (%s), machine levels:", mode_name(info.mode),
+    std::printf("mapping: %s (%s), machine levels:", dart_unit_mapping_name(info.mode),
                 info.renumbered ? "units renumbered" : "ids = MPI ranks");
     for (int l = 0; l < info.nlevels; ++l)
       std::printf(" %s %.2fus/%.1fGB/s", info.level_names[l], info.cost[l].latency_us,

@@ -23,6 +23,7 @@
 
 namespace {
 
+using dash_test::ExpectedNode;
 using dash_test::TeamUnits;
 
 int Me() { return dash_test::myid(); }
@@ -33,16 +34,6 @@ int N() { return dash_test::nunits(); }
 bool HwlocForcedOff() {
   const char* v = std::getenv("DART_TEST_HWLOC_FAIL");
   return (v != nullptr && std::strcmp(v, "1") == 0) || std::getenv("HWLOC_SYNTHETIC") != nullptr;
-}
-
-// DART node of global unit u on this one host: DART_VIRTUAL_NODE_SIZE consecutive units.
-// Emulated nodes group consecutive MPI ranks (unit ids may be remapped).
-int ExpectedNode(int u) {
-  const char* v = std::getenv("DART_VIRTUAL_NODE_SIZE");
-  int k = v ? std::atoi(v) : 0;
-  int rank = -1;
-  EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
-  return k > 0 ? rank / k : 0;
 }
 
 int TeamSize(dart_team_t team) {

@@ -76,7 +76,7 @@ struct Mapped {
   int used_identity = -1;
 };
 
-Mapped Compute(dart_mapping_mode_t mode, const Keys& k, const std::vector<int>& dims) {
+Mapped Compute(dart_unit_mapping_t mode, const Keys& k, const std::vector<int>& dims) {
   Mapped m;
   m.new_id.assign(k.nunits(), -1);
   EXPECT_EQ(dart__mapping_compute(mode, k.nunits(), k.nkeys, k.values.data(), k.node_key,
@@ -178,23 +178,23 @@ TEST(MappingHilbert, IsABijectionOfFaceNeighbourSteps) {
 // ---- mode names ---------------------------------------------------------------------------
 
 TEST(MappingMode, ParsesExactlyTheThreeNames) {
-  dart_mapping_mode_t mode = DART_MAPPING_NONE;
+  dart_unit_mapping_t mode = DART_UNIT_MAPPING_NONE;
   EXPECT_TRUE(dart__mapping_mode_parse("hierarchical", &mode));
-  EXPECT_EQ(mode, DART_MAPPING_HIERARCHICAL);
+  EXPECT_EQ(mode, DART_UNIT_MAPPING_HIERARCHICAL);
   EXPECT_TRUE(dart__mapping_mode_parse("HILBERT", &mode));
-  EXPECT_EQ(mode, DART_MAPPING_HILBERT);
+  EXPECT_EQ(mode, DART_UNIT_MAPPING_HILBERT);
   EXPECT_TRUE(dart__mapping_mode_parse("None", &mode));
-  EXPECT_EQ(mode, DART_MAPPING_NONE);
-  mode = DART_MAPPING_HILBERT;
+  EXPECT_EQ(mode, DART_UNIT_MAPPING_NONE);
+  mode = DART_UNIT_MAPPING_HILBERT;
   for (const char* bad : {"", "hier", "hilbert ", "morton", "0", "identity"}) {
     EXPECT_FALSE(dart__mapping_mode_parse(bad, &mode)) << bad;
   }
   EXPECT_FALSE(dart__mapping_mode_parse(nullptr, &mode));
-  EXPECT_EQ(mode, DART_MAPPING_HILBERT) << "a failed parse changed the mode";
-  EXPECT_STREQ(dart__mapping_mode_name(DART_MAPPING_NONE), "none");
-  EXPECT_STREQ(dart__mapping_mode_name(DART_MAPPING_HIERARCHICAL), "hierarchical");
-  EXPECT_STREQ(dart__mapping_mode_name(DART_MAPPING_HILBERT), "hilbert");
-  EXPECT_STREQ(dart__mapping_mode_name(static_cast<dart_mapping_mode_t>(7)), "invalid");
+  EXPECT_EQ(mode, DART_UNIT_MAPPING_HILBERT) << "a failed parse changed the mode";
+  EXPECT_STREQ(dart_unit_mapping_name(DART_UNIT_MAPPING_NONE), "none");
+  EXPECT_STREQ(dart_unit_mapping_name(DART_UNIT_MAPPING_HIERARCHICAL), "hierarchical");
+  EXPECT_STREQ(dart_unit_mapping_name(DART_UNIT_MAPPING_HILBERT), "hilbert");
+  EXPECT_STREQ(dart_unit_mapping_name(static_cast<dart_unit_mapping_t>(7)), "invalid");
 }
 
 // ---- crossing metric and model ------------------------------------------------------------
@@ -651,11 +651,11 @@ TEST(MappingCompute, AlwaysAPermutationNeverWorseThanIdentity) {
       ASSERT_EQ(dart__balanced_dims(nunits, ndims, dims.data()), DART_OK);
       const int64_t identity_node = NodeCrossings(k, dims, Identity(nunits));
       const int64_t identity_periodic = NodeCrossings(k, dims, Identity(nunits), true);
-      for (dart_mapping_mode_t mode : {DART_MAPPING_HIERARCHICAL, DART_MAPPING_HILBERT}) {
+      for (dart_unit_mapping_t mode : {DART_UNIT_MAPPING_HIERARCHICAL, DART_UNIT_MAPPING_HILBERT}) {
         SCOPED_TRACE("nunits=" + std::to_string(nunits) + " ndims=" + std::to_string(ndims) +
                      " levels=" + std::to_string(fanout.size()) +
                      " cores=" + std::to_string(cores) + " numa=" + std::to_string(numa) +
-                     " mode=" + dart__mapping_mode_name(mode));
+                     " mode=" + dart_unit_mapping_name(mode));
         const Mapped m = Compute(mode, k, dims);
         ASSERT_TRUE(IsPermutation(m.new_id));
         const int64_t mapped_node = NodeCrossings(k, dims, LayoutOf(m.new_id));
@@ -685,14 +685,14 @@ TEST(MappingCompute, NoneAndTrivialCasesGiveIdentity) {
   SplitMix64 rng(7);
   const Keys k = MakeMachine(rng, 96, {4}, 12, true, false);
   const std::vector<int> dims = {8, 12};
-  Mapped none = Compute(DART_MAPPING_NONE, k, dims);
+  Mapped none = Compute(DART_UNIT_MAPPING_NONE, k, dims);
   EXPECT_EQ(none.new_id, Identity(96));
   EXPECT_EQ(none.used_identity, 1);
   // 1-D with contiguous nodes: the identity is already optimal (one crossing per node border).
   Keys line;
   line.nkeys = 1;
   for (int u = 0; u < 40; ++u) line.values.push_back(u / 8);
-  for (dart_mapping_mode_t mode : {DART_MAPPING_HIERARCHICAL, DART_MAPPING_HILBERT}) {
+  for (dart_unit_mapping_t mode : {DART_UNIT_MAPPING_HIERARCHICAL, DART_UNIT_MAPPING_HILBERT}) {
     Mapped m = Compute(mode, line, {40});
     EXPECT_EQ(m.used_identity, 1);
     EXPECT_EQ(m.new_id, Identity(40));
@@ -701,7 +701,7 @@ TEST(MappingCompute, NoneAndTrivialCasesGiveIdentity) {
   Keys one;
   one.nkeys = 1;
   one.values = {5};
-  Mapped m = Compute(DART_MAPPING_HIERARCHICAL, one, {1, 1});
+  Mapped m = Compute(DART_UNIT_MAPPING_HIERARCHICAL, one, {1, 1});
   EXPECT_EQ(m.new_id, std::vector<int>{0});
 }
 
@@ -709,21 +709,21 @@ TEST(MappingCompute, RejectsBadArguments) {
   const Keys k = TwoNodesOfTwo();
   std::vector<int> new_id(4, -1);
   const std::vector<int> dims = {2, 2}, wrong = {3, 2}, zero = {4, 0};
-  auto call = [&](dart_mapping_mode_t mode, int nunits, int nkeys, int node_key, int ndims,
+  auto call = [&](dart_unit_mapping_t mode, int nunits, int nkeys, int node_key, int ndims,
                   const int* d) {
     return dart__mapping_compute(mode, nunits, nkeys, k.values.data(), node_key, ndims, d,
                                  new_id.data(), nullptr);
   };
-  EXPECT_EQ(call(static_cast<dart_mapping_mode_t>(9), 4, 1, 0, 2, dims.data()), DART_ERR_INVAL);
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 4, 1, 0, 2, wrong.data()), DART_ERR_INVAL);
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 4, 1, 0, 2, zero.data()), DART_ERR_INVAL);
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 4, 1, 1, 2, dims.data()), DART_ERR_INVAL);
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 4, 0, 0, 2, dims.data()), DART_ERR_INVAL);
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 0, 1, 0, 2, dims.data()), DART_ERR_INVAL);
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 4, 1, 0, DART_MAPPING_MAX_DIMS + 1, dims.data()),
+  EXPECT_EQ(call(static_cast<dart_unit_mapping_t>(9), 4, 1, 0, 2, dims.data()), DART_ERR_INVAL);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 4, 1, 0, 2, wrong.data()), DART_ERR_INVAL);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 4, 1, 0, 2, zero.data()), DART_ERR_INVAL);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 4, 1, 1, 2, dims.data()), DART_ERR_INVAL);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 4, 0, 0, 2, dims.data()), DART_ERR_INVAL);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 0, 1, 0, 2, dims.data()), DART_ERR_INVAL);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 4, 1, 0, DART_MAPPING_MAX_DIMS + 1, dims.data()),
             DART_ERR_INVAL);
   EXPECT_EQ(new_id, std::vector<int>(4, -1)) << "a rejected call wrote a result";
-  EXPECT_EQ(call(DART_MAPPING_HIERARCHICAL, 4, 1, 0, 2, dims.data()), DART_OK);
+  EXPECT_EQ(call(DART_UNIT_MAPPING_HIERARCHICAL, 4, 1, 0, 2, dims.data()), DART_OK);
 }
 
 // ---- remapping: optimality on contiguous allocations --------------------------------------
@@ -816,7 +816,7 @@ TEST(MappingCompute, ContiguousAllocationReachesMinimalSurface) {
           for (int e : dims) trace << " " << e;
           trace << " cores " << cores << " levels " << levels;
           SCOPED_TRACE(trace.str());
-          const Mapped m = Compute(DART_MAPPING_HIERARCHICAL, k, dims);
+          const Mapped m = Compute(DART_UNIT_MAPPING_HIERARCHICAL, k, dims);
           ASSERT_TRUE(IsPermutation(m.new_id));
           const int64_t mapped = NodeCrossings(k, dims, LayoutOf(m.new_id));
           const int64_t identity = NodeCrossings(k, dims, Identity(nunits));
@@ -854,7 +854,7 @@ TEST(MappingCompute, HilbertFollowsTheCurve) {
     k.values.push_back(node / 8);  // 8 nodes per blade
     k.values.push_back(node);
   }
-  const Mapped m = Compute(DART_MAPPING_HILBERT, k, dims);
+  const Mapped m = Compute(DART_UNIT_MAPPING_HILBERT, k, dims);
   ASSERT_EQ(m.used_identity, 0);
   // Sorted order: by node; within a node by rank.
   std::vector<int> sorted = Identity(256);
@@ -866,7 +866,7 @@ TEST(MappingCompute, HilbertFollowsTheCurve) {
     ASSERT_EQ(m.new_id[sorted[i]], cell[0] * 16 + cell[1]) << i;
   }
   EXPECT_EQ(NodeCrossings(k, dims, LayoutOf(m.new_id)), TilingCrossings(dims, {2, 2}));
-  const Mapped h = Compute(DART_MAPPING_HIERARCHICAL, k, dims);
+  const Mapped h = Compute(DART_UNIT_MAPPING_HIERARCHICAL, k, dims);
   EXPECT_EQ(NodeCrossings(k, dims, LayoutOf(h.new_id)), TilingCrossings(dims, {2, 2}));
 }
 
@@ -879,9 +879,9 @@ TEST(MappingCompute, TenThousandUnitsQuickly) {
   std::vector<int> udims(3);
   ASSERT_EQ(dart__balanced_dims(9984, 3, udims.data()), DART_OK);
   const auto start = std::chrono::steady_clock::now();
-  const Mapped a = Compute(DART_MAPPING_HIERARCHICAL, k, dims);
+  const Mapped a = Compute(DART_UNIT_MAPPING_HIERARCHICAL, k, dims);
   const auto middle = std::chrono::steady_clock::now();
-  const Mapped b = Compute(DART_MAPPING_HIERARCHICAL, uniform, udims);
+  const Mapped b = Compute(DART_UNIT_MAPPING_HIERARCHICAL, uniform, udims);
   const auto end = std::chrono::steady_clock::now();
   EXPECT_TRUE(IsPermutation(a.new_id));
   EXPECT_TRUE(IsPermutation(b.new_id));
@@ -918,8 +918,8 @@ CaseResult RunCrayCase(int nnodes, int cores, int ndims, bool scrambled, uint64_
   std::vector<int> dims(ndims);
   EXPECT_EQ(dart__balanced_dims(nunits, ndims, dims.data()), DART_OK);
   const std::vector<int> identity = Identity(nunits);
-  const Mapped h = Compute(DART_MAPPING_HIERARCHICAL, k, dims);
-  const Mapped c = Compute(DART_MAPPING_HILBERT, k, dims);
+  const Mapped h = Compute(DART_UNIT_MAPPING_HIERARCHICAL, k, dims);
+  const Mapped c = Compute(DART_UNIT_MAPPING_HILBERT, k, dims);
   const std::vector<int> h_at = LayoutOf(h.new_id), c_at = LayoutOf(c.new_id);
   CaseResult r;
   r.identity = Crossings(k, dims, identity);

@@ -16,26 +16,19 @@
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace {
 
 using dash::util::Locality;
+using dash_test::ExpectedNode;
 using dash_test::myid;
 using dash_test::nunits;
 
 bool HwlocForcedOff() {
   const char* v = std::getenv("DART_TEST_HWLOC_FAIL");
   return v != nullptr && std::strcmp(v, "1") == 0;
-}
-
-// DART node of global unit u on this one host.
-int ExpectedNode(int u) {  // emulated nodes group consecutive MPI ranks
-  const char* v = std::getenv("DART_VIRTUAL_NODE_SIZE");
-  int k = v ? std::atoi(v) : 0;
-  int rank = -1;
-  EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
-  return k > 0 ? rank / k : 0;
 }
 
 std::vector<int> Globals(const dash::Team& team) {

@@ -1,5 +1,6 @@
 // DART helpers shared by the test suites: the DART type id of a C++ type,
-// TeamArray, team memory that frees itself, and TeamUnits, a team's members.
+// TeamArray, team memory that frees itself, TeamUnits, a team's members, and
+// ExpectedNode, a unit's node on one host.
 #ifndef DASH_TESTS_SUPPORT_DART_TEST_UTIL_H_
 #define DASH_TESTS_SUPPORT_DART_TEST_UTIL_H_
 
@@ -9,9 +10,20 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace dash_test {
+
+// The (emulated) node of global unit u when every unit runs on one host: DART_VIRTUAL_NODE_SIZE
+// consecutive MPI ranks form a node (unit ids may be remapped, ranks are not); 0 without it.
+inline int ExpectedNode(int u) {
+  const char* v = std::getenv("DART_VIRTUAL_NODE_SIZE");
+  const int k = v ? std::atoi(v) : 0;
+  int rank = -1;
+  EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
+  return k > 0 ? rank / k : 0;
+}
 
 // Global ids of a team's units in team order, through dart_team_unit_l2g.
 inline std::vector<int> TeamUnits(dart_team_t team) {

@@ -15,6 +15,7 @@
  * | call                   | cost                                  |
  * |------------------------|---------------------------------------|
  * | dart_unit_mapping_info | local                                 |
+ * | dart_unit_mapping_name | local                                 |
  * | dart_unit_mpi_rank     | local                                 |
  * | dart_balanced_dims     | local, O(sqrt(nunits) * ndims)        |
  * | dart_unit_mapping_cost | local, O(units * stencil size)        | */
@@ -44,6 +45,10 @@ typedef enum {
   DART_UNIT_MAPPING_HIERARCHICAL = 1,
   DART_UNIT_MAPPING_HILBERT = 2
 } dart_unit_mapping_t;
+
+/* Lower-case name of a mode ("none", "hierarchical", "hilbert"; "invalid" for other values).
+ * Local. */
+const char* dart_unit_mapping_name(dart_unit_mapping_t mode);
 
 /* Neighbourhood on a grid: FACES = the 2*ndims face neighbours (2-D 5-point, 3-D 7-point
  * stencil); FULL = all 3^ndims - 1 neighbours (2-D 9-point, 3-D 27-point). */
