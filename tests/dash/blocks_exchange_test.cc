@@ -3,7 +3,8 @@
 // several per unit, more blocks than fit evenly), with both assignments;
 // many small items to random blocks, each arriving exactly once and in
 // order per (source, target); mixed value types in one queue; an enqueue to
-// a gid outside the decomposition throws on every unit (no hang); queues
+// a gid outside the decomposition throws on every unit (the failing unit
+// InvalidArgument, the others RemoteFailure; no hang); queues
 // below and above the size sent as messages of their own, over rounds.
 #include <dash/Init.h>
 #include <dash/Team.h>
@@ -187,8 +188,19 @@ TEST(BlocksExchange, BadTargetsThrowOnEveryUnit) {
   Master<int> master(nb);
   for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::contiguous))
     master.add(gid, std::make_unique<int>(gid), {});
-  if (myid() == nunits() - 1) master.proxy(0).enqueue(nb + 5, 1);
-  EXPECT_THROW(master.exchange(), dash::exception::InvalidArgument);
+  const int failing = nunits() - 1;
+  if (myid() == failing) master.proxy(0).enqueue(nb + 5, 1);
+  try {
+    master.exchange();
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_NE(myid(), failing);
+    EXPECT_EQ(e.unit(), failing);
+    EXPECT_NE(e.message().find("enqueued to gid " + std::to_string(nb + 5)), std::string::npos)
+        << e.what();
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_EQ(myid(), failing) << e.what();
+  }
   // Adding a block another unit owns, or twice.
   int other = dash::bp::owner(nb - 1, nb, nunits(), Assignment::contiguous);
   if (other != myid()) {

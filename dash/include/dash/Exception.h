@@ -35,6 +35,25 @@ class RuntimeError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Another unit failed inside a collective operation that the calling unit
+// took part in; thrown on every unit but the failing one (which rethrows its
+// own exception). what() is "<operation>: unit <u> failed: <its message>".
+class RemoteFailure : public RuntimeError {
+ public:
+  RemoteFailure(const std::string& operation, int unit, const std::string& message)
+      : RuntimeError(operation + ": unit " + std::to_string(unit) + " failed: " + message),
+        unit_(unit),
+        message_(message) {}
+  // The failing unit's id in the operation's team.
+  int unit() const noexcept { return unit_; }
+  // The failing unit's exception message (its what()).
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  int unit_;
+  std::string message_;
+};
+
 }  // namespace exception
 
 namespace internal {

@@ -25,10 +25,10 @@
 // them with one alltoall of sizes and one alltoallv of bytes; queues of 32 KiB
 // or more go as messages of their own (tag 30003), from the sender's queue
 // straight into the receiver's, announced in the packed buffer. iexchange()
-// sends each unit's packed queues with a synchronous-mode send as soon as a
-// callback has filled them and detects termination with the IExchange state
-// machine (Termination.h). Queues keep the order of enqueue per (source,
-// target) pair in both.
+// sends each unit's packed queues with a synchronous-mode send (tags 30001
+// and 30004 in turn) as soon as a callback has filled them and detects termination with the
+// IExchange state machine (Termination.h). Queues keep the order of enqueue per (source, target)
+// pair in both.
 //
 // Threads: with threads(t), t > 1, foreach and iexchange run the callbacks
 // of different blocks concurrently on a pool of t threads (each block on one
@@ -53,13 +53,16 @@
 #include <dash/blocks/Serialization.h>
 #include <dash/blocks/Termination.h>
 #include <dash/blocks/ThreadPool.h>
+#include <dash/internal/Failure.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -72,6 +75,11 @@
 
 namespace dash {
 namespace bp {
+
+namespace detail {
+template <class Block, class Partners>
+class ReduceRun;
+}  // namespace detail
 
 template <class Block>
 class Master {
@@ -93,6 +101,23 @@ class Master {
   Master(int nblocks, owner_function owner, Team& team = Team::All())
       : team_(&team), nblocks_(nblocks), owner_(std::move(owner)) {
     if (!owner_) throw exception::InvalidArgument("dash::bp::Master: no owner function");
+  }
+
+  Master(Master&&) = default;
+  Master& operator=(Master&&) = default;
+
+  // A failure of foreach that no collective call reported is printed here
+  // (stderr), not lost. Local.
+  ~Master() {
+    if (!held_) return;
+    try {
+      std::fprintf(stderr,
+                   "dash::bp::Master: unit %d destroyed a master holding a failure of foreach "
+                   "that no exchange, iexchange or reduce reported: %s\n",
+                   int(team_->myid().id), dash::internal::failure_message(held_).c_str());
+    } catch (...) {  // the team is gone: say it without the unit id
+      std::fprintf(stderr, "dash::bp::Master: destroyed holding an unreported failure\n");
+    }
   }
 
   // Adds block gid (owned by the calling unit) with its links. Local.
@@ -146,38 +171,50 @@ class Master {
   // The same, skipping the blocks for which skip(proxy) is true (e.g. those
   // with nothing incoming: `[](const Proxy& p) { return p.incoming_from().empty(); }`).
   // Local.
+  //
+  // Failures: an exception from f stops the calls on this unit (blocks not
+  // yet started are skipped) and is held by the master, not thrown: the next
+  // exchange, iexchange or reduce carries it to the other units and throws
+  // it here, and dash::exception::RemoteFailure on every other unit (a
+  // foreach is local, so throwing at once would leave the other units
+  // waiting in that collective). While a failure is held, foreach does
+  // nothing.
   template <class F, class Skip>
   void foreach (F&& f, Skip && skip) {
-    run_blocks(entries_.size(), [&](std::size_t i) {
-      Entry& e = *entries_[i];
-      if (!skip(static_cast<const Proxy&>(*e.proxy))) f(*e.block, *e.proxy);
-    });
+    if (held_) return;
+    try {
+      run_blocks(entries_.size(), [&](std::size_t i) {
+        Entry& e = *entries_[i];
+        if (!skip(static_cast<const Proxy&>(*e.proxy))) f(*e.block, *e.proxy);
+      });
+    } catch (...) {
+      held_ = std::current_exception();
+    }
   }
 
   // Delivers every outgoing queue to its target block's incoming queue (the
   // incoming queues of the previous round are dropped first). Collective
   // over the team.
+  //
+  // Failures: a failure held from foreach, or an enqueue to a gid outside
+  // [0, nblocks), makes this unit send a failure mark instead of its sizes;
+  // then no queue moves, every queue of every unit is emptied, and every
+  // unit throws: the failing unit its own exception, the others
+  // dash::exception::RemoteFailure naming it. Nothing is added to the
+  // collectives of a successful exchange.
   void exchange() {
+    static const char* const call = "dash::bp::Master::exchange";
     const std::size_t units = team_->size();
     const int me = int(team_->myid().id);
-    // A bad target found here is reported on every unit after the first
-    // collective (throwing here alone would leave the others waiting).
-    std::string error;
-    for (auto& e : entries_)
-      e->proxy->for_each_outgoing([&](int to, MemoryBuffer&) {
-        if ((to < 0 || to >= nblocks_) && error.empty())
-          error = "block " + std::to_string(e->gid) + " of unit " + std::to_string(me) +
-                  " enqueued to gid " + std::to_string(to) + ", outside [0, " +
-                  std::to_string(nblocks_) + ")";
-      });
-    if (!error.empty() && units == 1)
-      throw exception::InvalidArgument("dash::bp::Master::exchange: " + error);
+    dash::internal::Failure failure;
+    failure.capture(std::exchange(held_, nullptr));
+    if (!failure.any()) check_targets(failure, "exchange");
     for (auto& e : entries_) e->proxy->clear_incoming();
     // Sizes per destination unit: a {from, to, nbytes} header per queue,
     // followed by its bytes unless the queue goes as a message of its own.
     sx_.send_counts.assign(units, 0);
     sx_.recv_counts.assign(units, 0);
-    if (error.empty())
+    if (!failure.any())
       for (auto& e : entries_)
         e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
           const int dest = owner_(to);
@@ -196,7 +233,7 @@ class Master {
     std::vector<std::size_t>& fill = sx_.fill;
     fill.assign(sx_.send_offsets.begin(), sx_.send_offsets.end());
     sx_.direct.clear();
-    if (error.empty())
+    if (!failure.any())
       for (auto& e : entries_)
         e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
           const int dest = owner_(to);
@@ -215,18 +252,27 @@ class Master {
             buf.clear();
           }
         });
-    if (units == 1) return;
+    if (units == 1) {
+      if (failure.any()) drop_queues();
+      failure.raise(call);
+      return;
+    }
     constexpr std::size_t kFailed = ~std::size_t(0);
-    if (!error.empty()) std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
+    if (failure.any()) std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
     check(dart_alltoall(sx_.send_counts.data(), sx_.recv_counts.data(), sizeof(std::size_t),
                         DART_TYPE_BYTE, team_->dart_id()),
           "dart_alltoall");
-    if (!error.empty()) throw exception::InvalidArgument("dash::bp::Master::exchange: " + error);
-    for (std::size_t u = 0; u < units; ++u)
-      if (sx_.recv_counts[u] == kFailed)
-        throw exception::InvalidArgument("dash::bp::Master::exchange: unit " + std::to_string(u) +
-                                         " enqueued to a gid outside [0, " +
-                                         std::to_string(nblocks_) + ")");
+    // A failure mark from any unit (this one included): every unit stops
+    // here, learns the lowest failing unit's message and throws.
+    for (std::size_t u = 0; u < units; ++u) {
+      if (sx_.recv_counts[u] != kFailed) continue;
+      const std::string message = dash::internal::broadcast_failure_message(
+          failure.own() ? failure.own_message() : std::string(), int(u), team_->dart_id(), call);
+      sx_.direct.clear();
+      drop_queues();
+      if (failure.own()) std::rethrow_exception(failure.own_exception());
+      throw exception::RemoteFailure(call, int(u), message);
+    }
     // No unit failed: the big queues may go now, straight from their memory.
     for (Direct& d : sx_.direct)
       check(dart_isend(d.queue->data(), d.queue->size(), kExchangeTag, DART_TEAM_UNIT_ID(d.unit),
@@ -259,9 +305,19 @@ class Master {
   // after the pass of concurrent calls (threads > 1); messages arriving in
   // between are delivered to their blocks' incoming queues. Values a call
   // leaves unread stay queued. Collective over the team; every unit must
-  // call it, f must not throw (the other units would wait for ever). A unit
-  // with nothing to do polls; where DART waits by yielding (DART_WAIT, e.g.
-  // more units than cores) it yields and then sleeps 20 us between polls.
+  // call it. A unit with nothing to do polls; where DART waits by yielding
+  // (DART_WAIT, e.g. more units than cores) it yields and then sleeps 20 us
+  // between polls.
+  //
+  // Failures: when f throws (or enqueues to a gid outside [0, nblocks), or
+  // foreach holds a failure), the unit stops calling f, drops its queues and
+  // sends a failure notice to every other unit with the same messages as
+  // queues; a unit that receives one stops too. Termination detection then
+  // runs as usual (messages still in flight are received and dropped), its
+  // all-reduce carrying a failure bit next to the dirty flag, and every unit
+  // throws: the failing unit its own exception, the others
+  // dash::exception::RemoteFailure naming the (lowest) failing unit. The
+  // master is then empty of messages and can be used again.
   //
   // Test flag DASH_BP_TEST_SEND_DELAY_US=<max>: each message to another unit
   // is held back for a random 0..max microseconds before it is sent (seeded
@@ -269,15 +325,24 @@ class Master {
   // adversarial timing.
   template <class F>
   void iexchange(F&& f) {
+    static const char* const call = "dash::bp::Master::iexchange";
     const int me = int(team_->myid().id);
     const SendDelay delay = SendDelay::from_environment(me);
     std::mt19937_64 random(delay.seed);
+    // Consecutive calls use two tags in turn: a unit that has seen the end
+    // of this call may already send for the next one while another unit
+    // still polls for this one, which must not receive those messages (no
+    // unit can finish the next call before every unit has finished this one).
+    const int tag = (iexchange_calls_++ % 2 == 0) ? kIexchangeTag : kIexchangeTagOdd;
     std::vector<Outbound> outbound;  // packed, sending or held back
     std::vector<MemoryBuffer> packs(team_->size());
     std::vector<std::size_t> runnable;
     Bytes received;
     Termination termination;
     TeamCollectives collectives(*team_);
+    dash::internal::Failure failure;
+    failure.capture(take_held());
+    bool stopped = false;  // after a failure: no more calls of f
     for (auto& e : entries_) {
       e->done = false;
       e->fresh = false;
@@ -311,6 +376,50 @@ class Master {
         outbound.push_back(std::move(out));
       }
     };
+    // After the first failure this unit knows of: no more calls, every block
+    // done, queues dropped; if the failure is its own, a notice (a message
+    // with a {kFailureNotice, unit, nbytes} header and the text) to every
+    // other unit. Messages already packed still go (their receivers drop
+    // them).
+    auto stop = [&] {
+      if (stopped || !failure.any()) return;
+      stopped = true;
+      for (auto& e : entries_) {
+        e->done = true;
+        e->fresh = false;
+      }
+      drop_queues();
+      if (!failure.own()) return;
+      const std::string text = failure.own_message();
+      for (std::size_t u = 0; u < packs.size(); ++u) {
+        if (int(u) == me) continue;
+        const std::int64_t header[3] = {kFailureNotice, me, std::int64_t(text.size())};
+        packs[u].write(header, sizeof(header));
+        packs[u].write(text.data(), text.size());
+      }
+      post();
+    };
+    // A received message: failure notices are recorded, queues delivered
+    // (or dropped once stopped).
+    auto take = [&](const char* data, std::size_t total) {
+      std::size_t at = 0;
+      while (at + kHeaderBytes <= total) {
+        std::int64_t header[3];
+        std::memcpy(header, data + at, sizeof(header));
+        at += kHeaderBytes;
+        const std::size_t n = std::min(std::size_t(header[2]), total - at);
+        if (header[0] == kFailureNotice) {
+          failure.remote(int(header[1]), std::string(data + at, n));
+        } else if (!stopped) {
+          try {
+            deliver(int(header[0]), int(header[1]), data + at, n, "iexchange");
+          } catch (...) {
+            failure.capture();
+          }
+        }
+        at += n;
+      }
+    };
     // Starts due sends, retires completed ones, receives what has come.
     // Returns whether anything happened.
     auto progress = [&] {
@@ -323,8 +432,8 @@ class Master {
             ++i;
             continue;
           }
-          check(dart_issend(out.bytes.data(), out.bytes.size(), kIexchangeTag,
-                            DART_TEAM_UNIT_ID(out.unit), team_->dart_id(), &out.handle),
+          check(dart_issend(out.bytes.data(), out.bytes.size(), tag, DART_TEAM_UNIT_ID(out.unit),
+                            team_->dart_id(), &out.handle),
                 "dart_issend");
           moved = true;
         }
@@ -343,43 +452,56 @@ class Master {
         dart_message_t message;
         dart_team_unit_t from;
         std::size_t nbytes = 0;
-        check(dart_improbe(kIexchangeTag, DART_UNDEFINED_TEAM_UNIT_ID, team_->dart_id(), &found,
-                           &message, &from, &nbytes),
+        check(dart_improbe(tag, DART_UNDEFINED_TEAM_UNIT_ID, team_->dart_id(), &found, &message,
+                           &from, &nbytes),
               "dart_improbe");
         if (!found) break;
         received.resize(nbytes + 1);
         check(dart_mrecv(received.data(), nbytes, &message), "dart_mrecv");
-        unpack(received.data(), nbytes, "iexchange");
+        take(received.data(), nbytes);
         termination.received();
         moved = true;
       }
+      stop();
       return moved;
     };
 
     for (auto& e : entries_) e->fresh = true;  // every block runs at least once
+    stop();                                    // a failure held from foreach
     int idle_polls = 0;
     const bool yield = dart_yield_when_idle() != 0;
     for (;;) {
       runnable.clear();
-      for (std::size_t i = 0; i < entries_.size(); ++i)
+      for (std::size_t i = 0; !stopped && i < entries_.size(); ++i)
         if (!entries_[i]->done || entries_[i]->fresh) runnable.push_back(i);
       bool moved = !runnable.empty();
       if (threads_ <= 1) {
         for (std::size_t i : runnable) {
+          if (stopped) break;
           Entry& e = *entries_[i];
           e.fresh = false;
-          e.done = f(*e.block, *e.proxy);
-          route(e);
+          try {
+            e.done = f(*e.block, *e.proxy);
+            route(e);
+          } catch (...) {
+            failure.capture("block " + std::to_string(e.gid));
+          }
+          stop();
           post();
           progress();
         }
       } else if (!runnable.empty()) {
         for (std::size_t i : runnable) entries_[i]->fresh = false;
-        run_blocks(runnable.size(), [&](std::size_t k) {
-          Entry& e = *entries_[runnable[k]];
-          e.done = f(*e.block, *e.proxy);
-        });
-        for (std::size_t i : runnable) route(*entries_[i]);
+        try {
+          run_blocks(runnable.size(), [&](std::size_t k) {
+            Entry& e = *entries_[runnable[k]];
+            e.done = f(*e.block, *e.proxy);
+          });
+          for (std::size_t i : runnable) route(*entries_[i]);
+        } catch (...) {
+          failure.capture();
+        }
+        stop();
         post();
       }
       moved = progress() || moved;
@@ -387,7 +509,7 @@ class Master {
       for (std::size_t i = 0; idle && i < entries_.size(); ++i)
         idle = entries_[i]->done && !entries_[i]->fresh;
       const auto before = termination.state();
-      if (termination.step(idle, collectives)) break;
+      if (termination.step(idle, collectives, failure.any())) break;
       if (moved || termination.state() != before) {
         idle_polls = 0;
       } else if (yield && ++idle_polls >= 64) {
@@ -398,6 +520,9 @@ class Master {
         sched_yield();
       }
     }
+    if (!failure.any() && termination.failed())  // cannot happen: notices precede the bit
+      throw exception::RuntimeError(std::string(call) + ": another unit failed");
+    failure.raise(call);
   }
 
  private:
@@ -418,7 +543,10 @@ class Master {
     std::chrono::steady_clock::time_point release;  // test delays only
   };
 
-  static constexpr int kIexchangeTag = 30001;
+  static constexpr int kIexchangeTag = 30001;     // iexchange(): even calls
+  static constexpr int kIexchangeTagOdd = 30004;  // iexchange(): odd calls
+  // iexchange(): the `from` of a header announcing a failure notice.
+  static constexpr std::int64_t kFailureNotice = -1;
   static constexpr int kExchangeTag = 30003;  // exchange(): queues sent on their own
 
   // exchange() sends queues of at least this many bytes to another unit as
@@ -455,6 +583,35 @@ class Master {
       return value;
     }
   };
+
+  // Captures, as this unit's failure, the first enqueue to a gid outside
+  // [0, nblocks). Local.
+  void check_targets(dash::internal::Failure& failure, const char* call) {
+    for (auto& e : entries_)
+      e->proxy->for_each_outgoing([&](int to, MemoryBuffer&) {
+        if ((to >= 0 && to < nblocks_) || failure.any()) return;
+        failure.capture(std::make_exception_ptr(exception::InvalidArgument(
+            std::string("dash::bp::Master::") + call + ": block " + std::to_string(e->gid) +
+            " of unit " + std::to_string(team_->myid().id) + " enqueued to gid " +
+            std::to_string(to) + ", outside [0, " + std::to_string(nblocks_) + ")")));
+      });
+  }
+
+  // Empties every queue of every block (after a failure: nothing of the
+  // failed round reaches a later one). Local.
+  void drop_queues() {
+    for (auto& e : entries_) {
+      e->proxy->clear_incoming();
+      e->proxy->for_each_outgoing([](int, MemoryBuffer& buf) { buf.clear(); });
+    }
+  }
+
+  // The failure foreach holds (null if none), handed over to a collective
+  // operation that reports it. Local.
+  std::exception_ptr take_held() { return std::exchange(held_, nullptr); }
+
+  template <class B, class P>
+  friend class detail::ReduceRun;
 
   Entry& entry_of(int to, const char* call) {
     auto it = index_.find(to);
@@ -574,6 +731,8 @@ class Master {
   } sx_;
   int threads_ = 1;
   std::unique_ptr<ThreadPool> pool_;
+  std::exception_ptr held_;  // a failure of foreach, until a collective reports it
+  long iexchange_calls_ = 0;
 };
 
 }  // namespace bp

@@ -39,18 +39,22 @@
 // enqueued by value is neither packed nor unpacked by a copy (the queue's
 // buffer becomes the message, the received message becomes the queue).
 //
-// Errors. An exception from the function (or from a proxy call in it, e.g.
-// a dequeue from a block not in in_link) stops the calls on that unit, but
-// the rounds run to their end, carrying the error, so no unit waits forever:
-// the unit rethrows its exception, and every unit that receives from it
-// afterwards (directly or through others) throws an exception of the same
-// kind (InvalidArgument, else RuntimeError) naming the block and round.
+// Failures. An exception from the function (or from a proxy call in it, e.g.
+// a dequeue from a block not in in_link), or a failure held by the master
+// from foreach, stops the calls on that unit, and the rounds run to their
+// end carrying the error, so no unit waits forever and the units that hear
+// of it skip their calls too. One all-reduce of an int at the end tells
+// every unit whether any unit failed (the only cost on the success path);
+// then every unit throws: the failing unit its own exception, the others
+// dash::exception::RemoteFailure naming the (lowest) failing unit and its
+// message ("block <gid> in round <r>: <what>").
 //
 // | call                 | cost                                                    |
 // |----------------------|---------------------------------------------------------|
 // | reduce               | collective over master.team(); per round one message    |
 // |                      | to and from each unit holding a partner (+ one per      |
-// |                      | enqueue_view array); owner() of every gid at the start  |
+// |                      | enqueue_view array); owner() of every gid at the start; |
+// |                      | one all-reduce of an int at the end                     |
 // | enqueue / dequeue    | local; the value's bytes copied once                    |
 // | enqueue_view         | local; no copy (one if the target is on this unit)      |
 // | dequeue_view         | local; no copy (one if misaligned for T)                |
@@ -64,6 +68,7 @@
 #include <dash/blocks/Master.h>
 #include <dash/blocks/ReducePartners.h>
 #include <dash/blocks/Serialization.h>
+#include <dash/internal/Failure.h>
 
 #include <algorithm>
 #include <climits>
@@ -432,16 +437,19 @@ class ReduceRun {
                                        std::to_string(partners_.nblocks()) +
                                        " blocks, the master " + std::to_string(master_.nblocks()));
     set_up();
+    if (std::exception_ptr held = master_.take_held()) {
+      failure_.capture(held, "unit " + std::to_string(me_) + ", foreach before the reduction");
+      fail(kRuntimeError, failure_.own_message());
+    }
     const int rounds = partners_.rounds();
     for (int r = 0;; ++r) {
       call(r, f);
       if (r == rounds) break;
       exchange(r);
     }
-    if (local_error_) std::rethrow_exception(local_error_);
-    if (error_kind_ == kInvalidArgument)
-      throw exception::InvalidArgument("dash::bp::reduce: " + error_text_);
-    if (error_kind_ != kNoError) throw exception::RuntimeError("dash::bp::reduce: " + error_text_);
+    dash::internal::agree(failure_, team_, "dash::bp::reduce");
+    if (failed())  // heard of a failure that no unit owns: cannot happen
+      throw exception::RuntimeError("dash::bp::reduce: " + error_text_);
   }
 
  private:
@@ -481,14 +489,24 @@ class ReduceRun {
   };
 
   bool failed() const { return error_kind_ != kNoError; }
+  // Records an error this unit heard of (or its own): the calls stop and
+  // the later rounds carry it on. Local.
   void fail(std::int64_t kind, std::string text) {
     if (failed()) return;
     error_kind_ = kind;
     error_text_ = std::move(text);
   }
+  // An error the reduction found on this unit: this unit's own failure.
+  void fail_own(std::int64_t kind, const std::string& text) {
+    const std::string what = "dash::bp::reduce: " + text;
+    if (kind == kInvalidArgument)
+      failure_.capture(std::make_exception_ptr(exception::InvalidArgument(what)));
+    else
+      failure_.capture(std::make_exception_ptr(exception::RuntimeError(what)));
+    fail(kind, text);
+  }
   std::string where(int gid, int round) const {
-    return "block " + std::to_string(gid) + " (unit " + std::to_string(me_) + ") in round " +
-           std::to_string(round);
+    return "block " + std::to_string(gid) + " in round " + std::to_string(round);
   }
   static std::string inconsistent() { return " (do all units use the same partners and owners?)"; }
 
@@ -510,8 +528,8 @@ class ReduceRun {
       slot.gid = gid;
       slot.block = it != added.end() && it->first == gid ? it->second : nullptr;
       if (slot.block == nullptr)
-        fail(kInvalidArgument, "block " + std::to_string(gid) + " belongs to unit " +
-                                   std::to_string(me_) + " but was not added to its master");
+        fail_own(kInvalidArgument, "block " + std::to_string(gid) + " belongs to unit " +
+                                       std::to_string(me_) + " but was not added to its master");
       slot.active = partners_.active(0, gid);
       ReduceProxy& p = slot.proxy;
       p.gid_ = gid;
@@ -538,15 +556,11 @@ class ReduceRun {
       try {
         f(*slot.block, slot.proxy);
       } catch (const exception::InvalidArgument& e) {
-        local_error_ = std::current_exception();
-        fail(kInvalidArgument, where(slot.gid, round) + ": " + e.what());
-      } catch (const std::exception& e) {
-        local_error_ = std::current_exception();
-        fail(kRuntimeError, where(slot.gid, round) + ": " + e.what());
+        failure_.capture(where(slot.gid, round));
+        fail(kInvalidArgument, failure_.own_message());
       } catch (...) {
-        local_error_ = std::current_exception();
-        fail(kRuntimeError,
-             where(slot.gid, round) + ": an exception not derived from std::exception");
+        failure_.capture(where(slot.gid, round));
+        fail(kRuntimeError, failure_.own_message());
       }
     }
   }
@@ -591,9 +605,9 @@ class ReduceRun {
         outgoing.push_back(pack(round, list));
       } catch (const std::exception& e) {  // too big, out of memory: send the error instead
         const bool invalid = dynamic_cast<const exception::InvalidArgument*>(&e) != nullptr;
-        fail(invalid ? kInvalidArgument : kRuntimeError,
-             "unit " + std::to_string(me_) + " could not pack round " + std::to_string(round) +
-                 ": " + e.what());
+        fail_own(invalid ? kInvalidArgument : kRuntimeError,
+                 "unit " + std::to_string(me_) + " could not pack round " + std::to_string(round) +
+                     ": " + e.what());
         outgoing.push_back(pack(round, list));
       }
       const Outgoing& out = outgoing.back();
@@ -622,10 +636,10 @@ class ReduceRun {
     for (Slot& slot : slots_) {
       for (std::size_t i = 0; i < slot.next_in.size() && !failed(); ++i)
         if (!slot.arrived[i])
-          fail(kRuntimeError, "block " + std::to_string(slot.gid) + " (unit " +
-                                  std::to_string(me_) + ") received no queue from block " +
-                                  std::to_string(slot.next_in[i]) + " for round " +
-                                  std::to_string(round + 1) + inconsistent());
+          fail_own(kRuntimeError, "block " + std::to_string(slot.gid) + " (unit " +
+                                      std::to_string(me_) + ") received no queue from block " +
+                                      std::to_string(slot.next_in[i]) + " for round " +
+                                      std::to_string(round + 1) + inconsistent());
       ReduceProxy& p = slot.proxy;
       p.round_ = round + 1;
       p.in_link_.swap(slot.next_in);
@@ -680,10 +694,10 @@ class ReduceRun {
                               ? ReduceProxy::index_of(slot->next_in, from)
                               : ReduceProxy::npos;
     if (i == ReduceProxy::npos || slot->arrived[i]) {
-      fail(kRuntimeError, "a queue from block " + std::to_string(from) + " to block " +
-                              std::to_string(to) + " reached unit " + std::to_string(me_) +
-                              " after round " + std::to_string(round) + ", which expects none" +
-                              inconsistent());
+      fail_own(kRuntimeError, "a queue from block " + std::to_string(from) + " to block " +
+                                  std::to_string(to) + " reached unit " + std::to_string(me_) +
+                                  " after round " + std::to_string(round) + ", which expects none" +
+                                  inconsistent());
       return;
     }
     slot->next_queues[i] = std::move(queue);
@@ -754,21 +768,22 @@ class ReduceRun {
     const std::string malformed = "a malformed message from unit " + std::to_string(source);
     Footer footer;
     if (size < sizeof(Footer))
-      return fail(kRuntimeError, "a message of " + std::to_string(size) + " bytes from unit " +
-                                     std::to_string(source) + " is too short");
+      return fail_own(kRuntimeError, "a message of " + std::to_string(size) + " bytes from unit " +
+                                         std::to_string(source) + " is too short");
     std::memcpy(&footer, message.data() + size - sizeof(Footer), sizeof(Footer));
     if (footer.round != round)
-      return fail(kRuntimeError, "unit " + std::to_string(me_) + " received a message of round " +
-                                     std::to_string(footer.round) + " from unit " +
-                                     std::to_string(source) + " in round " + std::to_string(round) +
-                                     inconsistent());
+      return fail_own(kRuntimeError,
+                      "unit " + std::to_string(me_) + " received a message of round " +
+                          std::to_string(footer.round) + " from unit " + std::to_string(source) +
+                          " in round " + std::to_string(round) + inconsistent());
     if (footer.error_kind != kNoError) {
       const std::size_t n =
           std::min<std::size_t>(std::size_t(footer.error_bytes), size - sizeof(Footer));
       return fail(footer.error_kind, std::string(message.data(), n));
     }
     const std::size_t table = std::size_t(footer.nqueues) * sizeof(Entry);
-    if (footer.nqueues < 0 || table > size - sizeof(Footer)) return fail(kRuntimeError, malformed);
+    if (footer.nqueues < 0 || table > size - sizeof(Footer))
+      return fail_own(kRuntimeError, malformed);
     std::vector<Entry> entries(std::size_t(footer.nqueues));
     std::memcpy(entries.data(), message.data() + size - sizeof(Footer) - table, table);
     const std::size_t data_end = size - sizeof(Footer) - table;
@@ -785,13 +800,13 @@ class ReduceRun {
       in.array_bytes = nbytes;
       in.array_elements = std::size_t(e.elements);
       check(dart_mrecv(in.array.data(), nbytes, &follow), "dart_mrecv");
-      if (std::int64_t(nbytes) != e.nbytes) fail(kRuntimeError, malformed);
+      if (std::int64_t(nbytes) != e.nbytes) fail_own(kRuntimeError, malformed);
       arrays.push_back(std::move(in));
     }
     for (const Entry& e : entries)
       if (e.offset != -1 &&
           (e.offset < 0 || e.nbytes < 0 || std::size_t(e.offset + e.nbytes) > data_end))
-        return fail(kRuntimeError, malformed);
+        return fail_own(kRuntimeError, malformed);
     // Byte queues: copied out, except queue 0 at offset 0, whose bytes the
     // message buffer keeps (cut to size in place).
     std::size_t next_array = 0;
@@ -825,10 +840,10 @@ class ReduceRun {
   const Partners& partners_;
   dart_team_t team_;
   int me_, units_;
-  std::vector<Slot> slots_;  // in increasing gid
-  std::int64_t error_kind_ = kNoError;
+  std::vector<Slot> slots_;             // in increasing gid
+  std::int64_t error_kind_ = kNoError;  // what the rounds carry on
   std::string error_text_;
-  std::exception_ptr local_error_;
+  dash::internal::Failure failure_;  // this unit's own failure
 };
 
 }  // namespace detail

@@ -15,9 +15,15 @@
 //   state 2 (reduce)   --reduce complete-->    0 everywhere: done, else  -> 0
 //
 // A message received in states 1 or 2 sets dirty (received()); it is
-// processed at once, whatever the state. The collectives are a template
-// parameter, so that tests can run the machine against a simulated network
-// with adversarial timing (tests/dash/blocks_termination_test.cc).
+// processed at once, whatever the state.
+//
+// Failures: the or-reduce also carries a failure bit (bit 1; dirty is bit
+// 0): set by every unit that knows of a failure. A unit that fails stops
+// creating work and tells the others by messages, which they must receive
+// before it can be idle, so when a clean reduce ends the machine every unit
+// has heard of every failure; failed() then says whether there was one. The collectives are a
+// template parameter, so that tests can run the machine against a simulated network with
+// adversarial timing (tests/dash/blocks_termination_test.cc).
 //
 // Collectives interface (all local calls on the calling unit):
 //   void start_barrier();                 bool test_barrier();
@@ -47,7 +53,7 @@ class Termination {
   // detected (then stays true). Local (tests and posts non-blocking
   // collectives).
   template <class Collectives>
-  bool step(bool idle, Collectives& coll) {
+  bool step(bool idle, Collectives& coll, bool failed = false) {
     switch (state_) {
       case working:
         if (!idle) return false;
@@ -58,13 +64,13 @@ class Termination {
       case in_barrier:
         if (!coll.test_barrier()) return false;
         // Not idle now means work arrived since the barrier: dirty.
-        send_ = (dirty_ || !idle) ? 1 : 0;
+        send_ = ((dirty_ || !idle) ? 1 : 0) | (failed ? 2 : 0);
         coll.start_or(&send_, &recv_);
         state_ = in_reduce;
         return false;
       case in_reduce:
         if (!coll.test_or()) return false;
-        if (recv_ == 0) {
+        if ((recv_ & 1) == 0) {
           state_ = finished;
           return true;
         }
@@ -78,6 +84,8 @@ class Termination {
   }
 
   State state() const { return State(state_); }
+  // Once finished: whether some unit reported a failure. Local.
+  bool failed() const { return state_ == finished && (recv_ & 2) != 0; }
   // How many times the machine went back from a dirty reduce to working.
   int restarts() const { return restarts_; }
 
