@@ -12,14 +12,20 @@
 //      splitters bound every unit's share by about 2n / P;
 //   4. each unit merges its P sorted pieces, learns where its share starts
 //      in the sorted range (one allgather of counts) and puts it there with
-//      one-sided transfers; a barrier ends the sort.
+//      one-sided transfers; an allreduce of an int ends the sort (as a
+//      barrier would) and says whether any unit failed.
+// Failures: an exception on a unit (the comparator, memory) travels in the
+// next collective of counts (the failing unit sends a failure mark instead
+// of its count) or in the final allreduce; every unit then throws, the
+// failing unit its own exception, the others dash::exception::RemoteFailure.
+// The range is unchanged unless the failure came during the final puts.
 // Memory: about 3x the unit's share of elements plus their positions, for
 // the duration of the call. The element type must be trivially copyable.
 //
 // | call                         | cost                                    |
 // |------------------------------|-----------------------------------------|
 // | sort(first, last[, comp])    | collective: O(n/P log n) local work,    |
-// |                              | 4 collectives, one-sided puts, barrier  |
+// |                              | 5 collectives, one-sided puts           |
 #ifndef DASH__ALGORITHM__SORT_H_
 #define DASH__ALGORITHM__SORT_H_
 
@@ -124,31 +130,40 @@ internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
   };
 
   // 1. The calling unit's elements with their positions, sorted.
+  internal::Failure failure;
   std::vector<Item> mine;
-  std::size_t local_count = 0;
-  internal::for_each_local_run<false>(first, last,
-                                      [&](T* b, T* e, I, I) { local_count += std::size_t(e - b); });
-  mine.reserve(local_count);
-  const I base = I(first.pos());
-  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
-    for (T* p = b; p != e; ++p, ++pos) mine.push_back({*p, pos - base});
-  });
-  std::sort(mine.begin(), mine.end(), less);
+  try {
+    std::size_t local_count = 0;
+    internal::for_each_local_run<false>(
+        first, last, [&](T* b, T* e, I, I) { local_count += std::size_t(e - b); });
+    mine.reserve(local_count);
+    const I base = I(first.pos());
+    internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
+      for (T* p = b; p != e; ++p, ++pos) mine.push_back({*p, pos - base});
+    });
+    std::sort(mine.begin(), mine.end(), less);
+  } catch (...) {
+    failure.capture();
+  }
 
   internal::RecordType item_type(sizeof(Item));
   std::vector<Item> received;
   std::vector<std::size_t> recv_counts(P, 0);
   if (P == 1) {
+    failure.raise(who);
     received.swap(mine);
     recv_counts[0] = received.size();
   } else {
     // 2. P regular samples per unit (fewer if it has fewer elements).
     std::vector<Item> samples;
-    const std::size_t s = std::min(P, mine.size());
+    const std::size_t s = failure.any() ? 0 : std::min(P, mine.size());
     for (std::size_t k = 0; k < s; ++k) samples.push_back(mine[k * mine.size() / s]);
+    const std::size_t s_sent = failure.any() ? internal::kFailedCount : s;
     std::vector<std::size_t> sample_counts(P);
     internal::check_dart(
-        dart_allgather(&s, sample_counts.data(), sizeof(std::size_t), DART_TYPE_BYTE, tid), who);
+        dart_allgather(&s_sent, sample_counts.data(), sizeof(std::size_t), DART_TYPE_BYTE, tid),
+        who);
+    internal::raise_counted_failure(sample_counts.data(), P, failure, tid, who);
     std::vector<std::size_t> sample_offsets = internal::offsets_of(sample_counts);
     std::vector<Item> all_samples(sample_offsets.back() + sample_counts.back() + 1);
     samples.reserve(1);
@@ -156,26 +171,33 @@ internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
                                          sample_counts.data(), sample_offsets.data(), tid),
                          who);
     all_samples.pop_back();
-    std::sort(all_samples.begin(), all_samples.end(), less);
-    std::vector<Item> splitters;  // P - 1 of them
-    for (std::size_t u = 1; u < P; ++u)
-      splitters.push_back(all_samples[u * all_samples.size() / P]);
 
     // 3. Cut at the splitters: piece u holds the items below splitter u.
     std::vector<std::size_t> send_counts(P), send_offsets(P);
-    std::size_t at = 0;
-    for (std::size_t u = 0; u < P; ++u) {
-      std::size_t end = u + 1 < P ? std::size_t(std::lower_bound(mine.begin() + std::ptrdiff_t(at),
-                                                                 mine.end(), splitters[u], less) -
-                                                mine.begin())
-                                  : mine.size();
-      send_offsets[u] = at;
-      send_counts[u] = end - at;
-      at = end;
+    try {
+      std::sort(all_samples.begin(), all_samples.end(), less);
+      std::vector<Item> splitters;  // P - 1 of them
+      for (std::size_t u = 1; u < P; ++u)
+        splitters.push_back(all_samples[u * all_samples.size() / P]);
+      std::size_t at = 0;
+      for (std::size_t u = 0; u < P; ++u) {
+        std::size_t end = u + 1 < P
+                              ? std::size_t(std::lower_bound(mine.begin() + std::ptrdiff_t(at),
+                                                             mine.end(), splitters[u], less) -
+                                            mine.begin())
+                              : mine.size();
+        send_offsets[u] = at;
+        send_counts[u] = end - at;
+        at = end;
+      }
+    } catch (...) {
+      failure.capture();
+      std::fill(send_counts.begin(), send_counts.end(), internal::kFailedCount);
     }
     internal::check_dart(dart_alltoall(send_counts.data(), recv_counts.data(), sizeof(std::size_t),
                                        DART_TYPE_BYTE, tid),
                          who);
+    internal::raise_counted_failure(recv_counts.data(), P, failure, tid, who);
     std::vector<std::size_t> recv_offsets = internal::offsets_of(recv_counts);
     received.resize(recv_offsets.back() + recv_counts.back() + 1);
     mine.reserve(1);
@@ -186,27 +208,33 @@ internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
     received.pop_back();
     std::vector<Item>().swap(mine);
     // 4. Merge the P sorted pieces.
-    std::vector<std::size_t> bounds = recv_offsets;
-    bounds.push_back(received.size());
-    internal::merge_pieces(received, bounds, less);
+    try {
+      std::vector<std::size_t> bounds = recv_offsets;
+      bounds.push_back(received.size());
+      internal::merge_pieces(received, bounds, less);
+    } catch (...) {
+      failure.capture();
+    }
   }
 
   // Where this unit's share starts in the sorted range.
-  std::size_t count = received.size();
+  std::size_t count = failure.any() ? internal::kFailedCount : received.size();
   std::vector<std::size_t> counts(P);
   internal::check_dart(
       dart_allgather(&count, counts.data(), sizeof(std::size_t), DART_TYPE_BYTE, tid), who);
+  internal::raise_counted_failure(counts.data(), P, failure, tid, who);
   std::size_t start = 0;
   for (std::size_t u = 0; u < std::size_t(team->myid().id); ++u) start += counts[u];
-  std::vector<V> values(count + 1);
-  for (std::size_t i = 0; i < count; ++i) values[i] = received[i].value;
-  std::vector<Item>().swap(received);
   // Every unit has read its elements (step 1 precedes the collectives above);
   // the puts may now overwrite them.
-  std::vector<dart_handle_t> handles;
-  internal::start_put_range(values.data(), count, first + I(start), handles);
-  if (!handles.empty()) internal::check_dart(dart_waitall(handles.data(), handles.size()), who);
-  team->barrier();
+  internal::run_agreed(team, who, [&] {
+    std::vector<V> values(count + 1);
+    for (std::size_t i = 0; i < count; ++i) values[i] = received[i].value;
+    std::vector<Item>().swap(received);
+    std::vector<dart_handle_t> handles;
+    internal::start_put_range(values.data(), count, first + I(start), handles);
+    if (!handles.empty()) internal::check_dart(dart_waitall(handles.data(), handles.size()), who);
+  });
 }
 
 // Sorts [first, last) by operator<, stably. Collective over the team.

@@ -8,9 +8,12 @@
 // memory. Input elements at the same positions that it owns in one run are
 // read in place; the others are fetched into a scratch buffer (at most the
 // unit's part of the output) with one-sided gets, all started before any is
-// waited for. Barrier before (inputs written by other units) and after
-// (before reading outputs of other units). The output may be an input (the
-// very same range: in place) but must not overlap one otherwise.
+// waited for. Barrier before (inputs written by other units). At the end
+// the units agree on whether any unit failed (op threw, a transfer failed;
+// one allreduce of an int, which also serves as the barrier after): if one
+// did, every unit throws (the failing unit its own exception, the others
+// dash::exception::RemoteFailure). The output may be an input (the very same
+// range: in place) but must not overlap one otherwise.
 //
 // Local first range (DASH's form): transform(a, a + n, b, out, op) sets
 // out[i] = op(a[i], b[i]) for the calling unit's n values, without the other
@@ -22,8 +25,9 @@
 //
 // | call                                      | cost                        |
 // |-------------------------------------------|-----------------------------|
-// | transform(first, last, out, op)           | local + one-sided gets      |
-// | transform(first, last, b, out, op)        | local + one-sided gets      |
+// | transform(first, last, out, op)           | collective: local + one-    |
+// |                                           | sided gets + allreduce (int)|
+// | transform(first, last, b, out, op)        | the same                    |
 // | transform(a, a + n, b, out, op), a local  | one-sided                   |
 #ifndef DASH__ALGORITHM__TRANSFORM_H_
 #define DASH__ALGORITHM__TRANSFORM_H_
@@ -73,12 +77,14 @@ OutIt transform(InIt first, InIt last, OutIt out, UnaryOp op) {
   internal::check_range_fits(out, n, who, "the output range");
   internal::check_in_place_or_disjoint(first, out, n, who);
   if (n == 0) return out;
-  internal::StagedInput<InIt> a(first);
-  internal::for_each_output_run(
-      out, n, [&](auto k, std::size_t len) { a.add(k, len); }, [&] { a.fetch(who); },
-      [&](auto* ob, auto* oe, std::size_t s) {
-        std::transform(a.data(s), a.data(s) + (oe - ob), ob, op);
-      });
+  internal::run_agreed(internal::range_team(out), who, [&] {
+    internal::StagedInput<InIt> a(first);
+    internal::for_each_output_run(
+        out, n, [&](auto k, std::size_t len) { a.add(k, len); }, [&] { a.fetch(who); },
+        [&](auto* ob, auto* oe, std::size_t s) {
+          std::transform(a.data(s), a.data(s) + (oe - ob), ob, op);
+        });
+  });
   return out + internal::glob_index_t<OutIt>(n);
 }
 
@@ -96,21 +102,23 @@ OutIt transform(InA a_first, InA a_last, InB b_first, OutIt out, BinaryOp op) {
   internal::check_in_place_or_disjoint(a_first, out, n, who);
   internal::check_in_place_or_disjoint(b_first, out, n, who);
   if (n == 0) return out;
-  internal::StagedInput<InA> a(a_first);
-  internal::StagedInput<InB> b(b_first);
-  internal::for_each_output_run(
-      out, n,
-      [&](auto k, std::size_t len) {
-        a.add(k, len);
-        b.add(k, len);
-      },
-      [&] {
-        a.fetch(who);
-        b.fetch(who);
-      },
-      [&](auto* ob, auto* oe, std::size_t s) {
-        std::transform(a.data(s), a.data(s) + (oe - ob), b.data(s), ob, op);
-      });
+  internal::run_agreed(internal::range_team(out), who, [&] {
+    internal::StagedInput<InA> a(a_first);
+    internal::StagedInput<InB> b(b_first);
+    internal::for_each_output_run(
+        out, n,
+        [&](auto k, std::size_t len) {
+          a.add(k, len);
+          b.add(k, len);
+        },
+        [&] {
+          a.fetch(who);
+          b.fetch(who);
+        },
+        [&](auto* ob, auto* oe, std::size_t s) {
+          std::transform(a.data(s), a.data(s) + (oe - ob), b.data(s), ob, op);
+        });
+  });
   return out + internal::glob_index_t<OutIt>(n);
 }
 

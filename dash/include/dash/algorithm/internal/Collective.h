@@ -9,7 +9,9 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/algorithm/internal/LocalRuns.h>
+#include <dash/internal/Failure.h>
 
+#include <atomic>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -72,6 +74,50 @@ V allreduce_value(V mine, dart_operation_t op, Team& team, const char* who) {
   V out{};
   check_dart(dart_allreduce(&mine, &out, 1, dart_datatype_of<V>(), op, team.dart_id()), who);
   return out;
+}
+
+// Runs body(), the calling unit's part of an algorithm that calls user code
+// on its elements, then makes every unit of the team agree on whether any
+// unit's part threw (one allreduce of an int, which also orders every
+// unit's writes before every unit's return, as a barrier would); if one
+// did, throws on every unit: its own exception on the failing unit,
+// dash::exception::RemoteFailure naming it elsewhere. A null team (a
+// container not allocated: nothing to do anywhere) only runs body.
+// Collective over team.
+template <class Body>
+void run_agreed(Team* team, const char* who, Body&& body) {
+  Failure failure;
+  try {
+    body();
+  } catch (...) {
+    failure.capture();
+  }
+  if (team == nullptr) {
+    failure.raise(who);
+    return;
+  }
+  std::atomic_thread_fence(std::memory_order_seq_cst);  // publish load/store writes
+  agree(failure, team->dart_id(), who);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+// The count a failing unit sends instead of its own in a collective of
+// counts (allgather, alltoall), so that the collective carries the failure.
+constexpr std::size_t kFailedCount = ~std::size_t(0);
+
+// After a collective of counts in which every failing unit sent
+// kFailedCount (counts[u] is what unit u sent): if any did, every unit
+// learns the lowest failing unit's message (two broadcasts) and throws, the
+// failing units their own exceptions. Collective only when a unit failed.
+inline void raise_counted_failure(const std::size_t* counts, std::size_t units,
+                                  const Failure& failure, dart_team_t team, const char* who) {
+  for (std::size_t u = 0; u < units; ++u) {
+    if (counts[u] != kFailedCount) continue;
+    const std::string message = broadcast_failure_message(
+        failure.own() ? failure.own_message() : std::string(), int(u), team, who);
+    failure.raise(who);
+    throw exception::RemoteFailure(who, int(u), message);
+  }
 }
 
 }  // namespace internal
