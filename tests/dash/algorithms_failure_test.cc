@@ -1,6 +1,8 @@
 // Failure agreement of the algorithms that call user code: a function that
 // throws on some units inside for_each, for_each_with_index, generate,
-// generate_with_index, transform (unary and binary) or sort (comparator)
+// generate_with_index, transform (unary and binary), sort (comparator), or
+// a value-returning algorithm (count_if, find_if, any_of, all_of, equal,
+// min_element, max_element, accumulate with an op of the user's)
 // makes every unit throw, the failing units their own exceptions, the
 // others dash::exception::RemoteFailure naming the lowest failing unit.
 // Afterwards the same containers work, with exact results on every unit.
@@ -8,8 +10,14 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
+#include <dash/algorithm/Accumulate.h>
+#include <dash/algorithm/Count.h>
+#include <dash/algorithm/Equal.h>
+#include <dash/algorithm/Find.h>
 #include <dash/algorithm/ForEach.h>
 #include <dash/algorithm/Generate.h>
+#include <dash/algorithm/MinMax.h>
+#include <dash/algorithm/Predicates.h>
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
 #include <gtest/gtest.h>
@@ -108,6 +116,58 @@ TEST(AlgorithmsFailure, Transform_ThrowsOnEveryUnit) {
   dash::generate_with_index(b.begin(), b.end(), [](long g) { return 100 * g; });
   dash::transform(a.begin(), a.end(), b.begin(), a.begin(), [](long x, long y) { return x + y; });
   ExpectValues(a, [](long g) { return 101 * g; });
+  a.barrier();
+}
+
+TEST(AlgorithmsFailure, ValueReturning_ThrowOnEveryUnit) {
+  dash::Array<long> a(6 * nunits() + 1), b(6 * nunits() + 1, dash::CYCLIC);
+  dash::generate_with_index(a.begin(), a.end(), [](long g) { return g % 5; });
+  dash::generate_with_index(b.begin(), b.end(), [](long g) { return g % 5; });
+  for (const std::set<int>& failing : FailingSets()) {
+    SCOPED_TRACE("lowest failing unit " + std::to_string(*failing.begin()));
+    auto pred = [&](long x) {
+      FailIfOneOf(failing);
+      return x == 4;
+    };
+    ExpectAgreedFailure([&] { dash::count_if(a.begin(), a.end(), pred); }, failing,
+                        "dash::count_if");
+    ExpectAgreedFailure([&] { dash::find_if(a.begin(), a.end(), pred); }, failing, "dash::find_if");
+    ExpectAgreedFailure([&] { dash::any_of(a.begin(), a.end(), pred); }, failing, "dash::any_of");
+    ExpectAgreedFailure([&] { dash::all_of(a.begin(), a.end(), pred); }, failing, "dash::any_of");
+    ExpectAgreedFailure(
+        [&] {
+          dash::equal(a.begin(), a.end(), b.begin(), [&](long x, long y) {
+            FailIfOneOf(failing);
+            return x == y;
+          });
+        },
+        failing, "dash::equal");
+    auto less = [&](long x, long y) {
+      FailIfOneOf(failing);
+      return x < y;
+    };
+    ExpectAgreedFailure([&] { dash::min_element(a.begin(), a.end(), less); }, failing,
+                        "dash::min_element");
+    ExpectAgreedFailure([&] { dash::max_element(a.begin(), a.end(), less); }, failing,
+                        "dash::min_element");
+    ExpectAgreedFailure(
+        [&] {
+          dash::accumulate(a.begin(), a.end(), 0L, [&](long x, long y) {
+            FailIfOneOf(failing);
+            return x + y;
+          });
+        },
+        failing, "dash::accumulate");
+  }
+  // The same calls without failures.
+  const long n = long(a.size());
+  long fours = 0, sum = 0;
+  for (long g = 0; g < n; ++g) fours += (g % 5 == 4), sum += g % 5;
+  EXPECT_EQ(long(dash::count_if(a.begin(), a.end(), [](long x) { return x == 4; })), fours);
+  EXPECT_EQ(dash::find_if(a.begin(), a.end(), [](long x) { return x == 4; }) - a.begin(), 4);
+  EXPECT_TRUE(dash::equal(a.begin(), a.end(), b.begin(), [](long x, long y) { return x == y; }));
+  EXPECT_EQ(long(*dash::max_element(a.begin(), a.end(), std::less<long>())), 4);
+  EXPECT_EQ(dash::accumulate(a.begin(), a.end(), 0L, [](long x, long y) { return x + y; }), sum);
   a.barrier();
 }
 

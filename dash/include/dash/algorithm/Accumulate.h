@@ -46,22 +46,27 @@ internal::if_glob_iter_t<GlobIt, V> accumulate(GlobIt first, GlobIt last, V init
   bool has = false;
   V partial{};
   I first_pos = std::numeric_limits<I>::max();
-  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
-    if (!has) {
-      partial = V(*b);
-      has = true;
-      ++b;
-    }
-    first_pos = std::min(first_pos, pos);
-    partial = std::accumulate(b, e, partial, op);
-  });
+  internal::Failure failure;
+  try {
+    internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
+      if (!has) {
+        partial = V(*b);
+        has = true;
+        ++b;
+      }
+      first_pos = std::min(first_pos, pos);
+      partial = std::accumulate(b, e, partial, op);
+    });
+  } catch (...) {
+    failure.capture();
+  }
   Team* team = internal::range_team(first);
   if (team == nullptr) return init;  // unallocated container: empty everywhere
   constexpr dart_operation_t dop = internal::dart_operation_of<BinaryOp>::value;
   if constexpr (dop != DART_OP_UNDEFINED &&
                 internal::dart_datatype_of<V>() != DART_TYPE_UNDEFINED) {
     V mine = has ? partial : BinaryOp::identity();
-    return op(init, internal::allreduce_value(mine, dop, *team, "dash::accumulate"));
+    return op(init, internal::allreduce_value(mine, dop, *team, "dash::accumulate", failure));
   } else {
     struct Record {
       V value;
@@ -73,7 +78,7 @@ internal::if_glob_iter_t<GlobIt, V> accumulate(GlobIt first, GlobIt last, V init
     mine.value = partial;
     mine.first_pos = first_pos;
     mine.has = has ? 1 : 0;
-    std::vector<Record> all = internal::allgather_records(mine, *team, "dash::accumulate");
+    std::vector<Record> all = internal::allgather_records(mine, *team, "dash::accumulate", failure);
     std::vector<const Record*> parts;
     for (const Record& r : all)
       if (r.has) parts.push_back(&r);  // skip units without elements

@@ -28,12 +28,17 @@ internal::if_glob_iter_t<GlobIt, internal::glob_index_t<GlobIt>> count_if(GlobIt
   using T = internal::glob_element_t<GlobIt>;
   using I = internal::glob_index_t<GlobIt>;
   long long mine = 0;
-  internal::for_each_local_run<false>(first, last, [&](T* b, T* e, auto, auto) {
-    mine += static_cast<long long>(std::count_if(b, e, std::ref(pred)));
-  });
+  internal::Failure failure;
+  try {
+    internal::for_each_local_run<false>(first, last, [&](T* b, T* e, auto, auto) {
+      mine += static_cast<long long>(std::count_if(b, e, std::ref(pred)));
+    });
+  } catch (...) {
+    failure.capture();
+  }
   Team* team = internal::range_team(first);
   if (team == nullptr) return 0;
-  return I(internal::allreduce_value(mine, DART_OP_SUM, *team, "dash::count_if"));
+  return I(internal::allreduce_value(mine, DART_OP_SUM, *team, "dash::count_if", failure));
 }
 
 // Number of elements of [first, last) equal to value. Collective over the

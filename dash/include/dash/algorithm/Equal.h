@@ -34,25 +34,28 @@ bool equal(InA first, InA last, InB b_first, Pred pred) {
   const std::size_t n = std::size_t(last - first);
   internal::check_range_fits(b_first, n, who, "the second range");
   int mine = 1;
-  if (n > 0) {
-    struct Run {
-      T* b;
-      T* e;
-    };
-    std::vector<Run> runs;
-    internal::StagedInput<InB> b(b_first);
-    const I base = I(first.pos());
-    internal::for_each_local_run(first, last, [&](T* rb, T* re, I pos, I) {
-      runs.push_back({rb, re});
-      b.add(pos - base, std::size_t(re - rb));
-    });
-    b.fetch(who);
-    for (std::size_t s = 0; s < runs.size() && mine; ++s)
-      mine = std::equal(runs[s].b, runs[s].e, b.data(s), std::ref(pred)) ? 1 : 0;
-  }
+  internal::Failure failure;
+  if (n > 0) try {
+      struct Run {
+        T* b;
+        T* e;
+      };
+      std::vector<Run> runs;
+      internal::StagedInput<InB> b(b_first);
+      const I base = I(first.pos());
+      internal::for_each_local_run(first, last, [&](T* rb, T* re, I pos, I) {
+        runs.push_back({rb, re});
+        b.add(pos - base, std::size_t(re - rb));
+      });
+      b.fetch(who);
+      for (std::size_t s = 0; s < runs.size() && mine; ++s)
+        mine = std::equal(runs[s].b, runs[s].e, b.data(s), std::ref(pred)) ? 1 : 0;
+    } catch (...) {
+      failure.capture();
+    }
   Team* team = internal::range_team(first);
   if (team == nullptr) return true;
-  return internal::allreduce_value(mine, DART_OP_LAND, *team, who) != 0;
+  return internal::allreduce_value(mine, DART_OP_LAND, *team, who, failure) != 0;
 }
 
 // True if a[i] == b[i] for every position i of [first, last). Collective

@@ -31,14 +31,19 @@ internal::if_glob_iter_t<GlobIt, GlobIt> find_if(GlobIt first, GlobIt last, Pred
   constexpr long long none = std::numeric_limits<long long>::max();
   long long mine = none;
   // Runs before this unit's best hit so far are searched; later ones skipped.
-  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
-    if (static_cast<long long>(pos) >= mine) return;
-    T* m = std::find_if(b, e, std::ref(pred));
-    if (m != e) mine = static_cast<long long>(pos + I(m - b));
-  });
+  internal::Failure failure;
+  try {
+    internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
+      if (static_cast<long long>(pos) >= mine) return;
+      T* m = std::find_if(b, e, std::ref(pred));
+      if (m != e) mine = static_cast<long long>(pos + I(m - b));
+    });
+  } catch (...) {
+    failure.capture();
+  }
   Team* team = internal::range_team(first);
   if (team == nullptr) return last;
-  long long g = internal::allreduce_value(mine, DART_OP_MIN, *team, "dash::find_if");
+  long long g = internal::allreduce_value(mine, DART_OP_MIN, *team, "dash::find_if", failure);
   return g == none ? last : first + (I(g) - I(first.pos()));
 }
 

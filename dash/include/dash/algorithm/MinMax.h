@@ -40,18 +40,23 @@ internal::if_glob_iter_t<GlobIt, GlobIt> min_element(GlobIt first, GlobIt last, 
   std::memset(&mine, 0, sizeof(mine));
   // Ties between runs go to the lower position (runs of N-D ranges come in
   // memory order, not in range order).
-  internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
-    T* m = std::min_element(b, e, std::ref(comp));
-    I at = pos + I(m - b);
-    if (!mine.has || comp(*m, mine.value) || (!comp(mine.value, *m) && at < mine.pos)) {
-      mine.value = *m;
-      mine.pos = at;
-      mine.has = 1;
-    }
-  });
+  internal::Failure failure;
+  try {
+    internal::for_each_local_run(first, last, [&](T* b, T* e, I pos, I) {
+      T* m = std::min_element(b, e, std::ref(comp));
+      I at = pos + I(m - b);
+      if (!mine.has || comp(*m, mine.value) || (!comp(mine.value, *m) && at < mine.pos)) {
+        mine.value = *m;
+        mine.pos = at;
+        mine.has = 1;
+      }
+    });
+  } catch (...) {
+    failure.capture();
+  }
   Team* team = internal::range_team(first);
   if (team == nullptr) return last;
-  std::vector<Record> all = internal::allgather_records(mine, *team, "dash::min_element");
+  std::vector<Record> all = internal::allgather_records(mine, *team, "dash::min_element", failure);
   const Record* best = nullptr;
   for (const Record& r : all) {
     if (!r.has) continue;

@@ -28,12 +28,17 @@ template <class GlobIt, class Pred>
 internal::if_glob_iter_t<GlobIt, bool> any_of(GlobIt first, GlobIt last, Pred pred) {
   using T = internal::glob_element_t<GlobIt>;
   int mine = 0;
-  internal::for_each_local_run<false>(first, last, [&](T* b, T* e, auto, auto) {
-    if (!mine && std::any_of(b, e, std::ref(pred))) mine = 1;
-  });
+  internal::Failure failure;
+  try {
+    internal::for_each_local_run<false>(first, last, [&](T* b, T* e, auto, auto) {
+      if (!mine && std::any_of(b, e, std::ref(pred))) mine = 1;
+    });
+  } catch (...) {
+    failure.capture();
+  }
   Team* team = internal::range_team(first);
   if (team == nullptr) return false;
-  return internal::allreduce_value(mine, DART_OP_LOR, *team, "dash::any_of") != 0;
+  return internal::allreduce_value(mine, DART_OP_LOR, *team, "dash::any_of", failure) != 0;
 }
 
 // True if pred(x) for every element x of [first, last). Collective over the

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -118,6 +119,75 @@ inline void raise_counted_failure(const std::size_t* counts, std::size_t units,
     failure.raise(who);
     throw exception::RemoteFailure(who, int(u), message);
   }
+}
+
+// The pair of values (ok, failed) of type V that `op` combines into `ok`
+// only when every unit sends `ok`: a failure flag that rides in the same
+// allreduce as the value. False for ops (and small integer types, which a
+// sum could wrap) that have none. Local.
+template <class V>
+bool failure_flag_values(dart_operation_t op, V& ok, V& failed) {
+  if constexpr (std::is_integral_v<V> && sizeof(V) < sizeof(int)) {
+    return false;
+  } else {
+    switch (op) {
+      case DART_OP_SUM:
+      case DART_OP_MAX:
+      case DART_OP_LOR:
+      case DART_OP_BOR:
+        ok = V(0), failed = V(1);
+        return true;
+      case DART_OP_PROD:
+      case DART_OP_MIN:
+      case DART_OP_LAND:
+        ok = V(1), failed = V(0);
+        return true;
+      default:
+        return false;
+    }
+  }
+}
+
+// allreduce_value for an algorithm whose local part may have failed: a
+// failure flag travels in the same allreduce (two elements instead of one);
+// if any unit failed, every unit throws (see agree()). Collective over team.
+template <class V>
+V allreduce_value(V mine, dart_operation_t op, Team& team, const char* who,
+                  const Failure& failure) {
+  V ok{}, failed{};
+  if (!failure_flag_values(op, ok, failed)) {
+    agree(failure, team.dart_id(), who);
+    return allreduce_value(mine, op, team, who);
+  }
+  V in[2] = {mine, failure.own() ? failed : ok};
+  V out[2];
+  check_dart(dart_allreduce(in, out, 2, dart_datatype_of<V>(), op, team.dart_id()), who);
+  if (!(out[1] == ok)) agree(failure, team.dart_id(), who);  // throws on every unit
+  return out[0];
+}
+
+// allgather_records for an algorithm whose local part may have failed: each
+// record carries a failure flag; if any unit failed, every unit throws (the
+// failing units their own exceptions, the others RemoteFailure). Collective
+// over team.
+template <class R>
+std::vector<R> allgather_records(const R& mine, Team& team, const char* who,
+                                 const Failure& failure) {
+  struct Flagged {
+    R record;
+    std::size_t count;  // kFailedCount: the unit failed
+  };
+  Flagged flagged;
+  std::memset(&flagged, 0, sizeof(flagged));
+  flagged.record = mine;
+  flagged.count = failure.own() ? kFailedCount : 1;
+  std::vector<Flagged> all = allgather_records(flagged, team, who);
+  std::vector<std::size_t> counts(all.size());
+  for (std::size_t u = 0; u < all.size(); ++u) counts[u] = all[u].count;
+  raise_counted_failure(counts.data(), counts.size(), failure, team.dart_id(), who);
+  std::vector<R> records(all.size());
+  for (std::size_t u = 0; u < all.size(); ++u) records[u] = all[u].record;
+  return records;
 }
 
 }  // namespace internal
