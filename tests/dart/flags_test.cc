@@ -10,6 +10,7 @@
 #include <string>
 
 #include "mpi_test.h"
+#include "scoped_env.h"
 
 namespace {
 
@@ -17,38 +18,12 @@ namespace {
 const char* const kFlag = "DART_TEST_FLAGS_TEST_VALUE";
 
 // Sets kFlag for one scope, unsetting it afterwards.
-class FlagValue {
+class FlagValue : public dash_test::ScopedEnv {
  public:
-  explicit FlagValue(const std::string& value) { setenv(kFlag, value.c_str(), 1); }
-  ~FlagValue() { unsetenv(kFlag); }
+  explicit FlagValue(const std::string& value) : ScopedEnv(kFlag, value) {}
 };
 
-// Sets an existing flag for one scope and restores what it was.
-class SavedFlag {
- public:
-  SavedFlag(const char* name, const char* value) : name_(name) {
-    const char* old = std::getenv(name);
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    if (value != nullptr) {
-      setenv(name, value, 1);
-    } else {
-      unsetenv(name);
-    }
-  }
-  ~SavedFlag() {
-    if (had_) {
-      setenv(name_, old_.c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
-};
+using SavedFlag = dash_test::ScopedEnv;
 
 // The value of kFlag = text as an integer in [min, max], or the error message.
 struct IntegerResult {
