@@ -554,9 +554,8 @@ dart_ret_t dart__topology_parse_file(const char* path, dart_topology_t* out, cha
   size_t size = 0;
   int fd = open_regular(path, &size, err, errlen);
   if (fd < 0) return DART_ERR_INVAL;
-  /* Read one byte more than the size: a file that grew past the cap is caught too. */
-  const size_t capacity =
-      (size < DART_TOPOLOGY_MAX_FILE_BYTES ? size : DART_TOPOLOGY_MAX_FILE_BYTES) + 1;
+  /* Read one byte more than the size: a file that grew since fstat is noticed. */
+  const size_t capacity = size + 1;
   char* text = malloc(capacity + 1);
   if (text == NULL) {
     close(fd);
@@ -577,9 +576,8 @@ dart_ret_t dart__topology_parse_file(const char* path, dart_topology_t* out, cha
     length += (size_t)got;
   }
   close(fd);
-  if (ret == DART_OK && length > DART_TOPOLOGY_MAX_FILE_BYTES) {
-    snprintf(err, errlen, "%s: more than the %zu MiB a topology file may have", path,
-             DART_TOPOLOGY_MAX_FILE_BYTES >> 20);
+  if (ret == DART_OK && length > size) {
+    snprintf(err, errlen, "%s: cannot read: it grew while being read", path);
     ret = DART_ERR_INVAL;
   }
   if (ret == DART_OK) {
