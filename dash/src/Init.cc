@@ -33,8 +33,9 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 
 namespace {
 
-// Checks every environment flag (DART's and this layer's) before MPI starts: a malformed one
-// throws InvalidArgument naming the flag, its value and what is expected. Local.
+// Checks DART's environment flags and configures the copy engine from its own, before MPI
+// starts: a malformed flag throws InvalidArgument naming the flag, its value and what is
+// expected. Local.
 void check_flags(const char* call) {
   char err[DART_FLAG_ERROR_SIZE];
   if (dart_flags_check(err, sizeof err) != DART_OK)
