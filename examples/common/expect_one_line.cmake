@@ -3,9 +3,9 @@
 #   cmake -DEXIT=<code> -DPROGRAM=<name> -DLINE=<regex> [-DLINES=<n>] -P expect_one_line.cmake
 #         -- <command> [<arg>...]
 # Passes when the command exits with <code>; between 1 and <n> (default 1: unit 0 reports)
-# lines of its output start with "<name>:", and each matches LINE (one line per unit at most,
-# no usage text); and nothing says the program crashed ("terminate called", a core dump, a
-# signal).
+# error lines ("<name>: error: ..." or "<name>: unit <u>: error: ...") are in its output, each
+# matching LINE (one line per unit at most); and nothing says the program crashed ("terminate
+# called", a core dump, a signal).
 foreach(var EXIT PROGRAM LINE)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "expect_one_line.cmake: -D${var}=... missing")
@@ -29,7 +29,7 @@ endif()
 string(REPLACE "\n" ";" lines "${stdout}\n${stderr}")
 set(count 0)
 foreach(line IN LISTS lines)
-  if(line MATCHES "^${PROGRAM}:")
+  if(line MATCHES "^${PROGRAM}: (unit [0-9]+: )?error: ")
     math(EXPR count "${count} + 1")
     if(NOT line MATCHES "${LINE}")
       list(APPEND problems "the line '${line}' does not match '${LINE}'")
@@ -37,7 +37,7 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 if(count LESS 1 OR count GREATER LINES)
-  list(APPEND problems "${count} lines start with '${PROGRAM}:', expected 1 to ${LINES}")
+  list(APPEND problems "${count} error lines of ${PROGRAM}, expected 1 to ${LINES}")
 endif()
 if("${stdout}${stderr}" MATCHES "terminate called|core dumped|[Ss]egmentation fault|on signal [0-9]+")
   list(APPEND problems "the output says the program crashed")

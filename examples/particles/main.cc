@@ -18,6 +18,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -199,7 +200,15 @@ double memory_of_nodes() {
 void trace(const Options& o) {
   const bool root = dash::myid().id == 0;
   const int units = int(dash::size());
-  particles::Tracer tracer(o.blocks_per_unit, o.config);
+  std::unique_ptr<particles::Tracer> made;
+  try {
+    made = std::make_unique<particles::Tracer>(o.blocks_per_unit, o.config);
+  } catch (const dash::exception::InvalidArgument& e) {
+    // The decomposer rejects the block count (more blocks along an axis than it has cells, or
+    // --x-divisions not dividing it): a bad command line, alike on every unit.
+    throw UsageError(e.what());
+  }
+  particles::Tracer& tracer = *made;
   tracer.threads(o.threads);
   const auto& div = tracer.decomposer().divisions();
   if (root) {
@@ -261,11 +270,6 @@ int main(int argc, char* argv[]) {
       trace(o);
     }
   } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
-    status = 2;
-  } catch (const dash::exception::InvalidArgument& e) {
-    // The decomposer rejects the block count (more blocks along an axis
-    // than it has cells, or --x-divisions not dividing it).
     if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
     status = 2;
   } catch (const std::bad_alloc&) {
