@@ -1,90 +1,24 @@
-/* Environment flags, read once by dart_init. Every flag is documented in
- * README.md; a malformed value is an error naming the flag. */
-#include <errno.h>
+/* Environment flags, read once by dart_init through the strict parser of dart_flags.h. Every
+ * flag and its maximum is documented in README.md; a malformed value is an error naming the
+ * flag, the value and what is expected. */
+#include <dart/dart_flags.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "dart_internal.h"
 #include "dart_mapping.h"
 
-bool dart__parse_bytes(const char* text, size_t* bytes) {
-  if (text == NULL || *text == '\0') return false;
-  errno = 0;
-  char* end = NULL;
-  unsigned long long value = strtoull(text, &end, 10);
-  if (errno != 0 || end == text || text[0] == '-') return false;
-  unsigned long long scale = 1;
-  if (*end != '\0') {
-    switch (*end) {
-      case 'k':
-      case 'K':
-        scale = 1ull << 10;
-        break;
-      case 'm':
-      case 'M':
-        scale = 1ull << 20;
-        break;
-      case 'g':
-      case 'G':
-        scale = 1ull << 30;
-        break;
-      default:
-        return false;
-    }
-    ++end;
-    if (*end == 'i' || *end == 'I') ++end;
-    if (*end == 'b' || *end == 'B') ++end;
-    if (*end != '\0') return false;
-  }
-  if (value == 0 || value > SIZE_MAX / scale) return false;
-  *bytes = (size_t)(value * scale);
-  return true;
-}
+/* Largest DART_VIRTUAL_NODE_SIZE: more units than any node has cores. */
+#define MAX_VIRTUAL_NODE_SIZE 65536
+/* DART_LOCAL_POOL_SIZE in [1, 1 TiB]: the window size cannot wrap. */
+#define MAX_LOCAL_POOL_SIZE ((uint64_t)1 << 40)
+/* DART_TRANSFER_CHUNK_SIZE in [64 B, 1 GiB]. */
+#define MIN_TRANSFER_CHUNK_SIZE 64
+#define MAX_TRANSFER_CHUNK_SIZE ((uint64_t)1 << 30)
 
-/* Parses a decimal int in [min, max]. */
-static bool parse_int(const char* text, long min, long max, long* out) {
-  if (text == NULL || *text == '\0') return false;
-  errno = 0;
-  char* end = NULL;
-  long value = strtol(text, &end, 10);
-  if (errno != 0 || *end != '\0' || value < min || value > max) return false;
-  *out = value;
-  return true;
-}
-
-static bool parse_bool(const char* text, bool* out) {
-  if (strcmp(text, "1") == 0 || strcasecmp(text, "on") == 0 || strcasecmp(text, "true") == 0 ||
-      strcasecmp(text, "yes") == 0) {
-    *out = true;
-    return true;
-  }
-  if (strcmp(text, "0") == 0 || strcasecmp(text, "off") == 0 || strcasecmp(text, "false") == 0 ||
-      strcasecmp(text, "no") == 0) {
-    *out = false;
-    return true;
-  }
-  return false;
-}
-
-static bool parse_log_level(const char* text, dart_log_level_t* out) {
-  static const char* const names[] = {"error", "warn", "info", "debug"};
-  for (int i = 0; i < 4; ++i) {
-    if (strcasecmp(text, names[i]) == 0) {
-      *out = (dart_log_level_t)i;
-      return true;
-    }
-  }
-  return false;
-}
-
-#define FLAG_ERROR(name, value, expected)                                                       \
-  DART_LOG_ERROR_RET(DART_ERR_INVAL, "dart_init",                                               \
-                     "environment flag %s has malformed value '%s' (expected %s)", name, value, \
-                     expected)
-
-dart_ret_t dart__config_read(dart_config_t* cfg) {
+/* Reads every flag into *cfg; on the first malformed one returns DART_ERR_INVAL with the
+ * message in err (cfg then unchanged). Logs nothing. */
+static dart_ret_t config_parse(dart_config_t* cfg, char* err, size_t errlen) {
   dart_config_t next = {
       .log_level = DART_LOG_WARN,
       .shared_windows = true,
@@ -99,79 +33,113 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
       .unit_mapping_fallback = false,
       .topology_file = "",
   };
-  const char* value;
-  if ((value = getenv("DART_LOG_LEVEL")) != NULL && !parse_log_level(value, &next.log_level)) {
-    return FLAG_ERROR("DART_LOG_LEVEL", value, "error|warn|info|debug");
+  dart_ret_t ret;
+
+  static const char* const log_levels[] = {"error", "warn", "info", "debug"};
+  int index = (int)next.log_level;
+  if ((ret = dart_flag_choice("DART_LOG_LEVEL", log_levels, 4, &index, err, errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_SHARED_WINDOWS")) != NULL && !parse_bool(value, &next.shared_windows)) {
-    return FLAG_ERROR("DART_SHARED_WINDOWS", value, "1 or 0");
+  next.log_level = (dart_log_level_t)index;
+
+  int on = next.shared_windows;
+  if ((ret = dart_flag_bool("DART_SHARED_WINDOWS", &on, err, errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_VIRTUAL_NODE_SIZE")) != NULL) {
-    long k = 0;
-    if (!parse_int(value, 0, INT32_MAX, &k)) {
-      return FLAG_ERROR("DART_VIRTUAL_NODE_SIZE", value, "a unit count >= 1, or 0 for real nodes");
-    }
-    next.virtual_node_size = (int)k;
+  next.shared_windows = on != 0;
+
+  uint64_t number = 0;
+  if ((ret = dart_flag_integer("DART_VIRTUAL_NODE_SIZE", 0, MAX_VIRTUAL_NODE_SIZE, &number, err,
+                               errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_LOCAL_POOL_SIZE")) != NULL &&
-      !dart__parse_bytes(value, &next.local_pool_size)) {
-    return FLAG_ERROR("DART_LOCAL_POOL_SIZE", value, "a byte size > 0 such as 64M");
+  next.virtual_node_size = (int)number;
+
+  uint64_t bytes = next.local_pool_size;
+  if ((ret = dart_flag_bytes("DART_LOCAL_POOL_SIZE", 1, MAX_LOCAL_POOL_SIZE, &bytes, err,
+                             errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_TRANSFER_CHUNK_SIZE")) != NULL) {
-    size_t chunk = 0;
-    if (!dart__parse_bytes(value, &chunk) || chunk < 64 || chunk > ((size_t)1 << 30)) {
-      return FLAG_ERROR("DART_TRANSFER_CHUNK_SIZE", value, "a byte size in [64, 1G] such as 16M");
-    }
-    next.transfer_chunk_size = chunk;
+  next.local_pool_size = (size_t)bytes;
+
+  bytes = next.transfer_chunk_size;
+  if ((ret = dart_flag_bytes("DART_TRANSFER_CHUNK_SIZE", MIN_TRANSFER_CHUNK_SIZE,
+                             MAX_TRANSFER_CHUNK_SIZE, &bytes, err, errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_TEST_FORCE_WINDOW_PAIR")) != NULL &&
-      !parse_bool(value, &next.force_window_pair)) {
-    return FLAG_ERROR("DART_TEST_FORCE_WINDOW_PAIR", value, "1 or 0");
+  next.transfer_chunk_size = (size_t)bytes;
+
+  on = next.force_window_pair;
+  if ((ret = dart_flag_bool("DART_TEST_FORCE_WINDOW_PAIR", &on, err, errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_WAIT")) != NULL) {
-    if (strcasecmp(value, "auto") == 0) {
-      next.wait_mode = DART_WAIT_AUTO;
-    } else if (strcasecmp(value, "spin") == 0) {
-      next.wait_mode = DART_WAIT_SPIN;
-    } else if (strcasecmp(value, "yield") == 0) {
-      next.wait_mode = DART_WAIT_YIELD;
-    } else {
-      return FLAG_ERROR("DART_WAIT", value, "auto|spin|yield");
-    }
+  next.force_window_pair = on != 0;
+
+  static const char* const wait_modes[] = {"auto", "spin", "yield"}; /* dart_wait_mode_t order */
+  index = (int)next.wait_mode;
+  if ((ret = dart_flag_choice("DART_WAIT", wait_modes, 3, &index, err, errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_TEST_HWLOC_FAIL")) != NULL) {
-    if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0) {
-      return FLAG_ERROR("DART_TEST_HWLOC_FAIL", value, "1 or 0");
-    }
-    next.test_hwloc_fail = value[0] == '1';
+  next.wait_mode = (dart_wait_mode_t)index;
+
+  static const char* const zero_one[] = {"0", "1"}; /* test flag: only these two */
+  index = next.test_hwloc_fail;
+  if ((ret = dart_flag_choice("DART_TEST_HWLOC_FAIL", zero_one, 2, &index, err, errlen)) !=
+      DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_UNIT_MAPPING")) != NULL) {
-    dart_unit_mapping_t mode;
-    if (!dart__mapping_mode_parse(value, &mode)) {
-      return FLAG_ERROR("DART_UNIT_MAPPING", value, "none|hierarchical|hilbert");
-    }
-    next.unit_mapping = mode;
+  next.test_hwloc_fail = index == 1;
+
+  const char* const mapping_modes[] = {dart_unit_mapping_name(DART_UNIT_MAPPING_NONE),
+                                       dart_unit_mapping_name(DART_UNIT_MAPPING_HIERARCHICAL),
+                                       dart_unit_mapping_name(DART_UNIT_MAPPING_HILBERT)};
+  index = (int)next.unit_mapping;
+  if ((ret = dart_flag_choice("DART_UNIT_MAPPING", mapping_modes, 3, &index, err, errlen)) !=
+      DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_UNIT_MAPPING_DIMS")) != NULL) {
-    long ndims = 0;
-    if (!parse_int(value, 1, DART_MAPPING_MAX_DIMS, &ndims)) {
-      return FLAG_ERROR("DART_UNIT_MAPPING_DIMS", value, "1, 2, 3 or 4");
-    }
-    next.unit_mapping_dims = (int)ndims;
+  next.unit_mapping = (dart_unit_mapping_t)index;
+
+  number = (uint64_t)next.unit_mapping_dims;
+  if ((ret = dart_flag_integer("DART_UNIT_MAPPING_DIMS", 1, DART_MAPPING_MAX_DIMS, &number, err,
+                               errlen)) != DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_UNIT_MAPPING_FALLBACK")) != NULL) {
-    if (strcasecmp(value, "identity") == 0) {
-      next.unit_mapping_fallback = true;
-    } else if (strcasecmp(value, "error") != 0) {
-      return FLAG_ERROR("DART_UNIT_MAPPING_FALLBACK", value, "error|identity");
-    }
+  next.unit_mapping_dims = (int)number;
+
+  static const char* const fallbacks[] = {"error", "identity"};
+  index = next.unit_mapping_fallback;
+  if ((ret = dart_flag_choice("DART_UNIT_MAPPING_FALLBACK", fallbacks, 2, &index, err, errlen)) !=
+      DART_OK) {
+    return ret;
   }
-  if ((value = getenv("DART_TOPOLOGY_FILE")) != NULL) {
-    if (strlen(value) >= sizeof next.topology_file) {
-      return FLAG_ERROR("DART_TOPOLOGY_FILE", value, "a path shorter than 4096 bytes");
-    }
-    strcpy(next.topology_file, value);
+  next.unit_mapping_fallback = index == 1;
+
+  const char* path = NULL;
+  if ((ret = dart_flag_text("DART_TOPOLOGY_FILE", sizeof next.topology_file - 1, &path, err,
+                            errlen)) != DART_OK) {
+    return ret;
   }
+  if (path != NULL) strcpy(next.topology_file, path);
+
   *cfg = next;
   return DART_OK;
+}
+
+dart_ret_t dart__config_read(dart_config_t* cfg) {
+  char err[DART_FLAG_ERROR_SIZE];
+  dart_ret_t ret = config_parse(cfg, err, sizeof err);
+  if (ret != DART_OK) return DART_LOG_ERROR_RET(ret, "dart_init", "%s", err);
+  return DART_OK;
+}
+
+dart_ret_t dart_flags_check(char* err, size_t errlen) {
+  dart_config_t scratch;
+  char local[DART_FLAG_ERROR_SIZE];
+  if (err == NULL || errlen == 0) {
+    err = local;
+    errlen = sizeof local;
+  }
+  err[0] = '\0';
+  return config_parse(&scratch, err, errlen);
 }

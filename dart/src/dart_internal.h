@@ -59,10 +59,6 @@ typedef struct {
  * and returns DART_ERR_INVAL; cfg is then unchanged. */
 dart_ret_t dart__config_read(dart_config_t* cfg);
 
-/* Parses a byte size such as "64M", "1G", "4096" (K/M/G are powers of 1024).
- * Returns false on malformed input or zero. */
-bool dart__parse_bytes(const char* text, size_t* bytes);
-
 /* ---- types (dart_types.c) ----------------------------------------------- */
 
 typedef enum { DART_KIND_BASIC, DART_KIND_STRIDED, DART_KIND_CUSTOM } dart_type_kind_t;

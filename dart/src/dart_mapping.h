@@ -122,6 +122,10 @@ dart_ret_t dart__mapping_compute(dart_unit_mapping_t mode, int nunits, int nkeys
 #define DART_TOPOLOGY_MAX_LEVELS 8
 /* Longest level name, without the terminating NUL. */
 #define DART_TOPOLOGY_MAX_NAME 31
+/* Largest topology file (16 MiB: a million nodes in Cray notation), in bytes. */
+#define DART_TOPOLOGY_MAX_FILE_BYTES ((size_t)16 << 20)
+/* Longest line of a topology description, in bytes without the newline. */
+#define DART_TOPOLOGY_MAX_LINE_BYTES 4096
 
 typedef struct {
   int nnodes;  /* node lines: node i of the run is the i-th */
@@ -143,6 +147,7 @@ typedef struct {
 dart_ret_t dart__topology_default_costs(int nlevels, dart_link_cost_t* cost);
 
 /* Parses a topology description held in `text`; `name` labels error messages (a file name).
+ * Lines are at most DART_TOPOLOGY_MAX_LINE_BYTES long.
  * On success *out owns memory (dart__topology_free). On malformed input returns
  * DART_ERR_INVAL (DART_ERR_NOMEM if memory runs out) with *out zeroed and the message
  * "<name>:<line>: <what is wrong>" in err (truncated to errlen; err may be NULL); nothing is
@@ -150,8 +155,11 @@ dart_ret_t dart__topology_default_costs(int nlevels, dart_link_cost_t* cost);
 dart_ret_t dart__topology_parse_text(const char* text, const char* name, dart_topology_t* out,
                                      char* err, size_t errlen);
 
-/* Reads and parses the file at path (see dart__topology_parse_text); an unreadable file gives
- * DART_ERR_INVAL with "<path>: cannot read: <reason>". Local, reads the file. */
+/* Reads and parses the file at path (see dart__topology_parse_text). Only a regular file of at
+ * most DART_TOPOLOGY_MAX_FILE_BYTES is read (a FIFO, device or directory is refused without
+ * being read, so /dev/zero or a FIFO cannot stall start-up); an unreadable or refused file
+ * gives DART_ERR_INVAL with "<path>: cannot read: <reason>", an oversized one
+ * "<path>: <size> bytes, more than ...". Local, reads the file once. */
 dart_ret_t dart__topology_parse_file(const char* path, dart_topology_t* out, char* err,
                                      size_t errlen);
 

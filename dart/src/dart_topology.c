@@ -29,16 +29,25 @@
  *       node 0.5 us 10 GB/s; 1st level above (blade) 1.3 us 9 GB/s; 2nd (chassis) 1.5 us 8 GB/s;
  *       3rd and every higher level (group) 1.8 us 6 GB/s; system 2.5 us 3 GB/s.
  *
- * Every error is "<file>:<line>: <what is wrong>" (unreadable file: "<file>: cannot read:
- * <reason>"; no node lines: the last line of the file). */
+ * Limits: a regular file (a FIFO, device or directory is refused unread) of at most 16 MiB,
+ * lines of at most 4096 bytes.
+ *
+ * Every error is "<file>:<line>: <what is wrong>" (unreadable or refused file: "<file>: cannot
+ * read: <reason>"; oversized: "<file>: <n> bytes, more than ..."; no node lines: the last line
+ * of the file). */
+#define _POSIX_C_SOURCE 200809L /* open flags, fstat, read */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dart_internal.h"
 #include "dart_mapping.h"
@@ -432,6 +441,9 @@ static dart_ret_t parse_all(parser_t* p, char* text) {
       next = start + strlen(start);
     }
     ++line;
+    if (strlen(start) > DART_TOPOLOGY_MAX_LINE_BYTES) {
+      return fail(p, line, "line longer than %d bytes", DART_TOPOLOGY_MAX_LINE_BYTES);
+    }
     char* comment = strchr(start, '#');
     if (comment != NULL) *comment = '\0';
     char* words[MAX_WORDS];
@@ -478,62 +490,109 @@ dart_ret_t dart__topology_parse_text(const char* text, const char* name, dart_to
   return ret;
 }
 
+/* What st is, for "not a regular file" messages. */
+static const char* file_kind(const struct stat* st) {
+  if (S_ISDIR(st->st_mode)) return "a directory";
+  if (S_ISFIFO(st->st_mode)) return "a FIFO";
+  if (S_ISCHR(st->st_mode)) return "a character device";
+  if (S_ISBLK(st->st_mode)) return "a block device";
+  if (S_ISSOCK(st->st_mode)) return "a socket";
+  return "not a regular file";
+}
+
+/* Opens path for reading if it is a regular file of at most DART_TOPOLOGY_MAX_FILE_BYTES;
+ * returns the descriptor and its size, or -1 with the message in err. Opening does not block
+ * (O_NONBLOCK: a FIFO without a writer), and fstat checks the file actually opened. */
+static int open_regular(const char* path, size_t* size, char* err, size_t errlen) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    return -1;
+  }
+  int fd = -1;
+  if (S_ISREG(st.st_mode)) {
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+      snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+      return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+      snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+      close(fd);
+      return -1;
+    }
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: cannot read: not a regular file (%s)", path, file_kind(&st));
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  if ((uintmax_t)st.st_size > DART_TOPOLOGY_MAX_FILE_BYTES) {
+    snprintf(err, errlen, "%s: %jd bytes, more than the %zu MiB a topology file may have", path,
+             (intmax_t)st.st_size, DART_TOPOLOGY_MAX_FILE_BYTES >> 20);
+    close(fd);
+    return -1;
+  }
+  *size = (size_t)st.st_size;
+  return fd;
+}
+
 dart_ret_t dart__topology_parse_file(const char* path, dart_topology_t* out, char* err,
                                      size_t errlen) {
-  if (err != NULL && errlen > 0) err[0] = '\0';
+  char scratch[1];
+  if (err == NULL || errlen == 0) { /* messages still need somewhere to go */
+    err = scratch;
+    errlen = sizeof scratch;
+  }
+  err[0] = '\0';
   if (path == NULL) path = "(null)";
   if (out == NULL) {
-    if (err != NULL && errlen > 0) snprintf(err, errlen, "%s: no topology to fill in", path);
+    snprintf(err, errlen, "%s: no topology to fill in", path);
     return DART_ERR_INVAL;
   }
   memset(out, 0, sizeof *out);
-  FILE* file = fopen(path, "rb");
-  if (file == NULL) {
-    if (err != NULL && errlen > 0)
-      snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    return DART_ERR_INVAL;
-  }
-  size_t length = 0, capacity = 4096;
-  char* text = malloc(capacity);
-  dart_ret_t ret = DART_OK;
-  while (text != NULL) {
-    if (length + 1 == capacity) {
-      char* grown = capacity > SIZE_MAX / 2 ? NULL : realloc(text, capacity * 2);
-      if (grown == NULL) {
-        free(text);
-        text = NULL;
-        break;
-      }
-      text = grown;
-      capacity *= 2;
-    }
-    size_t got = fread(text + length, 1, capacity - 1 - length, file);
-    length += got;
-    if (got == 0) break;
-  }
+  size_t size = 0;
+  int fd = open_regular(path, &size, err, errlen);
+  if (fd < 0) return DART_ERR_INVAL;
+  /* Read one byte more than the size: a file that grew since fstat is noticed. */
+  const size_t capacity = size + 1;
+  char* text = malloc(capacity + 1);
   if (text == NULL) {
-    if (err != NULL && errlen > 0) snprintf(err, errlen, "%s:1: out of memory", path);
-    ret = DART_ERR_NOMEM;
-  } else if (ferror(file)) {
-    if (err != NULL && errlen > 0)
+    close(fd);
+    snprintf(err, errlen, "%s:1: out of memory", path);
+    return DART_ERR_NOMEM;
+  }
+  size_t length = 0;
+  dart_ret_t ret = DART_OK;
+  while (length < capacity) {
+    ssize_t got = read(fd, text + length, capacity - length);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
       snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+      ret = DART_ERR_INVAL;
+      break;
+    }
+    if (got == 0) break;
+    length += (size_t)got;
+  }
+  close(fd);
+  if (ret == DART_OK && length > size) {
+    snprintf(err, errlen, "%s: cannot read: it grew while being read", path);
     ret = DART_ERR_INVAL;
-  } else {
+  }
+  if (ret == DART_OK) {
     text[length] = '\0';
     char* nul = memchr(text, '\0', length);
     if (nul != NULL) {
       int line = 1;
       for (const char* c = text; c < nul; ++c) line += *c == '\n';
-      if (err != NULL && errlen > 0) {
-        snprintf(err, errlen, "%s:%d: NUL byte (not a text file)", path, line);
-      }
+      snprintf(err, errlen, "%s:%d: NUL byte (not a text file)", path, line);
       ret = DART_ERR_INVAL;
     } else {
       ret = dart__topology_parse_text(text, path, out, err, errlen);
     }
   }
   free(text);
-  fclose(file);
   return ret;
 }
 

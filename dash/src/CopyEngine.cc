@@ -1,12 +1,12 @@
 // The copy engine's worker thread, queue and environment flags (see
 // dash/internal/CopyEngine.h for the protocol).
+#include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/internal/CopyEngine.h>
 #include <sched.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <system_error>
@@ -24,53 +24,32 @@ int affinity_cpus() {
   return CPU_COUNT(&set);
 }
 
-std::string lower(const char* s) {
-  std::string r(s);
-  for (auto& c : r) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return r;
+// Throws InvalidArgument for dash::init with the strict parser's message.
+void flag_failed(const char* err) {
+  throw exception::InvalidArgument(std::string("dash::init: ") + err);
 }
 
-// DASH_COPY_ASYNC_THREAD: whether copy_async uses the worker thread.
-bool thread_wanted(const char* value) {
-  if (value == nullptr) value = "auto";
-  const std::string v = lower(value);
-  if (v == "1" || v == "on" || v == "true" || v == "yes") return true;
-  if (v == "0" || v == "off" || v == "false" || v == "no") return false;
+// DASH_COPY_ASYNC_THREAD: whether copy_async uses the worker thread (boolean or auto).
+bool thread_wanted() {
+  static const char* const words[] = {"0", "1", "off", "on", "false", "true", "no", "yes", "auto"};
+  const int kAuto = 8;
+  int index = kAuto;
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flag_choice("DASH_COPY_ASYNC_THREAD", words, 9, &index, err, sizeof err) != DART_OK)
+    flag_failed(err);
   // A worker bound to the caller's only core would just take turns with it.
-  if (v == "auto") return affinity_cpus() > 1;
-  throw exception::InvalidArgument(std::string("dash::init: DASH_COPY_ASYNC_THREAD='") + value +
-                                   "' is not 1, 0 or auto");
+  if (index == kAuto) return affinity_cpus() > 1;
+  return index % 2 == 1;
 }
 
-// DASH_COPY_ASYNC_THRESHOLD: bytes, with an optional K, M or G suffix.
-std::size_t threshold_from(const char* value) {
-  if (value == nullptr) return CopyEngine::kDefaultThresholdBytes;
-  auto bad = [&]() {
-    return exception::InvalidArgument(std::string("dash::init: DASH_COPY_ASYNC_THRESHOLD='") +
-                                      value + "' is not a byte count (e.g. 65536, 64K, 1M)");
-  };
-  char* end = nullptr;
-  if (!std::isdigit(static_cast<unsigned char>(value[0]))) throw bad();
-  unsigned long long n = std::strtoull(value, &end, 10);
-  unsigned shift = 0;
-  switch (std::toupper(static_cast<unsigned char>(*end))) {
-    case '\0':
-      break;
-    case 'K':
-      shift = 10;
-      break;
-    case 'M':
-      shift = 20;
-      break;
-    case 'G':
-      shift = 30;
-      break;
-    default:
-      throw bad();
-  }
-  if (shift > 0 && end[1] != '\0') throw bad();
-  if (n > (~0ULL >> 31)) throw bad();
-  return std::size_t(n << shift);
+// DASH_COPY_ASYNC_THRESHOLD: bytes in [0, 1T], with an optional K, M, G or T suffix.
+std::size_t threshold() {
+  std::uint64_t bytes = CopyEngine::kDefaultThresholdBytes;
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flag_bytes("DASH_COPY_ASYNC_THRESHOLD", 0, CopyEngine::kMaxThresholdBytes, &bytes, err,
+                      sizeof err) != DART_OK)
+    flag_failed(err);
+  return std::size_t(bytes);
 }
 
 }  // namespace
@@ -142,8 +121,8 @@ CopyEngine& CopyEngine::instance() {
 }
 
 void CopyEngine::configure_from_environment() {
-  const bool wanted = thread_wanted(std::getenv("DASH_COPY_ASYNC_THREAD"));
-  const std::size_t bytes = threshold_from(std::getenv("DASH_COPY_ASYNC_THRESHOLD"));
+  const bool wanted = thread_wanted();
+  const std::size_t bytes = threshold();
   set_threshold_bytes(wanted ? bytes : kOff);
 }
 

@@ -31,13 +31,27 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 
 }  // namespace internal
 
+namespace {
+
+// Checks DART's environment flags and configures the copy engine from its own, before MPI
+// starts: a malformed flag throws InvalidArgument naming the flag, its value and what is
+// expected. Local.
+void check_flags(const char* call) {
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flags_check(err, sizeof err) != DART_OK)
+    throw exception::InvalidArgument(std::string(call) + ": " + err);
+  internal::CopyEngine::instance().configure_from_environment();
+}
+
+}  // namespace
+
 void init(int* argc, char*** argv) {
-  internal::CopyEngine::instance().configure_from_environment();  // throws before MPI starts
+  check_flags("dash::init");
   internal::check_dart(dart_init(argc, argv), "dash::init");
 }
 
 bool init_thread(int* argc, char*** argv) {
-  internal::CopyEngine::instance().configure_from_environment();
+  check_flags("dash::init_thread");
   dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
   internal::check_dart(dart_init_thread(argc, argv, &level), "dash::init_thread");
   return level == DART_THREAD_MULTIPLE;

@@ -92,6 +92,23 @@ void for_each_option(int argc, char** argv, F&& on_option) {
   for_each_option(argc, argv, Wording(), on_option);
 }
 
+// For a program whose only option is --help (or -h): whether it was given; a UsageError naming
+// any other argument.
+inline bool help_only(int argc, char** argv) {
+  bool help = false;
+  for_each_option(argc, argv, [&](Option& opt) {
+    if (opt.name() == "--help" || opt.name() == "-h") {
+      opt.flag();
+      help = true;
+    } else if (opt.name().rfind("-", 0) == 0) {
+      throw UsageError("unknown option '" + opt.name() + "' (try --help)");
+    } else {
+      throw UsageError("unexpected argument '" + opt.name() + "' (try --help)");
+    }
+  });
+  return help;
+}
+
 // A decimal integer in [min, max], or a UsageError naming the option.
 inline long long parse_integer(const std::string& option, const std::string& text, long long min,
                                long long max) {

@@ -1,12 +1,27 @@
 // The containers issue's listing, as written: a global array, a tiled matrix,
 // local and global blocks, and a pattern deduced from the properties the
-// program needs. Runs on any number of units; unit 0 prints what it saw.
+// program needs. Runs on any number of units; unit 0 prints what it saw. --help: the usage.
 #include <libdash.h>
 
 #include <cstdio>
 
-int main(int argc, char* argv[]) {
-  dash::init(&argc, &argv);
+#include "../common/Args.h"
+#include "../common/Errors.h"
+
+namespace {
+
+const char* const kProgram = "containers-listing";
+
+const char* const kUsage =
+    "usage: containers-listing [--help]\n"
+    "Builds a global array and a tiled matrix on every unit, reads and writes them,\n"
+    "takes local and global blocks and deduces a pattern from properties; unit 0\n"
+    "prints what it saw. Exit status 2 on an error.\n"
+    "\n"
+    "  --help  print this text\n";
+
+// The listing. Collective.
+void listing() {
   dash::Array<double> arr(1000, dash::BLOCKED);  // also CYCLIC, BLOCKCYCLIC(n), TILE(n)
   for (auto it = arr.lbegin(); it != arr.lend(); ++it) *it = dash::myid();
   arr.barrier();
@@ -51,5 +66,26 @@ int main(int argc, char* argv[]) {
                 (long long)pattern.blocksize(1), decltype(dflt)::PatternName);
   }
   arr.barrier();
-  dash::finalize();
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  examples::init(kProgram, &argc, &argv);
+  const bool root = dash::myid().id == 0;
+  int status = 0;
+  try {
+    // Every unit parses the same arguments, so all agree on errors; unit 0 reports them.
+    if (examples::help_only(argc, argv)) {
+      if (root) std::fputs(kUsage, stdout);
+    } else {
+      listing();
+    }
+  } catch (const examples::UsageError& e) {
+    if (root) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
+  }
+  return examples::finalize(kProgram, status);
 }

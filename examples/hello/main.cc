@@ -1,14 +1,30 @@
 // hello: every unit says hello from its host, then the units fill a global
 // array (one block per unit, DART team memory) and unit 0 reads it back.
-// Run: scripts/launch.sh -n 4 build/openmpi/examples/hello
+// Run: scripts/launch.sh -n 4 build/openmpi/examples/hello   (--help: the usage)
 #include <libdash.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <vector>
 
-int main(int argc, char* argv[]) {
-  dash::init(&argc, &argv);
+#include "../common/Args.h"
+#include "../common/Errors.h"
+
+namespace {
+
+const char* const kProgram = "hello";
+
+const char* const kUsage =
+    "usage: hello [--help]\n"
+    "Every unit says hello from its host; then the units fill a global array (8 ints\n"
+    "per unit) and unit 0 reads it back and checks it. Exit status 1 if a value is\n"
+    "wrong, 2 on an error.\n"
+    "\n"
+    "  --help  print this text\n";
+
+// Says hello and checks a global array; returns the number of wrong values (unit 0), 0
+// elsewhere. Collective.
+int run() {
   const int me = dash::myid();
   const int units = static_cast<int>(dash::size());
 
@@ -58,7 +74,28 @@ int main(int argc, char* argv[]) {
                 block_size * units, units, sum, errors);
   }
   dash::barrier();
-  dart_team_memfree(array);
-  dash::finalize();
-  return errors == 0 ? 0 : 1;
+  dash::internal::check_dart(dart_team_memfree(array), "dart_team_memfree");
+  return errors;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  examples::init(kProgram, &argc, &argv);
+  const bool root = dash::myid().id == 0;
+  int status = 0;
+  try {
+    // Every unit parses the same arguments, so all agree on errors; unit 0 reports them.
+    if (examples::help_only(argc, argv)) {
+      if (root) std::fputs(kUsage, stdout);
+    } else {
+      status = run() == 0 ? 0 : 1;
+    }
+  } catch (const examples::UsageError& e) {
+    if (root) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
+  }
+  return examples::finalize(kProgram, status);
 }

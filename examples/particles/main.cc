@@ -12,13 +12,18 @@
 // where particles and checksum do not depend on the protocol, the blocks per
 // unit, the unit count or the thread count.
 #include <libdash.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "../common/Args.h"
+#include "../common/Errors.h"
 #include "particles.h"
 
 namespace {
@@ -161,12 +166,49 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
+// Bytes the run may need at its peak, over all units: every particle held about twice (a
+// block's vector while it grows, queues and messages in flight).
+double bytes_needed(const particles::Config& config) {
+  return 2.0 * std::pow(double(config.seeds), 3) * double(sizeof(particles::Particle));
+}
+
+// Physical memory of the run's nodes, in bytes, the same on every unit: each unit adds its
+// node's memory divided by the units on that node. Collective (one allreduce).
+double memory_of_nodes() {
+  const double node_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  const int units = int(dash::size());
+  dart_unit_locality_t mine{}, other{};
+  dash::internal::check_dart(
+      dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(dash::myid().id), &mine),
+      "dart_unit_locality");
+  int on_my_node = 0;
+  for (int u = 0; u < units; ++u) {
+    dash::internal::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &other),
+                               "dart_unit_locality");
+    on_my_node += other.real_node == mine.real_node;
+  }
+  const double share = node_bytes / std::max(1, on_my_node);
+  double total = 0;
+  dash::internal::check_dart(
+      dart_allreduce(&share, &total, 1, DART_TYPE_DOUBLE, DART_OP_SUM, DART_TEAM_ALL),
+      "dart_allreduce");
+  return total;
+}
+
 // Traces with the options' protocol; unit 0 prints the parameters, the
 // counts and the result line.
 void trace(const Options& o) {
   const bool root = dash::myid().id == 0;
   const int units = int(dash::size());
-  particles::Tracer tracer(o.blocks_per_unit, o.config);
+  std::unique_ptr<particles::Tracer> made;
+  try {
+    made = std::make_unique<particles::Tracer>(o.blocks_per_unit, o.config);
+  } catch (const dash::exception::InvalidArgument& e) {
+    // The decomposer rejects the block count (more blocks along an axis than it has cells, or
+    // --x-divisions not dividing it): a bad command line, alike on every unit.
+    throw UsageError(e.what());
+  }
+  particles::Tracer& tracer = *made;
   tracer.threads(o.threads);
   const auto& div = tracer.decomposer().divisions();
   if (root) {
@@ -206,7 +248,7 @@ void trace(const Options& o) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  dash::init(&argc, &argv);
+  examples::init(kProgram, &argc, &argv);
   const bool root = dash::myid().id == 0;
   int status = 0;
   try {
@@ -215,18 +257,27 @@ int main(int argc, char* argv[]) {
     const Options o = parse_args(argc, argv);
     if (o.help) {
       if (root) std::fputs(kUsage, stdout);
+    } else if (const double memory = memory_of_nodes(); bytes_needed(o.config) > memory) {
+      // Checked up front, alike on every unit: running out of memory midway would hit one unit.
+      if (root)
+        std::fprintf(stderr,
+                     "%s: error: --seeds %d: %.0f particles need about %.1f GiB at the peak, "
+                     "more than the %.1f GiB of memory of the run's node(s)\n",
+                     kProgram, o.config.seeds, std::pow(double(o.config.seeds), 3),
+                     bytes_needed(o.config) / double(1 << 30), memory / double(1 << 30));
+      status = 2;
     } else {
       trace(o);
     }
   } catch (const UsageError& e) {
     if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
     status = 2;
-  } catch (const dash::exception::InvalidArgument& e) {
-    // The decomposer rejects the block count (more blocks along an axis
-    // than it has cells, or --x-divisions not dividing it).
-    if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
-    status = 2;
+  } catch (const std::bad_alloc&) {
+    // Beyond the check above (e.g. particles crowding into one unit): may hit this unit only.
+    examples::abort_run(kProgram,
+                        "out of memory (std::bad_alloc): try fewer --seeds or more nodes");
+  } catch (const std::exception& e) {
+    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
   }
-  dash::finalize();
-  return status;
+  return examples::finalize(kProgram, status);
 }

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../common/Args.h"
+#include "../common/Errors.h"
 
 namespace {
 
@@ -550,7 +551,7 @@ int visualize_arranged(const Options& o) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  dash::init(&argc, &argv);
+  examples::init(kProgram, &argc, &argv);
   const bool root = dash::myid().id == 0;
   int status = 0;
   try {
@@ -571,7 +572,8 @@ int main(int argc, char* argv[]) {
     // hold every unit or a NONE dimension spread over several units.
     if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
     status = 2;
+  } catch (const std::exception& e) {
+    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
   }
-  dash::finalize();
-  return status;
+  return examples::finalize(kProgram, status);
 }

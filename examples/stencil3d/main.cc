@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "../common/Args.h"
+#include "../common/Errors.h"
 #include "kernel.h"
 
 using namespace stencil3d;
@@ -164,14 +165,12 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  dash::init(&argc, &argv);
+  examples::init("stencil3d", &argc, &argv);
   int status = 0;
   try {
     status = run(options);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    status = 1;
+    examples::abort_run("stencil3d", e);  // may have hit this unit only (Errors.h)
   }
-  dash::finalize();
-  return status;
+  return examples::finalize("stencil3d", status);
 }

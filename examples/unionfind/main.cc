@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../common/Args.h"
+#include "../common/Errors.h"
 #include "unionfind.h"
 
 namespace {
@@ -231,7 +232,7 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  dash::init(&argc, &argv);
+  examples::init(kProgram, &argc, &argv);
   const bool root = dash::myid().id == 0;
   int status = 0;
   try {
@@ -248,10 +249,7 @@ int main(int argc, char* argv[]) {
     status = 2;
   } catch (const std::exception& e) {
     // Not the same on every unit: the others may be waiting in a collective.
-    std::fprintf(stderr, "%s: unit %d: error: %s\n", kProgram, int(dash::myid().id), e.what());
-    std::fflush(stderr);
-    dart_abort(1);
+    examples::abort_run(kProgram, e);
   }
-  dash::finalize();
-  return status;
+  return examples::finalize(kProgram, status);
 }

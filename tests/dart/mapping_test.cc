@@ -2,11 +2,15 @@
 // and cost model, the topology file parser and the remapping. All functions are pure: every
 // unit computes the same, no communication.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -551,6 +555,63 @@ TEST(MappingTopology, ParsesFilesAndReportsUnreadableOnes) {
   std::remove(path.c_str());
   std::remove(bad.c_str());
   std::remove(binary.c_str());
+}
+
+// Only regular files of bounded size and line length are read: /dev/zero, a FIFO without a
+// writer, a directory, an oversized file and an over-long line are refused at once (a FIFO
+// would block the open and /dev/zero read for ever), each with "<file>...: <what>".
+TEST(MappingTopology, RefusesSpecialFilesOversizedFilesAndOverlongLines) {
+  dart_topology_t topo;
+  char err[512];
+  EXPECT_EQ(dart__topology_parse_file("/dev/zero", &topo, err, sizeof err), DART_ERR_INVAL);
+  EXPECT_EQ(std::string(err), "/dev/zero: cannot read: not a regular file (a character device)");
+
+  const std::string fifo = TempPath("fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  EXPECT_EQ(dart__topology_parse_file(fifo.c_str(), &topo, err, sizeof err), DART_ERR_INVAL);
+  EXPECT_EQ(std::string(err), fifo + ": cannot read: not a regular file (a FIFO)");
+  std::remove(fifo.c_str());
+
+  EXPECT_EQ(dart__topology_parse_file("/", &topo, err, sizeof err), DART_ERR_INVAL);
+  EXPECT_EQ(std::string(err), "/: cannot read: not a regular file (a directory)");
+
+  // One byte over the cap; sparse, so nothing is written (and nothing is read).
+  const std::string big = TempPath("oversized");
+  {
+    FILE* f = std::fopen(big.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+    ASSERT_EQ(truncate(big.c_str(), off_t(DART_TOPOLOGY_MAX_FILE_BYTES) + 1), 0);
+  }
+  EXPECT_EQ(dart__topology_parse_file(big.c_str(), &topo, err, sizeof err), DART_ERR_INVAL);
+  EXPECT_EQ(std::string(err), big +
+                                  ": 16777217 bytes, more than the 16 MiB a topology file may "
+                                  "have");
+  std::remove(big.c_str());
+
+  // A line of exactly the limit is fine (a comment), one byte more is not.
+  const std::string longest = "#" + std::string(DART_TOPOLOGY_MAX_LINE_BYTES - 1, 'x');
+  const std::string good = "node c0-0c0s0n0\n" + longest + "\nnode c0-0c0s0n1\n";
+  ASSERT_EQ(dart__topology_parse_text(good.c_str(), "t.txt", &topo, err, sizeof err), DART_OK)
+      << err;
+  EXPECT_EQ(topo.nnodes, 2);
+  dart__topology_free(&topo);
+  const std::string bad = "node c0-0c0s0n0\n" + longest + "x\nnode c0-0c0s0n1\n";
+  EXPECT_EQ(dart__topology_parse_text(bad.c_str(), "t.txt", &topo, err, sizeof err),
+            DART_ERR_INVAL);
+  EXPECT_EQ(std::string(err), "t.txt:2: line longer than 4096 bytes");
+  // The same through a file, last line without a newline.
+  const std::string file = TempPath("long_line");
+  {
+    FILE* f = std::fopen(file.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs(("node c0-0c0s0n0\nnode c0-0c0s0n1\n" + std::string(5000, ' ')).c_str(), f);
+    std::fclose(f);
+  }
+  EXPECT_EQ(dart__topology_parse_file(file.c_str(), &topo, err, sizeof err), DART_ERR_INVAL);
+  EXPECT_EQ(std::string(err), file + ":3: line longer than 4096 bytes");
+  std::remove(file.c_str());
 }
 
 TEST(MappingTopology, UnitKeysFromNodes) {

@@ -4,6 +4,7 @@
 #define DART__DART_H_
 
 #include <dart/dart_communication.h>
+#include <dart/dart_flags.h>
 #include <dart/dart_globmem.h>
 #include <dart/dart_initialization.h>
 #include <dart/dart_locality.h>

@@ -9,8 +9,9 @@
 namespace dash {
 
 // Initialises the runtime (and MPI unless the program did). Collective over
-// all processes. Throws dash::exception::* on failure, e.g. for a malformed
-// DART_* environment flag.
+// all processes. Throws dash::exception::* on failure; every environment flag
+// (DART_* and DASH_*) is checked first, before MPI starts, and a malformed one
+// throws InvalidArgument naming the flag, its value and what is expected.
 void init(int* argc, char*** argv);
 
 // Like init, asking MPI for MPI_THREAD_MULTIPLE; returns whether it was

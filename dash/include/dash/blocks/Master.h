@@ -561,25 +561,25 @@ class Master {
     dart_handle_t handle;
   };
 
-  // The test flag DASH_BP_TEST_SEND_DELAY_US (and DASH_BP_TEST_SEED).
+  // The test flag DASH_BP_TEST_SEND_DELAY_US (and DASH_BP_TEST_SEED), read by the strict
+  // flag parser of DART (dart_flags.h).
   struct SendDelay {
+    static constexpr std::uint64_t kMaxUs = 1000000;        // 1 s
+    static constexpr std::uint64_t kMaxSeed = 0xffffffffu;  // 2^32 - 1
     long max_us = 0;
     std::uint64_t seed = 0;
 
     static SendDelay from_environment(int unit) {
       SendDelay d;
-      d.max_us = parse("DASH_BP_TEST_SEND_DELAY_US");
-      d.seed = std::uint64_t(parse("DASH_BP_TEST_SEED")) * 1000003u + std::uint64_t(unit);
+      d.max_us = long(parse("DASH_BP_TEST_SEND_DELAY_US", kMaxUs));
+      d.seed = parse("DASH_BP_TEST_SEED", kMaxSeed) * 1000003u + std::uint64_t(unit);
       return d;
     }
-    static long parse(const char* name) {
-      const char* text = std::getenv(name);
-      if (text == nullptr || *text == '\0') return 0;
-      char* end = nullptr;
-      const long value = std::strtol(text, &end, 10);
-      if (*end != '\0' || value < 0)
-        throw exception::InvalidArgument(std::string("dash::bp: ") + name + "='" + text +
-                                         "' is not a non-negative integer");
+    static std::uint64_t parse(const char* name, std::uint64_t max) {
+      std::uint64_t value = 0;
+      char err[DART_FLAG_ERROR_SIZE];
+      if (dart_flag_integer(name, 0, max, &value, err, sizeof err) != DART_OK)
+        throw exception::InvalidArgument(std::string("dash::bp::Master::iexchange: ") + err);
       return value;
     }
   };

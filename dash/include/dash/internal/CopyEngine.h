@@ -102,6 +102,8 @@ class CopyEngine {
   // Default size below which a segment is copied at once by the caller:
   // handing a job to the thread costs microseconds.
   static constexpr std::size_t kDefaultThresholdBytes = std::size_t(64) << 10;
+  // Largest DASH_COPY_ASYNC_THRESHOLD (1 TiB).
+  static constexpr std::size_t kMaxThresholdBytes = std::size_t(1) << 40;
   // Threshold meaning "never defer": the engine is off.
   static constexpr std::size_t kOff = ~std::size_t(0);
 

@@ -1,0 +1,156 @@
+// The C++ layer's environment flags go through DART's strict parser (dart_flags.h): the copy
+// engine's DASH_COPY_ASYNC_THREAD / DASH_COPY_ASYNC_THRESHOLD (read by dash::init), the block
+// layer's test flags DASH_BP_TEST_SEND_DELAY_US / DASH_BP_TEST_SEED (read by each iexchange),
+// and dash::init's check of DART's flags before MPI starts. A malformed value (blanks, sign,
+// empty, overflow, past the maximum) throws dash::exception::InvalidArgument naming the flag
+// and the value, on every unit alike.
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/blocks/Master.h>
+#include <dash/internal/CopyEngine.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "mpi_test.h"
+#include "scoped_env.h"
+
+namespace {
+
+using dash::internal::CopyEngine;
+using dash_test::ScopedEnv;
+
+// Expects call() to throw InvalidArgument whose message names flag and 'value'.
+template <class F>
+void ExpectRefused(const char* flag, const std::string& value, F&& call) {
+  try {
+    call();
+    ADD_FAILURE() << flag << "='" << value << "' was accepted";
+  } catch (const dash::exception::InvalidArgument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(
+        what.find(std::string("environment flag ") + flag + " has malformed value '" + value + "'"),
+        std::string::npos)
+        << what;
+    EXPECT_NE(what.find("(expected "), std::string::npos) << what;
+  }
+}
+
+TEST(DashFlags, CopyEngineFlagsFollowTheStrictRules) {
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  auto configure = [] { CopyEngine::instance().configure_from_environment(); };
+  {
+    ScopedEnv thread("DASH_COPY_ASYNC_THREAD", nullptr);
+    for (const char* bad : {"", " 64K", "64K ", "+64K", "-1", "2T", "18446744073709551615",
+                            "99999999999999999999", "64Q"}) {
+      ScopedEnv flag("DASH_COPY_ASYNC_THRESHOLD", bad);
+      ExpectRefused("DASH_COPY_ASYNC_THRESHOLD", bad, configure);
+    }
+  }
+  for (const char* bad : {"", " on", "on ", "+1", "2", "sometimes"}) {
+    ScopedEnv flag("DASH_COPY_ASYNC_THREAD", bad);
+    ExpectRefused("DASH_COPY_ASYNC_THREAD", bad, configure);
+  }
+  {
+    ScopedEnv thread("DASH_COPY_ASYNC_THREAD", "ON");
+    ScopedEnv bytes("DASH_COPY_ASYNC_THRESHOLD", "1T");  // the maximum
+    configure();
+    EXPECT_EQ(CopyEngine::instance().threshold_bytes(), std::size_t(1) << 40);
+  }
+  {
+    ScopedEnv thread("DASH_COPY_ASYNC_THREAD", "yes");
+    ScopedEnv bytes("DASH_COPY_ASYNC_THRESHOLD", "0");
+    configure();
+    EXPECT_EQ(CopyEngine::instance().threshold_bytes(), 0u);
+  }
+  {
+    ScopedEnv thread("DASH_COPY_ASYNC_THREAD", "no");
+    configure();
+    EXPECT_EQ(CopyEngine::instance().threshold_bytes(), CopyEngine::kOff);
+  }
+  CopyEngine::instance().set_threshold_bytes(saved);
+}
+
+// dash::init checks DART's flags before anything else: a malformed one is reported by name
+// (the runtime is already up here, so a good environment gets "already initialised" instead).
+TEST(DashFlags, InitNamesAMalformedDartFlag) {
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  int argc = 0;
+  char** argv = nullptr;
+  for (const auto& bad : {std::make_pair("DART_LOCAL_POOL_SIZE", " -1"),
+                          std::make_pair("DART_LOCAL_POOL_SIZE", "18446744073709551615"),
+                          std::make_pair("DART_TOPOLOGY_FILE", "")}) {
+    ScopedEnv flag(bad.first, bad.second);
+    ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });
+    ExpectRefused(bad.first, bad.second, [&] { dash::init_thread(&argc, &argv); });
+  }
+  EXPECT_THROW(dash::init(&argc, &argv), dash::exception::InvalidArgument);
+  EXPECT_TRUE(dash::is_initialized());
+  CopyEngine::instance().set_threshold_bytes(saved);
+}
+
+struct Counter {
+  int received = 0;
+};
+
+// One iexchange round over a ring of blocks: each sends its gid to the next; returns the sum of
+// what the local blocks received.
+long RingExchange(dash::bp::Master<Counter>& master, int nblocks) {
+  long sum = 0;
+  master.iexchange([&](Counter& c, dash::bp::Proxy& p) {
+    if (c.received == 0) {
+      c.received = -1;  // sent
+      p.enqueue((p.gid() + 1) % nblocks, p.gid());
+      return false;
+    }
+    for (int from : p.incoming_from())
+      while (p.incoming(from) > 0) {
+        int v = 0;
+        p.dequeue(from, v);
+        sum += v;
+      }
+    return true;
+  });
+  return sum;
+}
+
+TEST(DashFlags, SendDelayFlagsAreCheckedByEveryIexchange) {
+  const int units = dash_test::nunits(), me = dash_test::myid();
+  const int nblocks = 2 * units;
+  auto make = [&] {
+    auto master = std::make_unique<dash::bp::Master<Counter>>(nblocks);
+    for (int gid : dash::bp::local_gids(me, nblocks, units, dash::bp::Assignment::contiguous))
+      master->add(gid, std::make_unique<Counter>(), {(gid + 1) % nblocks});
+    return master;
+  };
+  auto master = make();
+  const std::pair<const char*, const char*> bad[] = {
+      {"DASH_BP_TEST_SEND_DELAY_US", "99999999999999999999"},  // used to hang the run
+      {"DASH_BP_TEST_SEND_DELAY_US", "1000001"},               // over 1 s
+      {"DASH_BP_TEST_SEND_DELAY_US", ""},
+      {"DASH_BP_TEST_SEND_DELAY_US", " 10"},
+      {"DASH_BP_TEST_SEND_DELAY_US", "+10"},
+      {"DASH_BP_TEST_SEED", "4294967296"},
+      {"DASH_BP_TEST_SEED", "-1"},
+  };
+  for (const auto& b : bad) {
+    ScopedEnv flag(b.first, b.second);
+    ExpectRefused(b.first, b.second, [&] { RingExchange(*master, nblocks); });
+  }
+  // Refused before any message: the same master still exchanges correctly, delayed or not.
+  ScopedEnv seed("DASH_BP_TEST_SEED", "4294967295");
+  for (const char* delay : {"0", "50"}) {
+    ScopedEnv flag("DASH_BP_TEST_SEND_DELAY_US", delay);
+    auto fresh = make();
+    long local = RingExchange(*fresh, nblocks), total = 0;
+    ASSERT_EQ(dart_allreduce(&local, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL),
+              DART_OK);
+    EXPECT_EQ(total, long(nblocks) * (nblocks - 1) / 2) << "delay " << delay;
+  }
+  long local = RingExchange(*master, nblocks), total = 0;
+  ASSERT_EQ(dart_allreduce(&local, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL), DART_OK);
+  EXPECT_EQ(total, long(nblocks) * (nblocks - 1) / 2);
+}
+
+}  // namespace
