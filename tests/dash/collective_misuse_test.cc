@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -138,6 +139,96 @@ TEST(CatchAndCarryOn, EveryUnitThrowsInAScopeHoldingAnArrayThenAllocatesAgain) {
     inside.barrier();
   }
   EXPECT_EQ(LiveSegments(), before + 1);
+}
+
+// ---- stale handles ---------------------------------------------------------------------------
+
+// True if f throws dash::exception::InvalidArgument whose message names `call`.
+template <class F>
+bool ThrowsNaming(F&& f, const std::string& call) {
+  try {
+    f();
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find(call), std::string::npos) << e.what();
+    return std::string(e.what()).find(call) != std::string::npos;
+  }
+  return false;
+}
+
+TEST(StaleHandle, ReferencesAndIteratorsOfAFreedArrayThrow) {
+  const long n = 3 * N();
+  for (bool deallocate : {true, false}) {
+    SCOPED_TRACE(deallocate ? "deallocate()" : "destructor");
+    auto a = std::make_unique<dash::Array<long>>(n);
+    for (long* p = a->lbegin(); p != a->lend(); ++p) *p = 1;
+    a->barrier();
+    // A reference to an own element (load/store), to every unit's first element, iterators.
+    dash::GlobRef<long> own = (*a)[a->pattern().global_index(dash::team_unit_t(Me()), 0)];
+    std::vector<dash::GlobRef<long>> firsts;
+    for (int u = 0; u < N(); ++u)
+      firsts.push_back((*a)[a->pattern().global_index(dash::team_unit_t(u), 0)]);
+    auto it = a->begin() + 1;
+    dash::GlobRef<const long> cown = own;
+    EXPECT_EQ(static_cast<long>(own), 1);
+    a->barrier();
+    if (deallocate) {
+      a->deallocate();
+      EXPECT_EQ(a->size(), 0u);
+    } else {
+      a.reset();
+    }
+    EXPECT_TRUE(ThrowsNaming([&] { own = 5; }, "dash::GlobRef::put"));
+    EXPECT_TRUE(ThrowsNaming([&] { (void)static_cast<long>(cown); }, "dash::GlobRef::get"));
+    for (int u = 0; u < N(); ++u) {
+      // Same-node elements throw here; others are rejected by the runtime (stale pointer).
+      EXPECT_THROW((void)firsts[u].get(), dash::exception::InvalidArgument) << "unit " << u;
+    }
+    EXPECT_TRUE(ThrowsNaming([&] { (void)*it; }, "dash::GlobIter::operator*"));
+    EXPECT_TRUE(ThrowsNaming([&] { (void)it.local(); }, "dash::GlobIter::local"));
+    if (a) {
+      auto end = a->end();  // a deallocated array's iterators: no element to reach
+      EXPECT_TRUE(ThrowsNaming([&] { (void)*a->begin(); }, "dash::GlobIter::operator*"));
+      EXPECT_EQ(a->begin(), end);
+    }
+  }
+  ExpectArrayWorks(n, 4);
+}
+
+TEST(StaleHandle, ViewsOfAFreedMatrixThrow) {
+  auto m = std::make_unique<dash::NArray<int, 2>>(2 * N(), 3);
+  auto view = m->view();
+  auto it = view.begin();
+  for (int* p = m->lbegin(); p != m->lend(); ++p) *p = 2;
+  m->barrier();
+  EXPECT_EQ(static_cast<int>(*it), 2);
+  m->barrier();
+  m.reset();
+  EXPECT_TRUE(ThrowsNaming([&] { (void)*it; }, "dash::GlobViewIter::operator*"));
+  EXPECT_TRUE(ThrowsNaming([&] { (void)view(0, 0); }, "dash::GlobView::at_coords"));
+  EXPECT_TRUE(ThrowsNaming([&] { (void)*view.begin(); }, "dash::GlobViewIter::operator*"));
+}
+
+TEST(StaleHandle, FreeSubteamsKeepsATeamAliveWhileAnArrayUsesIt) {
+  dash::Team& all = dash::Team::All();
+  dash::Team& half = all.split(2);
+  const dart_team_t id = half.dart_id();
+  const long before = LiveSegments();
+  {
+    dash::Array<long> a(2 * half.size(), half);
+    all.free_subteams();  // a still uses `half`: it stays
+    EXPECT_EQ(a.team().dart_id(), id);
+    EXPECT_EQ(a.team().size(), half.size());
+    for (long* p = a.lbegin(); p != a.lend(); ++p) *p = 7 + half.myid().id;
+    a.barrier();  // on the kept team
+    for (long i = 0; i < static_cast<long>(a.size()); ++i)
+      EXPECT_EQ(static_cast<long>(a[i]), 7 + i / 2) << "element " << i;
+    a.barrier();
+  }  // the last container on `half` goes: the team is destroyed with it
+  EXPECT_EQ(LiveSegments(), before);
+  size_t size = 0;
+  EXPECT_EQ(dart_team_size(id, &size), DART_ERR_INVAL);
+  all.free_subteams();  // drops the emptied Team object; nothing collective left
+  ExpectArrayWorks(N() + 1, 6);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <dash/Team.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
+#include <dash/memory/MemoryStamp.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -67,6 +68,8 @@ class GlobStaticMem {
       shared_bases_[u] = static_cast<T*>(addr);
     }
     lbegin_ = shared_bases_[team.myid().id];
+    stamp_ = internal::acquire_memory_stamp();
+    team.retain_container();
   }
   GlobStaticMem(const GlobStaticMem&) = delete;
   GlobStaticMem& operator=(const GlobStaticMem&) = delete;
@@ -75,10 +78,14 @@ class GlobStaticMem {
   // (std::uncaught_exceptions() grew), the other units may be anywhere, so no
   // collective starts: the memory stays allocated until dart_exit
   // (dash::finalize) frees all that is left (deferred release, see README).
+  // A sub-team whose destruction free_subteams() deferred for this memory is
+  // destroyed with it (collective as well).
   ~GlobStaticMem() {
-    if (!dash::is_initialized()) return;
-    if (std::uncaught_exceptions() > uncaught_at_construction_) return;  // deferred
-    dart_team_memfree(base_);
+    internal::release_memory_stamp(stamp_);  // references and iterators turn stale
+    const bool collective =
+        dash::is_initialized() && std::uncaught_exceptions() <= uncaught_at_construction_;
+    if (collective) dart_team_memfree(base_);  // else deferred to dart_exit
+    team_->release_container(collective);
   }
 
   // Global pointer to element `offset` of unit's part. Local, no runtime call.
@@ -95,8 +102,10 @@ class GlobStaticMem {
   template <class R = T>
   GlobRef<R> ref(team_unit_t unit, index_type offset) const {
     T* base = shared_bases_[unit.id];
-    return GlobRef<R>(dart_gptr_at(unit, offset), base ? base + offset : nullptr);
+    return GlobRef<R>(dart_gptr_at(unit, offset), base ? base + offset : nullptr, stamp_);
   }
+  // Liveness stamp handed to references and iterators. Local.
+  internal::MemoryStamp stamp() const { return stamp_; }
   // Load/store address of unit's part, or nullptr. Local.
   T* shared_base(team_unit_t unit) const { return shared_bases_[unit.id]; }
   // The calling unit's part.
@@ -116,8 +125,22 @@ class GlobStaticMem {
   dart_gptr_t base_ = DART_GPTR_NULL;
   std::vector<T*> shared_bases_;
   T* lbegin_ = nullptr;
+  internal::MemoryStamp stamp_;
 };
 
+namespace internal {
+
+// The liveness stamp of mem, or for no memory a stamp that is never live.
+// Local; mem must exist (the stamp is how later users learn that it is gone).
+template <class T>
+MemoryStamp stamp_of(const GlobStaticMem<T>* mem) {
+  if (mem != nullptr) return mem->stamp();
+  MemoryStamp none;
+  none.value = 1;  // the always-live slot holds 0
+  return none;
+}
+
+}  // namespace internal
 }  // namespace dash
 
 #endif  // DASH__MEMORY__GLOB_STATIC_MEM_H_
