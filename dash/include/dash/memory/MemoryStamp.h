@@ -28,7 +28,7 @@ struct MemoryStamp {
   const std::uint32_t* slot = &memory_stamp_always_live;
   std::uint32_t value = 0;
   // True while the memory the stamp was taken for exists. Local.
-  bool live() const { return *slot == value; }
+  bool live() const { return __builtin_expect(*slot == value, 1); }
 };
 
 // A stamp for new container memory. Local.
@@ -40,7 +40,7 @@ void release_memory_stamp(const MemoryStamp& stamp);
 
 // Throws dash::exception::InvalidArgument: `call` used a reference or
 // iterator whose container memory was freed.
-[[noreturn]] void throw_stale_handle(const char* call);
+[[noreturn, gnu::cold]] void throw_stale_handle(const char* call);
 
 }  // namespace internal
 }  // namespace dash
