@@ -31,13 +31,31 @@ dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbyt
                               "global pointer names unit %d, team %d has %d units", unit,
                               (int)gptr.teamid, team->size);
   }
-  const uint64_t offset = gptr.addr_or_offs.offset;
+  const uint64_t tag = gptr.addr_or_offs.offset >> DART_GPTR_OFFSET_BITS;
+  const uint64_t offset = gptr.addr_or_offs.offset & DART_GPTR_OFFSET_MASK;
+  const bool pool = seg->generation == DART_POOL_GENERATION;
+  if (pool ? tag != 0 : tag != seg->generation) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "global pointer to segment %d of team %d has generation %u, the "
+                              "segment has %u: a stale pointer to memory freed since (or a "
+                              "corrupt offset)",
+                              (int)gptr.segid, (int)gptr.teamid, (unsigned)tag,
+                              (unsigned)(pool ? 0 : seg->generation));
+  }
   if (offset > seg->nbytes || nbytes > seg->nbytes - offset) {
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
                               "range [%llu, %llu + %zu) is outside the %zu bytes of unit %d in "
                               "segment %d",
                               (unsigned long long)offset, (unsigned long long)offset, nbytes,
                               seg->nbytes, unit, (int)gptr.segid);
+  }
+  /* The owner knows its pool's blocks; other units cannot check them without
+   * asking it (see README, "Stale global pointers"). */
+  if (pool && unit == dart__state.myid && !dart__pool_contains(dart__state.pool, offset, nbytes)) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "range [%llu, %llu + %zu) of the local allocation pool is not inside "
+                              "an allocated block (freed with dart_memfree?)",
+                              (unsigned long long)offset, (unsigned long long)offset, nbytes);
   }
   out->seg = seg;
   out->target = unit;
@@ -46,37 +64,54 @@ dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbyt
   return DART_OK;
 }
 
-dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
-                                      dart_gptr_t* gptr) {
+dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
+                                              dart_datatype_t dtype, uint64_t args_check,
+                                              dart_gptr_t* gptr) {
   static const char* call = "dart_team_memalloc_aligned";
   DART_CHECK_INIT(call);
   DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
   *gptr = DART_GPTR_NULL;
-  const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
-                 "data type %ld is not a basic or custom type", (long)dtype);
-  DART_CHECK_ARG(call, nelem <= (size_t)(INT64_MAX - DART_SEGMENT_ALIGNMENT) / t->size,
-                 "%zu elements of %zu bytes overflow the size of a segment", nelem, t->size);
   dart_team_data_t* team = dart__team_checked(call, teamid);
   if (team == NULL) return DART_ERR_INVAL;
+  /* From here on a bad argument on one unit is reported on every unit (the
+   * others would otherwise wait in the allocation's agreement). */
+  bool args_ok = true;
+  const dart_type_info_t* t = dart__type(dtype);
+  if (t == NULL || t->kind == DART_KIND_STRIDED) {
+    dart__log(DART_LOG_ERROR, call, "data type %ld is not a basic or custom type", (long)dtype);
+    args_ok = false;
+  } else if (nelem > (size_t)(INT64_MAX - DART_SEGMENT_ALIGNMENT) / t->size) {
+    dart__log(DART_LOG_ERROR, call, "%zu elements of %zu bytes overflow the size of a segment",
+              nelem, t->size);
+    args_ok = false;
+  }
   int16_t segid = dart__team_next_segid(team);
   if (segid < 0) {
+    /* Every unit of the team holds the same segments: all see this. */
     return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "all %d segment ids of team %d are in use",
                               DART_MAX_SEGMENTS, (int)teamid);
   }
   dart_segment_t* seg = NULL;
-  dart_ret_t ret = dart__segment_alloc(call, team, nelem * t->size, segid, &seg);
+  dart_ret_t ret = dart__segment_alloc(call, team, args_ok ? nelem * t->size : 0, args_check,
+                                       args_ok, segid, &seg);
   if (ret != DART_OK) return ret;
+  seg->generation = team->next_generation++;
   if (dart__team_add_segment(team, seg) != DART_OK) {
-    dart__segment_free(call, seg);
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    /* Growing the table failed here only; the others have the segment.
+     * Keep it unnamed on this unit rather than free it alone (collective). */
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory (segment table)");
   }
   gptr->flags = 0;
   gptr->unitid = 0;
   gptr->segid = segid;
   gptr->teamid = teamid;
-  gptr->addr_or_offs.offset = 0;
+  gptr->addr_or_offs.offset = (uint64_t)seg->generation << DART_GPTR_OFFSET_BITS;
   return DART_OK;
+}
+
+dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
+                                      dart_gptr_t* gptr) {
+  return dart_team_memalloc_aligned_checked(teamid, nelem, dtype, 0, gptr);
 }
 
 dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
@@ -145,7 +180,7 @@ dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void** addr) {
   dart_ret_t ret = dart__resolve(call, gptr, 0, &target);
   if (ret != DART_OK) return ret;
   if (target.target == dart__team(gptr.teamid)->myid) {
-    *addr = target.seg->local_base + gptr.addr_or_offs.offset;
+    *addr = target.seg->local_base + (gptr.addr_or_offs.offset & DART_GPTR_OFFSET_MASK);
   }
   return DART_OK;
 }
@@ -173,7 +208,8 @@ dart_ret_t dart_gptr_setaddr(dart_gptr_t* gptr, void* addr) {
   DART_CHECK_ARG(call, (char*)addr >= base && (char*)addr <= base + target.seg->nbytes,
                  "address %p is outside the calling unit's part of segment %d", addr,
                  (int)gptr->segid);
-  gptr->addr_or_offs.offset = (uint64_t)((char*)addr - base);
+  gptr->addr_or_offs.offset =
+      (gptr->addr_or_offs.offset & ~DART_GPTR_OFFSET_MASK) | (uint64_t)((char*)addr - base);
   return DART_OK;
 }
 
@@ -209,7 +245,7 @@ dart_ret_t dart_gptr_segment_size(dart_gptr_t gptr, size_t* nbytes) {
   DART_CHECK_ARG(call, nbytes != NULL, "nbytes is NULL");
   dart_target_t target;
   dart_gptr_t base = gptr;
-  base.addr_or_offs.offset = 0;
+  base.addr_or_offs.offset &= ~DART_GPTR_OFFSET_MASK; /* keeps the generation */
   dart_ret_t ret = dart__resolve(call, base, 0, &target);
   if (ret != DART_OK) return ret;
   *nbytes = target.seg->nbytes;

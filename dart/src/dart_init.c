@@ -108,9 +108,10 @@ static dart_ret_t create_team_all(const char* call) {
   dart__state.teams[DART_TEAM_ALL] = team;
   /* Segment 0 of DART_TEAM_ALL: every unit's local allocation pool. */
   dart_segment_t* pool = NULL;
-  ret = dart__segment_alloc(call, team, dart__state.config.local_pool_size, DART_SEGMENT_LOCAL,
-                            &pool);
+  ret = dart__segment_alloc(call, team, dart__state.config.local_pool_size, 0, true,
+                            DART_SEGMENT_LOCAL, &pool);
   if (ret != DART_OK) return ret;
+  pool->generation = DART_POOL_GENERATION;
   dart__team_add_segment(team, pool);
   dart__state.pool_segment = pool;
   dart__state.pool = dart__pool_create(dart__state.config.local_pool_size);

@@ -6,6 +6,7 @@
 #include <dart/dart.h>
 #include <mpi.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* ---- logging (dart_log.c) ---------------------------------------------- */
 
@@ -107,8 +108,14 @@ struct dart_team_data;
  * bytes (MPI does not align shared-window bases: OpenMPI's are page + 0x108). */
 #define DART_SEGMENT_ALIGNMENT 64
 
+/* Pointer generations: DART_GPTR_OFFSET_BITS (dart_globmem.h). */
+/* Generation of the local allocation pool segment: matches no pointer's tag,
+ * so pool pointers always take the checked path (dart__resolve_checked). */
+#define DART_POOL_GENERATION UINT32_C(0x10000)
+
 typedef struct dart_segment {
   int16_t segid;
+  uint32_t generation; /* 16-bit tag its pointers carry, or DART_POOL_GENERATION */
   dart_team_t teamid;
   MPI_Win win;         /* window used for RMA and atomics */
   MPI_Win shm_win;     /* shared window (== win unless window-pair layout) */
@@ -118,9 +125,20 @@ typedef struct dart_segment {
   MPI_Aint* disp_base; /* per team unit: displacement of its part in win */
 } dart_segment_t;
 
-/* Allocates a segment of nbytes per unit on the team. Collective. */
+/* Allocates a segment of nbytes per unit on the team. Collective: the units
+ * first agree (one allreduce) that every unit passed the same nbytes and
+ * check value, that args_ok held and set-up memory was found everywhere and
+ * that each node can back its units' parts; after MPI made the windows they
+ * agree (one more allreduce) that it did so everywhere. Every unit returns
+ * the same result. */
 dart_ret_t dart__segment_alloc(const char* call, struct dart_team_data* team, size_t nbytes,
-                               int16_t segid, dart_segment_t** seg);
+                               uint64_t check, bool args_ok, int16_t segid, dart_segment_t** seg);
+
+/* Test hook: when set to n > 0 on a unit, its n-th next collective set-up
+ * (segment or team) behaves as if memory ran out before communicating.
+ * Returns true when the set-up must fail. */
+bool dart__test_fail_now(void);
+extern int dart__test_fail_collective_setup;
 
 /* Frees the segment's windows and memory. Collective over its team. */
 dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg);
@@ -146,6 +164,7 @@ typedef struct dart_team_data {
   dart_segment_t** segs; /* indexed by segid */
   int segs_cap;
   int16_t next_segid;
+  uint16_t next_generation; /* tag of the next segment (see DART_GPTR_OFFSET_BITS) */
 } dart_team_data_t;
 
 /* Team data for an id, or NULL. Local, O(1). */
@@ -161,9 +180,14 @@ dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team);
 /* Picks the next free segment id of the team and registers seg under it. */
 int16_t dart__team_next_segid(dart_team_data_t* team);
 dart_ret_t dart__team_add_segment(dart_team_data_t* team, dart_segment_t* seg);
+/* Test hook: the next segment id the team tries (> 0). Call on every unit. */
+void dart__test_set_next_segid(dart_team_t teamid, int16_t segid);
 void dart__team_remove_segment(dart_team_data_t* team, int16_t segid);
 
 /* ---- groups (dart_group.c) --------------------------------------------- */
+
+/* False (with a log line naming call) for NULL or a destroyed group. Local. */
+bool dart__group_valid(const char* call, const dart_group_t group);
 
 /* Members (ascending) of a group. */
 const dart_unit_t* dart__group_members(const dart_group_t group, size_t* count);
@@ -184,6 +208,9 @@ bool dart__pool_alloc(dart_pool_t* pool, size_t nbytes, uint64_t* offset);
 bool dart__pool_free(dart_pool_t* pool, uint64_t offset);
 /* Bytes in use. */
 size_t dart__pool_used(const dart_pool_t* pool);
+/* True if [offset, offset + nbytes) lies inside one allocated block.
+ * O(log blocks). */
+bool dart__pool_contains(const dart_pool_t* pool, uint64_t offset, uint64_t nbytes);
 
 /* ---- global state (dart_init.c) ---------------------------------------- */
 
@@ -199,6 +226,10 @@ typedef struct {
   int* node;         /* global unit -> (real or emulated) node index */
   int num_nodes;     /* (real or emulated) nodes */
   dart_team_data_t* teams[DART_MAX_TEAMS];
+  /* per team id: next segment generation, kept when a team is destroyed so
+   * that a later team with the same id continues the sequence (its units
+   * agree on the maximum in dart__team_setup) */
+  uint16_t team_generation[DART_MAX_TEAMS];
   uint64_t next_team_serial;
   dart_segment_t* pool_segment; /* segment 0 of DART_TEAM_ALL */
   dart_pool_t* pool;
@@ -295,9 +326,10 @@ dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbyt
                                  dart_target_t* out);
 
 /* Validates gptr and the byte range [offset, offset + nbytes) and resolves
- * it. Logs and returns DART_ERR_INVAL for a null, foreign, freed or
- * out-of-range pointer, DART_ERR_NOTINIT before init. Local, O(1); inline
- * because every transfer and atomic starts here. */
+ * it. Logs and returns DART_ERR_INVAL for a null, foreign, freed, stale
+ * (generation differs) or out-of-range pointer, DART_ERR_NOTINIT before
+ * init. Local, O(1); inline because every transfer and atomic starts here
+ * (pool pointers always go through dart__resolve_checked). */
 static inline dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_t nbytes,
                                        dart_target_t* out) {
   dart_team_data_t* team = dart__state.initialized ? dart__team(gptr.teamid) : NULL;
@@ -305,9 +337,10 @@ static inline dart_ret_t dart__resolve(const char* call, dart_gptr_t gptr, size_
                             ? team->segs[gptr.segid]
                             : NULL;
   const int unit = gptr.unitid;
-  const uint64_t offset = gptr.addr_or_offs.offset;
-  if (seg == NULL || unit < 0 || unit >= team->size || offset > seg->nbytes ||
-      nbytes > seg->nbytes - offset) {
+  const uint64_t tagged = gptr.addr_or_offs.offset;
+  const uint64_t offset = tagged & DART_GPTR_OFFSET_MASK;
+  if (seg == NULL || (tagged >> DART_GPTR_OFFSET_BITS) != seg->generation || unit < 0 ||
+      unit >= team->size || offset > seg->nbytes || nbytes > seg->nbytes - offset) {
     return dart__resolve_checked(call, gptr, nbytes, out); /* logs the reason */
   }
   out->seg = seg;

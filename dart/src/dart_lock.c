@@ -34,7 +34,7 @@ struct dart_lock_struct {
 static dart_gptr_t word_ptr(const struct dart_lock_struct* lock, int unit, int word) {
   dart_gptr_t p = lock->gptr;
   p.unitid = unit;
-  p.addr_or_offs.offset = (uint64_t)word * sizeof(int32_t);
+  p.addr_or_offs.offset += (uint64_t)word * sizeof(int32_t); /* keeps the generation */
   return p;
 }
 

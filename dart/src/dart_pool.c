@@ -123,3 +123,11 @@ bool dart__pool_free(dart_pool_t* pool, uint64_t offset) {
 }
 
 size_t dart__pool_used(const dart_pool_t* pool) { return (size_t)pool->used; }
+
+bool dart__pool_contains(const dart_pool_t* pool, uint64_t offset, uint64_t nbytes) {
+  /* The last block starting at or before offset. */
+  size_t index = list_lower_bound(&pool->blocks, offset + 1);
+  if (index == 0) return false;
+  const pool_range_t* block = &pool->blocks.items[index - 1];
+  return offset - block->offset <= block->size && nbytes <= block->size - (offset - block->offset);
+}

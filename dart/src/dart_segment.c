@@ -18,6 +18,7 @@
  * the padding computed from a shared-query address is the owner's padding. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/sysinfo.h>
 
 #include "dart_internal.h"
 
@@ -56,16 +57,98 @@ static dart_ret_t query_shared_bases(const char* call, dart_team_data_t* team, d
   return DART_OK;
 }
 
+/* Bytes one node can back with memory: RAM plus swap (sysinfo). */
+static uint64_t node_memory_bytes(void) {
+  struct sysinfo info;
+  if (sysinfo(&info) != 0) return UINT64_MAX;
+  return ((uint64_t)info.totalram + (uint64_t)info.totalswap) * (uint64_t)info.mem_unit;
+}
+
+int dart__test_fail_collective_setup = 0;
+
+bool dart__test_fail_now(void) {
+  return dart__test_fail_collective_setup > 0 && --dart__test_fail_collective_setup == 0;
+}
+
+/* What went wrong on some unit before the window was made (bits). */
+enum { SETUP_BAD_ARGS = 1, SETUP_NOMEM = 2, SETUP_NODE_TOO_SMALL = 4 };
+
+/* The units agree, in one allreduce over the team, on everything that must
+ * hold before MPI is asked for a window: the same size and argument check
+ * value everywhere, every unit's set-up done, the size backed by each node's
+ * memory. In yield mode this allreduce also gathers the units before the
+ * blocking window creation. Returns the same verdict on every unit. */
+static dart_ret_t agree_before_window(const char* call, const dart_team_data_t* team, size_t nbytes,
+                                      uint64_t check, int local_flags, int shm_units) {
+  if (nbytes > (node_memory_bytes() / (uint64_t)shm_units)) local_flags |= SETUP_NODE_TOO_SMALL;
+  /* MAX of x and of ~x gives max and min in one reduction. */
+  uint64_t v[5] = {nbytes, ~(uint64_t)nbytes, check, ~check, (uint64_t)local_flags};
+  DART_MPI_COLLECTIVE(call, MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm),
+                      MPI_Iallreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm, &req_));
+  const int flags = (int)v[4];
+  if (flags & SETUP_BAD_ARGS) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "invalid arguments on %s unit of team %d",
+                              (local_flags & SETUP_BAD_ARGS) ? "this" : "another", (int)team->id);
+  }
+  if (v[0] != ~v[1]) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "the units of team %d asked for different sizes (%llu to %llu bytes "
+                              "per unit, %zu here); a collective allocation needs the same size "
+                              "on every unit",
+                              (int)team->id, (unsigned long long)~v[1], (unsigned long long)v[0],
+                              nbytes);
+  }
+  if (v[2] != ~v[3]) {
+    return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                              "the units of team %d passed different collective arguments "
+                              "(argument check value %llx here)",
+                              (int)team->id, (unsigned long long)check);
+  }
+  if (flags & SETUP_NOMEM) {
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory on %s unit of team %d",
+                              (local_flags & SETUP_NOMEM) ? "this" : "another", (int)team->id);
+  }
+  if (flags & SETUP_NODE_TOO_SMALL) {
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
+                              "%zu bytes per unit of team %d exceed what a node can back (%d "
+                              "units here share %llu bytes of memory and swap)",
+                              nbytes, (int)team->id, shm_units,
+                              (unsigned long long)node_memory_bytes());
+  }
+  return DART_OK;
+}
+
+/* The units agree, in one allreduce over the team, on whether MPI made the
+ * windows everywhere (MPI may fail on some units only). */
+static dart_ret_t agree_after_window(const char* call, const dart_team_data_t* team, int* failed) {
+  DART_MPI_COLLECTIVE(call, MPI_Allreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm),
+                      MPI_Iallreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm, &req_));
+  return DART_OK;
+}
+
 dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t nbytes,
-                               int16_t segid, dart_segment_t** out) {
+                               uint64_t check, bool args_ok, int16_t segid, dart_segment_t** out) {
+  *out = NULL;
+  int local_flags = args_ok ? 0 : SETUP_BAD_ARGS;
   dart_segment_t* seg = calloc(1, sizeof *seg);
   char** bases = calloc((size_t)team->size, sizeof *bases);
   MPI_Aint* disps = calloc((size_t)team->size, sizeof *disps);
-  if (seg == NULL || bases == NULL || disps == NULL) {
+  if (dart__test_fail_now()) {
+    free(seg);
+    seg = NULL;
+  }
+  if (seg == NULL || bases == NULL || disps == NULL) local_flags |= SETUP_NOMEM;
+  bool pair = !team->single_node || dart__state.config.force_window_pair;
+  MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
+  int shm_units = 1;
+  MPI_Comm_size(shm_comm, &shm_units);
+  if (!args_ok) nbytes = 0; /* the size is not meaningful: compare zeros */
+  dart_ret_t dret = agree_before_window(call, team, nbytes, check, local_flags, shm_units);
+  if (dret != DART_OK) {
     free(seg);
     free(bases);
     free(disps);
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    return dret;
   }
   seg->segid = segid;
   seg->teamid = team->id;
@@ -75,14 +158,10 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
 
-  bool pair = !team->single_node || dart__state.config.force_window_pair;
   MPI_Info info = segment_info();
-  MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
   char* raw_base = NULL;
-  int ret = dart__gather_before_blocking(team->comm);
-  if (ret == MPI_SUCCESS)
-    ret = MPI_Win_allocate_shared((MPI_Aint)(nbytes + DART_SEGMENT_ALIGNMENT), 1, info, shm_comm,
-                                  &raw_base, &seg->shm_win);
+  int ret = MPI_Win_allocate_shared((MPI_Aint)(nbytes + DART_SEGMENT_ALIGNMENT), 1, info, shm_comm,
+                                    &raw_base, &seg->shm_win);
   if (ret == MPI_SUCCESS) {
     seg->local_base = raw_base + align_pad(raw_base);
     ++dart__state.live_windows;
@@ -98,23 +177,35 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
     }
   }
   MPI_Info_free(&info);
+  /* failed: bit 0 MPI made no window here, bit 1 the windows exist but a
+   * later local step failed. */
+  int failed = 0;
   if (ret != MPI_SUCCESS) {
-    dart_ret_t dret =
-        dart__mpi_error(ret, call, pair ? "MPI_Win_create" : "MPI_Win_allocate_shared");
-    if (seg->shm_win != MPI_WIN_NULL) {
-      MPI_Win_free(&seg->shm_win);
-      --dart__state.live_windows;
-    }
-    free(bases);
-    free(disps);
-    free(seg);
-    return dret;
+    dart__mpi_error(ret, call, pair ? "MPI_Win_create" : "MPI_Win_allocate_shared");
+    failed = 1;
+  } else {
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
+    if (pair) MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->shm_win);
+    if (query_shared_bases(call, team, seg, pair) != DART_OK) failed = 2;
   }
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
-  if (pair) MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->shm_win);
-  dart_ret_t dret = query_shared_bases(call, team, seg, pair);
+  dret = agree_after_window(call, team, &failed);
+  if (dret == DART_OK && failed != 0 && ret == MPI_SUCCESS) {
+    dret = DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
+                              "making the window of team %d failed on another unit", (int)team->id);
+  }
+  if (dret == DART_OK && failed != 0) dret = DART_ERR_OTHER;
   if (dret != DART_OK) {
-    dart__segment_free(call, seg);
+    if (failed & 1) {
+      /* Windows that exist on some units only cannot be freed (MPI_Win_free
+       * is collective over all of them): they stay until MPI_Finalize. */
+      if (ret == MPI_SUCCESS)
+        dart__log(DART_LOG_WARN, call, "the window made on this unit is left until MPI_Finalize");
+      free(bases);
+      free(disps);
+      free(seg);
+    } else {
+      dart__segment_free(call, seg);
+    }
     return dret;
   }
   *out = seg;

@@ -33,7 +33,12 @@ static void free_team_data(dart_team_data_t* team) {
 dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dart_team_t parent,
                             dart_team_data_t** out) {
   dart_team_data_t* team = calloc(1, sizeof *team);
-  if (team == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  if (team == NULL) {
+    /* Tell the others (see the agreement below) before giving up. */
+    int agreed[2] = {1, 0};
+    MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MAX, comm);
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  }
   team->id = id;
   team->parent = parent;
   team->serial = dart__state.next_team_serial++;
@@ -49,12 +54,22 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   team->node_rank = malloc(n * sizeof *team->node_rank);
   team->reachable = malloc(n * sizeof *team->reachable);
   int* node_ranks = malloc(n * sizeof *node_ranks);
-  if (!team->l2g || !team->g2l || !team->node_rank || !team->reachable || !node_ranks) {
+  /* A unit whose allocations failed must not leave the others waiting in the
+   * allgathers below: the units first agree (constant memory) on whether all
+   * succeeded, and on the next segment generation of this team id. */
+  bool local_ok = team->l2g && team->g2l && team->node_rank && team->reachable && node_ranks &&
+                  !dart__test_fail_now();
+  int agreed[2] = {local_ok ? 0 : 1, (int)dart__state.team_generation[id < 0 ? 0 : id]};
+  int ret = MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MAX, comm);
+  if (ret != MPI_SUCCESS || agreed[0] != 0) {
     free(node_ranks);
     free_team_data(team);
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Allreduce");
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory%s",
+                              local_ok ? " on another unit of the team" : "");
   }
-  int ret = MPI_Allgather(&dart__state.myid, 1, MPI_INT, team->l2g, 1, MPI_INT, comm);
+  team->next_generation = (uint16_t)agreed[1];
+  ret = MPI_Allgather(&dart__state.myid, 1, MPI_INT, team->l2g, 1, MPI_INT, comm);
   if (ret == MPI_SUCCESS) {
     ret = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &team->node_comm);
   }
@@ -90,6 +105,8 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
 
 dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team) {
   dart_ret_t result = DART_OK;
+  /* A later team with this id continues the generations (stale pointers). */
+  if (team->id >= 0) dart__state.team_generation[team->id] = team->next_generation;
   /* Every unit holds the same segments; free them in the same order. */
   for (int segid = 0; segid < team->segs_cap; ++segid) {
     if (team->segs[segid] == NULL) continue;
@@ -117,6 +134,11 @@ int16_t dart__team_next_segid(dart_team_data_t* team) {
     if (id >= team->segs_cap || team->segs[id] == NULL) return id;
   }
   return -1;
+}
+
+void dart__test_set_next_segid(dart_team_t teamid, int16_t segid) {
+  dart_team_data_t* team = dart__team(teamid);
+  if (team != NULL && segid > 0) team->next_segid = segid;
 }
 
 dart_ret_t dart__team_add_segment(dart_team_data_t* team, dart_segment_t* seg) {
@@ -188,7 +210,8 @@ static dart_ret_t register_new_team(const char* call, dart_team_data_t* parent, 
 dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_team_t* newteam) {
   static const char* call = "dart_team_create";
   DART_CHECK_INIT(call);
-  DART_CHECK_ARG(call, group != NULL && newteam != NULL, "group or newteam is NULL");
+  DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
+  if (!dart__group_valid(call, group)) return DART_ERR_INVAL;
   TEAM_OR_RETURN(parent, call, teamid);
   size_t count = 0;
   const dart_unit_t* members = dart__group_members(group, &count);

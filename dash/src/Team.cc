@@ -90,13 +90,32 @@ team_unit_t Team::relative_id(global_unit_t unit) const {
   return team_unit_t(t);
 }
 
+void Team::destroy_dart_team() {
+  dart_team_t id = id_;
+  id_ = DART_TEAM_NULL;
+  destroy_pending_ = false;
+  if (id != DART_TEAM_NULL) check_dart(dart_team_destroy(&id), "dash::Team::free_subteams");
+}
+
 void Team::free_subteams() {
+  std::vector<std::unique_ptr<Team>> kept;
   for (auto& sub : subteams_) {
     sub->free_subteams();
-    dart_team_t id = sub->id_;
-    if (id != DART_TEAM_NULL) check_dart(dart_team_destroy(&id), "dash::Team::free_subteams");
+    if (sub->containers_ > 0 || !sub->subteams_.empty()) {
+      // Containers still use it (or a sub-team of it): destroyed when the last goes.
+      sub->destroy_pending_ = sub->id_ != DART_TEAM_NULL;
+      kept.push_back(std::move(sub));
+      continue;
+    }
+    sub->destroy_dart_team();
   }
-  subteams_.clear();
+  subteams_ = std::move(kept);
+}
+
+void Team::release_container(bool may_communicate) {
+  if (containers_ > 0) --containers_;
+  if (containers_ == 0 && destroy_pending_ && may_communicate && subteams_.empty())
+    destroy_dart_team();
 }
 
 }  // namespace dash

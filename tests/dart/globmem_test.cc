@@ -78,7 +78,7 @@ TEST(DartTeamMemalloc, EverySizeIsWrittenLocallyAndReadByEveryUnit) {
     EXPECT_FALSE(DART_GPTR_ISNULL(gptr));
     EXPECT_EQ(gptr.unitid, 0);
     EXPECT_EQ(gptr.teamid, DART_TEAM_ALL);
-    EXPECT_EQ(gptr.addr_or_offs.offset, 0u);
+    EXPECT_EQ(dart_gptr_offset(gptr), 0u);
     for (int u = 0; u < N(); ++u) {
       size_t seg = 12345;
       EXPECT_EQ(dart_gptr_segment_size(AtUnit(gptr, u), &seg), DART_OK);
@@ -194,7 +194,7 @@ TEST(DartGptr, SetaddrIncaddrSetunitFlagsAndEqual) {
 
   dart_gptr_t p = mine;
   EXPECT_EQ(dart_gptr_setaddr(&p, base + 5), DART_OK);
-  EXPECT_EQ(p.addr_or_offs.offset, 5 * sizeof(int));
+  EXPECT_EQ(dart_gptr_offset(p), 5 * sizeof(int));
   EXPECT_EQ(p.unitid, Me());
   EXPECT_EQ(p.segid, gptr.segid);
   EXPECT_EQ(p.teamid, DART_TEAM_ALL);
@@ -207,7 +207,7 @@ TEST(DartGptr, SetaddrIncaddrSetunitFlagsAndEqual) {
   EXPECT_EQ(dart_gptr_incaddr(&p, -7 * static_cast<int64_t>(sizeof(int))), DART_OK);
   EXPECT_TRUE(dart_gptr_equal(p, mine));
   EXPECT_EQ(dart_gptr_setaddr(&p, base + nelem), DART_OK);  // one past the end is a position
-  EXPECT_EQ(p.addr_or_offs.offset, nelem * sizeof(int));
+  EXPECT_EQ(dart_gptr_offset(p), nelem * sizeof(int));
 
   // Flags: 8 bits, kept apart from the unit, ignored by dart_gptr_equal.
   dart_gptr_t f = mine;
@@ -227,7 +227,7 @@ TEST(DartGptr, SetaddrIncaddrSetunitFlagsAndEqual) {
     EXPECT_EQ(dart_gptr_incaddr(&q, 12), DART_OK);
     EXPECT_EQ(dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u)), DART_OK);
     EXPECT_EQ(q.unitid, u);
-    EXPECT_EQ(q.addr_or_offs.offset, 12u);
+    EXPECT_EQ(dart_gptr_offset(q), 12u);
     EXPECT_EQ(q.segid, gptr.segid);
     EXPECT_EQ(dart_gptr_equal(q, AtUnit(mine, u)), 0);
     size_t seg = 0;

@@ -42,9 +42,22 @@ dart_ret_t dart_type_destroy(dart_datatype_t* dtype);
 
 /* Allocates nelem elements of dtype on every unit of the team (the same size
  * everywhere) and returns a pointer to unit 0's part. Collective over the
- * team. nelem may be 0 (a valid, empty segment). */
+ * team. nelem may be 0 (a valid, empty segment). Every unit returns the same
+ * result: DART_ERR_INVAL if the units passed different sizes or a unit passed
+ * a bad argument, DART_ERR_NOMEM if a unit ran out of memory or a node cannot
+ * back its units' parts (RAM + swap), DART_ERR_OTHER if MPI failed on some
+ * unit. */
 dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
                                       dart_gptr_t* gptr);
+
+/* dart_team_memalloc_aligned that also checks args_check, a value the caller
+ * derives from its own collective arguments (e.g. a hash of a container's
+ * extents and distribution): if it differs between units, every unit gets
+ * DART_ERR_INVAL. Collective; the same cost (the check rides on the
+ * allocation's agreement). */
+dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
+                                              dart_datatype_t dtype, uint64_t args_check,
+                                              dart_gptr_t* gptr);
 
 /* Frees a team segment. Collective over the segment's team. */
 dart_ret_t dart_team_memfree(dart_gptr_t gptr);
@@ -58,6 +71,19 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr)
 dart_ret_t dart_memfree(dart_gptr_t gptr);
 
 /* ---- global pointers (all local) ---------------------------------------- */
+
+/* A pointer to team memory carries its segment's generation in the top 16
+ * bits of addr_or_offs.offset; the low DART_GPTR_OFFSET_BITS bits are the
+ * byte offset in the unit's part. Arithmetic on the offset keeps the tag; a
+ * pointer whose tag is not its segment's (freed segment, or segment or team
+ * id reused since) is rejected with DART_ERR_INVAL. */
+#define DART_GPTR_OFFSET_BITS 48
+#define DART_GPTR_OFFSET_MASK ((UINT64_C(1) << DART_GPTR_OFFSET_BITS) - 1)
+
+/* Byte offset of gptr in its unit's part of the segment (without the tag). */
+static inline uint64_t dart_gptr_offset(const dart_gptr_t gptr) {
+  return gptr.addr_or_offs.offset & DART_GPTR_OFFSET_MASK;
+}
 
 /* Address of the byte gptr names if the calling unit owns it, else NULL. */
 dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void** addr);

@@ -83,7 +83,7 @@ class Array {
   // Collective over the pattern's team.
   void allocate(const PatternT& pattern) {
     storage_.reset();
-    storage_ = internal::PatternMemory<T, PatternT>(pattern);
+    storage_ = internal::PatternMemory<T, PatternT>(pattern, "dash::Array");
     team_ = &pattern.team();
   }
   void allocate(size_type n, Distribution dist = BLOCKED) { allocate(PatternT(n, dist, *team_)); }

@@ -57,7 +57,7 @@ class Matrix {
                   const DistributionSpec<N>& dist = DistributionSpec<N>(), Team& team = Team::All())
       : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team)) {}
   // Elements laid out by `pattern`. Collective over the pattern's team.
-  explicit Matrix(const PatternT& pattern) : local(this), storage_(pattern) {}
+  explicit Matrix(const PatternT& pattern) : local(this), storage_(pattern, "dash::Matrix") {}
   // Extents only, e.g. Matrix<double, 2> m(rows, cols).
   template <class... E,
             class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>

@@ -87,17 +87,31 @@ class Team {
   bool operator!=(const Team& other) const { return id_ != other.id_; }
 
   // Destroys all sub-teams of this team (recursively). Collective over each
-  // sub-team; called by dash::finalize.
+  // sub-team; called by dash::finalize. A sub-team that containers still
+  // use stays alive (and its Team object valid) until the last of them is
+  // freed, which then destroys it (collective, like the container's own
+  // release); one left at dash::finalize is freed by the runtime's exit.
   void free_subteams();
+
+  // Containers allocated on this team (GlobStaticMem) register here so that
+  // free_subteams() keeps the team alive for them. Local. release_container
+  // destroys a team whose destruction was requested once its last container
+  // goes, if may_communicate (collective then); otherwise dart_exit does.
+  void retain_container() { ++containers_; }
+  void release_container(bool may_communicate);
 
  private:
   Team(dart_team_t id, Team* parent, int position);
   Team& adopt(dart_team_t id);
+  // Destroys the DART team (collective); the object stays, as the null team.
+  void destroy_dart_team();
 
   dart_team_t id_;
   Team* parent_;
   int position_;
   std::vector<std::unique_ptr<Team>> subteams_;
+  std::size_t containers_ = 0;    // live containers on this team
+  bool destroy_pending_ = false;  // free_subteams() asked while containers lived
 };
 
 inline Team& Team::locality_split(util::LocalityScope scope, unsigned num_split) {

@@ -7,11 +7,54 @@
 #include <dash/Exception.h>
 #include <dash/memory/GlobStaticMem.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace dash {
 namespace internal {
+
+template <class P, class = void>
+struct has_distspec : std::false_type {};
+template <class P>
+struct has_distspec<P, std::void_t<decltype(std::declval<const P&>().distspec())>>
+    : std::true_type {};
+
+// FNV-1a over the collective arguments of a pattern: extents, distribution
+// per dimension (if the pattern has one) and local capacity. Equal on every
+// unit iff the units built the same pattern (up to hash collisions). Local.
+template <class PatternT>
+std::uint64_t pattern_args_hash(const PatternT& pattern) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(PatternT::ndim());
+  for (dim_t d = 0; d < PatternT::ndim(); ++d) mix(static_cast<std::uint64_t>(pattern.extent(d)));
+  if constexpr (has_distspec<PatternT>::value) {
+    for (dim_t d = 0; d < PatternT::ndim(); ++d) {
+      mix(static_cast<std::uint64_t>(pattern.distspec()[d].type));
+      mix(static_cast<std::uint64_t>(pattern.distspec()[d].blocksize));
+    }
+  }
+  mix(static_cast<std::uint64_t>(pattern.local_capacity()));
+  return h == 0 ? 1 : h;  // 0 means "no check" to DART callers; keep it distinct
+}
+
+// "extents 10 x 20" for messages. Local.
+template <class PatternT>
+std::string pattern_args_text(const PatternT& pattern) {
+  std::string text = "extents ";
+  for (dim_t d = 0; d < PatternT::ndim(); ++d) {
+    if (d > 0) text += " x ";
+    text += std::to_string(pattern.extent(d));
+  }
+  return text;
+}
 
 template <class T, class PatternT>
 class PatternMemory {
@@ -19,10 +62,15 @@ class PatternMemory {
   using size_type = typename PatternT::size_type;
 
   PatternMemory() = default;
-  // Allocates local_capacity() elements per unit for `pattern`. Collective.
-  explicit PatternMemory(const PatternT& pattern)
+  // Allocates local_capacity() elements per unit for `pattern`. Collective;
+  // the units check in the allocation that their patterns agree (extents,
+  // distribution, team arrangement) and throw
+  // dash::exception::InvalidArgument naming `who` on every unit if not.
+  explicit PatternMemory(const PatternT& pattern, const char* who = "dash::PatternMemory")
       : pattern_(std::make_unique<PatternT>(pattern)),
-        mem_(std::make_unique<GlobStaticMem<T>>(pattern_->local_capacity(), pattern_->team())),
+        mem_(std::make_unique<GlobStaticMem<T>>(pattern_->local_capacity(), pattern_->team(),
+                                                pattern_args_hash(*pattern_), who,
+                                                pattern_args_text(*pattern_))),
         lsize_(pattern_->local_size()) {}
   PatternMemory(PatternMemory&& other) noexcept = default;
   PatternMemory& operator=(PatternMemory&& other) noexcept {

@@ -32,13 +32,19 @@ class GlobIter
 
   GlobIter() = default;
   GlobIter(const memory_type* mem, const PatternT* pattern, index_type pos)
-      : Base(pos), mem_(mem), pattern_(pattern) {}
+      : Base(pos), mem_(mem), pattern_(pattern), stamp_(internal::stamp_of(mem)) {}
   // Mutable to const.
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GlobIter(const GlobIter<U, PatternT>& other)
-      : Base(other.pos()), mem_(other.memory()), pattern_(&other.pattern()) {}
+      : Base(other.pos()),
+        mem_(other.memory()),
+        pattern_(&other.pattern()),
+        stamp_(other.stamp()) {}
 
+  // Throws dash::exception::InvalidArgument if the container memory was
+  // freed (deallocate() or destructor) since the iterator was made.
   reference operator*() const {
+    check_live("dash::GlobIter::operator*");
     if (this->pos_ < run_first_ || this->pos_ >= run_end_) find_run();
     return mem_->template ref<T>(run_unit_, run_offset_ + (this->pos_ - run_first_));
   }
@@ -47,24 +53,37 @@ class GlobIter
   // Global linear index (the same as pos()). Local.
   index_type gpos() const { return this->pos_; }
   // Owner and local offset of the element. Local.
-  local_index_t<index_type> lpos() const { return pattern_->local(this->pos_); }
+  local_index_t<index_type> lpos() const {
+    check_live("dash::GlobIter::lpos");
+    return pattern_->local(this->pos_);
+  }
   // Global pointer to the element. Local.
   pointer globptr() const {
+    check_live("dash::GlobIter::globptr");
     auto l = pattern_->local(this->pos_);
     return pointer(mem_->dart_gptr_at(l.unit, l.index));
   }
   dart_gptr_t dart_gptr() const { return globptr().dart_gptr(); }
   // True if the calling unit owns the element. Local.
-  bool is_local() const { return pattern_->unit_at(this->pos_) == pattern_->myid(); }
+  bool is_local() const {
+    check_live("dash::GlobIter::is_local");
+    return pattern_->unit_at(this->pos_) == pattern_->myid();
+  }
   // Native pointer to the element if the calling unit owns it, else nullptr.
   T* local() const {
+    check_live("dash::GlobIter::local");
     auto l = pattern_->local(this->pos_);
     return l.unit == pattern_->myid() ? mem_->lbegin() + l.index : nullptr;
   }
   const PatternT& pattern() const { return *pattern_; }
   const memory_type* memory() const { return mem_; }
+  internal::MemoryStamp stamp() const { return stamp_; }
 
  private:
+  void check_live(const char* call) const {
+    if (!stamp_.live()) internal::throw_stale_handle(call);
+  }
+
   // Remembers the run of consecutive elements of one unit around this->pos_
   // (Pattern::local_run), so walking it needs no further pattern lookups.
   void find_run() const {
@@ -77,6 +96,7 @@ class GlobIter
 
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
+  internal::MemoryStamp stamp_ = internal::stamp_of<value_type>(nullptr);
   mutable index_type run_first_ = 0, run_end_ = 0;  // [first, end) of the cached run
   mutable team_unit_t run_unit_;
   mutable index_type run_offset_ = 0;  // local offset of run_first_

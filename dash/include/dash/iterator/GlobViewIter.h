@@ -31,14 +31,23 @@ class GlobViewIter
   using memory_type = GlobStaticMem<value_type>;
 
   GlobViewIter() = default;
+  // stamp: the liveness of mem (see MemoryStamp.h), taken by the caller
+  // while mem existed.
   GlobViewIter(const memory_type* mem, const PatternT* pattern, const viewspec_type& view,
-               index_type pos)
-      : Base(pos), mem_(mem), pattern_(pattern), view_(view) {}
+               index_type pos, internal::MemoryStamp stamp)
+      : Base(pos), mem_(mem), pattern_(pattern), view_(view), stamp_(stamp) {}
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GlobViewIter(const GlobViewIter<U, PatternT>& o)
-      : Base(o.pos()), mem_(o.memory()), pattern_(&o.pattern()), view_(o.viewspec()) {}
+      : Base(o.pos()),
+        mem_(o.memory()),
+        pattern_(&o.pattern()),
+        view_(o.viewspec()),
+        stamp_(o.stamp()) {}
 
+  // Throws dash::exception::InvalidArgument if the container memory was
+  // freed since the iterator was made.
   reference operator*() const {
+    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobViewIter::operator*");
     auto l = pattern_->local(coords());
     return mem_->template ref<T>(l.unit, l.index);
   }
@@ -67,11 +76,13 @@ class GlobViewIter
   const PatternT& pattern() const { return *pattern_; }
   const memory_type* memory() const { return mem_; }
   const viewspec_type& viewspec() const { return view_; }
+  internal::MemoryStamp stamp() const { return stamp_; }
 
  private:
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
   viewspec_type view_;
+  internal::MemoryStamp stamp_;
 };
 
 }  // namespace dash

@@ -7,6 +7,7 @@
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
+#include <dash/memory/MemoryStamp.h>
 
 #include <cstddef>
 #include <cstring>
@@ -28,16 +29,24 @@ class GlobRef {
     addr_ = static_cast<T*>(addr);
   }
   // Reference to the element at gptr whose load/store address (or nullptr)
-  // the caller already knows. Local, no runtime call.
-  GlobRef(dart_gptr_t gptr, T* shared_addr) : gptr_(gptr), addr_(shared_addr) {}
+  // the caller already knows; `stamp` tells whether the container memory
+  // still exists (see MemoryStamp.h). Local, no runtime call.
+  GlobRef(dart_gptr_t gptr, T* shared_addr, internal::MemoryStamp stamp = {})
+      : gptr_(gptr), addr_(shared_addr), stamp_(stamp) {}
   GlobRef(const GlobRef&) = default;
   // A reference to const from one to mutable.
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
-  GlobRef(const GlobRef<U>& other) : gptr_(other.dart_gptr()), addr_(other.shared_addr()) {}
+  GlobRef(const GlobRef<U>& other)
+      : gptr_(other.dart_gptr()), addr_(other.shared_addr()), stamp_(other.stamp()) {}
 
   // Reads the element. One-sided get if it is not reachable by load/store.
+  // Throws dash::exception::InvalidArgument if the container memory was freed
+  // (the runtime rejects a stale pointer on the one-sided path).
   value_type get() const {
-    if (addr_) return *addr_;
+    if (addr_) {
+      if (!stamp_.live()) internal::throw_stale_handle("dash::GlobRef::get");
+      return *addr_;
+    }
     value_type v;
     internal::check_dart(
         dart_get_blocking(&v, gptr_, sizeof(value_type), DART_TYPE_BYTE, DART_TYPE_BYTE),
@@ -52,6 +61,7 @@ class GlobRef {
   void put(const value_type& v) const {
     static_assert(!std::is_const_v<T>, "dash::GlobRef: cannot write through a GlobRef<const T>");
     if (addr_) {
+      if (!stamp_.live()) internal::throw_stale_handle("dash::GlobRef::put");
       *addr_ = v;
       return;
     }
@@ -131,7 +141,7 @@ class GlobRef {
                            addr_) +
                        offset)
                  : nullptr;
-    return GlobRef<R>(g, a);
+    return GlobRef<R>(g, a, stamp_);
   }
 
   // True if the calling unit owns the element. Local.
@@ -142,6 +152,8 @@ class GlobRef {
   dart_gptr_t dart_gptr() const { return gptr_; }
   // Load/store address if the element is reachable that way, else nullptr.
   T* shared_addr() const { return addr_; }
+  // Liveness stamp of the container memory. Local.
+  internal::MemoryStamp stamp() const { return stamp_; }
 
   // Exchanges the values of two elements (not atomic).
   friend void swap(const GlobRef& a, const GlobRef& b) {
@@ -153,6 +165,7 @@ class GlobRef {
  private:
   dart_gptr_t gptr_;
   T* addr_ = nullptr;
+  internal::MemoryStamp stamp_;
 };
 
 }  // namespace dash

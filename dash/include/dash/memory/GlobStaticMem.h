@@ -12,9 +12,13 @@
 #include <dash/Team.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
+#include <dash/memory/MemoryStamp.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace dash {
@@ -26,14 +30,33 @@ class GlobStaticMem {
   using index_type = default_index_t;
 
   // Allocates local_capacity elements on every unit of team. Collective.
-  GlobStaticMem(std::size_t local_capacity, Team& team)
-      : team_(&team), local_capacity_(local_capacity) {
-    if (local_capacity > std::numeric_limits<std::size_t>::max() / sizeof(T))
-      throw exception::InvalidArgument("dash::GlobStaticMem: " + std::to_string(local_capacity) +
-                                       " elements overflow the byte count");
-    internal::check_dart(dart_team_memalloc_aligned(team.dart_id(), local_capacity * sizeof(T),
-                                                    DART_TYPE_BYTE, &base_),
-                         "dash::GlobStaticMem: dart_team_memalloc_aligned");
+  // args_check (e.g. a hash of the container's extents and distribution) must
+  // be the same on every unit, like local_capacity; if not, every unit throws
+  // dash::exception::InvalidArgument naming `who` and describing this unit's
+  // arguments with args_text (checked in the allocation's own agreement, no
+  // extra communication). Every failure of the allocation is thrown on every
+  // unit.
+  GlobStaticMem(std::size_t local_capacity, Team& team, std::uint64_t args_check = 0,
+                const char* who = "dash::GlobStaticMem", const std::string& args_text = "")
+      : team_(&team),
+        local_capacity_(local_capacity),
+        uncaught_at_construction_(std::uncaught_exceptions()) {
+    const bool overflow = local_capacity > std::numeric_limits<std::size_t>::max() / sizeof(T);
+    // An overflowing size still enters the allocation (as SIZE_MAX bytes), so
+    // that every unit learns of it.
+    dart_ret_t ret = dart_team_memalloc_aligned_checked(
+        team.dart_id(),
+        overflow ? std::numeric_limits<std::size_t>::max() : local_capacity * sizeof(T),
+        DART_TYPE_BYTE, args_check, &base_);
+    if (ret == DART_ERR_INVAL) {
+      throw exception::InvalidArgument(
+          std::string(who) +
+          ": the collective allocation failed on every unit: the units passed different sizes, "
+          "distributions or other collective arguments, or an invalid size (this unit: " +
+          (args_text.empty() ? std::to_string(local_capacity) + " elements per unit" : args_text) +
+          ")");
+    }
+    internal::check_dart(ret, (std::string(who) + ": dart_team_memalloc_aligned").c_str());
     std::size_t n = team.size();
     shared_bases_.resize(n, nullptr);
     for (std::size_t u = 0; u < n; ++u) {
@@ -45,12 +68,24 @@ class GlobStaticMem {
       shared_bases_[u] = static_cast<T*>(addr);
     }
     lbegin_ = shared_bases_[team.myid().id];
+    stamp_ = internal::acquire_memory_stamp();
+    team.retain_container();
   }
   GlobStaticMem(const GlobStaticMem&) = delete;
   GlobStaticMem& operator=(const GlobStaticMem&) = delete;
-  // Frees the memory. Collective; does nothing after dash::finalize.
+  // Frees the memory. Collective; does nothing after dash::finalize. While an
+  // exception thrown after the construction unwinds the stack
+  // (std::uncaught_exceptions() grew), the other units may be anywhere, so no
+  // collective starts: the memory stays allocated until dart_exit
+  // (dash::finalize) frees all that is left (deferred release, see README).
+  // A sub-team whose destruction free_subteams() deferred for this memory is
+  // destroyed with it (collective as well).
   ~GlobStaticMem() {
-    if (dash::is_initialized()) dart_team_memfree(base_);
+    internal::release_memory_stamp(stamp_);  // references and iterators turn stale
+    const bool collective =
+        dash::is_initialized() && std::uncaught_exceptions() <= uncaught_at_construction_;
+    if (collective) dart_team_memfree(base_);  // else deferred to dart_exit
+    team_->release_container(collective);
   }
 
   // Global pointer to element `offset` of unit's part. Local, no runtime call.
@@ -67,8 +102,10 @@ class GlobStaticMem {
   template <class R = T>
   GlobRef<R> ref(team_unit_t unit, index_type offset) const {
     T* base = shared_bases_[unit.id];
-    return GlobRef<R>(dart_gptr_at(unit, offset), base ? base + offset : nullptr);
+    return GlobRef<R>(dart_gptr_at(unit, offset), base ? base + offset : nullptr, stamp_);
   }
+  // Liveness stamp handed to references and iterators. Local.
+  internal::MemoryStamp stamp() const { return stamp_; }
   // Load/store address of unit's part, or nullptr. Local.
   T* shared_base(team_unit_t unit) const { return shared_bases_[unit.id]; }
   // The calling unit's part.
@@ -84,11 +121,26 @@ class GlobStaticMem {
  private:
   Team* team_;
   std::size_t local_capacity_;
+  int uncaught_at_construction_;
   dart_gptr_t base_ = DART_GPTR_NULL;
   std::vector<T*> shared_bases_;
   T* lbegin_ = nullptr;
+  internal::MemoryStamp stamp_;
 };
 
+namespace internal {
+
+// The liveness stamp of mem, or for no memory a stamp that is never live.
+// Local; mem must exist (the stamp is how later users learn that it is gone).
+template <class T>
+MemoryStamp stamp_of(const GlobStaticMem<T>* mem) {
+  if (mem != nullptr) return mem->stamp();
+  MemoryStamp none;
+  none.value = 1;  // the always-live slot holds 0
+  return none;
+}
+
+}  // namespace internal
 }  // namespace dash
 
 #endif  // DASH__MEMORY__GLOB_STATIC_MEM_H_

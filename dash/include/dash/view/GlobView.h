@@ -35,12 +35,13 @@ class GlobView {
   using reference = GlobRef<T>;
   using memory_type = GlobStaticMem<value_type>;
 
+  // A view of existing memory (or of none: nullptr). Local.
   GlobView(const memory_type* mem, const PatternT* pattern, const viewspec_type& rect)
-      : mem_(mem), pattern_(pattern), rect_(rect) {}
+      : GlobView(mem, pattern, rect, internal::stamp_of(mem)) {}
 
   static constexpr dim_t ndim() { return N; }
-  iterator begin() const { return iterator(mem_, pattern_, rect_, 0); }
-  iterator end() const { return iterator(mem_, pattern_, rect_, index_type(size())); }
+  iterator begin() const { return iterator(mem_, pattern_, rect_, 0, stamp_); }
+  iterator end() const { return iterator(mem_, pattern_, rect_, index_type(size()), stamp_); }
   size_type size() const { return rect_.size(); }
   bool empty() const { return size() == 0; }
   size_type extent(dim_t d) const { return rect_.extent(d); }
@@ -56,7 +57,9 @@ class GlobView {
   reference operator()(I... coords) const {
     return at_coords(coords_type{static_cast<index_type>(coords)...});
   }
+  // Throws dash::exception::InvalidArgument if the memory was freed.
   reference at_coords(const coords_type& rel) const {
+    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobView::at_coords");
     coords_type g;
     for (dim_t d = 0; d < N; ++d) g[d] = rel[d] + rect_.offset(d);
     auto l = pattern_->local(g);
@@ -77,7 +80,7 @@ class GlobView {
     auto ext = rect_.extents();
     off[D] += offset;
     ext[D] = extent;
-    return GlobView(mem_, pattern_, viewspec_type(off, ext));
+    return GlobView(mem_, pattern_, viewspec_type(off, ext), stamp_);
   }
   // Row i (extent 1 in dimension 0) / column j (extent 1 in dimension 1).
   GlobView row(index_type i) const { return sub<0>(i, 1); }
@@ -100,13 +103,18 @@ class GlobView {
       off[d] = lo;
       ext[d] = hi > lo ? size_type(hi - lo) : 0;
     }
-    return GlobView(mem_, pattern_, viewspec_type(off, ext));
+    return GlobView(mem_, pattern_, viewspec_type(off, ext), stamp_);
   }
 
  private:
+  GlobView(const memory_type* mem, const PatternT* pattern, const viewspec_type& rect,
+           internal::MemoryStamp stamp)
+      : mem_(mem), pattern_(pattern), rect_(rect), stamp_(stamp) {}
+
   const memory_type* mem_;
   const PatternT* pattern_;
   viewspec_type rect_;
+  internal::MemoryStamp stamp_;
 };
 
 }  // namespace dash

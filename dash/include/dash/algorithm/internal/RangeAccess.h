@@ -37,7 +37,7 @@ auto iteration_space(const It& it) {
 // container becomes a GlobViewIter over all of it. Local.
 template <class T, class P>
 GlobViewIter<T, P> as_view_iter(const GlobIter<T, P>& it) {
-  return GlobViewIter<T, P>(it.memory(), &it.pattern(), iteration_space(it), it.pos());
+  return GlobViewIter<T, P>(it.memory(), &it.pattern(), iteration_space(it), it.pos(), it.stamp());
 }
 template <class T, class P>
 const GlobViewIter<T, P>& as_view_iter(const GlobViewIter<T, P>& it) {
