@@ -312,7 +312,9 @@ TEST(BlocksFailure, Reduce_FailureAnywhere_ThrowsOnEveryUnit) {
   master->foreach ([](Sum& b, Proxy&) { b.value = b.gid + 1; });
   dash::bp::reduce(*master, partners, MergeSum([](int, int) { return false; }));
   master->foreach ([&](Sum& b, Proxy&) {
-    if (b.gid == 0) EXPECT_EQ(b.value, long(nb) * (nb + 1) / 2);
+    if (b.gid == 0) {
+      EXPECT_EQ(b.value, long(nb) * (nb + 1) / 2);
+    }
   });
 }
 
