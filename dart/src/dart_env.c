@@ -84,6 +84,29 @@ static bool parse_log_level(const char* text, dart_log_level_t* out) {
                      "environment flag %s has malformed value '%s' (expected %s)", name, value, \
                      expected)
 
+/* DART_WATCHDOG=<seconds> (0 = off, at most a week) and
+ * DART_WATCHDOG_ACTION=report|abort (see dart_watchdog.c). */
+static dart_ret_t read_watchdog_flags(dart_config_t* next) {
+  const char* value;
+  if ((value = getenv("DART_WATCHDOG")) != NULL) {
+    long seconds = 0;
+    if (!parse_int(value, 0, 7 * 24 * 3600, &seconds)) {
+      return FLAG_ERROR("DART_WATCHDOG", value, "whole seconds in [0, 604800], 0 = off");
+    }
+    next->watchdog_seconds = (int)seconds;
+  }
+  if ((value = getenv("DART_WATCHDOG_ACTION")) != NULL) {
+    if (strcmp(value, "report") == 0) {
+      next->watchdog_action = DART_WATCHDOG_REPORT;
+    } else if (strcmp(value, "abort") == 0) {
+      next->watchdog_action = DART_WATCHDOG_ABORT;
+    } else {
+      return FLAG_ERROR("DART_WATCHDOG_ACTION", value, "report|abort");
+    }
+  }
+  return DART_OK;
+}
+
 dart_ret_t dart__config_read(dart_config_t* cfg) {
   dart_config_t next = {
       .log_level = DART_LOG_WARN,
@@ -98,6 +121,8 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
       .unit_mapping_dims = 3,
       .unit_mapping_fallback = false,
       .topology_file = "",
+      .watchdog_seconds = 0,
+      .watchdog_action = DART_WATCHDOG_REPORT,
   };
   const char* value;
   if ((value = getenv("DART_LOG_LEVEL")) != NULL && !parse_log_level(value, &next.log_level)) {
@@ -172,6 +197,8 @@ dart_ret_t dart__config_read(dart_config_t* cfg) {
     }
     strcpy(next.topology_file, value);
   }
+  dart_ret_t watchdog = read_watchdog_flags(&next);
+  if (watchdog != DART_OK) return watchdog;
   *cfg = next;
   return DART_OK;
 }

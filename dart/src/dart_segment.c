@@ -79,7 +79,7 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
   MPI_Info info = segment_info();
   MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
   char* raw_base = NULL;
-  int ret = dart__gather_before_blocking(team->comm);
+  int ret = dart__gather_before_blocking(call, team);
   if (ret == MPI_SUCCESS)
     ret = MPI_Win_allocate_shared((MPI_Aint)(nbytes + DART_SEGMENT_ALIGNMENT), 1, info, shm_comm,
                                   &raw_base, &seg->shm_win);
@@ -123,8 +123,8 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
 
 dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {
   dart_ret_t result = DART_OK;
-  const dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
-  if (team != NULL) dart__gather_before_blocking(team->comm);
+  dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
+  if (team != NULL) dart__gather_before_blocking(call, team);
   if (seg->win != MPI_WIN_NULL) {
     MPI_Win_unlock_all(seg->win);
     if (seg->win != seg->shm_win) {
