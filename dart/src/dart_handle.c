@@ -117,6 +117,10 @@ static dart_ret_t test_one(const char* call, dart_handle_t* handle, int32_t* res
 
 dart_ret_t dart_wait(dart_handle_t* handle) { return wait_one("dart_wait", handle, true); }
 
+dart_ret_t dart__handle_wait(const char* call, dart_handle_t* handle) {
+  return wait_one(call, handle, true);
+}
+
 dart_ret_t dart_wait_local(dart_handle_t* handle) {
   return wait_one("dart_wait_local", handle, false);
 }

@@ -403,6 +403,9 @@ struct dart_handle_struct {
 dart_handle_t dart__handle_new(dart_handle_kind_t kind, int nreq);
 /* Returns the handle to the free list. */
 void dart__handle_release(dart_handle_t handle);
+/* dart_wait under the name of call (a blocking transfer the watchdog
+ * watches reports as itself). */
+dart_ret_t dart__handle_wait(const char* call, dart_handle_t* handle);
 /* Frees the calling thread's free list (at exit). */
 void dart__handles_cleanup(void);
 

@@ -5,8 +5,8 @@
 //   dart_watchdog_stall <call> <stall units, comma-separated> <seconds>
 // with <call> one of barrier, allreduce, memalloc, ibarrier_wait (dart_ibarrier + dart_wait),
 // recv (unit 0 receives from the first stalling unit), team_barrier (a barrier on the team of
-// units 1..N-1), exit (none: the others wait in dart_exit). Exit code non-zero on a failed DART
-// call.
+// units 1..N-1), get (unit 0 reads from the first stalling unit), exit (none: the others wait in
+// dart_exit). Exit code non-zero on a failed DART call.
 #include <dart/dart.h>
 #include <unistd.h>
 
@@ -88,6 +88,18 @@ int main(int argc, char** argv) {
     }
   } else if (call == "team_barrier") {
     if (team != DART_TEAM_NULL) CHECK_OK(dart_barrier(team));
+  } else if (call == "get") {
+    // unit 0 reads from the first stalling unit's pool (DART_SHARED_WINDOWS=0: by MPI RMA)
+    if (me.id == 0) {
+      dart_gptr_t gptr = DART_GPTR_NULL;
+      gptr.teamid = DART_TEAM_ALL;
+      gptr.segid = DART_SEGMENT_LOCAL;
+      gptr.unitid = stall_units.front();
+      gptr.addr_or_offs.offset = 0;
+      int value = 0;
+      CHECK_OK(dart_get_blocking(&value, gptr, 1, DART_TYPE_INT, DART_TYPE_INT));
+    }
+    CHECK_OK(dart_barrier(DART_TEAM_ALL));
   } else if (call == "exit") {
     // nothing: the others wait for the sleepers in dart_exit
   } else {
