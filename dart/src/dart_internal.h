@@ -265,26 +265,6 @@ dart_wait_site_t dart__wait_collective(const char* call, struct dart_team_data* 
  * in yield mode and check the watchdog's deadline (site may be NULL). */
 int dart__wait_requests(const dart_wait_site_t* site, int n, MPI_Request* reqs);
 
-/* The watchdog's check in a polling loop that started at start_ns
- * (dart__watchdog_now): past the deadline it reports site once and, with
- * DART_WATCHDOG_ACTION=abort, ends the job. *reported keeps the state. */
-void dart__watchdog_check(const dart_wait_site_t* site, uint64_t start_ns, bool* reported);
-
-/* Monotonic clock in nanoseconds. */
-uint64_t dart__watchdog_now(void);
-
-/* Sets up (watchdog on) the team's counter window. Collective over the
- * team's communicator; returns an MPI error code. */
-int dart__watchdog_team_setup(struct dart_team_data* team);
-
-/* Frees the team's counter window. Collective over the team. */
-void dart__watchdog_team_teardown(struct dart_team_data* team);
-
-/* Checks that every unit runs with the same DART_WATCHDOG and
- * DART_WATCHDOG_ACTION (the counter windows are collective). Collective
- * over comm_all. */
-dart_ret_t dart__watchdog_agree(const char* call);
-
 /* When waits poll: a polled barrier over the team, so that a blocking MPI
  * call that follows (communicator or window creation, which spin inside
  * MPI) starts with every unit present; counted and watched like a
@@ -310,6 +290,28 @@ int dart__gather_before_blocking(const char* call, struct dart_team_data* team);
     if (dart__coll_ret_ != MPI_SUCCESS)                                           \
       return dart__mpi_error(dart__coll_ret_, (call), #blocking);                 \
   } while (0)
+
+/* ---- the watchdog (dart_watchdog.c, DART_WATCHDOG) --------------------- */
+
+/* The watchdog's check in a polling loop that started at start_ns
+ * (dart__watchdog_now): past the deadline it reports site once and, with
+ * DART_WATCHDOG_ACTION=abort, ends the job. *reported keeps the state. */
+void dart__watchdog_check(const dart_wait_site_t* site, uint64_t start_ns, bool* reported);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t dart__watchdog_now(void);
+
+/* Sets up (watchdog on) the team's counter window. Collective over the
+ * team's communicator; returns an MPI error code. */
+int dart__watchdog_team_setup(struct dart_team_data* team);
+
+/* Frees the team's counter window. Collective over the team. */
+void dart__watchdog_team_teardown(struct dart_team_data* team);
+
+/* Checks that every unit runs with the same DART_WATCHDOG and
+ * DART_WATCHDOG_ACTION (the counter windows are collective). Collective
+ * over comm_all. */
+dart_ret_t dart__watchdog_agree(const char* call);
 
 /* True once MPI_Finalize has run. */
 bool dart__mpi_finalized(void);
