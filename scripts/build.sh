@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures (CMake, Ninja) and builds into build/<mpi>[-<sanitizers>].
 # Environment: DASH_MPI=openmpi|mpich (default openmpi), DASH_SANITIZE (e.g. address,undefined;
-# default empty), BUILD_TYPE (default RelWithDebInfo). Arguments go to the CMake configure step.
+# default empty), BUILD_TYPE (default RelWithDebInfo), DASH_BUILD_TARGETS (space-separated targets
+# to build; default all). Arguments go to the CMake configure step.
 # Prints the build directory on its last line.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -23,5 +24,10 @@ if ! cmake -S "$DASH_ROOT" -B "$dir" -G Ninja -DDASH_MPI="$mpi" \
   exit 1
 fi
 grep -- "-- DASH_MPI=" "$dir/configure.log" | sed 's/^-- /build.sh: /' || true
-cmake --build "$dir"
+if [[ -n ${DASH_BUILD_TARGETS:-} ]]; then
+  read -ra targets <<<"$DASH_BUILD_TARGETS"
+  cmake --build "$dir" --target "${targets[@]}"
+else
+  cmake --build "$dir"
+fi
 echo "build.sh: built $dir"

@@ -29,6 +29,13 @@ set(DASH_TEST_ENVIRONMENT
 if(DASH_SANITIZE MATCHES "address")
   list(APPEND DASH_TEST_ENVIRONMENT ASAN_OPTIONS=detect_leaks=0)  # MPI libraries leak at exit
 endif()
+# ThreadSanitizer: the MPI libraries' own reports are suppressed (tests/tsan.supp); UCX's memory
+# hooks (MPICH here) intercept madvise at thread exit, after TSan dropped the thread: off.
+if(DASH_SANITIZE MATCHES "thread")
+  list(APPEND DASH_TEST_ENVIRONMENT
+       "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp"
+       UCX_MEM_EVENTS=no)
+endif()
 if(DASH_SANITIZE MATCHES "undefined")
   list(APPEND DASH_TEST_ENVIRONMENT UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 endif()

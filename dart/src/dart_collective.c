@@ -45,7 +45,7 @@ dart_ret_t dart_barrier(dart_team_t teamid) {
   dart_team_data_t* team = dart__team_checked(call, teamid);
   if (team == NULL) return DART_ERR_INVAL;
   __atomic_thread_fence(__ATOMIC_SEQ_CST); /* publish fast-path stores */
-  DART_MPI_COLLECTIVE(call, MPI_Barrier(team->comm), MPI_Ibarrier(team->comm, &req_));
+  DART_MPI_COLLECTIVE(call, team, MPI_Barrier(team->comm), MPI_Ibarrier(team->comm, &req_));
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   return DART_OK;
 }
@@ -60,7 +60,7 @@ dart_ret_t dart_bcast(void* buf, size_t nelem, dart_datatype_t dtype, dart_team_
   for (size_t first = 0; first < nelem || first == 0; first += INT_MAX) {
     size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
     char* part = (char*)buf + first * t->size;
-    DART_MPI_COLLECTIVE(call, MPI_Bcast(part, (int)count, t->mpi, root.id, team->comm),
+    DART_MPI_COLLECTIVE(call, team, MPI_Bcast(part, (int)count, t->mpi, root.id, team->comm),
                         MPI_Ibcast(part, (int)count, t->mpi, root.id, team->comm, &req_));
     if (nelem == 0) break;
   }
@@ -74,7 +74,7 @@ dart_ret_t dart_scatter(const void* sendbuf, void* recvbuf, size_t nelem, dart_d
   CHECK_ROOT(call, root);
   CHECK_COUNT(call, nelem);
   DART_MPI_COLLECTIVE(
-      call,
+      call, team,
       MPI_Scatter(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm),
       MPI_Iscatter(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm,
                    &req_));
@@ -88,7 +88,7 @@ dart_ret_t dart_gather(const void* sendbuf, void* recvbuf, size_t nelem, dart_da
   CHECK_ROOT(call, root);
   CHECK_COUNT(call, nelem);
   DART_MPI_COLLECTIVE(
-      call,
+      call, team,
       MPI_Gather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm),
       MPI_Igather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, root.id, team->comm,
                   &req_));
@@ -101,7 +101,8 @@ dart_ret_t dart_allgather(const void* sendbuf, void* recvbuf, size_t nelem, dart
   PREPARE(call, teamid, dtype);
   CHECK_COUNT(call, nelem);
   DART_MPI_COLLECTIVE(
-      call, MPI_Allgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm),
+      call, team,
+      MPI_Allgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm),
       MPI_Iallgather(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm, &req_));
   return DART_OK;
 }
@@ -111,7 +112,8 @@ static dart_ret_t allgatherv_ints(const char* call, const void* sendbuf, int nse
                                   const dart_type_info_t* t, void* recvbuf, const int* counts,
                                   const int* displs, dart_team_data_t* team) {
   DART_MPI_COLLECTIVE(
-      call, MPI_Allgatherv(sendbuf, nsend, t->mpi, recvbuf, counts, displs, t->mpi, team->comm),
+      call, team,
+      MPI_Allgatherv(sendbuf, nsend, t->mpi, recvbuf, counts, displs, t->mpi, team->comm),
       MPI_Iallgatherv(sendbuf, nsend, t->mpi, recvbuf, counts, displs, t->mpi, team->comm, &req_));
   return DART_OK;
 }
@@ -120,7 +122,7 @@ static dart_ret_t allgatherv_ints(const char* call, const void* sendbuf, int nse
 static dart_ret_t alltoallv_ints(const char* call, const void* sendbuf, const int* scounts,
                                  const int* sdispls, const dart_type_info_t* t, void* recvbuf,
                                  const int* rcounts, const int* rdispls, dart_team_data_t* team) {
-  DART_MPI_COLLECTIVE(call,
+  DART_MPI_COLLECTIVE(call, team,
                       MPI_Alltoallv(sendbuf, scounts, sdispls, t->mpi, recvbuf, rcounts, rdispls,
                                     t->mpi, team->comm),
                       MPI_Ialltoallv(sendbuf, scounts, sdispls, t->mpi, recvbuf, rcounts, rdispls,
@@ -168,11 +170,12 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
     void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + first * t->size;
     if (root < 0) {
       DART_MPI_COLLECTIVE(
-          call, MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm),
+          call, team, MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm),
           MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm, &req_));
     } else {
       DART_MPI_COLLECTIVE(
-          call, MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm),
+          call, team,
+          MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm),
           MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm, &req_));
     }
   }
@@ -200,7 +203,8 @@ dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_
   PREPARE(call, teamid, dtype);
   CHECK_COUNT(call, nelem);
   DART_MPI_COLLECTIVE(
-      call, MPI_Alltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm),
+      call, team,
+      MPI_Alltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm),
       MPI_Ialltoall(sendbuf, (int)nelem, t->mpi, recvbuf, (int)nelem, t->mpi, team->comm, &req_));
   return DART_OK;
 }
@@ -246,6 +250,8 @@ dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle) {
   dart_handle_t h = dart__handle_new(DART_HANDLE_COLL, 1);
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  h->team = team->id;
+  h->collective = dart__wait_collective(call, team).collective;
   int ret = MPI_Ibarrier(team->comm, &h->reqs[0]);
   if (ret != MPI_SUCCESS) {
     dart__handle_release(h);
@@ -266,6 +272,8 @@ dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dar
   if (ret != DART_OK) return ret;
   dart_handle_t h = dart__handle_new(DART_HANDLE_COLL, 1);
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  h->team = team->id;
+  h->collective = dart__wait_collective(call, team).collective;
   int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_op(op), team->comm,
                                &h->reqs[0]);
   if (mpi_ret != MPI_SUCCESS) {

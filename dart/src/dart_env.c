@@ -15,6 +15,8 @@
 /* DART_TRANSFER_CHUNK_SIZE in [64 B, 1 GiB]. */
 #define MIN_TRANSFER_CHUNK_SIZE 64
 #define MAX_TRANSFER_CHUNK_SIZE ((uint64_t)1 << 30)
+/* DART_WATCHDOG in [0, one week] seconds. */
+#define MAX_WATCHDOG_SECONDS (7 * 24 * 3600)
 
 /* Reads every flag into *cfg; on the first malformed one returns DART_ERR_INVAL with the
  * message in err (cfg then unchanged). Logs nothing. */
@@ -32,6 +34,8 @@ static dart_ret_t config_parse(dart_config_t* cfg, char* err, size_t errlen) {
       .unit_mapping_dims = 3,
       .unit_mapping_fallback = false,
       .topology_file = "",
+      .watchdog_seconds = 0,
+      .watchdog_action = DART_WATCHDOG_REPORT,
   };
   dart_ret_t ret;
 
@@ -121,6 +125,22 @@ static dart_ret_t config_parse(dart_config_t* cfg, char* err, size_t errlen) {
     return ret;
   }
   if (path != NULL) strcpy(next.topology_file, path);
+
+  /* DART_WATCHDOG=<seconds> (0 = off) and DART_WATCHDOG_ACTION (see dart_watchdog.c). */
+  number = 0;
+  if ((ret = dart_flag_integer("DART_WATCHDOG", 0, MAX_WATCHDOG_SECONDS, &number, err, errlen)) !=
+      DART_OK) {
+    return ret;
+  }
+  next.watchdog_seconds = (int)number;
+
+  static const char* const watchdog_actions[] = {"report", "abort"};
+  index = next.watchdog_action == DART_WATCHDOG_ABORT ? 1 : 0;
+  if ((ret = dart_flag_choice("DART_WATCHDOG_ACTION", watchdog_actions, 2, &index, err, errlen)) !=
+      DART_OK) {
+    return ret;
+  }
+  next.watchdog_action = index == 1 ? DART_WATCHDOG_ABORT : DART_WATCHDOG_REPORT;
 
   *cfg = next;
   return DART_OK;

@@ -77,7 +77,20 @@ static dart_ret_t wait_one(const char* call, dart_handle_t* handle, bool remote)
   DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
   dart_handle_t h = *handle;
   if (h == DART_HANDLE_NULL) return DART_OK;
-  int ret = dart__wait_requests(h->nreq, h->reqs);
+  int ret;
+  if (dart__state.poll_waits) {
+    dart_wait_site_t site = {call, NULL, h->target, 0, MPI_WIN_NULL};
+    if (h->kind == DART_HANDLE_COLL || h->kind == DART_HANDLE_P2P) {
+      site.team = dart__team(h->team);
+      if (h->kind == DART_HANDLE_COLL) site.peer = DART_WAIT_ALL;
+      site.collective = h->collective;
+    } else {
+      site.win = h->win;
+    }
+    ret = dart__wait_requests(&site, h->nreq, h->reqs);
+  } else {
+    ret = MPI_Waitall(h->nreq, h->reqs, MPI_STATUSES_IGNORE);
+  }
   if (ret == MPI_SUCCESS) ret = complete(h, remote);
   dart__handle_release(h);
   *handle = DART_HANDLE_NULL;
@@ -103,6 +116,10 @@ static dart_ret_t test_one(const char* call, dart_handle_t* handle, int32_t* res
 }
 
 dart_ret_t dart_wait(dart_handle_t* handle) { return wait_one("dart_wait", handle, true); }
+
+dart_ret_t dart__handle_wait(const char* call, dart_handle_t* handle) {
+  return wait_one(call, handle, true);
+}
 
 dart_ret_t dart_wait_local(dart_handle_t* handle) {
   return wait_one("dart_wait_local", handle, false);

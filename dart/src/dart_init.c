@@ -181,7 +181,8 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   MPI_Comm_rank(dart__state.comm_all, &dart__state.myid);
   MPI_Comm_size(dart__state.comm_all, &dart__state.size);
   dart__state.next_team_serial = 1;
-  ret = discover_nodes(call);
+  ret = dart__watchdog_agree(call);
+  if (ret == DART_OK) ret = discover_nodes(call);
   if (ret == DART_OK) ret = dart__locality_setup(call);
   if (ret == DART_OK) ret = dart__unit_mapping_setup(call); /* uses the NUMA domains */
   if (ret == DART_OK) ret = create_team_all(call);
@@ -207,7 +208,11 @@ dart_ret_t dart_init_thread(int* argc, char*** argv, dart_thread_support_level_t
 
 dart_ret_t dart_exit(void) {
   DART_CHECK_INIT("dart_exit");
-  MPI_Barrier(dart__state.comm_all);
+  if (dart__state.poll_waits) { /* polled and watched (DART_WATCHDOG) */
+    dart__gather_before_blocking("dart_exit", dart__team(DART_TEAM_ALL));
+  } else {
+    MPI_Barrier(dart__state.comm_all);
+  }
   dart__types_cleanup();
   release_state();
   dart__handles_cleanup();

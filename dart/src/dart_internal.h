@@ -41,6 +41,9 @@ dart_ret_t dart__mpi_error(int mpi_ret, const char* call, const char* mpi_call);
  * exactly then. */
 typedef enum { DART_WAIT_AUTO, DART_WAIT_SPIN, DART_WAIT_YIELD } dart_wait_mode_t;
 
+/* What the watchdog does once a wait passed its deadline. */
+typedef enum { DART_WATCHDOG_REPORT, DART_WATCHDOG_ABORT } dart_watchdog_action_t;
+
 typedef struct {
   dart_log_level_t log_level;       /* DART_LOG_LEVEL, default warn */
   bool shared_windows;              /* DART_SHARED_WINDOWS, default 1 */
@@ -54,6 +57,8 @@ typedef struct {
   int unit_mapping_dims;            /* DART_UNIT_MAPPING_DIMS, default 3 */
   bool unit_mapping_fallback; /* DART_UNIT_MAPPING_FALLBACK=identity: bad topology file -> none */
   char topology_file[4096];   /* DART_TOPOLOGY_FILE, "" = none */
+  int watchdog_seconds;       /* DART_WATCHDOG, 0 = off */
+  dart_watchdog_action_t watchdog_action; /* DART_WATCHDOG_ACTION, default report */
 } dart_config_t;
 
 /* Reads all DART_* flags. On a malformed value logs a line naming the flag
@@ -103,6 +108,7 @@ void dart__types_cleanup(void);
 /* ---- segments (dart_segment.c) ----------------------------------------- */
 
 struct dart_team_data;
+struct dart_watch_team;
 
 /* Every unit's part of a segment starts at an address aligned to this many
  * bytes (MPI does not align shared-window bases: OpenMPI's are page + 0x108). */
@@ -164,7 +170,9 @@ typedef struct dart_team_data {
   dart_segment_t** segs; /* indexed by segid */
   int segs_cap;
   int16_t next_segid;
-  uint16_t next_generation; /* tag of the next segment (see DART_GPTR_OFFSET_BITS) */
+  uint16_t next_generation;      /* tag of the next segment (see DART_GPTR_OFFSET_BITS) */
+  uint64_t collectives;          /* collectives this unit entered on the team (watchdog on) */
+  struct dart_watch_team* watch; /* the watchdog's counter window, NULL when it is off */
 } dart_team_data_t;
 
 /* Team data for an id, or NULL. Local, O(1). */
@@ -238,6 +246,7 @@ typedef struct {
   long live_comms;
   long live_handles;
   bool yield_when_idle; /* waits poll and yield (DART_WAIT, see dart_progress.c) */
+  bool poll_waits;      /* waits poll: yield_when_idle or the watchdog is on */
 } dart_state_t;
 
 extern dart_state_t dart__state;
@@ -259,34 +268,77 @@ int dart__progress_setup(MPI_Comm node_comm);
 
 /* In yield mode, what a polling loop does after its polls-th fruitless
  * poll (counting from 0): nothing for the first few, then sched_yield, then
- * 20 us sleeps. */
+ * 20 us sleeps. Nothing in spin mode (a watchdog-only poll loop). */
 void dart__idle_pause(int polls);
 
-/* Completes the requests like MPI_Waitall; in yield mode by MPI_Testall
- * polls that give the core away between polls. */
-int dart__wait_requests(int n, MPI_Request* reqs);
+/* What a waiting unit waits for, so that the watchdog can say it. */
+typedef struct {
+  const char* call;            /* the DART call that waits */
+  struct dart_team_data* team; /* its team, NULL if unknown */
+  int peer;                    /* team unit waited for; DART_WAIT_ANY_PEER; DART_WAIT_ALL */
+  uint64_t collective;         /* DART_WAIT_ALL: the caller's collective count on team */
+  MPI_Win win;                 /* an RMA wait: the window (its team is found when reporting) */
+} dart_wait_site_t;
 
-/* In yield mode: a polled barrier over comm, so that a blocking MPI call
- * that follows (communicator or window creation, which spin inside MPI)
- * starts with every unit present. Nothing in spin mode. */
-int dart__gather_before_blocking(MPI_Comm comm);
+#define DART_WAIT_ANY_PEER (-1) /* a receive from any unit */
+#define DART_WAIT_ALL (-2)      /* a collective: every unit that has not entered it */
 
-/* Runs a collective: the blocking MPI call, or in yield mode its
+/* Counts a collective this unit enters on team and returns the wait site
+ * for it (watchdog on: one relaxed store into the team's counter window). */
+dart_wait_site_t dart__wait_collective(const char* call, struct dart_team_data* team);
+
+/* Completes the requests like MPI_Waitall; when waits poll
+ * (dart__state.poll_waits) by MPI_Testall polls that give the core away
+ * in yield mode and check the watchdog's deadline (site may be NULL). */
+int dart__wait_requests(const dart_wait_site_t* site, int n, MPI_Request* reqs);
+
+/* When waits poll: a polled barrier over the team, so that a blocking MPI
+ * call that follows (communicator or window creation, which spin inside
+ * MPI) starts with every unit present; counted and watched like a
+ * collective. Nothing in spin mode without the watchdog. */
+int dart__gather_before_blocking(const char* call, struct dart_team_data* team);
+
+/* Runs a collective on team: the blocking MPI call, or when waits poll its
  * non-blocking twin (which must use the MPI_Request req_) and
- * dart__wait_requests. Returns from the calling function on an MPI error. */
-#define DART_MPI_COLLECTIVE(call, blocking, nonblocking)                                   \
-  do {                                                                                     \
-    int dart__coll_ret_;                                                                   \
-    if (dart__state.yield_when_idle) {                                                     \
-      MPI_Request req_ = MPI_REQUEST_NULL;                                                 \
-      dart__coll_ret_ = (nonblocking);                                                     \
-      if (dart__coll_ret_ == MPI_SUCCESS) dart__coll_ret_ = dart__wait_requests(1, &req_); \
-    } else {                                                                               \
-      dart__coll_ret_ = (blocking);                                                        \
-    }                                                                                      \
-    if (dart__coll_ret_ != MPI_SUCCESS)                                                    \
-      return dart__mpi_error(dart__coll_ret_, (call), #blocking);                          \
+ * dart__wait_requests with the watchdog's wait site. Returns from the
+ * calling function on an MPI error. */
+#define DART_MPI_COLLECTIVE(call, team, blocking, nonblocking)                    \
+  do {                                                                            \
+    int dart__coll_ret_;                                                          \
+    if (__builtin_expect(dart__state.poll_waits, 0)) { /* off the fast path */    \
+      MPI_Request req_ = MPI_REQUEST_NULL;                                        \
+      const dart_wait_site_t dart__site_ = dart__wait_collective((call), (team)); \
+      dart__coll_ret_ = (nonblocking);                                            \
+      if (dart__coll_ret_ == MPI_SUCCESS)                                         \
+        dart__coll_ret_ = dart__wait_requests(&dart__site_, 1, &req_);            \
+    } else {                                                                      \
+      dart__coll_ret_ = (blocking);                                               \
+    }                                                                             \
+    if (dart__coll_ret_ != MPI_SUCCESS)                                           \
+      return dart__mpi_error(dart__coll_ret_, (call), #blocking);                 \
   } while (0)
+
+/* ---- the watchdog (dart_watchdog.c, DART_WATCHDOG) --------------------- */
+
+/* The watchdog's check in a polling loop that started at start_ns
+ * (dart__watchdog_now): past the deadline it reports site once and, with
+ * DART_WATCHDOG_ACTION=abort, ends the job. *reported keeps the state. */
+void dart__watchdog_check(const dart_wait_site_t* site, uint64_t start_ns, bool* reported);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t dart__watchdog_now(void);
+
+/* Sets up (watchdog on) the team's counter window. Collective over the
+ * team's communicator; returns an MPI error code. */
+int dart__watchdog_team_setup(struct dart_team_data* team);
+
+/* Frees the team's counter window. Collective over the team. */
+void dart__watchdog_team_teardown(struct dart_team_data* team);
+
+/* Checks that every unit runs with the same DART_WATCHDOG and
+ * DART_WATCHDOG_ACTION (the counter windows are collective). Collective
+ * over comm_all. */
+dart_ret_t dart__watchdog_agree(const char* call);
 
 /* True once MPI_Finalize has run. */
 bool dart__mpi_finalized(void);
@@ -374,12 +426,17 @@ struct dart_handle_struct {
   MPI_Request* reqs; /* points at inline_reqs or a heap array */
   MPI_Request inline_reqs[DART_HANDLE_INLINE_REQUESTS];
   struct dart_handle_struct* next_free;
+  dart_team_t team;    /* COLL / P2P: the team (watchdog reports), else DART_TEAM_NULL */
+  uint64_t collective; /* COLL: the collective count when it started */
 };
 
 /* A fresh handle with room for nreq requests (NULL on out-of-memory). */
 dart_handle_t dart__handle_new(dart_handle_kind_t kind, int nreq);
 /* Returns the handle to the free list. */
 void dart__handle_release(dart_handle_t handle);
+/* dart_wait under the name of call (a blocking transfer the watchdog
+ * watches reports as itself). */
+dart_ret_t dart__handle_wait(const char* call, dart_handle_t* handle);
 /* Frees the calling thread's free list (at exit). */
 void dart__handles_cleanup(void);
 

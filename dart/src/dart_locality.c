@@ -234,7 +234,7 @@ dart_ret_t dart__locality_setup(const char* call) {
     MPI_Request req = MPI_REQUEST_NULL;
     ret = MPI_Iallgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
                          dart__state.comm_all, &req);
-    if (ret == MPI_SUCCESS) ret = dart__wait_requests(1, &req);
+    if (ret == MPI_SUCCESS) ret = dart__wait_requests(NULL, 1, &req);
   } else {
     ret = MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
                         dart__state.comm_all);

@@ -34,13 +34,21 @@ static MPI_Message* mpi_message(dart_message_t* message) {
 
 /* Matches a message from rank with tag: MPI_Mprobe, or in yield mode
  * MPI_Improbe polls that give the core away as dart__wait_requests does. */
-static int probe_wait(MPI_Comm comm, int rank, int tag, MPI_Message* message, MPI_Status* status) {
-  if (!dart__state.yield_when_idle) return MPI_Mprobe(rank, tag, comm, message, status);
+static int probe_wait(const char* call, dart_team_data_t* team, int rank, int tag,
+                      MPI_Message* message, MPI_Status* status) {
+  if (!dart__state.poll_waits) return MPI_Mprobe(rank, tag, team->comm, message, status);
+  const dart_wait_site_t site = {call, team, rank == MPI_ANY_SOURCE ? DART_WAIT_ANY_PEER : rank, 0,
+                                 MPI_WIN_NULL};
+  const bool watch = dart__state.config.watchdog_seconds > 0;
+  uint64_t start = watch ? dart__watchdog_now() : 0;
+  bool reported = false;
   for (int polls = 0;; ++polls) {
     int flag = 0;
-    int ret = MPI_Improbe(rank, tag, comm, &flag, message, status);
+    int ret = MPI_Improbe(rank, tag, team->comm, &flag, message, status);
     if (ret != MPI_SUCCESS || flag) return ret;
+    if (watch && polls % 64 == 63) dart__watchdog_check(&site, start, &reported);
     dart__idle_pause(polls);
+    if (polls == INT_MAX - 1) polls = 64;
   }
 }
 
@@ -72,7 +80,8 @@ dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int t
   if (checked != DART_OK) return checked;
   MPI_Request req = MPI_REQUEST_NULL;
   int ret = MPI_Isend(buf, (int)nelem, t->mpi, unit.id, tag, team->comm, &req);
-  if (ret == MPI_SUCCESS) ret = dart__wait_requests(1, &req);
+  const dart_wait_site_t site = {call, team, unit.id, 0, MPI_WIN_NULL};
+  if (ret == MPI_SUCCESS) ret = dart__wait_requests(&site, 1, &req);
   return dart__mpi_error(ret, call, "MPI_Isend");
 }
 
@@ -87,7 +96,7 @@ dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
    * dropped) instead of truncated or half-filling buf. */
   MPI_Message message = MPI_MESSAGE_NULL;
   MPI_Status status;
-  int ret = probe_wait(team->comm, unit.id, tag, &message, &status);
+  int ret = probe_wait(call, team, unit.id, tag, &message, &status);
   if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Mprobe");
   int count = 0;
   MPI_Get_count(&status, t->mpi, &count);
@@ -130,6 +139,7 @@ static dart_ret_t start_send(const char* call, bool synchronous, const void* buf
     return dart__mpi_error(ret, call, synchronous ? "MPI_Issend" : "MPI_Isend");
   }
   h->nreq = 1;
+  h->team = team->id;
   *handle = h;
   return DART_OK;
 }
@@ -192,7 +202,7 @@ dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t teamid,
   if (ret != DART_OK) return ret;
   const int rank = source.id == DART_UNDEFINED_UNIT_ID ? MPI_ANY_SOURCE : source.id;
   MPI_Status status;
-  int mpi_ret = probe_wait(team->comm, rank, tag, mpi_message(message), &status);
+  int mpi_ret = probe_wait(call, team, rank, tag, mpi_message(message), &status);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Mprobe");
   report_match(&status, message, from, nbytes);
   return DART_OK;

@@ -5,6 +5,7 @@
  * instead of microseconds. In yield mode DART polls instead and gives the
  * core away between polls. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +44,7 @@ int dart__progress_setup(MPI_Comm node_comm) {
     default:
       dart__state.yield_when_idle = on_node > cores;
   }
+  dart__state.poll_waits = dart__state.yield_when_idle || dart__state.config.watchdog_seconds > 0;
   dart__log(DART_LOG_INFO, "dart_init", "%d units on this node, %d cores between them: waits %s",
             on_node, cores, dart__state.yield_when_idle ? "poll and yield" : "spin");
   return MPI_SUCCESS;
@@ -51,6 +53,7 @@ int dart__progress_setup(MPI_Comm node_comm) {
 int dart_yield_when_idle(void) { return dart__state.yield_when_idle ? 1 : 0; }
 
 void dart__idle_pause(int polls) {
+  if (!dart__state.yield_when_idle) return; /* spin mode, polled for the watchdog */
   if (polls >= 64) {
     /* Long waits: sleep briefly so that the units we wait for get a core. */
     struct timespec pause = {0, 20000};
@@ -60,19 +63,34 @@ void dart__idle_pause(int polls) {
   }
 }
 
-int dart__wait_requests(int n, MPI_Request* reqs) {
-  if (!dart__state.yield_when_idle) return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+/* Polls between two looks at the clock (a few microseconds of polling). */
+#define WATCHDOG_POLL_STRIDE 64
+
+int dart__wait_requests(const dart_wait_site_t* site, int n, MPI_Request* reqs) {
+  if (!dart__state.poll_waits) return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+  const bool watch = dart__state.config.watchdog_seconds > 0;
+  uint64_t start = 0;
+  bool reported = false;
   for (int polls = 0;; ++polls) {
     int done = 0;
     int ret = MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
     if (ret != MPI_SUCCESS || done) return ret;
+    if (watch && polls % WATCHDOG_POLL_STRIDE == 0) {
+      if (polls == 0) {
+        start = dart__watchdog_now();
+      } else {
+        dart__watchdog_check(site, start, &reported);
+      }
+    }
     dart__idle_pause(polls);
+    if (polls == INT_MAX - 1) polls = 64; /* long waits: no overflow */
   }
 }
 
-int dart__gather_before_blocking(MPI_Comm comm) {
-  if (!dart__state.yield_when_idle) return MPI_SUCCESS;
+int dart__gather_before_blocking(const char* call, dart_team_data_t* team) {
+  if (!dart__state.poll_waits) return MPI_SUCCESS;
+  const dart_wait_site_t site = dart__wait_collective(call, team);
   MPI_Request req = MPI_REQUEST_NULL;
-  int ret = MPI_Ibarrier(comm, &req);
-  return ret == MPI_SUCCESS ? dart__wait_requests(1, &req) : ret;
+  int ret = MPI_Ibarrier(team->comm, &req);
+  return ret == MPI_SUCCESS ? dart__wait_requests(&site, 1, &req) : ret;
 }

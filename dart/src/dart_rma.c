@@ -174,6 +174,11 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
     nchunks = (nelem + chunk_elems - 1) / chunk_elems;
   }
   DART_CHECK_ARG(call, nchunks <= INT_MAX, "transfer of %zu elements has too many chunks", nelem);
+  dart_handle_t watched = DART_HANDLE_NULL;
+  if (mode == MODE_BLOCKING && __builtin_expect(dart__state.config.watchdog_seconds > 0, 0)) {
+    mode = MODE_HANDLE; /* a polled wait the watchdog can see (dart_watchdog.c) */
+    handle = &watched;
+  }
   dart_handle_t h = DART_HANDLE_NULL;
   if (mode == MODE_HANDLE) {
     h = dart__handle_new(dir == DIR_GET ? DART_HANDLE_GET : DART_HANDLE_PUT, (int)nchunks);
@@ -218,6 +223,7 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
     return dart__mpi_error(mpi_ret, call, dir == DIR_GET ? "MPI_Get" : "MPI_Put");
   }
   if (mode == MODE_HANDLE) *handle = h;
+  if (handle == &watched) return dart__handle_wait(call, &watched);
   return DART_OK;
 }
 

@@ -83,7 +83,7 @@ static dart_ret_t agree_before_window(const char* call, const dart_team_data_t* 
   if (nbytes > (node_memory_bytes() / (uint64_t)shm_units)) local_flags |= SETUP_NODE_TOO_SMALL;
   /* MAX of x and of ~x gives max and min in one reduction. */
   uint64_t v[5] = {nbytes, ~(uint64_t)nbytes, check, ~check, (uint64_t)local_flags};
-  DART_MPI_COLLECTIVE(call, MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm),
+  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm),
                       MPI_Iallreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm, &req_));
   const int flags = (int)v[4];
   if (flags & SETUP_BAD_ARGS) {
@@ -121,7 +121,7 @@ static dart_ret_t agree_before_window(const char* call, const dart_team_data_t* 
 /* The units agree, in one allreduce over the team, on whether MPI made the
  * windows everywhere (MPI may fail on some units only). */
 static dart_ret_t agree_after_window(const char* call, const dart_team_data_t* team, int* failed) {
-  DART_MPI_COLLECTIVE(call, MPI_Allreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm),
+  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm),
                       MPI_Iallreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm, &req_));
   return DART_OK;
 }
@@ -160,6 +160,8 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
 
   MPI_Info info = segment_info();
   char* raw_base = NULL;
+  /* agree_before_window gathered every unit (a watched collective): no other wait before
+   * the window's own, which cannot be polled. */
   int ret = MPI_Win_allocate_shared((MPI_Aint)(nbytes + DART_SEGMENT_ALIGNMENT), 1, info, shm_comm,
                                     &raw_base, &seg->shm_win);
   if (ret == MPI_SUCCESS) {
@@ -214,8 +216,8 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
 
 dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {
   dart_ret_t result = DART_OK;
-  const dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
-  if (team != NULL) dart__gather_before_blocking(team->comm);
+  dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
+  if (team != NULL) dart__gather_before_blocking(call, team);
   if (seg->win != MPI_WIN_NULL) {
     MPI_Win_unlock_all(seg->win);
     if (seg->win != seg->shm_win) {

@@ -99,6 +99,13 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   team->reachable[team->myid] = true; /* own memory is always load/store */
   team->single_node = node_size == team->size;
   free(node_ranks);
+  ret = dart__watchdog_team_setup(team);
+  if (ret != MPI_SUCCESS) {
+    MPI_Comm_free(&team->node_comm);
+    --dart__state.live_comms;
+    free_team_data(team);
+    return dart__mpi_error(ret, call, "watchdog counter window (MPI_Win_allocate)");
+  }
   *out = team;
   return DART_OK;
 }
@@ -115,6 +122,7 @@ dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team) {
     if (ret != DART_OK) result = ret;
     team->segs[segid] = NULL;
   }
+  dart__watchdog_team_teardown(team);
   if (team->node_comm != MPI_COMM_NULL) {
     MPI_Comm_free(&team->node_comm);
     --dart__state.live_comms;
@@ -168,7 +176,8 @@ static dart_ret_t agree_on_team_id(const char* call, dart_team_data_t* parent, d
     if (dart__state.teams[t] != NULL) used[t / 64] |= (uint64_t)1 << (t % 64);
   }
   DART_MPI_COLLECTIVE(
-      call, MPI_Allreduce(MPI_IN_PLACE, used, ID_WORDS, MPI_UINT64_T, MPI_BOR, parent->comm),
+      call, parent,
+      MPI_Allreduce(MPI_IN_PLACE, used, ID_WORDS, MPI_UINT64_T, MPI_BOR, parent->comm),
       MPI_Iallreduce(MPI_IN_PLACE, used, ID_WORDS, MPI_UINT64_T, MPI_BOR, parent->comm, &req_));
   for (int word = 0; word < ID_WORDS; ++word) {
     if (used[word] == UINT64_MAX) continue;
@@ -223,7 +232,7 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
   int32_t member = 0;
   dart_group_ismember(group, DART_GLOBAL_UNIT_ID(dart__state.myid), &member);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
+  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
   DART_MPI_CALL(call,
                 MPI_Comm_split(parent->comm, member ? 0 : MPI_UNDEFINED, dart__state.myid, &comm));
   return register_new_team(call, parent, comm, newteam);
@@ -235,7 +244,7 @@ dart_ret_t dart_team_split(dart_team_t teamid, int color, int key, dart_team_t* 
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
+  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
   DART_MPI_CALL(call, MPI_Comm_split(parent->comm, color < 0 ? MPI_UNDEFINED : color, key, &comm));
   return register_new_team(call, parent, comm, newteam);
 }
@@ -246,7 +255,7 @@ dart_ret_t dart_team_split_node(dart_team_t teamid, dart_team_t* newteam) {
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
+  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
   DART_MPI_CALL(
       call, MPI_Comm_split(parent->comm, dart__state.node[dart__state.myid], parent->myid, &comm));
   return register_new_team(call, parent, comm, newteam);
@@ -258,7 +267,7 @@ dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t* newteam) {
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(parent->comm));
+  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
   DART_MPI_CALL(call, MPI_Comm_dup(parent->comm, &comm));
   return register_new_team(call, parent, comm, newteam);
 }

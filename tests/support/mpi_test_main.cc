@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <sstream>
@@ -128,7 +129,12 @@ class MpiListener : public ::testing::EmptyTestEventListener {
 }  // namespace dash_test
 
 int main(int argc, char** argv) {
-  dart_ret_t ret = dart_init(&argc, &argv);
+  // DASH_TEST_INIT_THREAD=1: start as dash::init_thread does (asking for MPI_THREAD_MULTIPLE).
+  const char* init_thread = std::getenv("DASH_TEST_INIT_THREAD");
+  dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
+  dart_ret_t ret = init_thread != nullptr && std::string(init_thread) == "1"
+                       ? dart_init_thread(&argc, &argv, &level)
+                       : dart_init(&argc, &argv);
   if (ret != DART_OK) {
     std::fprintf(stderr, "mpi_test_main: dart_init failed with dart_ret_t %d\n",
                  static_cast<int>(ret));
