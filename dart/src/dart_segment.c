@@ -78,12 +78,13 @@ enum { SETUP_BAD_ARGS = 1, SETUP_NOMEM = 2, SETUP_NODE_TOO_SMALL = 4 };
  * value everywhere, every unit's set-up done, the size backed by each node's
  * memory. In yield mode this allreduce also gathers the units before the
  * blocking window creation. Returns the same verdict on every unit. */
-static dart_ret_t agree_before_window(const char* call, const dart_team_data_t* team, size_t nbytes,
+static dart_ret_t agree_before_window(const char* call, dart_team_data_t* team, size_t nbytes,
                                       uint64_t check, int local_flags, int shm_units) {
   if (nbytes > (node_memory_bytes() / (uint64_t)shm_units)) local_flags |= SETUP_NODE_TOO_SMALL;
   /* MAX of x and of ~x gives max and min in one reduction. */
   uint64_t v[5] = {nbytes, ~(uint64_t)nbytes, check, ~check, (uint64_t)local_flags};
-  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm),
+  DART_MPI_COLLECTIVE(call, team,
+                      MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm),
                       MPI_Iallreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, MPI_MAX, team->comm, &req_));
   const int flags = (int)v[4];
   if (flags & SETUP_BAD_ARGS) {
@@ -120,8 +121,9 @@ static dart_ret_t agree_before_window(const char* call, const dart_team_data_t* 
 
 /* The units agree, in one allreduce over the team, on whether MPI made the
  * windows everywhere (MPI may fail on some units only). */
-static dart_ret_t agree_after_window(const char* call, const dart_team_data_t* team, int* failed) {
-  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm),
+static dart_ret_t agree_after_window(const char* call, dart_team_data_t* team, int* failed) {
+  DART_MPI_COLLECTIVE(call, team,
+                      MPI_Allreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm),
                       MPI_Iallreduce(MPI_IN_PLACE, failed, 1, MPI_INT, MPI_BOR, team->comm, &req_));
   return DART_OK;
 }
