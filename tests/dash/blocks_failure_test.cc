@@ -27,6 +27,7 @@
 
 #include "agreed_failure.h"
 #include "mpi_test.h"
+#include "relay_blocks.h"
 
 namespace {
 
@@ -39,6 +40,7 @@ using dash_test::ExpectAgreedFailure;
 using dash_test::FailingSets;
 using dash_test::myid;
 using dash_test::nunits;
+using dash_test::Relay;
 using dash_test::Why;
 
 // ---- exchange ---------------------------------------------------------------
@@ -100,50 +102,19 @@ TEST(BlocksFailure, Exchange_ForeachFailure_ThrowsOnEveryUnit) {
 
 // ---- iexchange --------------------------------------------------------------
 
-// A token (origin, hops) travels hops blocks along the ring; every block
-// starts one and stays busy (returns false) until it has received kHops
-// tokens, so a unit whose peer failed would wait for ever without the
-// failure notice.
+// The token relay of relay_blocks.h: every block stays busy until it has
+// received kHops tokens, so a unit whose peer failed would wait for ever
+// without the failure notice.
 constexpr int kHops = 40;
 
-struct Relay {
-  int gid = 0;
-  int received = 0;
-  bool started = false;
-};
-
 std::unique_ptr<Master<Relay>> MakeRelay(int nb, Assignment a) {
-  auto master = std::make_unique<Master<Relay>>(nb, a);
-  for (int gid : dash::bp::local_gids(myid(), nb, nunits(), a)) {
-    auto b = std::make_unique<Relay>();
-    b->gid = gid;
-    master->add(gid, std::move(b), {(gid + 1) % nb});
-  }
-  return master;
+  return dash_test::MakeRelay(myid(), nunits(), nb, a);
 }
 
-// The relay callback; the block `fail_gid` throws after receiving
-// `fail_after` tokens (-1: never).
+// The relay callback with kHops; block `fail_gid` throws after receiving
+// `fail_after` tokens (fail_gid -1: never).
 auto RelayStep(int nb, int fail_gid, int fail_after) {
-  return [=](Relay& b, Proxy& p) {
-    const int next = (b.gid + 1) % nb;
-    const int from = (b.gid + nb - 1) % nb;
-    if (b.gid == fail_gid && b.received >= fail_after && fail_after >= 0)
-      throw std::runtime_error(Why(myid()));
-    if (!b.started) {
-      b.started = true;
-      p.enqueue(next, std::pair<int, int>(b.gid, 1));
-    }
-    while (p.incoming(from) > 0) {
-      std::pair<int, int> token;
-      p.dequeue(from, token);
-      ++b.received;
-      if (b.gid == fail_gid && b.received >= fail_after && fail_after >= 0)
-        throw std::runtime_error(Why(myid()));
-      if (token.second < kHops) p.enqueue(next, std::pair<int, int>(token.first, token.second + 1));
-    }
-    return b.received >= kHops;
-  };
+  return dash_test::RelayStep(nb, kHops, fail_gid, fail_after, [] { return Why(myid()); });
 }
 
 void CleanRelay(Master<Relay>& master) {
