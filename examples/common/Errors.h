@@ -27,6 +27,8 @@
 #include <exception>
 #include <thread>
 
+#include "Args.h"
+
 namespace examples {
 
 // Ends the run with exit status 2: dart_abort (MPI_Abort on every unit) once MPI has
@@ -78,6 +80,31 @@ inline int finalize(const char* program, int status) {
     abort_run(program, e);
   }
   return status;
+}
+
+// The whole life of an example that takes only --help: dash::init, then `body()` (its exit
+// status) unless the arguments are just --help (unit 0 prints `usage`); a UsageError (every
+// unit alike) prints one line on unit 0 and gives 2, anything else thrown ends the run
+// (abort_run); dash::finalize. Collective.
+template <class Body>
+int run(const char* program, const char* usage, int* argc, char*** argv, Body&& body) {
+  init(program, argc, argv);
+  const bool root = dash::myid().id == 0;
+  int status = 0;
+  try {
+    // Every unit parses the same arguments, so all agree on errors; unit 0 reports them.
+    if (help_only(*argc, *argv)) {
+      if (root) std::fputs(usage, stdout);
+    } else {
+      status = body();
+    }
+  } catch (const UsageError& e) {
+    if (root) std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    abort_run(program, e);  // may have hit this unit only
+  }
+  return finalize(program, status);
 }
 
 }  // namespace examples

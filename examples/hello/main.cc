@@ -81,21 +81,5 @@ int run() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  examples::init(kProgram, &argc, &argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    // Every unit parses the same arguments, so all agree on errors; unit 0 reports them.
-    if (examples::help_only(argc, argv)) {
-      if (root) std::fputs(kUsage, stdout);
-    } else {
-      status = run() == 0 ? 0 : 1;
-    }
-  } catch (const examples::UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
-    status = 2;
-  } catch (const std::exception& e) {
-    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
-  }
-  return examples::finalize(kProgram, status);
+  return examples::run(kProgram, kUsage, &argc, &argv, [] { return run() == 0 ? 0 : 1; });
 }
