@@ -10,6 +10,8 @@
 #include <dash/pattern/LocalIndex.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <type_traits>
 
@@ -43,10 +45,18 @@ class GlobIter
 
   // Throws dash::exception::InvalidArgument if the container memory was
   // freed (deallocate() or destructor) since the iterator was made.
+  // Inside the cached run it touches neither the container nor the pattern;
+  // the GlobRef checks the stamp when it reads or writes.
   reference operator*() const {
-    check_live("dash::GlobIter::operator*");
-    if (this->pos_ < run_first_ || this->pos_ >= run_end_) find_run();
-    return mem_->template ref<T>(run_unit_, run_offset_ + (this->pos_ - run_first_));
+    if (this->pos_ < run_first_ || this->pos_ >= run_end_) {
+      check_live("dash::GlobIter::operator*");
+      find_run();
+    }
+    const index_type k = this->pos_ - run_first_;
+    dart_gptr_t g;
+    std::memcpy(&g, &run_gptr_, sizeof g);  // whole words: no bit-field merges per element
+    g.addr_or_offs.offset += static_cast<std::uint64_t>(k) * sizeof(value_type);
+    return reference(g, run_addr_ ? run_addr_ + k : nullptr, stamp_);
   }
   reference operator[](difference_type n) const { return *(*this + n); }
 
@@ -85,21 +95,23 @@ class GlobIter
   }
 
   // Remembers the run of consecutive elements of one unit around this->pos_
-  // (Pattern::local_run), so walking it needs no further pattern lookups.
+  // (Pattern::local_run) with the global and load/store addresses of its
+  // first element, so walking it needs no further lookups.
   void find_run() const {
     auto r = pattern_->local_run(this->pos_);
     run_first_ = this->pos_;
     run_end_ = this->pos_ + r.run;
-    run_unit_ = r.unit;
-    run_offset_ = r.index;
+    run_gptr_ = mem_->dart_gptr_at(r.unit, r.index);
+    T* base = mem_->shared_base(r.unit);
+    run_addr_ = base ? base + r.index : nullptr;
   }
 
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
   internal::MemoryStamp stamp_ = internal::stamp_of<value_type>(nullptr);
   mutable index_type run_first_ = 0, run_end_ = 0;  // [first, end) of the cached run
-  mutable team_unit_t run_unit_;
-  mutable index_type run_offset_ = 0;  // local offset of run_first_
+  mutable dart_gptr_t run_gptr_ = DART_GPTR_NULL;   // of element run_first_
+  mutable T* run_addr_ = nullptr;                   // load/store address of run_first_, or nullptr
 };
 
 }  // namespace dash

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <string>
@@ -58,16 +59,16 @@ class GlobStaticMem {
     }
     internal::check_dart(ret, (std::string(who) + ": dart_team_memalloc_aligned").c_str());
     std::size_t n = team.size();
-    shared_bases_.resize(n, nullptr);
+    units_.resize(n);
     for (std::size_t u = 0; u < n; ++u) {
       dart_gptr_t g = base_;
       g.unitid = static_cast<int>(u);
       void* addr = nullptr;
       internal::check_dart(dart_gptr_getaddr_shared(g, &addr),
                            "dash::GlobStaticMem: dart_gptr_getaddr_shared");
-      shared_bases_[u] = static_cast<T*>(addr);
+      units_[u] = UnitPart{g, static_cast<T*>(addr)};
     }
-    lbegin_ = shared_bases_[team.myid().id];
+    lbegin_ = units_[team.myid().id].shared_base;
     stamp_ = internal::acquire_memory_stamp();
     team.retain_container();
   }
@@ -90,8 +91,8 @@ class GlobStaticMem {
 
   // Global pointer to element `offset` of unit's part. Local, no runtime call.
   dart_gptr_t dart_gptr_at(team_unit_t unit, index_type offset) const {
-    dart_gptr_t g = base_;
-    g.unitid = unit.id;
+    dart_gptr_t g;
+    std::memcpy(&g, &units_[unit.id].gptr, sizeof g);  // whole words: no bit-field merge
     g.addr_or_offs.offset += static_cast<std::uint64_t>(offset) * sizeof(T);
     return g;
   }
@@ -101,13 +102,13 @@ class GlobStaticMem {
   // Reference to element `offset` of unit's part. Local, no runtime call.
   template <class R = T>
   GlobRef<R> ref(team_unit_t unit, index_type offset) const {
-    T* base = shared_bases_[unit.id];
+    T* base = units_[unit.id].shared_base;
     return GlobRef<R>(dart_gptr_at(unit, offset), base ? base + offset : nullptr, stamp_);
   }
   // Liveness stamp handed to references and iterators. Local.
   internal::MemoryStamp stamp() const { return stamp_; }
   // Load/store address of unit's part, or nullptr. Local.
-  T* shared_base(team_unit_t unit) const { return shared_bases_[unit.id]; }
+  T* shared_base(team_unit_t unit) const { return units_[unit.id].shared_base; }
   // The calling unit's part.
   T* lbegin() const { return lbegin_; }
   std::size_t local_capacity() const { return local_capacity_; }
@@ -123,7 +124,13 @@ class GlobStaticMem {
   std::size_t local_capacity_;
   int uncaught_at_construction_;
   dart_gptr_t base_ = DART_GPTR_NULL;
-  std::vector<T*> shared_bases_;
+  // Per unit of the team: the global pointer to its part and its load/store
+  // address (nullptr if not reachable by load/store), side by side.
+  struct UnitPart {
+    dart_gptr_t gptr;
+    T* shared_base;
+  };
+  std::vector<UnitPart> units_;
   T* lbegin_ = nullptr;
   internal::MemoryStamp stamp_;
 };
