@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "ooc/OutOfCore.h"
+
 namespace dash {
 namespace internal {
 
@@ -59,6 +61,7 @@ bool init_thread(int* argc, char*** argv) {
 
 void finalize() {
   internal::CopyEngine::instance().shutdown();  // the worker never outlives the runtime
+  ooc::shutdown_out_of_core();  // spill I/O finished, the unit's spill directory removed
   if (is_initialized()) Team::All().free_subteams();
   internal::check_dart(dart_exit(), "dash::finalize");
 }

@@ -46,6 +46,8 @@ const char* const kUsage =
     "  --slow-ratio R       cost of a step in a diagonal block, in steps, >= 1\n"
     "                       (default: 10)\n"
     "  --threads T          threads running the blocks of a unit, >= 1 (default: 1)\n"
+    "  --mem-blocks M       blocks per unit kept in memory, 1 .. B; the others wait\n"
+    "                       in the unit's spill directory (DASH_OOC_DIR) (default: B)\n"
     "  --seeds S            seeds per axis: S^3 particles, >= 1 (default: 48)\n"
     "  --max-steps N        steps after which a particle retires, >= 0\n"
     "                       (default: 2000)\n"
@@ -70,6 +72,7 @@ struct Options {
   particles::Protocol protocol = particles::Protocol::iexchange;
   int blocks_per_unit = 8;
   int threads = 1;
+  int mem_blocks = 0;  // 0: all blocks in memory
   particles::Config config;
   bool help = false;
 };
@@ -128,6 +131,8 @@ Options parse_args(int argc, char** argv) {
       o.config.slow_ratio = parse_int(arg, opt.value(), 1, 1 << 20);
     } else if (arg == "--threads") {
       o.threads = parse_int(arg, opt.value(), 1, 256);
+    } else if (arg == "--mem-blocks") {
+      o.mem_blocks = parse_int(arg, opt.value(), 1, 1 << 16);
     } else if (arg == "--seeds") {
       o.config.seeds = parse_int(arg, opt.value(), 1, 1000);
     } else if (arg == "--max-steps") {
@@ -210,6 +215,10 @@ void trace(const Options& o) {
   }
   particles::Tracer& tracer = *made;
   tracer.threads(o.threads);
+  if (o.mem_blocks > o.blocks_per_unit)
+    throw UsageError("--mem-blocks: " + std::to_string(o.mem_blocks) +
+                     " exceeds --blocks-per-unit " + std::to_string(o.blocks_per_unit));
+  if (o.mem_blocks > 0) tracer.master().limit(std::size_t(o.mem_blocks));
   const auto& div = tracer.decomposer().divisions();
   if (root) {
     std::printf(

@@ -92,6 +92,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace particles {
@@ -246,6 +247,25 @@ struct Block {
   double cpu_seconds = 0;           // advecting (all rounds)
   double round_cpu_seconds = 0;     // exchange: in the current round
 };
+
+}  // namespace particles
+
+// Blocks can be evicted under a memory-block limit (--mem-blocks, DASH_OOC_MEM_BLOCKS).
+template <>
+struct dash::bp::Serialization<particles::Block> {
+  static void save(MemoryBuffer& buf, const particles::Block& b) {
+    dash::bp::save(
+        buf, std::make_tuple(b.gid, b.coords, b.slow, b.work, b.checksum, b.retired, b.steps,
+                             b.handoffs, b.round_handoffs, b.cpu_seconds, b.round_cpu_seconds));
+  }
+  static void load(MemoryBuffer& buf, particles::Block& b) {
+    auto members = std::tie(b.gid, b.coords, b.slow, b.work, b.checksum, b.retired, b.steps,
+                            b.handoffs, b.round_handoffs, b.cpu_seconds, b.round_cpu_seconds);
+    dash::bp::load(buf, members);
+  }
+};
+
+namespace particles {
 
 // The blocks of the calling unit in a dash::bp::Master, and the two ways of
 // tracing their particles.

@@ -29,6 +29,15 @@ class DisjointSets {
 
   std::size_t size() const { return parent_.size(); }
 
+  // The parent of every element and the set sizes (meaningful at roots), to save them; assign
+  // restores what they returned.
+  const std::vector<index_type>& parents() const { return parent_; }
+  const std::vector<index_type>& sizes() const { return size_; }
+  void assign(std::vector<index_type> parents, std::vector<index_type> sizes) {
+    parent_ = std::move(parents);
+    size_ = std::move(sizes);
+  }
+
   // The root of i's set; points every element on the way straight at it.
   index_type find(index_type i) {
     index_type root = i;

@@ -46,6 +46,8 @@ const char* const kUsage =
     "                        (default: 0.3; the field lies within about [-2, 2])\n"
     "  --seed S              seed of the field (default: 1)\n"
     "  --threads N           threads running the blocks of a unit (default: 1)\n"
+    "  --mem-blocks M        blocks per unit kept in memory, 1 .. B; the others wait\n"
+    "                        in the unit's spill directory (DASH_OOC_DIR) (default: B)\n"
     "  --check               also run a serial union-find over the whole grid on\n"
     "                        unit 0 and fail (exit 1) unless the component count and\n"
     "                        every cell's label (the smallest cell id of its\n"
@@ -126,10 +128,15 @@ Options parse_args(int argc, char* argv[]) {
       o.config.seed = std::uint64_t(examples::parse_integer(arg, opt.value(), 0, (1ll << 62)));
     } else if (arg == "--threads") {
       o.config.threads = int(examples::parse_integer(arg, opt.value(), 1, 256));
+    } else if (arg == "--mem-blocks") {
+      o.config.mem_blocks = int(examples::parse_integer(arg, opt.value(), 1, 1 << 20));
     } else {
       throw UsageError("unknown option '" + opt.argument() + "'");
     }
   });
+  if (o.config.mem_blocks > o.config.blocks_per_unit)
+    throw UsageError("--mem-blocks: " + std::to_string(o.config.mem_blocks) +
+                     " exceeds --blocks-per-unit " + std::to_string(o.config.blocks_per_unit));
   if (const char* env = std::getenv("UNIONFIND_CHECK")) {
     const std::string e = env;
     if (e == "1")

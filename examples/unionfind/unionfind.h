@@ -109,6 +109,8 @@ class Block {
 
   // The cells of `box`, selected where `field` exceeds `threshold`. Local.
   Block(const Box& box, const GridIds& ids, const Field& field, double threshold);
+  // An empty block, for loading an evicted one (dash::bp::Serialization). Local.
+  Block() = default;
 
   // Links this block to block `gid`, which lies on side `side` (-1 or +1)
   // of it along dimension `dim`. Local.
@@ -177,7 +179,42 @@ class Block {
   std::vector<Face> faces_;
   std::vector<Update> inbox_;  // reused receive buffer
   bool changed_ = true;        // labels dropped since the last send_changes
+
+  friend struct dash::bp::Serialization<Block>;
 };
+
+}  // namespace unionfind
+
+// Blocks can be evicted under a memory-block limit (--mem-blocks, DASH_OOC_MEM_BLOCKS): what a
+// block keeps between calls goes out (the reused buffers outbox and inbox_ do not).
+template <>
+struct dash::bp::Serialization<unionfind::Block> {
+  using Block = unionfind::Block;
+  static void save(MemoryBuffer& buf, const Block& b) {
+    dash::bp::save(buf, std::make_tuple(b.box_, b.ids_, b.selected_, b.selected_count_,
+                                        b.sets_.parents(), b.sets_.sizes(), b.label_, b.changed_,
+                                        b.calls, b.messages, b.updates, b.unions));
+    dash::bp::save(buf, std::uint64_t(b.faces_.size()));
+    for (const Block::Face& f : b.faces_)
+      dash::bp::save(buf, std::make_tuple(f.gid, f.dim, f.side, f.cells, f.ids, f.last_sent));
+  }
+  static void load(MemoryBuffer& buf, Block& b) {
+    std::vector<unionfind::DisjointSets::index_type> parents, sizes;
+    auto members = std::tie(b.box_, b.ids_, b.selected_, b.selected_count_, parents, sizes,
+                            b.label_, b.changed_, b.calls, b.messages, b.updates, b.unions);
+    dash::bp::load(buf, members);
+    b.sets_.assign(std::move(parents), std::move(sizes));
+    std::uint64_t faces = 0;
+    dash::bp::load(buf, faces);
+    b.faces_.resize(std::size_t(faces));
+    for (Block::Face& f : b.faces_) {
+      auto face = std::tie(f.gid, f.dim, f.side, f.cells, f.ids, f.last_sent);
+      dash::bp::load(buf, face);
+    }
+  }
+};
+
+namespace unionfind {
 
 // The configuration of a run: grid, decomposition and field.
 struct Config {
@@ -186,7 +223,8 @@ struct Config {
   FieldKind field = FieldKind::waves;
   double threshold = 0.3;
   std::uint64_t seed = 1;
-  int threads = 1;  // callbacks of different blocks run on this many threads
+  int threads = 1;     // callbacks of different blocks run on this many threads
+  int mem_blocks = 0;  // blocks per unit kept in memory (0: all)
 };
 
 // Totals over all units of the counters of a merge.
@@ -422,6 +460,7 @@ inline Components::Components(const Config& config, dash::Team& team)
   master_ =
       std::make_unique<dash::bp::Master<Block>>(nblocks, dash::bp::Assignment::contiguous, team);
   master_->threads(config.threads);
+  if (config.mem_blocks > 0) master_->limit(std::size_t(config.mem_blocks));
   for (int gid : dash::bp::local_gids(int(team.myid().id), nblocks, units,
                                       dash::bp::Assignment::contiguous)) {
     auto block = std::make_unique<Block>(decomposer_.bounds(gid), ids_, field_, config.threshold);

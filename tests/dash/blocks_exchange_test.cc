@@ -34,6 +34,23 @@ struct Cell {
   std::map<int, std::vector<long>> halo;  // from neighbour gid
 };
 
+}  // namespace
+
+// Cells can be evicted under a memory-block limit (DASH_OOC_MEM_BLOCKS).
+template <>
+struct dash::bp::Serialization<Cell> {
+  static void save(MemoryBuffer& buf, const Cell& c) {
+    dash::bp::save(buf, c.gid);
+    dash::bp::save(buf, c.halo);
+  }
+  static void load(MemoryBuffer& buf, Cell& c) {
+    dash::bp::load(buf, c.gid);
+    dash::bp::load(buf, c.halo);
+  }
+};
+
+namespace {
+
 // What block `from` sends block `to`: a vector whose length and contents
 // depend on both.
 std::vector<long> HaloFor(int from, int to) {

@@ -104,6 +104,29 @@ struct Worker {
   Sums sums;
 };
 
+}  // namespace
+
+// Workers can be evicted under a memory-block limit (DASH_OOC_MEM_BLOCKS).
+template <>
+struct dash::bp::Serialization<Worker> {
+  static void save(MemoryBuffer& buf, const Worker& w) {
+    dash::bp::save(buf, w.gid);
+    dash::bp::save(buf, w.kicked);
+    dash::bp::save(buf, std::vector<Item>(w.backlog.begin(), w.backlog.end()));
+    dash::bp::save(buf, w.sums);
+  }
+  static void load(MemoryBuffer& buf, Worker& w) {
+    std::vector<Item> backlog;
+    dash::bp::load(buf, w.gid);
+    dash::bp::load(buf, w.kicked);
+    dash::bp::load(buf, backlog);
+    w.backlog.assign(backlog.begin(), backlog.end());
+    dash::bp::load(buf, w.sums);
+  }
+};
+
+namespace {
+
 void RunTree(std::uint64_t seed, int blocks_per_unit, int threads, Assignment a) {
   SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(blocks_per_unit) +
                " blocks per unit, " + std::to_string(threads) + " threads");
@@ -246,7 +269,8 @@ TEST(BlocksForeach, ThreadsRunEveryBlockOnceConcurrently) {
     --running;
   });
   EXPECT_EQ(calls.load(), int(master.size()));
-  EXPECT_EQ(most.load(), 2) << "two threads should have overlapped";
+  // Under a memory-block limit of 1 (DASH_OOC_MEM_BLOCKS) one block at a time.
+  EXPECT_EQ(most.load(), master.limit() == 1 ? 1 : 2) << "two threads should have overlapped";
   master.exchange();
   // Skip predicate: only blocks with something incoming run (all of them
   // here), then none (queues read).

@@ -63,6 +63,24 @@ struct Block {
   int calls = 0;
 };
 
+}  // namespace
+
+// Blocks can be evicted under a memory-block limit (DASH_OOC_MEM_BLOCKS).
+template <>
+struct dash::bp::Serialization<Block> {
+  static void save(MemoryBuffer& buf, const Block& b) {
+    dash::bp::save(buf, std::make_tuple(b.gid, b.values, b.merged, b.begin, b.end, b.payload,
+                                        b.triple, b.calls));
+  }
+  static void load(MemoryBuffer& buf, Block& b) {
+    auto members =
+        std::tie(b.gid, b.values, b.merged, b.begin, b.end, b.payload, b.triple, b.calls);
+    dash::bp::load(buf, members);
+  }
+};
+
+namespace {
+
 struct Case {
   int k;
   int nblocks;

@@ -50,6 +50,7 @@
 #include <dash/Team.h>
 #include <dash/blocks/Decomposer.h>
 #include <dash/blocks/Proxy.h>
+#include <dash/blocks/Residency.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/blocks/Termination.h>
 #include <dash/blocks/ThreadPool.h>
@@ -57,6 +58,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -94,6 +96,7 @@ class Master {
     owner_ = [nblocks, units, assignment](int gid) {
       return bp::owner(gid, nblocks, units, assignment);
     };
+    limit_from_environment();
   }
 
   // A master over `team` for `nblocks` blocks, block gid on unit owner(gid)
@@ -101,6 +104,7 @@ class Master {
   Master(int nblocks, owner_function owner, Team& team = Team::All())
       : team_(&team), nblocks_(nblocks), owner_(std::move(owner)) {
     if (!owner_) throw exception::InvalidArgument("dash::bp::Master: no owner function");
+    limit_from_environment();
   }
 
   Master(Master&&) = default;
@@ -134,17 +138,26 @@ class Master {
     index_[gid] = entries_.size();
     auto entry = std::make_unique<Entry>();
     entry->gid = gid;
-    entry->block = std::move(block);
     entry->link = std::move(link);
     entry->proxy = std::make_unique<Proxy>(gid, &entry->link, nblocks_);
     entries_.push_back(std::move(entry));
+    residency_.add(gid, std::move(block));
+    if (residency_.limited()) residency_.limit(residency_.limit(), "dash::bp::Master::add");
   }
 
   int nblocks() const { return nblocks_; }
   std::size_t size() const { return entries_.size(); }
   int gid(std::size_t i) const { return entries_[i]->gid; }
-  Block& block(std::size_t i) { return *entries_[i]->block; }
-  Proxy& proxy(std::size_t i) { return *entries_[i]->proxy; }
+  // Block i (loaded if it was evicted; under a memory-block limit the
+  // reference is valid until the next call that runs blocks: foreach,
+  // iexchange, reduce, block). Local.
+  Block& block(std::size_t i) { return residency_.use(i); }
+  // Block i's proxy (its queues brought back from storage if they went
+  // there with the evicted block). Local.
+  Proxy& proxy(std::size_t i) {
+    restore_queues(i);
+    return *entries_[i]->proxy;
+  }
   int owner(int gid) const { return owner_(gid); }
   Team& team() const { return *team_; }
 
@@ -158,6 +171,19 @@ class Master {
     threads_ = n;
   }
   int threads() const { return threads_; }
+
+  // Keeps at most m blocks of the calling unit in memory between calls (0:
+  // no limit, the default, or DASH_OOC_MEM_BLOCKS); the others are evicted
+  // to the unit's spill directory and loaded when a call runs them. With
+  // threads(t), a call runs up to m blocks at a time on the t threads.
+  // InvalidArgument if Block is not default constructible and serialisable
+  // (is_spillable_v). Local; evicts blocks down to m.
+  void limit(std::size_t m) { residency_.limit(m, "dash::bp::Master::limit"); }
+  std::size_t limit() const { return residency_.limit(); }
+  // Blocks of the calling unit in memory now. Local.
+  std::size_t resident_blocks() const { return residency_.resident_count(); }
+  // Bytes written to and read from storage for this master's blocks. Local.
+  SpillCounters spill_counters() const { return residency_.counters(); }
 
   // Calls f(block, proxy) on every block of the calling unit (in the order
   // they were added when single-threaded; concurrently on the pool with
@@ -183,10 +209,20 @@ class Master {
   void foreach (F&& f, Skip && skip) {
     if (held_) return;
     try {
-      run_blocks(entries_.size(), [&](std::size_t i) {
-        Entry& e = *entries_[i];
-        if (!skip(static_cast<const Proxy&>(*e.proxy))) f(*e.block, *e.proxy);
-      });
+      if (!residency_.limited()) {
+        run_blocks(entries_.size(), [&](std::size_t i) {
+          Entry& e = *entries_[i];
+          if (!skip(static_cast<const Proxy&>(*e.proxy))) f(residency_.resident_block(i), *e.proxy);
+        });
+        return;
+      }
+      std::vector<std::size_t>& order = order_;
+      order.clear();
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        restore_queues(i);  // skip sees the whole queues
+        if (!skip(static_cast<const Proxy&>(*entries_[i]->proxy))) order.push_back(i);
+      }
+      run_resident(order, [&](std::size_t i, Block& b) { f(b, *entries_[i]->proxy); });
     } catch (...) {
       held_ = std::current_exception();
     }
@@ -210,6 +246,7 @@ class Master {
     failure.capture(std::exchange(held_, nullptr));
     if (!failure.any()) check_targets(failure, "exchange");
     for (auto& e : entries_) e->proxy->clear_incoming();
+    drop_spilled_queues();
     // Sizes per destination unit: a {from, to, nbytes} header per queue,
     // followed by its bytes unless the queue goes as a message of its own.
     sx_.send_counts.assign(units, 0);
@@ -255,6 +292,7 @@ class Master {
     if (units == 1) {
       if (failure.any()) drop_queues();
       failure.raise(call);
+      spill_queues();
       return;
     }
     constexpr std::size_t kFailed = ~std::size_t(0);
@@ -296,6 +334,7 @@ class Master {
       check(dart_wait(&d.handle), "dart_wait");
       d.queue->clear();
     }
+    spill_queues();
   }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
@@ -475,13 +514,25 @@ class Master {
       for (std::size_t i = 0; !stopped && i < entries_.size(); ++i)
         if (!entries_[i]->done || entries_[i]->fresh) runnable.push_back(i);
       bool moved = !runnable.empty();
+      // Under a memory-block limit: the blocks in memory first, then those
+      // with the most bytes waiting.
+      if (residency_.limited()) order_runnable(runnable);
       if (threads_ <= 1) {
-        for (std::size_t i : runnable) {
+        for (std::size_t k = 0; k < runnable.size(); ++k) {
           if (stopped) break;
+          const std::size_t i = runnable[k];
           Entry& e = *entries_[i];
           e.fresh = false;
           try {
-            e.done = f(*e.block, *e.proxy);
+            Block& b = residency_.acquire(i);
+            restore_queues(i);
+            if (k + 1 < runnable.size()) residency_.prefetch(runnable[k + 1]);
+            struct Release {
+              detail::Residency<Block>& r;
+              std::size_t i;
+              ~Release() { r.release(i); }
+            } release{residency_, i};
+            e.done = f(b, *e.proxy);
             route(e);
           } catch (...) {
             failure.capture("block " + std::to_string(e.gid));
@@ -493,10 +544,17 @@ class Master {
       } else if (!runnable.empty()) {
         for (std::size_t i : runnable) entries_[i]->fresh = false;
         try {
-          run_blocks(runnable.size(), [&](std::size_t k) {
-            Entry& e = *entries_[runnable[k]];
-            e.done = f(*e.block, *e.proxy);
-          });
+          if (!residency_.limited()) {
+            run_blocks(runnable.size(), [&](std::size_t k) {
+              Entry& e = *entries_[runnable[k]];
+              e.done = f(residency_.resident_block(runnable[k]), *e.proxy);
+            });
+          } else {
+            run_resident(runnable, [&](std::size_t i, Block& b) {
+              Entry& e = *entries_[i];
+              e.done = f(b, *e.proxy);
+            });
+          }
           for (std::size_t i : runnable) route(*entries_[i]);
         } catch (...) {
           failure.capture();
@@ -528,7 +586,6 @@ class Master {
  private:
   struct Entry {
     int gid;
-    std::unique_ptr<Block> block;
     std::vector<int> link;
     std::unique_ptr<Proxy> proxy;
     bool done = false;   // iexchange: the last call returned true
@@ -600,6 +657,7 @@ class Master {
   // Empties every queue of every block (after a failure: nothing of the
   // failed round reaches a later one). Local.
   void drop_queues() {
+    drop_spilled_queues();
     for (auto& e : entries_) {
       e->proxy->clear_incoming();
       e->proxy->for_each_outgoing([](int, MemoryBuffer& buf) { buf.clear(); });
@@ -702,6 +760,135 @@ class Master {
     pack.write(buf.data(), buf.size());
   }
 
+  // Under a memory-block limit, after exchange(): the incoming queues of
+  // every evicted block holding at least DASH_OOC_QUEUE_INLINE bytes go to
+  // the store, to come back when the block runs (restore_queues). Local.
+  void spill_queues() {
+    if (!residency_.limited()) return;
+    spilled_queues_.resize(entries_.size(), 0);
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      Proxy& p = *entries_[i]->proxy;
+      const std::size_t bytes = p.incoming_bytes();
+      if (residency_.resident(i) || bytes == 0 || bytes < queue_inline_bytes_) continue;
+      MemoryBuffer buf;
+      if (spilled_queues_[i] > 0) buf.bytes() = residency_.store().take(queue_key(i));
+      p.move_incoming_to(buf);
+      spilled_queues_[i] = buf.size();
+      residency_.store().put(queue_key(i), std::move(buf.bytes()));
+    }
+  }
+  // Brings back block i's queues if they went to the store. Local.
+  void restore_queues(std::size_t i) {
+    if (i >= spilled_queues_.size() || spilled_queues_[i] == 0) return;
+    MemoryBuffer buf;
+    buf.bytes() = residency_.store().take(queue_key(i));
+    spilled_queues_[i] = 0;
+    entries_[i]->proxy->restore_incoming(buf);
+  }
+  // Forgets every queue in the store (a new round, or a failure). Local.
+  void drop_spilled_queues() {
+    for (std::size_t i = 0; i < spilled_queues_.size(); ++i) {
+      if (spilled_queues_[i] == 0) continue;
+      residency_.store().erase(queue_key(i));
+      spilled_queues_[i] = 0;
+    }
+  }
+  std::uint64_t queue_key(std::size_t i) const {
+    return detail::Residency<Block>::kExtraKeys + std::uint64_t(entries_[i]->gid);
+  }
+
+  // iexchange under a memory-block limit: the runnable blocks in memory
+  // first, then the evicted ones by bytes waiting in their queues (most first).
+  void order_runnable(std::vector<std::size_t>& runnable) {
+    auto evicted = std::stable_partition(runnable.begin(), runnable.end(),
+                                         [&](std::size_t i) { return residency_.resident(i); });
+    auto waiting = [&](std::size_t i) {
+      return entries_[i]->proxy->incoming_bytes() +
+             (i < spilled_queues_.size() ? spilled_queues_[i] : 0);
+    };
+    std::stable_sort(evicted, runnable.end(),
+                     [&](std::size_t a, std::size_t b) { return waiting(a) > waiting(b); });
+  }
+
+  // Under a memory-block limit: calls body(i, block) for the entries in
+  // `indices` (reordered: those in memory first), loading each (prefetching
+  // the next one, or the next batch) and evicting least recently used ones.
+  // Single-threaded one block at a time; with threads, batches of up to
+  // limit() blocks on the pool (each thread holds its share of the limit).
+  template <class Body>
+  void run_resident(std::vector<std::size_t>& indices, Body&& body) {
+    std::stable_partition(indices.begin(), indices.end(),
+                          [&](std::size_t i) { return residency_.resident(i); });
+    const std::size_t n = indices.size();
+    if (threads_ <= 1) {
+      for (std::size_t k = 0; k < n; ++k) {
+        Block& b = residency_.acquire(indices[k]);
+        restore_queues(indices[k]);
+        if (k + 1 < n) residency_.prefetch(indices[k + 1]);
+        try {
+          body(indices[k], b);
+        } catch (...) {
+          residency_.release(indices[k]);
+          throw;
+        }
+        residency_.release(indices[k]);
+      }
+      return;
+    }
+    if (!pool_) pool_ = std::make_unique<ThreadPool>(threads_);
+    const std::size_t batch = std::max<std::size_t>(1, residency_.limit());
+    std::vector<Block*>& blocks = batch_blocks_;
+    for (std::size_t first = 0; first < n; first += batch) {
+      const std::size_t count = std::min(batch, n - first);
+      blocks.resize(count);
+      for (std::size_t k = 0; k < count; ++k) {
+        blocks[k] = &residency_.acquire(indices[first + k]);
+        restore_queues(indices[first + k]);
+      }
+      for (std::size_t k = first + count; k < std::min(n, first + count + batch); ++k)
+        residency_.prefetch(indices[k]);
+      auto release = [&] {
+        for (std::size_t k = 0; k < count; ++k) residency_.release(indices[first + k]);
+      };
+      try {
+        pool_->run(count, [&](std::size_t k) { body(indices[first + k], *blocks[k]); });
+      } catch (...) {
+        release();
+        throw;
+      }
+      release();
+    }
+  }
+
+  // DASH_OOC_MEM_BLOCKS=<m>: the memory-block limit of every master whose
+  // blocks can be evicted (is_spillable_v); masters of other block types
+  // say once on stderr that they keep their blocks in memory.
+  void limit_from_environment() {
+    std::uint64_t m = 0;
+    char err[DART_FLAG_ERROR_SIZE];
+    if (dart_flag_integer("DASH_OOC_MEM_BLOCKS", 0, kMaxMemBlocks, &m, err, sizeof err) != DART_OK)
+      throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
+    std::uint64_t inline_bytes = queue_inline_bytes_;
+    if (dart_flag_bytes("DASH_OOC_QUEUE_INLINE", 0, kMaxQueueInline, &inline_bytes, err,
+                        sizeof err) != DART_OK)
+      throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
+    queue_inline_bytes_ = std::size_t(inline_bytes);
+    if (m == 0) return;
+    if constexpr (is_spillable_v<Block>) {
+      residency_.limit(std::size_t(m), "dash::bp::Master");
+    } else {
+      static std::atomic<bool> said{false};
+      if (!said.exchange(true))
+        std::fprintf(stderr,
+                     "dash::bp::Master: DASH_OOC_MEM_BLOCKS=%llu does not apply to a master "
+                     "whose block type has no default constructor or no dash::bp "
+                     "serialisation; its blocks stay in memory\n",
+                     static_cast<unsigned long long>(m));
+    }
+  }
+  static constexpr std::uint64_t kMaxMemBlocks = std::uint64_t(1) << 30;
+  static constexpr std::uint64_t kMaxQueueInline = std::uint64_t(1) << 40;
+
   // Calls body(i) for i in [0, n): in order, or on the pool.
   template <class Body>
   void run_blocks(std::size_t n, Body&& body) {
@@ -733,6 +920,13 @@ class Master {
   std::unique_ptr<ThreadPool> pool_;
   std::exception_ptr held_;  // a failure of foreach, until a collective reports it
   long iexchange_calls_ = 0;
+  detail::Residency<Block> residency_;  // blocks, by entry index; which are in memory
+  std::vector<std::size_t> order_;      // foreach under a limit: the entries to run
+  std::vector<Block*> batch_blocks_;    // run_resident with threads: a batch's blocks
+  // Per entry: bytes of its incoming queues in the store (0: none there).
+  std::vector<std::size_t> spilled_queues_;
+  // DASH_OOC_QUEUE_INLINE: incoming queues of evicted blocks below this stay in memory.
+  std::size_t queue_inline_bytes_ = std::size_t(4) << 10;
 };
 
 }  // namespace bp

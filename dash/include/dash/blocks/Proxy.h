@@ -71,6 +71,12 @@ class Proxy {
       if (buf.remaining() > 0) out.push_back(from);
     return out;
   }
+  // Bytes left in all incoming queues. Local.
+  std::size_t incoming_bytes() const {
+    std::size_t n = 0;
+    for (const auto& [from, buf] : incoming_) n += buf.remaining();
+    return n;
+  }
   // Whether any incoming queue has something left. Local.
   bool has_incoming() const {
     for (const auto& [from, buf] : incoming_)
@@ -122,6 +128,32 @@ class Proxy {
   // Empties every incoming queue (keeping their memory). Local.
   void clear_incoming() {
     for (auto& [from, buf] : incoming_) buf.clear();
+  }
+  // Appends what is left in every incoming queue to `out` (as pairs of the
+  // source gid and the bytes) and empties the queues, freeing their memory:
+  // an evicted block's queues go to storage with it. Local.
+  void move_incoming_to(MemoryBuffer& out) {
+    for (auto& [from, buf] : incoming_) {
+      if (buf.remaining() == 0) continue;
+      save(out, from);
+      internal::save_count(out, buf.remaining());
+      out.write(buf.data() + buf.position(), buf.remaining());
+      buf = MemoryBuffer();
+    }
+  }
+  // Puts queues saved by move_incoming_to back, in front of anything that
+  // arrived since. Local.
+  void restore_incoming(MemoryBuffer& in) {
+    while (in.remaining() > 0) {
+      int from = 0;
+      load(in, from);
+      const std::size_t n = internal::load_count(in, 1);
+      MemoryBuffer& queue = incoming_queue(from);
+      MemoryBuffer merged;
+      merged.write(in.read_in_place(n), n);
+      merged.write(queue.data() + queue.position(), queue.remaining());
+      queue = std::move(merged);
+    }
   }
 
  private:

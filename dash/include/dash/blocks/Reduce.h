@@ -354,6 +354,19 @@ class ReduceProxy {
     const std::size_t need = b.size() + bytes + kTrailerBytes;
     if (b.capacity() < need) b.reserve(std::max(need, 2 * b.capacity()));
   }
+  // Copies every enqueue_view array into its queue, serialised as the
+  // std::vector it is received as (the caller's memory may go away before
+  // the exchange: a block evicted under a memory-block limit). Local.
+  void copy_views() {
+    for (OutQueue& q : out_) {
+      if (!q.is_view) continue;
+      reserve(q.bytes, sizeof(std::uint64_t) + q.view_bytes);
+      internal::save_count(q.bytes, q.view_elements);
+      q.bytes.write(q.view, q.view_bytes);
+      q.is_view = false;
+      q.view = nullptr;
+    }
+  }
   // A received array as the bytes of a std::vector (for dequeue of any type).
   static void materialize(InQueue& queue) {
     queue.bytes.clear();
@@ -454,6 +467,7 @@ class ReduceRun {
 
  private:
   enum : std::int64_t { kNoError = 0, kInvalidArgument = 1, kRuntimeError = 2 };
+  static constexpr std::size_t kNotAdded = ~std::size_t(0);
   using InQueue = ReduceProxy::InQueue;
   using OutQueue = ReduceProxy::OutQueue;
 
@@ -471,7 +485,7 @@ class ReduceRun {
   // One block of the calling unit (every gid it owns, added or not).
   struct Slot {
     int gid;
-    Block* block;  // nullptr: not added to the master (an error)
+    std::size_t index;  // the master's entry; kNotAdded: not added (an error)
     bool active = false, next_active = false;
     ReduceProxy proxy;
     std::vector<int> next_in;  // in_link of the next call
@@ -511,8 +525,8 @@ class ReduceRun {
   static std::string inconsistent() { return " (do all units use the same partners and owners?)"; }
 
   void set_up() {
-    std::vector<std::pair<int, Block*>> added(master_.size());
-    for (std::size_t i = 0; i < master_.size(); ++i) added[i] = {master_.gid(i), &master_.block(i)};
+    std::vector<std::pair<int, std::size_t>> added(master_.size());
+    for (std::size_t i = 0; i < master_.size(); ++i) added[i] = {master_.gid(i), i};
     std::sort(added.begin(), added.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     for (int gid = 0; gid < master_.nblocks(); ++gid) {
@@ -526,8 +540,8 @@ class ReduceRun {
                                  [](const auto& a, int g) { return a.first < g; });
       Slot slot;
       slot.gid = gid;
-      slot.block = it != added.end() && it->first == gid ? it->second : nullptr;
-      if (slot.block == nullptr)
+      slot.index = it != added.end() && it->first == gid ? it->second : kNotAdded;
+      if (slot.index == kNotAdded)
         fail_own(kInvalidArgument, "block " + std::to_string(gid) + " belongs to unit " +
                                        std::to_string(me_) + " but was not added to its master");
       slot.active = partners_.active(0, gid);
@@ -548,13 +562,32 @@ class ReduceRun {
     return it != slots_.end() && it->gid == gid ? &*it : nullptr;
   }
 
-  // Calls f on the active blocks, unless this unit has failed.
+  // Calls f on the active blocks, unless this unit has failed. Under a
+  // memory-block limit the blocks are loaded one at a time (the next active
+  // one prefetched), and a block's enqueue_view arrays are copied into their
+  // queues before another block may evict it.
   template <class F>
   void call(int round, F& f) {
-    for (Slot& slot : slots_) {
+    auto& residency = master_.residency_;
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      Slot& slot = slots_[k];
       if (!slot.active || failed()) continue;
       try {
-        f(*slot.block, slot.proxy);
+        Block& block = residency.acquire(slot.index);
+        struct Release {
+          detail::Residency<Block>& r;
+          std::size_t i;
+          ~Release() { r.release(i); }
+        } release{residency, slot.index};
+        if (residency.limited()) {
+          for (std::size_t n = k + 1; n < slots_.size(); ++n)
+            if (slots_[n].active) {
+              residency.prefetch(slots_[n].index);
+              break;
+            }
+        }
+        f(block, slot.proxy);
+        if (residency.limited()) slot.proxy.copy_views();
       } catch (const exception::InvalidArgument& e) {
         failure_.capture(where(slot.gid, round));
         fail(kInvalidArgument, failure_.own_message());

@@ -187,17 +187,25 @@ class MemoryBuffer {
 // How a type is saved and loaded; specialise it for your own types.
 template <class T, class Enable = void>
 struct Serialization {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "dash::bp: no serialisation for this type; specialise "
-                "dash::bp::Serialization<T> with static save(MemoryBuffer&, const T&) and "
-                "load(MemoryBuffer&, T&)");
+  // Marks the primary template (is_serialisable below tells it apart from
+  // the specialisations).
+  using primary_serialization = void;
+
   static void save(MemoryBuffer& buf, const T& x) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dash::bp: no serialisation for this type; specialise "
+                  "dash::bp::Serialization<T> with static save(MemoryBuffer&, const T&) and "
+                  "load(MemoryBuffer&, T&)");
     if constexpr (kTyped)
       buf.write_value(x);
     else
       buf.write(&x, sizeof(T));
   }
   static void load(MemoryBuffer& buf, T& x) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dash::bp: no serialisation for this type; specialise "
+                  "dash::bp::Serialization<T> with static save(MemoryBuffer&, const T&) and "
+                  "load(MemoryBuffer&, T&)");
     if constexpr (kTyped)
       buf.read_value(x);
     else
@@ -229,14 +237,18 @@ inline void save_count(MemoryBuffer& buf, std::size_t n) {
 }
 
 // Reads a count of elements of at least min_bytes each; rejects counts the
-// remaining bytes cannot hold (a corrupt buffer must not allocate wildly).
+// remaining bytes cannot hold (a corrupt buffer must not allocate wildly),
+// reading nothing then.
 inline std::size_t load_count(MemoryBuffer& buf, std::size_t min_bytes) {
   std::uint64_t count = 0;
-  buf.read(&count, sizeof(count));
-  if (min_bytes > 0 && count > buf.remaining() / min_bytes)
+  if (buf.remaining() < sizeof(count)) buf.read(&count, sizeof(count));  // throws
+  std::memcpy(&count, buf.data() + buf.position(), sizeof(count));
+  const std::size_t left = buf.remaining() - sizeof(count);
+  if (min_bytes > 0 && count > left / min_bytes)
     throw exception::InvalidArgument("dash::bp::load: a count of " + std::to_string(count) +
-                                     " elements exceeds the " + std::to_string(buf.remaining()) +
+                                     " elements exceeds the " + std::to_string(left) +
                                      " bytes left in the buffer");
+  buf.read(&count, sizeof(count));
   return std::size_t(count);
 }
 
@@ -340,6 +352,36 @@ struct Serialization<std::array<T, N>, std::enable_if_t<!std::is_trivially_copya
     for (T& x : a) dash::bp::load(buf, x);
   }
 };
+
+namespace internal {
+template <class S, class = void>
+struct is_primary_serialization : std::false_type {};
+template <class S>
+struct is_primary_serialization<S, std::void_t<typename S::primary_serialization>>
+    : std::true_type {};
+}  // namespace internal
+
+// Whether dash::bp::save/load can handle T: trivially copyable, a standard
+// container of the types above made of such types, or a type with its own
+// Serialization specialisation. Compile time.
+template <class T>
+struct is_serialisable
+    : std::bool_constant<std::is_trivially_copyable_v<T> ||
+                         !internal::is_primary_serialization<Serialization<T>>::value> {};
+template <class T, class A>
+struct is_serialisable<std::vector<T, A>> : is_serialisable<T> {};
+template <class K, class V, class C, class A>
+struct is_serialisable<std::map<K, V, C, A>>
+    : std::conjunction<is_serialisable<K>, is_serialisable<V>> {};
+template <class A, class B>
+struct is_serialisable<std::pair<A, B>> : std::conjunction<is_serialisable<A>, is_serialisable<B>> {
+};
+template <class... Ts>
+struct is_serialisable<std::tuple<Ts...>> : std::conjunction<is_serialisable<Ts>...> {};
+template <class T, std::size_t N>
+struct is_serialisable<std::array<T, N>> : is_serialisable<T> {};
+template <class T>
+inline constexpr bool is_serialisable_v = is_serialisable<T>::value;
 
 }  // namespace bp
 }  // namespace dash

@@ -1,0 +1,55 @@
+// dash::bp::SpillStore: where a Master keeps the blocks it evicted under a
+// memory-block limit, as the bytes dash::bp::save made of them, by key.
+//
+// The block layer only sees this interface; the out-of-core layer
+// (dash/ooc/BlockStore.h: checksummed files in the unit's private spill
+// directory, written and read on an I/O thread) implements it, so blocks
+// do not depend on storage.
+//
+// | call     | cost                                                        |
+// |----------|-------------------------------------------------------------|
+// | put      | local; returns at once, the bytes are written behind        |
+// | prefetch | local; starts reading in the background                     |
+// | take     | local; waits for the bytes (no disk access if still queued) |
+// | erase    | local                                                       |
+#ifndef DASH__BLOCKS__SPILL_STORE_H_
+#define DASH__BLOCKS__SPILL_STORE_H_
+
+#include <dash/blocks/Serialization.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace dash {
+namespace bp {
+
+// Bytes moved to and from storage by one store.
+struct SpillCounters {
+  std::uint64_t bytes_written = 0, bytes_read = 0;
+};
+
+class SpillStore {
+ public:
+  virtual ~SpillStore() = default;
+  // Hands the bytes of `key` to the store (written in the background). Local.
+  virtual void put(std::uint64_t key, Bytes bytes) = 0;
+  // Starts loading `key` in the background. Local.
+  virtual void prefetch(std::uint64_t key) = 0;
+  // The bytes of `key`, verified, removed from the store; errors of its
+  // background write or read surface here. Local, waits.
+  virtual Bytes take(std::uint64_t key) = 0;
+  // Drops `key`. Local.
+  virtual void erase(std::uint64_t key) = 0;
+  // Bytes written and read so far. Local.
+  virtual SpillCounters counters() const = 0;
+};
+
+// A store named `name` in the calling unit's spill directory (DASH_OOC_DIR).
+// Local; creates the directory on first use.
+std::unique_ptr<SpillStore> make_spill_store(const std::string& name);
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__SPILL_STORE_H_

@@ -1,0 +1,96 @@
+// dash::ooc::BlockStore: bytes by key in the unit's spill directory, one
+// checksummed file per key, written and read on a background I/O thread.
+//
+//   put(key, bytes):  the bytes wait in a queue; the I/O thread writes
+//                     "<dir>/<name>-<key>" (mode 0600): a header (magic,
+//                     key, size, 64-bit checksum of the bytes), the bytes,
+//                     and frees them
+//   prefetch(key):    the I/O thread reads the file into memory
+//   take(key):        the bytes of a write still queued come back without
+//                     touching the disk; otherwise the prefetched (or now
+//                     read) file is checked (header, size, checksum),
+//                     removed, and its bytes returned
+//
+// Errors (dash::exception::RuntimeError naming the path, the key and the
+// cause): a file that is truncated or whose checksum differs, at take; a
+// write that fails (full disk, I/O error), at the next put or flush of any
+// store; the bytes of that key stay in memory and take() still returns them,
+// so nothing is lost. DASH_OOC_MAX_BYTES caps the bytes on disk of all stores
+// of the unit (a put beyond it throws, and the caller keeps its data).
+// DASH_OOC_DIRECT=1 opens the files with O_DIRECT (page-aligned buffers and
+// sizes), so reads and writes reach the device, not the page cache. A store
+// reads these flags when it is made. Writes wait in memory behind the
+// caller: at most two queued and one being written for the whole unit (put
+// waits for room).
+//
+// | call         | cost                                                   |
+// |--------------|--------------------------------------------------------|
+// | put          | local; O(1), the write happens on the I/O thread       |
+// | prefetch     | local; O(1), the read happens on the I/O thread        |
+// | take         | local; waits for the read (or reads), checksums        |
+// | erase        | local; removes the file (or drops the queued write)    |
+// | flush        | local; waits until every queued write is on disk       |
+#ifndef DASH__OOC__BLOCK_STORE_H_
+#define DASH__OOC__BLOCK_STORE_H_
+
+#include <dash/blocks/Serialization.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace dash {
+namespace ooc {
+
+// Bytes and files one store moved.
+struct StoreStats {
+  std::uint64_t bytes_written = 0, bytes_read = 0, files_written = 0, files_read = 0;
+};
+
+class BlockStore {
+ public:
+  // A store whose files are "<spill directory>/<name>-<key>". Local; makes
+  // the spill directory on first use.
+  explicit BlockStore(std::string name);
+  // Removes the store's files (after its queued I/O). Local.
+  ~BlockStore();
+  BlockStore(const BlockStore&) = delete;
+  BlockStore& operator=(const BlockStore&) = delete;
+
+  // Hands `bytes` to the store under `key` (replacing what it held). Local.
+  void put(std::uint64_t key, dash::bp::Bytes bytes);
+  // Starts reading `key` in the background. Local.
+  void prefetch(std::uint64_t key);
+  // The bytes of `key`, checked; the key leaves the store. Local.
+  dash::bp::Bytes take(std::uint64_t key);
+  // Whether the store holds `key`. Local.
+  bool contains(std::uint64_t key) const;
+  // Drops `key`. Local.
+  void erase(std::uint64_t key);
+  // Waits until every queued write of this store is on disk; throws the
+  // first write error not yet reported. Local.
+  void flush();
+  // The path of `key`'s file. Local.
+  std::string path_of(std::uint64_t key) const;
+  StoreStats stats() const;
+
+  struct Entry;     // one key's state (BlockStore.cc)
+  struct Settings;  // the flags, read when the store is made (BlockStore.cc)
+
+ private:
+  std::shared_ptr<Entry> find(std::uint64_t key) const;
+
+  std::string prefix_;  // "<dir>/<name>-"
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, std::shared_ptr<Entry>> entries_;
+  std::shared_ptr<StoreStats> stats_;
+  std::shared_ptr<const Settings> settings_;
+  std::uint64_t puts_ = 0;
+};
+
+}  // namespace ooc
+}  // namespace dash
+
+#endif  // DASH__OOC__BLOCK_STORE_H_

@@ -1,0 +1,558 @@
+// dash::ooc::BlockStore and the process-wide I/O thread behind it (see
+// dash/ooc/BlockStore.h).
+#include <dart/dart_flags.h>
+#include <dash/Exception.h>
+#include <dash/blocks/SpillStore.h>
+#include <dash/ooc/BlockStore.h>
+#include <dash/ooc/SpillDirectory.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "ooc/OutOfCore.h"
+
+namespace dash {
+namespace ooc {
+
+namespace {
+
+constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
+constexpr std::size_t kHeaderBytes = 32;                 // magic, key, size, checksum
+constexpr std::size_t kDirectAlign = 4096;
+
+// A 64-bit checksum of n bytes: four multiply-rotate lanes over 8-byte
+// words, then the tail; fast enough not to slow the device down.
+std::uint64_t checksum64(const char* data, std::size_t n) {
+  constexpr std::uint64_t kPrime1 = 0x9e3779b185ebca87ull, kPrime2 = 0xc2b2ae3d27d4eb4full;
+  auto round = [](std::uint64_t acc, std::uint64_t word) {
+    acc += word * kPrime2;
+    acc = (acc << 31) | (acc >> 33);
+    return acc * kPrime1;
+  };
+  std::uint64_t lane[4] = {kPrime1, kPrime2, ~kPrime1, ~kPrime2};
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t w;
+      std::memcpy(&w, data + i + 8 * k, 8);
+      lane[k] = round(lane[k], w);
+    }
+  std::uint64_t h = lane[0] ^ (lane[1] << 1) ^ (lane[2] << 2) ^ (lane[3] << 3) ^ n;
+  for (; i < n; ++i) h = round(h, std::uint8_t(data[i]));
+  h ^= h >> 29;
+  h *= kPrime1;
+  return h ^ (h >> 32);
+}
+
+}  // namespace
+
+// The flags of a store, read when it is made.
+struct BlockStore::Settings {
+  std::uint64_t max_bytes = 0;  // 0: no quota
+  bool direct = false;
+  std::uint64_t fail_write = 0;  // test: the n-th write fails (0: none)
+};
+
+namespace {
+
+using Settings = BlockStore::Settings;
+
+Settings read_settings() {
+  Settings s;
+  char err[DART_FLAG_ERROR_SIZE];
+  auto fail = [&] {
+    throw exception::InvalidArgument(std::string("dash::ooc::BlockStore: ") + err);
+  };
+  if (dart_flag_bytes("DASH_OOC_MAX_BYTES", 0, std::uint64_t(1) << 50, &s.max_bytes, err,
+                      sizeof err) != DART_OK)
+    fail();
+  int direct = 0;
+  if (dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK) fail();
+  s.direct = direct != 0;
+  if (dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &s.fail_write, err,
+                        sizeof err) != DART_OK)
+    fail();
+  return s;
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+}  // namespace
+
+// One key's state. Guarded by the engine's mutex.
+struct BlockStore::Entry {
+  enum State { queued, writing, on_disk, reading, read_done, write_failed, dropped };
+  std::uint64_t key = 0;
+  std::string path;
+  State state = queued;
+  dash::bp::Bytes bytes;         // queued/writing/write_failed: the data; read_done: the file's
+  std::string error;             // read_done: why the read failed (empty: fine)
+  std::uint64_t disk_bytes = 0;  // counted against the quota while the file exists
+  std::shared_ptr<StoreStats> stats;
+  bool direct = false;          // DASH_OOC_DIRECT of its store
+  bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
+};
+
+namespace {
+
+// The process-wide I/O thread and its queue.
+class Engine {
+ public:
+  using Entry = BlockStore::Entry;
+  enum class Op { write, read };
+
+  static Engine& get() {
+    static Engine* engine = new Engine;  // never destroyed: stores may outlive main
+    return *engine;
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;  // an entry changed state, or the queue
+  std::atomic<std::uint64_t> disk_bytes{0};
+  std::string unreported_error;  // the first failed write not yet thrown
+  // Writes handed over and not yet done: put() waits while kMaxQueuedWrites
+  // are, so queued bytes cannot pile up beyond the memory-block limit.
+  int queued_writes = 0;
+  static constexpr int kMaxQueuedWrites = 2;
+
+  // Queues op on entry and starts the thread if needed. Call with mutex held.
+  void submit(Op op, std::shared_ptr<Entry> entry) {
+    jobs_.emplace_back(op, std::move(entry));
+    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    changed.notify_all();
+  }
+
+  // Waits until queued jobs are done and stops the thread. Local.
+  void stop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    stopping_ = true;
+    changed.notify_all();
+    lock.unlock();
+    if (thread_.joinable()) thread_.join();
+    lock.lock();
+    stopping_ = false;
+  }
+
+  // Reads entry's file into (payload, error) without the mutex. Checks the
+  // header, the size and the checksum.
+  void read_file(const Entry& e, dash::bp::Bytes& payload, std::string& error) {
+    error.clear();
+    const bool direct = e.direct;
+    const int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
+    if (fd < 0) {
+      error = "cannot open: " + errno_text(errno);
+      return;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+      error = "cannot stat: " + errno_text(errno);
+      close(fd);
+      return;
+    }
+    const std::size_t file_bytes = std::size_t(st.st_size);
+    std::vector<char> aligned_storage;
+    char* buffer = nullptr;
+    if (direct) {
+      const std::size_t padded = (file_bytes + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
+      aligned_storage.resize(padded + kDirectAlign);
+      buffer = reinterpret_cast<char*>(
+          (reinterpret_cast<std::uintptr_t>(aligned_storage.data()) + kDirectAlign - 1) /
+          kDirectAlign * kDirectAlign);
+      if (!read_all(fd, buffer, padded, file_bytes, error)) {
+        close(fd);
+        return;
+      }
+    }
+    char header[kHeaderBytes];
+    if (file_bytes < kHeaderBytes) {
+      error = "truncated: " + std::to_string(file_bytes) + " bytes, less than its header";
+      close(fd);
+      return;
+    }
+    if (direct)
+      std::memcpy(header, buffer, kHeaderBytes);
+    else if (!read_all(fd, header, kHeaderBytes, kHeaderBytes, error)) {
+      close(fd);
+      return;
+    }
+    std::uint64_t fields[4];
+    std::memcpy(fields, header, sizeof fields);
+    if (fields[0] != kMagic || fields[1] != e.key) {
+      error = "not a spill file of this key (header damaged)";
+      close(fd);
+      return;
+    }
+    const std::uint64_t size = fields[2];
+    if (file_bytes != kHeaderBytes + size) {
+      error = "truncated or extended: " + std::to_string(file_bytes) + " bytes, the header says " +
+              std::to_string(kHeaderBytes + size);
+      close(fd);
+      return;
+    }
+    payload.resize(std::size_t(size));
+    if (direct) {
+      if (size > 0) std::memcpy(payload.data(), buffer + kHeaderBytes, std::size_t(size));
+    } else if (!read_all(fd, payload.data(), std::size_t(size), std::size_t(size), error)) {
+      close(fd);
+      return;
+    }
+    close(fd);
+    if (checksum64(payload.data(), payload.size()) != fields[3]) {
+      error = "checksum mismatch (the file was changed or damaged)";
+      return;
+    }
+  }
+
+ private:
+  Engine() = default;
+
+  static bool read_all(int fd, char* to, std::size_t ask, std::size_t need, std::string& error) {
+    std::size_t done = 0;
+    while (done < need) {
+      const ssize_t n = read(fd, to + done, ask - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error = "read failed: " + errno_text(errno);
+        return false;
+      }
+      if (n == 0) {
+        error = "truncated: ended after " + std::to_string(done) + " of " + std::to_string(need) +
+                " bytes";
+        return false;
+      }
+      done += std::size_t(n);
+    }
+    return true;
+  }
+
+  // Writes entry's bytes to its file; returns the error text (empty: fine).
+  std::string write_file(const Entry& e) {
+    if (e.inject_failure) return errno_text(ENOSPC) + " (injected by DASH_OOC_TEST_FAIL_WRITE)";
+    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (e.direct ? O_DIRECT : 0);
+    const int fd = open(e.path.c_str(), flags, 0600);
+    if (fd < 0) {
+      if (e.direct && errno == EINVAL)
+        return "DASH_OOC_DIRECT=1, but the file system refuses O_DIRECT (tmpfs does): " +
+               errno_text(errno);
+      return "cannot create: " + errno_text(errno);
+    }
+    std::uint64_t fields[4] = {kMagic, e.key, e.bytes.size(),
+                               checksum64(e.bytes.data(), e.bytes.size())};
+    std::string error;
+    if (e.direct) {
+      const std::size_t total = kHeaderBytes + e.bytes.size();
+      const std::size_t padded = (total + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
+      void* buffer = nullptr;
+      if (posix_memalign(&buffer, kDirectAlign, padded) != 0) {
+        close(fd);
+        unlink(e.path.c_str());
+        return "out of memory for an aligned buffer of " + std::to_string(padded) + " bytes";
+      }
+      std::memcpy(buffer, fields, kHeaderBytes);
+      if (!e.bytes.empty())
+        std::memcpy(static_cast<char*>(buffer) + kHeaderBytes, e.bytes.data(), e.bytes.size());
+      std::memset(static_cast<char*>(buffer) + total, 0, padded - total);
+      error = write_all(fd, static_cast<const char*>(buffer), padded);
+      std::free(buffer);
+      if (error.empty() && ftruncate(fd, off_t(total)) != 0)
+        error = "ftruncate failed: " + errno_text(errno);
+    } else {
+      iovec parts[2] = {{fields, kHeaderBytes},
+                        {const_cast<char*>(e.bytes.data()), e.bytes.size()}};
+      std::size_t left = kHeaderBytes + e.bytes.size();
+      int first = 0;
+      while (left > 0 && error.empty()) {
+        const ssize_t n = writev(fd, parts + first, 2 - first);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          error = "write failed: " + errno_text(n < 0 ? errno : EIO);
+          break;
+        }
+        left -= std::size_t(n);
+        std::size_t k = std::size_t(n);
+        while (first < 2 && k >= parts[first].iov_len) k -= parts[first++].iov_len;
+        if (first < 2) {
+          parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + k;
+          parts[first].iov_len -= k;
+        }
+      }
+    }
+    if (close(fd) != 0 && error.empty()) error = "close failed: " + errno_text(errno);
+    if (!error.empty()) unlink(e.path.c_str());
+    return error;
+  }
+
+  static std::string write_all(int fd, const char* from, std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t k = write(fd, from + done, n - done);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) return "write failed: " + errno_text(k < 0 ? errno : EIO);
+      done += std::size_t(k);
+    }
+    return std::string();
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      changed.wait(lock, [this] { return !jobs_.empty() || stopping_; });
+      if (jobs_.empty()) return;  // stopping and nothing left
+      auto [op, entry] = std::move(jobs_.front());
+      jobs_.pop_front();
+      if (op == Op::write) {
+        --queued_writes;
+        changed.notify_all();
+        if (entry->state != Entry::queued) continue;  // taken or erased meanwhile
+        entry->state = Entry::writing;
+        lock.unlock();
+        const std::string error = write_file(*entry);
+        lock.lock();
+        if (error.empty()) {
+          entry->state = Entry::on_disk;
+          entry->stats->bytes_written += entry->bytes.size();
+          entry->stats->files_written += 1;
+          entry->bytes = dash::bp::Bytes();
+        } else {
+          entry->state = Entry::write_failed;  // the bytes stay: take() returns them
+          disk_bytes -= entry->disk_bytes;
+          entry->disk_bytes = 0;
+          if (unreported_error.empty())
+            unreported_error = "dash::ooc::BlockStore: writing key " + std::to_string(entry->key) +
+                               " to " + entry->path + " failed: " + error +
+                               " (its bytes stay in memory)";
+        }
+      } else {
+        if (entry->state != Entry::reading) continue;
+        lock.unlock();
+        dash::bp::Bytes payload;
+        std::string error;
+        read_file(*entry, payload, error);
+        lock.lock();
+        entry->bytes = std::move(payload);
+        entry->error = std::move(error);
+        entry->state = Entry::read_done;
+      }
+      changed.notify_all();
+    }
+  }
+
+  std::deque<std::pair<Op, std::shared_ptr<Entry>>> jobs_;
+  std::thread thread_;
+  bool stopping_ = false;
+};
+
+// Throws the first failed write not yet reported. Call with the engine's mutex held.
+void throw_unreported(Engine& engine) {
+  if (engine.unreported_error.empty()) return;
+  std::string text = std::move(engine.unreported_error);
+  engine.unreported_error.clear();
+  throw exception::RuntimeError(text);
+}
+
+// Removes an entry's file and gives its bytes back to the quota. Call with the mutex held.
+void drop_file(Engine& engine, BlockStore::Entry& e) {
+  unlink(e.path.c_str());
+  engine.disk_bytes -= e.disk_bytes;
+  e.disk_bytes = 0;
+}
+
+}  // namespace
+
+BlockStore::BlockStore(std::string name)
+    : prefix_(SpillDirectory::instance().path() + "/" + name + "-"),
+      stats_(std::make_shared<StoreStats>()),
+      settings_(std::make_shared<Settings>(read_settings())) {}
+
+BlockStore::~BlockStore() {
+  std::vector<std::uint64_t> keys;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& kv : entries_) keys.push_back(kv.first);
+  }
+  for (std::uint64_t key : keys) erase(key);
+}
+
+std::string BlockStore::path_of(std::uint64_t key) const { return prefix_ + std::to_string(key); }
+
+std::shared_ptr<BlockStore::Entry> BlockStore::find(std::uint64_t key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : it->second;
+}
+
+void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
+  Engine& engine = Engine::get();
+  const Settings& settings = *settings_;
+  if (find(key)) erase(key);
+  auto e = std::make_shared<Entry>();
+  e->key = key;
+  e->path = path_of(key);
+  e->stats = stats_;
+  e->direct = settings.direct;
+  e->inject_failure = settings.fail_write > 0 && ++puts_ == settings.fail_write;
+  e->disk_bytes = kHeaderBytes + bytes.size();
+  std::unique_lock<std::mutex> lock(engine.mutex);
+  engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
+  throw_unreported(engine);
+  if (settings.max_bytes > 0 && engine.disk_bytes + e->disk_bytes > settings.max_bytes)
+    throw exception::RuntimeError(
+        "dash::ooc::BlockStore: key " + std::to_string(key) + " (" + std::to_string(e->disk_bytes) +
+        " bytes) for " + e->path +
+        " would exceed DASH_OOC_MAX_BYTES=" + std::to_string(settings.max_bytes) + " (" +
+        std::to_string(engine.disk_bytes.load()) + " bytes on disk)");
+  engine.disk_bytes += e->disk_bytes;
+  e->bytes = std::move(bytes);
+  e->state = Entry::queued;
+  {
+    std::lock_guard<std::mutex> store_lock(mutex_);
+    entries_[key] = e;
+  }
+  ++engine.queued_writes;
+  engine.submit(Engine::Op::write, e);
+}
+
+void BlockStore::prefetch(std::uint64_t key) {
+  std::shared_ptr<Entry> e = find(key);
+  if (!e) return;
+  Engine& engine = Engine::get();
+  std::lock_guard<std::mutex> lock(engine.mutex);
+  if (e->state != Entry::on_disk) return;
+  e->state = Entry::reading;
+  engine.submit(Engine::Op::read, e);
+}
+
+dash::bp::Bytes BlockStore::take(std::uint64_t key) {
+  std::shared_ptr<Entry> e;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end())
+      throw exception::InvalidArgument("dash::ooc::BlockStore::take: no key " +
+                                       std::to_string(key) + " in the store of " + prefix_ + "*");
+    e = it->second;
+    entries_.erase(it);
+  }
+  Engine& engine = Engine::get();
+  std::unique_lock<std::mutex> lock(engine.mutex);
+  engine.changed.wait(lock,
+                      [&] { return e->state != Entry::writing && e->state != Entry::reading; });
+  if (e->state == Entry::queued || e->state == Entry::write_failed) {
+    // Never reached the disk: the bytes are here.
+    engine.disk_bytes -= e->disk_bytes;
+    e->disk_bytes = 0;
+    e->state = Entry::dropped;
+    return std::move(e->bytes);
+  }
+  if (e->state == Entry::on_disk) {  // not prefetched: read it here
+    e->state = Entry::reading;
+    lock.unlock();
+    dash::bp::Bytes payload;
+    std::string error;
+    engine.read_file(*e, payload, error);
+    lock.lock();
+    e->bytes = std::move(payload);
+    e->error = std::move(error);
+    e->state = Entry::read_done;
+  }
+  drop_file(engine, *e);
+  e->state = Entry::dropped;
+  if (!e->error.empty())
+    throw exception::RuntimeError("dash::ooc::BlockStore: reading key " + std::to_string(key) +
+                                  " from " + e->path + ": " + e->error);
+  e->stats->bytes_read += e->bytes.size();
+  e->stats->files_read += 1;
+  return std::move(e->bytes);
+}
+
+bool BlockStore::contains(std::uint64_t key) const { return find(key) != nullptr; }
+
+void BlockStore::erase(std::uint64_t key) {
+  std::shared_ptr<Entry> e;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return;
+    e = it->second;
+    entries_.erase(it);
+  }
+  Engine& engine = Engine::get();
+  std::unique_lock<std::mutex> lock(engine.mutex);
+  engine.changed.wait(lock,
+                      [&] { return e->state != Entry::writing && e->state != Entry::reading; });
+  if (e->state == Entry::on_disk || e->state == Entry::read_done) {
+    drop_file(engine, *e);
+  } else {
+    engine.disk_bytes -= e->disk_bytes;
+    e->disk_bytes = 0;
+  }
+  e->state = Entry::dropped;
+  e->bytes = dash::bp::Bytes();
+}
+
+void BlockStore::flush() {
+  std::vector<std::shared_ptr<Entry>> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& kv : entries_) all.push_back(kv.second);
+  }
+  Engine& engine = Engine::get();
+  std::unique_lock<std::mutex> lock(engine.mutex);
+  for (const auto& e : all)
+    engine.changed.wait(lock,
+                        [&] { return e->state != Entry::queued && e->state != Entry::writing; });
+  throw_unreported(engine);
+}
+
+StoreStats BlockStore::stats() const {
+  std::lock_guard<std::mutex> lock(Engine::get().mutex);
+  return *stats_;
+}
+
+void shutdown_out_of_core() noexcept {
+  Engine::get().stop();
+  remove_spill_directory();
+}
+
+}  // namespace ooc
+
+namespace bp {
+
+namespace {
+
+// The block layer's SpillStore over a BlockStore.
+class BlockSpillStore : public SpillStore {
+ public:
+  explicit BlockSpillStore(const std::string& name) : store_(name) {}
+  void put(std::uint64_t key, Bytes bytes) override { store_.put(key, std::move(bytes)); }
+  void prefetch(std::uint64_t key) override { store_.prefetch(key); }
+  Bytes take(std::uint64_t key) override { return store_.take(key); }
+  void erase(std::uint64_t key) override { store_.erase(key); }
+  SpillCounters counters() const override {
+    const ooc::StoreStats s = store_.stats();
+    return SpillCounters{s.bytes_written, s.bytes_read};
+  }
+
+ private:
+  ooc::BlockStore store_;
+};
+
+}  // namespace
+
+std::unique_ptr<SpillStore> make_spill_store(const std::string& name) {
+  return std::make_unique<BlockSpillStore>(name);
+}
+
+}  // namespace bp
+}  // namespace dash

@@ -1,0 +1,304 @@
+// dash::bp::Master under a memory-block limit (Master::limit, DASH_OOC_MEM_BLOCKS):
+// at most the limit of blocks stay in memory between calls, the others go
+// to the unit's spill directory and come back intact for foreach, exchange,
+// iexchange and reduce; the results equal those of the in-memory run.
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Master.h>
+#include <dash/blocks/Reduce.h>
+#include <dash/blocks/ReducePartners.h>
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash::bp::Assignment;
+using dash::bp::Master;
+using dash::bp::Proxy;
+using dash::bp::ReduceProxy;
+using dash_test::myid;
+using dash_test::nunits;
+
+// A block with a payload large enough that keeping it matters, and a
+// value that depends on everything it received.
+struct Heavy {
+  int gid = -1;
+  std::vector<std::uint64_t> data;  // kWords words
+  std::uint64_t sum = 0;            // what the block received, summed
+  int calls = 0;
+};
+
+constexpr std::size_t kWords = 4096;  // 32 KiB per block
+
+}  // namespace
+
+template <>
+struct dash::bp::Serialization<Heavy> {
+  static void save(MemoryBuffer& buf, const Heavy& b) {
+    dash::bp::save(buf, b.gid);
+    dash::bp::save(buf, b.data);
+    dash::bp::save(buf, b.sum);
+    dash::bp::save(buf, b.calls);
+  }
+  static void load(MemoryBuffer& buf, Heavy& b) {
+    dash::bp::load(buf, b.gid);
+    dash::bp::load(buf, b.data);
+    dash::bp::load(buf, b.sum);
+    dash::bp::load(buf, b.calls);
+  }
+};
+
+namespace {
+
+std::uint64_t Word(int gid, std::size_t i) { return std::uint64_t(gid) * 1000003u + i * 7919u; }
+
+// A ring of nb Heavy blocks (each linked to the next gid), the calling
+// unit's ones added, with at most `limit` in memory (0: no limit).
+std::unique_ptr<Master<Heavy>> MakeRing(int nb, std::size_t limit, Assignment a) {
+  auto master = std::make_unique<Master<Heavy>>(nb, a);
+  master->limit(limit);
+  for (int gid : dash::bp::local_gids(myid(), nb, nunits(), a)) {
+    auto b = std::make_unique<Heavy>();
+    b->gid = gid;
+    b->data.resize(kWords);
+    for (std::size_t i = 0; i < kWords; ++i) b->data[i] = Word(gid, i);
+    master->add(gid, std::move(b), {(gid + 1) % nb});
+    if (limit > 0) {
+      EXPECT_LE(master->resident_blocks(), limit);
+    }
+  }
+  return master;
+}
+
+// Every block checks its payload and returns gid-dependent state.
+void CheckPayloads(Master<Heavy>& master, int calls) {
+  int seen = 0;
+  master.foreach ([&](Heavy& b, Proxy&) {
+    ++seen;
+    ASSERT_EQ(b.data.size(), kWords) << "block " << b.gid;
+    for (std::size_t i = 0; i < kWords; ++i) ASSERT_EQ(b.data[i], Word(b.gid, i)) << b.gid;
+    EXPECT_EQ(b.calls, calls) << "block " << b.gid;
+  });
+  EXPECT_EQ(seen, int(master.size()));
+}
+
+// Rounds of foreach (send the payload's first word and the running sum to
+// the next block) and exchange; the sums of every block after `rounds`.
+// With `words`, each message carries that many more words (big queues).
+std::vector<std::uint64_t> RunRing(Master<Heavy>& master, int rounds, std::size_t words = 0) {
+  for (int r = 0; r < rounds; ++r) {
+    master.foreach ([&](Heavy& b, Proxy& p) {
+      for (int from : p.incoming_from()) {
+        std::vector<std::uint64_t> v;
+        p.dequeue(from, v);
+        for (std::uint64_t x : v) b.sum = b.sum * 31 + x;
+      }
+      ++b.calls;
+      std::vector<std::uint64_t> message{b.data[0], b.sum, std::uint64_t(r)};
+      for (std::size_t i = 0; i < words; ++i) message.push_back(b.sum + i);
+      p.enqueue(p.link()[0], message);
+    });
+    master.exchange();
+  }
+  std::vector<std::uint64_t> sums(std::size_t(master.nblocks()), 0);
+  master.foreach ([&](Heavy& b, Proxy&) { sums[std::size_t(b.gid)] = b.sum; });
+  return sums;
+}
+
+TEST(BlocksOutOfCore, ForeachExchange_SameResultsAsInMemory_WithinTheLimit) {
+  for (int blocks_per_unit : {1, 3, 8}) {
+    for (std::size_t limit : {std::size_t(1), std::size_t(2), std::size_t(5)}) {
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(std::to_string(blocks_per_unit) + " blocks per unit, limit " +
+                     std::to_string(limit) + ", " + std::to_string(threads) + " threads");
+        const int nb = blocks_per_unit * nunits();
+        auto in_memory = MakeRing(nb, 0, Assignment::round_robin);
+        auto spilled = MakeRing(nb, limit, Assignment::round_robin);
+        spilled->threads(threads);
+        EXPECT_EQ(spilled->limit(), limit);
+        const auto expected = RunRing(*in_memory, 4);
+        const auto got = RunRing(*spilled, 4);
+        EXPECT_EQ(got, expected);
+        EXPECT_LE(spilled->resident_blocks(), limit);
+        CheckPayloads(*spilled, 4);
+        // Nothing moves when every block fits (writes of evicted blocks
+        // taken back before the I/O thread got to them never reach the disk,
+        // so how much moves otherwise depends on timing).
+        const auto moved = spilled->spill_counters();
+        if (std::size_t(blocks_per_unit) <= limit) {
+          EXPECT_EQ(moved.bytes_written, 0u);
+          EXPECT_EQ(moved.bytes_read, 0u);
+        }
+        EXPECT_LE(moved.bytes_read, moved.bytes_written);
+      }
+    }
+  }
+}
+
+// Queues of 128 KiB (far above DASH_OOC_QUEUE_INLINE) to evicted blocks go
+// to storage and come back, complete, with their block.
+TEST(BlocksOutOfCore, LargeQueues_GoToStorageWithTheirBlock) {
+  constexpr std::size_t kQueueWords = 16384;
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    const int nb = 4 * nunits();
+    auto in_memory = MakeRing(nb, 0, Assignment::contiguous);
+    auto spilled = MakeRing(nb, 1, Assignment::contiguous);
+    spilled->threads(threads);
+    const auto expected = RunRing(*in_memory, 3, kQueueWords);
+    EXPECT_EQ(RunRing(*spilled, 3, kQueueWords), expected);
+    CheckPayloads(*spilled, 3);
+  }
+}
+
+TEST(BlocksOutOfCore, LimitChangesBetweenPhases) {
+  const int nb = 6 * nunits();
+  auto in_memory = MakeRing(nb, 0, Assignment::contiguous);
+  auto master = MakeRing(nb, 0, Assignment::contiguous);
+  const auto first = RunRing(*in_memory, 2);
+  EXPECT_EQ(RunRing(*master, 2), first);
+  master->limit(2);  // evicts down to 2 at once
+  EXPECT_LE(master->resident_blocks(), 2u);
+  const auto second = RunRing(*in_memory, 2);
+  EXPECT_EQ(RunRing(*master, 2), second);
+  master->limit(0);  // no limit: evicted blocks come back as they are used
+  EXPECT_EQ(RunRing(*master, 1), RunRing(*in_memory, 1));
+  EXPECT_EQ(master->resident_blocks(), master->size());
+  CheckPayloads(*master, 5);
+}
+
+TEST(BlocksOutOfCore, SkippedBlocksAreNotLoaded) {
+  const int nb = 4 * nunits();
+  auto master = MakeRing(nb, 1, Assignment::contiguous);
+  const auto before = master->spill_counters();
+  int ran = 0;
+  master->foreach ([&](Heavy&, Proxy&) { ++ran; }, [](const Proxy&) { return true; });
+  EXPECT_EQ(ran, 0);
+  const auto after = master->spill_counters();
+  EXPECT_EQ(after.bytes_read, before.bytes_read);
+  EXPECT_EQ(after.bytes_written, before.bytes_written);
+}
+
+// iexchange: a token goes around the ring `laps` times; every block counts
+// what passed it.
+TEST(BlocksOutOfCore, Iexchange_TokenRing_SameCountsAsInMemory) {
+  for (std::size_t limit : {std::size_t(0), std::size_t(1), std::size_t(3)}) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE("limit " + std::to_string(limit) + ", " + std::to_string(threads) + " threads");
+      const int nb = 5 * nunits();
+      const std::uint64_t laps = 3;
+      auto master = MakeRing(nb, limit, Assignment::round_robin);
+      master->threads(threads);
+      master->iexchange([&](Heavy& b, Proxy& p) {
+        if (b.gid == 0 && b.calls++ == 0) p.enqueue(p.link()[0], std::uint64_t(0));
+        for (int from : p.incoming_from()) {
+          while (p.incoming(from) > 0) {
+            std::uint64_t hops = 0;
+            p.dequeue(from, hops);
+            b.sum += 1;
+            if (hops + 1 < laps * std::uint64_t(nb)) p.enqueue(p.link()[0], hops + 1);
+          }
+        }
+        return true;
+      });
+      std::vector<long> counts(std::size_t(nb), 0);
+      master->foreach ([&](Heavy& b, Proxy&) { counts[std::size_t(b.gid)] = long(b.sum); });
+      MPI_Allreduce(MPI_IN_PLACE, counts.data(), nb, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+      for (int gid = 0; gid < nb; ++gid) EXPECT_EQ(counts[std::size_t(gid)], long(laps)) << gid;
+      if (limit > 0) {
+        EXPECT_LE(master->resident_blocks(), limit);
+      }
+    }
+  }
+}
+
+// Merge of every block's payload into block 0, with enqueue_view (the
+// block's own memory), under limits that evict the viewed blocks.
+TEST(BlocksOutOfCore, ReduceMerge_WithViews_SameSumAsInMemory) {
+  for (std::size_t limit : {std::size_t(0), std::size_t(1), std::size_t(2)}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    const int nb = 4 * nunits();
+    auto master = MakeRing(nb, limit, Assignment::contiguous);
+    dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
+    dash::bp::RegularMergePartners<1> partners(dec, 2);
+    dash::bp::reduce(*master, partners, [](Heavy& b, ReduceProxy& rp) {
+      for (int from : rp.in_link()) {
+        if (from == rp.gid()) continue;
+        auto v = rp.dequeue_view<std::uint64_t>(from);
+        ASSERT_EQ(v.size(), kWords);
+        for (std::size_t i = 0; i < kWords; ++i) b.data[i] += v[i];
+      }
+      for (int to : rp.out_link())
+        if (to != rp.gid()) rp.enqueue_view(to, b.data.data(), b.data.size());
+    });
+    master->foreach ([&](Heavy& b, Proxy&) {
+      if (b.gid != 0) return;
+      for (std::size_t i = 0; i < kWords; ++i) {
+        std::uint64_t expected = 0;
+        for (int g = 0; g < nb; ++g) expected += Word(g, i);
+        ASSERT_EQ(b.data[i], expected) << "word " << i;
+      }
+    });
+    if (limit > 0) {
+      EXPECT_LE(master->resident_blocks(), limit);
+    }
+  }
+}
+
+// A block type without serialisation cannot be evicted: limit() says so.
+struct Opaque {
+  std::unique_ptr<int> p;
+};
+
+TEST(BlocksOutOfCore, BlockWithoutSerialisation_LimitThrows) {
+  static_assert(!dash::bp::is_spillable_v<Opaque>);
+  static_assert(dash::bp::is_spillable_v<Heavy>);
+  Master<Opaque> master(nunits());
+  try {
+    master.limit(1);
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("serialisation"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(master.limit(), 0u);
+}
+
+// DASH_OOC_MEM_BLOCKS sets the limit of every master made afterwards whose
+// blocks can be evicted; a malformed value makes the master throw.
+TEST(BlocksOutOfCore, MemBlocksFlag) {
+  const char* before = std::getenv("DASH_OOC_MEM_BLOCKS");
+  const std::string saved = before ? before : "";
+  setenv("DASH_OOC_MEM_BLOCKS", "2", 1);
+  {
+    Master<Heavy> heavy(nunits());
+    EXPECT_EQ(heavy.limit(), 2u);
+    Master<Opaque> opaque(nunits());  // cannot be evicted: stays in memory (one stderr line)
+    EXPECT_EQ(opaque.limit(), 0u);
+  }
+  for (const char* bad : {" 2", "-1", "two", "", "1073741825"}) {
+    setenv("DASH_OOC_MEM_BLOCKS", bad, 1);
+    try {
+      Master<Heavy> master(nunits());
+      ADD_FAILURE() << "no exception for '" << bad << "'";
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("DASH_OOC_MEM_BLOCKS"), std::string::npos) << e.what();
+    }
+  }
+  if (before)
+    setenv("DASH_OOC_MEM_BLOCKS", saved.c_str(), 1);
+  else
+    unsetenv("DASH_OOC_MEM_BLOCKS");
+}
+
+}  // namespace

@@ -1,0 +1,284 @@
+// dash::ooc::BlockStore and the spill directory: bytes come back as they
+// went in, damaged files and full disks are reported with the path and the
+// key, nothing is lost or left behind, unsafe directories are refused.
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/ooc/BlockStore.h>
+#include <dash/ooc/SpillDirectory.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash::bp::Bytes;
+using dash::ooc::BlockStore;
+using dash::ooc::SpillDirectory;
+using dash_test::myid;
+
+Bytes Pattern(std::uint64_t key, std::size_t n) {
+  Bytes b;
+  b.resize(n);
+  std::mt19937_64 random(key * 7919 + n);
+  for (std::size_t i = 0; i < n; ++i) b.data()[i] = char(random());
+  return b;
+}
+
+bool Same(const Bytes& a, const Bytes& b) {
+  return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
+std::vector<std::string> Files(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
+        names.push_back(e->d_name);
+    closedir(d);
+  }
+  return names;
+}
+
+// Sets (or with nullptr unsets) an environment flag for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) {
+      had_ = true;
+      old_ = old;
+    }
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(OocStore, RoundTrip_ManySizes) {
+  BlockStore store("roundtrip");
+  const std::vector<std::size_t> sizes = {0, 1, 7, 4095, 4096, 4097, 65537, (1u << 20) + 13};
+  for (std::size_t k = 0; k < sizes.size(); ++k) store.put(k, Pattern(k, sizes[k]));
+  store.flush();
+  for (std::size_t k = 0; k < sizes.size(); k += 2) store.prefetch(k);  // half prefetched
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    EXPECT_TRUE(store.contains(k));
+    const Bytes b = store.take(k);
+    EXPECT_TRUE(Same(b, Pattern(k, sizes[k]))) << "size " << sizes[k];
+    EXPECT_FALSE(store.contains(k));
+  }
+  const auto stats = store.stats();
+  std::uint64_t total = 0;
+  for (std::size_t n : sizes) total += n;
+  EXPECT_EQ(stats.bytes_written, total);
+  EXPECT_EQ(stats.bytes_read, total);
+  EXPECT_EQ(stats.files_written, sizes.size());
+  EXPECT_TRUE(Files(SpillDirectory::instance().path()).empty());
+  EXPECT_THROW(store.take(0), dash::exception::InvalidArgument);
+}
+
+TEST(OocStore, PutReplacesErasesDrops) {
+  BlockStore store("replace");
+  store.put(5, Pattern(1, 1000));
+  store.put(5, Pattern(2, 3000));  // replaces
+  store.put(6, Pattern(3, 10));
+  store.erase(6);
+  store.erase(99);  // not there: nothing happens
+  store.flush();
+  EXPECT_FALSE(store.contains(6));
+  EXPECT_TRUE(Same(store.take(5), Pattern(2, 3000)));
+  // A take right after a put may find the bytes still queued: same bytes.
+  for (std::uint64_t k = 0; k < 50; ++k) store.put(k, Pattern(k, 100 + k));
+  for (std::uint64_t k = 0; k < 50; ++k) EXPECT_TRUE(Same(store.take(k), Pattern(k, 100 + k)));
+}
+
+TEST(OocStore, PermissionsArePrivate) {
+  BlockStore store("perm");
+  store.put(1, Pattern(1, 100));
+  store.flush();
+  struct stat st;
+  ASSERT_EQ(stat(SpillDirectory::instance().path().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(stat(store.path_of(1).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
+  BlockStore store("damage");
+  store.put(1, Pattern(1, 5000));
+  store.put(2, Pattern(2, 5000));
+  store.put(3, Pattern(3, 5000));
+  store.flush();
+  {  // one byte of the payload flipped
+    const int fd = open(store.path_of(1).c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    char c;
+    ASSERT_EQ(pread(fd, &c, 1, 100), 1);
+    c = char(c ^ 0x40);
+    ASSERT_EQ(pwrite(fd, &c, 1, 100), 1);
+    close(fd);
+  }
+  ASSERT_EQ(truncate(store.path_of(2).c_str(), 1000), 0);
+  ASSERT_EQ(truncate(store.path_of(3).c_str(), 10), 0);
+  for (std::uint64_t k : {1, 2, 3}) {
+    try {
+      store.take(k);
+      ADD_FAILURE() << "key " << k << ": no exception";
+    } catch (const dash::exception::RuntimeError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(store.path_of(k)), std::string::npos) << what;
+      EXPECT_NE(what.find("key " + std::to_string(k)), std::string::npos) << what;
+      EXPECT_NE(what.find(k == 1 ? "checksum" : "truncated"), std::string::npos) << what;
+    }
+  }
+  EXPECT_TRUE(Files(SpillDirectory::instance().path()).empty());
+}
+
+TEST(OocStore, Quota_RefusesAndStaysUsable) {
+  ScopedEnv quota("DASH_OOC_MAX_BYTES", "64K");
+  BlockStore store("quota");
+  store.put(1, Pattern(1, 40000));
+  try {
+    store.put(2, Pattern(2, 40000));
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("DASH_OOC_MAX_BYTES=65536"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(Same(store.take(1), Pattern(1, 40000)));
+  store.put(2, Pattern(2, 40000));  // room again
+  EXPECT_TRUE(Same(store.take(2), Pattern(2, 40000)));
+}
+
+TEST(OocStore, FailedWrite_ReportedAndNothingLost) {
+  ScopedEnv fail("DASH_OOC_TEST_FAIL_WRITE", "2");
+  BlockStore store("fullfs");
+  store.put(1, Pattern(1, 3000));
+  store.put(2, Pattern(2, 3000));  // this write fails (ENOSPC)
+  try {
+    store.flush();
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RuntimeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(store.path_of(2)), std::string::npos) << what;
+    EXPECT_NE(what.find("key 2"), std::string::npos) << what;
+    EXPECT_NE(what.find("No space left on device"), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW(store.flush());                      // reported once
+  EXPECT_TRUE(Same(store.take(2), Pattern(2, 3000)));  // kept in memory
+  EXPECT_TRUE(Same(store.take(1), Pattern(1, 3000)));
+  EXPECT_TRUE(Files(SpillDirectory::instance().path()).empty());
+}
+
+TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
+  // The build tree's file system (tmpfs refuses O_DIRECT: then a clear error).
+  char cwd[4096];
+  ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+  const std::string here = cwd;
+  dash::ooc::remove_spill_directory();
+  ScopedEnv dir("DASH_OOC_DIR", here.c_str());
+  ScopedEnv direct("DASH_OOC_DIRECT", "1");
+  {
+    BlockStore store("direct");
+    store.put(1, Pattern(1, 10000));
+    store.put(2, Pattern(2, 0));
+    try {
+      store.flush();
+      EXPECT_TRUE(Same(store.take(1), Pattern(1, 10000)));
+      EXPECT_TRUE(Same(store.take(2), Pattern(2, 0)));
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find("refuses O_DIRECT"), std::string::npos) << e.what();
+      GTEST_SKIP() << "no O_DIRECT on " << here << ": " << e.what();
+    }
+  }
+  dash::ooc::remove_spill_directory();
+}
+
+TEST(OocStore, UnsafeDirectories_Refused) {
+  char templ[] = "/tmp/dash-ooc-test-XXXXXX";
+  ASSERT_NE(mkdtemp(templ), nullptr);
+  const std::string base = templ;
+  const std::string open_dir = base + "/open", file = base + "/file";
+  ASSERT_EQ(mkdir(open_dir.c_str(), 0777), 0);
+  ASSERT_EQ(chmod(open_dir.c_str(), 0777), 0);  // world-writable, no sticky bit
+  const int fd = open(file.c_str(), O_CREAT | O_WRONLY, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  struct Case {
+    std::string dir, why;
+  };
+  std::vector<Case> cases = {{base + "/missing", "No such file"},
+                             {file, "not a directory"},
+                             {open_dir, "world-writable without the sticky bit"}};
+  if (geteuid() == 0) {  // a symlink to another user's directory
+    const std::string theirs = base + "/theirs", link = base + "/link";
+    ASSERT_EQ(mkdir(theirs.c_str(), 0700), 0);
+    ASSERT_EQ(chown(theirs.c_str(), 65534, 65534), 0);
+    ASSERT_EQ(symlink(theirs.c_str(), link.c_str()), 0);
+    cases.push_back({link, "a symlink to a directory of another user"});
+  }
+  dash::ooc::remove_spill_directory();
+  for (const Case& c : cases) {
+    ScopedEnv dir("DASH_OOC_DIR", c.dir.c_str());
+    try {
+      BlockStore store("refused");
+      ADD_FAILURE() << c.dir << ": no exception";
+    } catch (const dash::exception::InvalidArgument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(c.dir), std::string::npos) << what;
+      EXPECT_NE(what.find(c.why), std::string::npos) << what;
+    }
+    EXPECT_FALSE(SpillDirectory::exists());
+  }
+  ASSERT_EQ(chmod(open_dir.c_str(), 01777), 0);  // with the sticky bit: fine
+  {
+    ScopedEnv dir("DASH_OOC_DIR", open_dir.c_str());
+    BlockStore store("sticky");
+    EXPECT_EQ(SpillDirectory::instance().path().rfind(open_dir + "/dash-ooc-", 0), 0u);
+    dash::ooc::remove_spill_directory();
+  }
+  std::string cleanup = "rm -rf '" + base + "'";
+  EXPECT_EQ(std::system(cleanup.c_str()), 0);
+}
+
+TEST(OocStore, NothingLeftBehind) {
+  std::string dir;
+  {
+    BlockStore a("left-a"), b("left-b");
+    for (std::uint64_t k = 0; k < 10; ++k) {
+      a.put(k, Pattern(k, 2000));
+      b.put(k, Pattern(k, 100));
+    }
+    a.flush();
+    b.flush();
+    b.prefetch(3);
+    dir = SpillDirectory::instance().path();
+    EXPECT_EQ(Files(dir).size(), 20u);
+  }
+  EXPECT_TRUE(Files(dir).empty());
+  dash::ooc::remove_spill_directory();
+  struct stat st;
+  EXPECT_NE(stat(dir.c_str(), &st), 0);
+}
+
+}  // namespace
