@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -28,7 +29,7 @@ namespace ooc {
 namespace {
 
 constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
-constexpr std::size_t kHeaderBytes = 32;                 // magic, key, size, checksum
+constexpr std::size_t kTrailerBytes = 32;  // after the bytes: magic, key, size, checksum
 constexpr std::size_t kDirectAlign = 4096;
 
 // A 64-bit checksum of n bytes: four multiply-rotate lanes over 8-byte
@@ -144,12 +145,13 @@ class Engine {
     stopping_ = false;
   }
 
-  // Reads entry's file into (payload, error) without the mutex. Checks the
-  // header, the size and the checksum.
+  // Reads entry's file into (payload, error) without the mutex: the whole
+  // file lands in the buffer that becomes the payload (the trailer after the
+  // bytes is cut off), so nothing is copied. Checks the trailer, the size and
+  // the checksum.
   void read_file(const Entry& e, dash::bp::Bytes& payload, std::string& error) {
     error.clear();
-    const bool direct = e.direct;
-    const int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
+    const int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC | (e.direct ? O_DIRECT : 0));
     if (fd < 0) {
       error = "cannot open: " + errno_text(errno);
       return;
@@ -161,57 +163,43 @@ class Engine {
       return;
     }
     const std::size_t file_bytes = std::size_t(st.st_size);
-    std::vector<char> aligned_storage;
-    char* buffer = nullptr;
-    if (direct) {
-      const std::size_t padded = (file_bytes + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
-      aligned_storage.resize(padded + kDirectAlign);
-      buffer = reinterpret_cast<char*>(
-          (reinterpret_cast<std::uintptr_t>(aligned_storage.data()) + kDirectAlign - 1) /
-          kDirectAlign * kDirectAlign);
-      if (!read_all(fd, buffer, padded, file_bytes, error)) {
-        close(fd);
-        return;
-      }
-    }
-    char header[kHeaderBytes];
-    if (file_bytes < kHeaderBytes) {
-      error = "truncated: " + std::to_string(file_bytes) + " bytes, less than its header";
+    if (file_bytes < kTrailerBytes) {
+      error = "truncated: " + std::to_string(file_bytes) + " bytes, less than its trailer";
       close(fd);
       return;
     }
-    if (direct)
-      std::memcpy(header, buffer, kHeaderBytes);
-    else if (!read_all(fd, header, kHeaderBytes, kHeaderBytes, error)) {
+    // O_DIRECT reads whole aligned blocks into an aligned buffer.
+    const std::size_t capacity =
+        std::max<std::size_t>(1, (file_bytes + kDirectAlign - 1) / kDirectAlign * kDirectAlign);
+    void* memory = nullptr;
+    if (posix_memalign(&memory, kDirectAlign, capacity) != 0) {
+      error = "out of memory for " + std::to_string(capacity) + " bytes";
       close(fd);
       return;
     }
+    dash::bp::Bytes buffer = dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+    const bool ok =
+        read_all(fd, buffer.data(), e.direct ? capacity : file_bytes, file_bytes, error);
+    close(fd);
+    if (!ok) return;
     std::uint64_t fields[4];
-    std::memcpy(fields, header, sizeof fields);
+    std::memcpy(fields, buffer.data() + file_bytes - kTrailerBytes, sizeof fields);
     if (fields[0] != kMagic || fields[1] != e.key) {
-      error = "not a spill file of this key (header damaged)";
-      close(fd);
+      error = "not a spill file of this key (trailer damaged, or truncated)";
       return;
     }
     const std::uint64_t size = fields[2];
-    if (file_bytes != kHeaderBytes + size) {
-      error = "truncated or extended: " + std::to_string(file_bytes) + " bytes, the header says " +
-              std::to_string(kHeaderBytes + size);
-      close(fd);
+    if (file_bytes != size + kTrailerBytes) {
+      error = "truncated or extended: " + std::to_string(file_bytes) + " bytes, the trailer says " +
+              std::to_string(size + kTrailerBytes);
       return;
     }
-    payload.resize(std::size_t(size));
-    if (direct) {
-      if (size > 0) std::memcpy(payload.data(), buffer + kHeaderBytes, std::size_t(size));
-    } else if (!read_all(fd, payload.data(), std::size_t(size), std::size_t(size), error)) {
-      close(fd);
-      return;
-    }
-    close(fd);
-    if (checksum64(payload.data(), payload.size()) != fields[3]) {
+    if (checksum64(buffer.data(), std::size_t(size)) != fields[3]) {
       error = "checksum mismatch (the file was changed or damaged)";
       return;
     }
+    buffer.resize(std::size_t(size));
+    payload = std::move(buffer);
   }
 
  private:
@@ -250,8 +238,10 @@ class Engine {
     std::uint64_t fields[4] = {kMagic, e.key, e.bytes.size(),
                                checksum64(e.bytes.data(), e.bytes.size())};
     std::string error;
+    const std::size_t total = e.bytes.size() + kTrailerBytes;
     if (e.direct) {
-      const std::size_t total = kHeaderBytes + e.bytes.size();
+      // O_DIRECT writes whole aligned blocks from an aligned buffer; the
+      // file is then cut to its true size.
       const std::size_t padded = (total + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
       void* buffer = nullptr;
       if (posix_memalign(&buffer, kDirectAlign, padded) != 0) {
@@ -259,18 +249,18 @@ class Engine {
         unlink(e.path.c_str());
         return "out of memory for an aligned buffer of " + std::to_string(padded) + " bytes";
       }
-      std::memcpy(buffer, fields, kHeaderBytes);
-      if (!e.bytes.empty())
-        std::memcpy(static_cast<char*>(buffer) + kHeaderBytes, e.bytes.data(), e.bytes.size());
-      std::memset(static_cast<char*>(buffer) + total, 0, padded - total);
-      error = write_all(fd, static_cast<const char*>(buffer), padded);
+      char* at = static_cast<char*>(buffer);
+      if (!e.bytes.empty()) std::memcpy(at, e.bytes.data(), e.bytes.size());
+      std::memcpy(at + e.bytes.size(), fields, kTrailerBytes);
+      std::memset(at + total, 0, padded - total);
+      error = write_all(fd, at, padded);
       std::free(buffer);
       if (error.empty() && ftruncate(fd, off_t(total)) != 0)
         error = "ftruncate failed: " + errno_text(errno);
     } else {
-      iovec parts[2] = {{fields, kHeaderBytes},
-                        {const_cast<char*>(e.bytes.data()), e.bytes.size()}};
-      std::size_t left = kHeaderBytes + e.bytes.size();
+      iovec parts[2] = {{const_cast<char*>(e.bytes.data()), e.bytes.size()},
+                        {fields, kTrailerBytes}};
+      std::size_t left = total;
       int first = 0;
       while (left > 0 && error.empty()) {
         const ssize_t n = writev(fd, parts + first, 2 - first);
@@ -402,7 +392,7 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   e->stats = stats_;
   e->direct = settings.direct;
   e->inject_failure = settings.fail_write > 0 && ++puts_ == settings.fail_write;
-  e->disk_bytes = kHeaderBytes + bytes.size();
+  e->disk_bytes = kTrailerBytes + bytes.size();
   std::unique_lock<std::mutex> lock(engine.mutex);
   engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
   throw_unreported(engine);
@@ -466,14 +456,21 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
     e->error = std::move(error);
     e->state = Entry::read_done;
   }
-  drop_file(engine, *e);
   e->state = Entry::dropped;
-  if (!e->error.empty())
+  engine.disk_bytes -= e->disk_bytes;
+  e->disk_bytes = 0;
+  const std::string error = std::move(e->error);
+  dash::bp::Bytes bytes = std::move(e->bytes);
+  if (error.empty()) {
+    e->stats->bytes_read += bytes.size();
+    e->stats->files_read += 1;
+  }
+  lock.unlock();  // the I/O thread goes on while the file is removed
+  unlink(e->path.c_str());
+  if (!error.empty())
     throw exception::RuntimeError("dash::ooc::BlockStore: reading key " + std::to_string(key) +
-                                  " from " + e->path + ": " + e->error);
-  e->stats->bytes_read += e->bytes.size();
-  e->stats->files_read += 1;
-  return std::move(e->bytes);
+                                  " from " + e->path + ": " + error);
+  return bytes;
 }
 
 bool BlockStore::contains(std::uint64_t key) const { return find(key) != nullptr; }

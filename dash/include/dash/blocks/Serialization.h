@@ -83,6 +83,16 @@ class Bytes {
     if (n > capacity_) reallocate(n);
   }
   void clear() { size_ = 0; }
+  // Takes over `capacity` bytes at `data`, which come from malloc or
+  // posix_memalign (they are released with free), of which the first `size`
+  // are the bytes. Local.
+  static Bytes adopt(char* data, std::size_t size, std::size_t capacity) {
+    Bytes b;
+    b.data_ = data;
+    b.size_ = size;
+    b.capacity_ = capacity;
+    return b;
+  }
   // Appends n uninitialised bytes and returns where they start. Local.
   char* extend(std::size_t n) {
     if (n > capacity_ - size_) grow(size_ + n);

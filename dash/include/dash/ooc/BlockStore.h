@@ -2,13 +2,14 @@
 // checksummed file per key, written and read on a background I/O thread.
 //
 //   put(key, bytes):  the bytes wait in a queue; the I/O thread writes
-//                     "<dir>/<name>-<key>" (mode 0600): a header (magic,
-//                     key, size, 64-bit checksum of the bytes), the bytes,
-//                     and frees them
-//   prefetch(key):    the I/O thread reads the file into memory
+//                     "<dir>/<name>-<key>" (mode 0600): the bytes, then a
+//                     trailer (magic, key, size, 64-bit checksum of the
+//                     bytes), and frees them
+//   prefetch(key):    the I/O thread reads the file into a buffer that
+//                     becomes the bytes (no copy)
 //   take(key):        the bytes of a write still queued come back without
 //                     touching the disk; otherwise the prefetched (or now
-//                     read) file is checked (header, size, checksum),
+//                     read) file is checked (trailer, size, checksum),
 //                     removed, and its bytes returned
 //
 // Errors (dash::exception::RuntimeError naming the path, the key and the

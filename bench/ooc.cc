@@ -1,0 +1,305 @@
+// Out-of-core storage against the device it runs on, measured in the same
+// run (unit 0 only; the store is local):
+//   BM_store_spill/<MiB per block>   BlockStore::put of 128 MiB in blocks,
+//                                    then flush, with DASH_OOC_DIRECT=1 (the
+//                                    device, not the page cache)
+//       write_fsync   one sequential write() of the same bytes + fsync
+//   BM_store_load/<MiB per block>    the files of those blocks read back:
+//                                    prefetch(k + 1), take(k), O_DIRECT
+//       cold_read     one sequential read() of a file of the same bytes after
+//                     fsync + posix_fadvise(DONTNEED) (a cold page cache; in a
+//                     virtual machine the host may still cache the disk)
+//       direct_read   one O_DIRECT read() of that file into an aligned buffer
+//   BM_foreach_ooc/<blocks in memory>  foreach over 16 blocks of 8 MiB that
+//                                    each cost about as much compute as the
+//                                    device needs to move them, at most M in
+//                                    memory (16: all), DASH_OOC_DIRECT=1
+//       in_core       the same foreach with every block in memory
+// Counters: ns_per_byte (or per block) of each side, ratio_vs_<baseline>
+// (median of subject / baseline), and for foreach the bytes read and written
+// per pass and io_bound_ratio = time / max(in-core time, bytes moved at the
+// device bandwidth measured by BM_store_spill/BM_store_load's baselines).
+#include <benchmark/benchmark.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/blocks/Master.h>
+#include <dash/ooc/BlockStore.h>
+#include <dash/ooc/SpillDirectory.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/paired.h"
+
+namespace {
+
+constexpr std::size_t kMiB = std::size_t(1) << 20;
+constexpr std::size_t kTotalBytes = 128 * kMiB;
+
+dash::bp::Bytes Filled(std::size_t n, std::uint64_t seed) {
+  dash::bp::Bytes b;
+  b.resize(n);
+  std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (std::size_t i = 0; i + 8 <= n; i += 8) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    std::memcpy(b.data() + i, &x, 8);
+  }
+  return b;
+}
+
+// The raw baselines: one file of kTotalBytes in the spill directory's parent.
+struct RawFile {
+  std::string path;
+  std::vector<char> data = std::vector<char>(kTotalBytes, 'x');
+  RawFile() {
+    path = dash::ooc::SpillDirectory::instance().path() + "/raw-baseline";
+    for (std::size_t i = 0; i < data.size(); i += 4096) data[i] = char(i >> 12);
+  }
+  ~RawFile() {
+    unlink(path.c_str());
+    std::free(aligned);
+  }
+  void write_fsync() {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < data.size()) {
+      const ssize_t n = write(fd, data.data() + done, data.size() - done);
+      if (n <= 0) throw std::runtime_error("write " + path + ": " + std::strerror(errno));
+      done += std::size_t(n);
+    }
+    if (fsync(fd) != 0) throw std::runtime_error("fsync: " + std::string(std::strerror(errno)));
+    close(fd);
+  }
+  void drop_cache() {
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    fdatasync(fd);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+  }
+  // The file read with O_DIRECT (page-aligned buffer), as the store reads.
+  void direct_read() {
+    const int fd = open(path.c_str(), O_RDONLY | O_DIRECT);
+    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
+    if (aligned == nullptr && posix_memalign(&aligned, 4096, kTotalBytes) != 0)
+      throw std::runtime_error("posix_memalign failed");
+    std::size_t done = 0;
+    while (done < kTotalBytes) {
+      const ssize_t n = read(fd, static_cast<char*>(aligned) + done, kTotalBytes - done);
+      if (n <= 0) throw std::runtime_error("read " + path + ": " + std::strerror(errno));
+      done += std::size_t(n);
+    }
+    close(fd);
+  }
+  void* aligned = nullptr;
+  void cold_read() {
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < data.size()) {
+      const ssize_t n = read(fd, data.data() + done, data.size() - done);
+      if (n <= 0) throw std::runtime_error("read " + path + ": " + std::strerror(errno));
+      done += std::size_t(n);
+    }
+    close(fd);
+  }
+};
+
+std::unique_ptr<RawFile> raw;
+double device_write_bytes_per_s = 0, device_read_bytes_per_s = 0;
+
+// The blocks of one size, made once.
+std::vector<dash::bp::Bytes> Blocks(std::size_t block_bytes) {
+  std::vector<dash::bp::Bytes> blocks;
+  for (std::size_t k = 0; k < kTotalBytes / block_bytes; ++k)
+    blocks.push_back(Filled(block_bytes, k));
+  return blocks;
+}
+
+void BM_store_spill(benchmark::State& state) {
+  const std::size_t block_bytes = std::size_t(state.range(0)) * kMiB;
+  const auto blocks = Blocks(block_bytes);
+  dash::ooc::BlockStore store("spill");
+  std::vector<dash::bp::Bytes> copies(blocks.size());
+  bench::run_paired(state, double(kTotalBytes), "byte",
+                    bench::Side{"store",
+                                [&] {
+                                  for (std::size_t k = 0; k < blocks.size(); ++k)
+                                    store.put(k, std::move(copies[k]));
+                                  store.flush();
+                                },
+                                [&] {
+                                  for (std::size_t k = 0; k < blocks.size(); ++k) {
+                                    store.erase(k);
+                                    copies[k] = blocks[k];
+                                  }
+                                }},
+                    {bench::Side{"write_fsync", [&] { raw->write_fsync(); }}});
+  device_write_bytes_per_s = 1e9 / state.counters["write_fsync_ns_per_byte"].value;
+  state.SetLabel("BlockStore put+flush of 128 MiB in " + std::to_string(state.range(0)) +
+                 " MiB blocks (O_DIRECT) vs write()+fsync of 128 MiB; ratio = time(store) / "
+                 "time(write_fsync)");
+  state.SetBytesProcessed(state.iterations() * std::int64_t(kTotalBytes));
+}
+
+void BM_store_load(benchmark::State& state) {
+  const std::size_t block_bytes = std::size_t(state.range(0)) * kMiB;
+  const auto blocks = Blocks(block_bytes);
+  dash::ooc::BlockStore store("load");
+  const std::size_t n = blocks.size();
+  std::vector<dash::bp::Bytes> out(n);
+  bench::run_paired(state, double(kTotalBytes), "byte",
+                    bench::Side{"store",
+                                [&] {
+                                  store.prefetch(0);
+                                  for (std::size_t k = 0; k < n; ++k) {
+                                    if (k + 1 < n) store.prefetch(k + 1);
+                                    out[k] = store.take(k);
+                                  }
+                                },
+                                [&] {
+                                  for (std::size_t k = 0; k < n; ++k) store.put(k, blocks[k]);
+                                  store.flush();
+                                }},
+                    {bench::Side{"cold_read", [&] { raw->cold_read(); },
+                                 [&] {
+                                   raw->write_fsync();
+                                   raw->drop_cache();
+                                 }},
+                     bench::Side{"direct_read", [&] { raw->direct_read(); }}});
+  device_read_bytes_per_s = 1e9 / state.counters["cold_read_ns_per_byte"].value;
+  state.SetLabel("BlockStore prefetch+take of 128 MiB in " + std::to_string(state.range(0)) +
+                 " MiB blocks (O_DIRECT) vs read() of a cold 128 MiB file and its O_DIRECT read; "
+                 "ratio = time(store) / time(baseline)");
+  state.SetBytesProcessed(state.iterations() * std::int64_t(kTotalBytes));
+}
+
+// A block with 8 MiB of doubles and compute that costs about what moving it costs.
+struct Slab {
+  std::vector<double> x;
+};
+
+}  // namespace
+
+template <>
+struct dash::bp::Serialization<Slab> {
+  static void save(MemoryBuffer& buf, const Slab& s) { dash::bp::save(buf, s.x); }
+  static void load(MemoryBuffer& buf, Slab& s) { dash::bp::load(buf, s.x); }
+};
+
+namespace {
+
+constexpr int kSlabs = 16;
+constexpr std::size_t kSlabDoubles = kMiB;  // 8 MiB
+
+// Sweeps of x = x * a + b over the slab; enough sweeps to cost about the
+// time the device needs to write and read 8 MiB.
+int sweeps = 1;
+
+void compute(Slab& s) {
+  for (int r = 0; r < sweeps; ++r)
+    for (double& v : s.x) v = v * 0.999999 + 1e-9 * r;
+  benchmark::DoNotOptimize(s.x.data());
+}
+
+std::unique_ptr<dash::bp::Master<Slab>> MakeSlabs(std::size_t limit) {
+  // Every slab on the calling unit (unit 0 measures alone).
+  auto master = std::make_unique<dash::bp::Master<Slab>>(
+      kSlabs, [](int) { return int(dash::Team::All().myid().id); }, dash::Team::All());
+  master->limit(limit);
+  for (int gid = 0; gid < kSlabs; ++gid) {
+    auto s = std::make_unique<Slab>();
+    s->x.assign(kSlabDoubles, 1.0 + gid);
+    master->add(gid, std::move(s), {});
+  }
+  return master;
+}
+
+void BM_foreach_ooc(benchmark::State& state) {
+  const std::size_t limit = std::size_t(state.range(0));
+  if (device_write_bytes_per_s <= 0 || device_read_bytes_per_s <= 0) {
+    state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
+    for (auto _ : state) {
+    }
+    return;
+  }
+  // Sweeps so that one slab computes about as long as it takes to write and read it.
+  const double slab_bytes = double(kSlabDoubles * sizeof(double));
+  const double io_seconds =
+      slab_bytes / device_write_bytes_per_s + slab_bytes / device_read_bytes_per_s;
+  {
+    Slab probe;
+    probe.x.assign(kSlabDoubles, 1.0);
+    sweeps = 1;
+    const auto t0 = bench::Clock::now();
+    compute(probe);
+    const double one = std::chrono::duration<double>(bench::Clock::now() - t0).count();
+    sweeps = std::max(1, int(std::lround(io_seconds / one)));
+  }
+  auto spilled = MakeSlabs(limit);
+  auto in_core = MakeSlabs(0);
+  dash::bp::SpillCounters before{}, after{};
+  bench::run_paired(
+      state, double(kSlabs), "block",
+      bench::Side{"ooc", [&] { spilled->foreach ([](Slab& s, dash::bp::Proxy&) { compute(s); }); },
+                  [&] { before = spilled->spill_counters(); }},
+      {bench::Side{"in_core",
+                   [&] { in_core->foreach ([](Slab& s, dash::bp::Proxy&) { compute(s); }); }}});
+  after = spilled->spill_counters();
+  const double read = double(after.bytes_read - before.bytes_read);
+  const double written = double(after.bytes_written - before.bytes_written);
+  state.counters["bytes_read_per_pass"] = read;
+  state.counters["bytes_written_per_pass"] = written;
+  const double in_core_s = state.counters["in_core_ns_per_block"].value * kSlabs * 1e-9;
+  const double io_s = read / device_read_bytes_per_s + written / device_write_bytes_per_s;
+  const double ooc_s = state.counters["ns_per_block"].value * kSlabs * 1e-9;
+  state.counters["io_bound_ratio"] = ooc_s / std::max(in_core_s, io_s);
+  state.SetLabel("foreach over 16 blocks of 8 MiB, " + std::to_string(limit) +
+                 " in memory (O_DIRECT), compute per block ~ its write+read time, vs all in "
+                 "memory; io_bound_ratio = time / max(in-core time, last pass's bytes at the "
+                 "device bandwidth)");
+}
+
+BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
+BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
+BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    dash::init(&argc, &argv);
+    setenv("DASH_OOC_DIRECT", "1", 1);  // the device, not the page cache
+    if (dash::myid().id == 0) {
+      raw = std::make_unique<RawFile>();
+      benchmark::Initialize(&argc, argv);
+      benchmark::AddCustomContext("DASH_OOC_DIRECT", "1");
+      benchmark::AddCustomContext("spill_directory", dash::ooc::SpillDirectory::instance().path());
+      benchmark::RunSpecifiedBenchmarks();
+      benchmark::Shutdown();
+      raw.reset();
+    }
+    dash::barrier();
+    dash::finalize();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ooc: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return 0;
+}
