@@ -174,7 +174,11 @@ void BM_store_load(benchmark::State& state) {
                                   }
                                 },
                                 [&] {
-                                  for (std::size_t k = 0; k < n; ++k) store.put(k, blocks[k]);
+                                  for (std::size_t k = 0; k < n; ++k) {
+                                    // As the Master does with a block once loaded.
+                                    store.recycle(std::move(out[k]));
+                                    store.put(k, blocks[k]);
+                                  }
                                   store.flush();
                                 }},
                     {bench::Side{"cold_read", [&] { raw->cold_read(); },

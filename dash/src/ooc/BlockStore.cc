@@ -171,13 +171,16 @@ class Engine {
     // O_DIRECT reads whole aligned blocks into an aligned buffer.
     const std::size_t capacity =
         std::max<std::size_t>(1, (file_bytes + kDirectAlign - 1) / kDirectAlign * kDirectAlign);
-    void* memory = nullptr;
-    if (posix_memalign(&memory, kDirectAlign, capacity) != 0) {
-      error = "out of memory for " + std::to_string(capacity) + " bytes";
-      close(fd);
-      return;
+    dash::bp::Bytes buffer = recycled(capacity);
+    if (buffer.capacity() == 0) {
+      void* memory = nullptr;
+      if (posix_memalign(&memory, kDirectAlign, capacity) != 0) {
+        error = "out of memory for " + std::to_string(capacity) + " bytes";
+        close(fd);
+        return;
+      }
+      buffer = dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
     }
-    dash::bp::Bytes buffer = dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
     const bool ok =
         read_all(fd, buffer.data(), e.direct ? capacity : file_bytes, file_bytes, error);
     close(fd);
@@ -202,8 +205,40 @@ class Engine {
     payload = std::move(buffer);
   }
 
+  // Keeps a buffer that read_file made (page-aligned) for a later read: a
+  // fresh buffer of many MiB costs a page fault per 4 KiB. At most
+  // kMaxRecycled buffers, kMaxRecycledBytes in all; others are freed.
+  void recycle(dash::bp::Bytes bytes) {
+    if (bytes.capacity() < kDirectAlign ||
+        reinterpret_cast<std::uintptr_t>(bytes.data()) % kDirectAlign != 0)
+      return;
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    if (pool_.size() >= kMaxRecycled || pool_bytes_ + bytes.capacity() > kMaxRecycledBytes) return;
+    pool_bytes_ += bytes.capacity();
+    pool_.push_back(std::move(bytes));
+  }
+
  private:
   Engine() = default;
+
+  static constexpr std::size_t kMaxRecycled = 4;
+  static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
+
+  // A recycled buffer of at least `capacity` bytes and at most twice that,
+  // or an empty one. Local.
+  dash::bp::Bytes recycled(std::size_t capacity) {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    for (std::size_t i = 0; i < pool_.size(); ++i) {
+      const std::size_t c = pool_[i].capacity();
+      if (c < capacity || c > 2 * capacity) continue;
+      dash::bp::Bytes b = std::move(pool_[i]);
+      pool_.erase(pool_.begin() + std::ptrdiff_t(i));
+      pool_bytes_ -= c;
+      b.clear();
+      return b;
+    }
+    return dash::bp::Bytes();
+  }
 
   static bool read_all(int fd, char* to, std::size_t ask, std::size_t need, std::string& error) {
     std::size_t done = 0;
@@ -338,6 +373,9 @@ class Engine {
     }
   }
 
+  std::mutex pool_mutex_;
+  std::vector<dash::bp::Bytes> pool_;  // recycled read buffers
+  std::size_t pool_bytes_ = 0;
   std::deque<std::pair<Op, std::shared_ptr<Entry>>> jobs_;
   std::thread thread_;
   bool stopping_ = false;
@@ -475,6 +513,8 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
 
 bool BlockStore::contains(std::uint64_t key) const { return find(key) != nullptr; }
 
+void BlockStore::recycle(dash::bp::Bytes bytes) { Engine::get().recycle(std::move(bytes)); }
+
 void BlockStore::erase(std::uint64_t key) {
   std::shared_ptr<Entry> e;
   {
@@ -535,6 +575,7 @@ class BlockSpillStore : public SpillStore {
   void put(std::uint64_t key, Bytes bytes) override { store_.put(key, std::move(bytes)); }
   void prefetch(std::uint64_t key) override { store_.prefetch(key); }
   Bytes take(std::uint64_t key) override { return store_.take(key); }
+  void recycle(Bytes bytes) override { store_.recycle(std::move(bytes)); }
   void erase(std::uint64_t key) override { store_.erase(key); }
   SpillCounters counters() const override {
     const ooc::StoreStats s = store_.stats();

@@ -784,6 +784,7 @@ class Master {
     buf.bytes() = residency_.store().take(queue_key(i));
     spilled_queues_[i] = 0;
     entries_[i]->proxy->restore_incoming(buf);
+    residency_.store().recycle(std::move(buf.bytes()));
   }
   // Forgets every queue in the store (a new round, or a failure). Local.
   void drop_spilled_queues() {

@@ -179,6 +179,7 @@ class Residency {
       s.prefetched = false;
       auto block = std::make_unique<Block>();
       dash::bp::load(buf, *block);
+      store().recycle(std::move(buf.bytes()));
       s.block = std::move(block);
       ++resident_;
     }

@@ -39,6 +39,8 @@ class SpillStore {
   // The bytes of `key`, verified, removed from the store; errors of its
   // background write or read surface here. Local, waits.
   virtual Bytes take(std::uint64_t key) = 0;
+  // Gives back bytes that take() returned, once read, for a later take. Local.
+  virtual void recycle(Bytes bytes) = 0;
   // Drops `key`. Local.
   virtual void erase(std::uint64_t key) = 0;
   // Bytes written and read so far. Local.

@@ -30,6 +30,7 @@
 // | prefetch     | local; O(1), the read happens on the I/O thread        |
 // | take         | local; waits for the read (or reads), checksums        |
 // | erase        | local; removes the file (or drops the queued write)    |
+// | recycle      | local; keeps up to 4 buffers (256 MiB) for later reads  |
 // | flush        | local; waits until every queued write is on disk       |
 #ifndef DASH__OOC__BLOCK_STORE_H_
 #define DASH__OOC__BLOCK_STORE_H_
@@ -66,6 +67,10 @@ class BlockStore {
   void prefetch(std::uint64_t key);
   // The bytes of `key`, checked; the key leaves the store. Local.
   dash::bp::Bytes take(std::uint64_t key);
+  // Gives back bytes that take() returned, once read: their memory serves a
+  // later read (a fresh buffer of many MiB costs a page fault per 4 KiB).
+  // Local.
+  void recycle(dash::bp::Bytes bytes);
   // Whether the store holds `key`. Local.
   bool contains(std::uint64_t key) const;
   // Drops `key`. Local.
