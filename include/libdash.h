@@ -33,6 +33,8 @@
 #include <dash/blocks/Reduce.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/memory/GlobPtr.h>
+#include <dash/ooc/Ghosts.h>
+#include <dash/ooc/Matrix.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/util/Locality.h>
 #include <dash/view/ViewFunctions.h>

@@ -118,6 +118,51 @@ class ContainerBlock {
     for (int k = 0; k < kDirections; ++k)
       if (k != kSelf) halo_[k].assign(std::size_t(piece_size(k)), T{});
   }
+  // A block that owns its elements (row-major, contiguous) as a payload
+  // that starts out of memory: the slabs of an out-of-core matrix (built by
+  // of(dash::ooc::Matrix&)). The payload comes and goes through
+  // adopt_payload / release_payload (a Master under a memory-block limit
+  // does that); the halos stay in memory.
+  ContainerBlock(int gid, const coords_type& block_coords, const Box<N>& box,
+                 const HaloSpec<N>& halo, const std::array<int, kDirections>& neighbors)
+      : ContainerBlock(gid, block_coords, box, nullptr, row_major_strides(box), halo, neighbors) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dash::bp::ContainerBlock: an out-of-core block's elements move as bytes");
+    owned_ = true;
+  }
+  ContainerBlock(const ContainerBlock& o) { *this = o; }
+  ContainerBlock& operator=(const ContainerBlock& o) {
+    gid_ = o.gid_, block_coords_ = o.block_coords_, box_ = o.box_, strides_ = o.strides_;
+    halo_spec_ = o.halo_spec_, neighbors_ = o.neighbors_, halo_ = o.halo_;
+    owned_ = o.owned_, payload_ = o.payload_;
+    data_ = owned_ ? (o.data_ ? reinterpret_cast<T*>(payload_.data()) : nullptr) : o.data_;
+    return *this;
+  }
+  ContainerBlock(ContainerBlock&&) noexcept = default;
+  ContainerBlock& operator=(ContainerBlock&&) noexcept = default;
+
+  // The payload protocol (dash::bp::has_payload_v): whether the block owns
+  // its elements (an out-of-core slab) and can hand them over; whether they
+  // are in memory; hand them over (data() is null until adopt_payload);
+  // take them back (exactly size() elements' bytes, else InvalidArgument).
+  // Local.
+  bool can_release_payload() const { return owned_; }
+  bool payload_resident() const { return !owned_ || data_ != nullptr; }
+  std::size_t payload_bytes() const { return owned_ ? std::size_t(size()) * sizeof(T) : 0; }
+  Bytes release_payload() {
+    if (!owned_) return Bytes();
+    data_ = nullptr;
+    return std::move(payload_);
+  }
+  void adopt_payload(Bytes bytes) {
+    if (!owned_ || bytes.size() != payload_bytes())
+      throw exception::InvalidArgument("dash::bp::ContainerBlock::adopt_payload: block " +
+                                       std::to_string(gid_) + ": " + std::to_string(bytes.size()) +
+                                       " bytes for " + std::to_string(payload_bytes()) +
+                                       (owned_ ? "" : " (the block does not own its elements)"));
+    payload_ = std::move(bytes);
+    data_ = reinterpret_cast<T*>(payload_.data());
+  }
 
   // Row-major index in the pattern's block grid.
   int gid() const { return gid_; }
@@ -208,6 +253,15 @@ class ContainerBlock {
   }
 
  private:
+  static coords_type row_major_strides(const Box<N>& box) {
+    coords_type strides{};
+    long stride = 1;
+    for (dim_t d = N - 1; d >= 0; --d) {
+      strides[d] = box.extent(d) > 1 ? stride : 0;
+      stride *= box.extent(d);
+    }
+    return strides;
+  }
   // Cells of the halo piece in direction k: width along the dimensions it
   // points to, the block's extent along the others.
   long piece_size(int k) const {
@@ -249,7 +303,116 @@ class ContainerBlock {
   HaloSpec<N> halo_spec_;
   std::array<int, kDirections> neighbors_;
   std::array<std::vector<T>, kDirections> halo_;  // row-major pieces; kSelf empty
+  bool owned_ = false;                            // the elements are payload_ (an out-of-core slab)
+  Bytes payload_;
 };
+
+namespace detail {
+
+// The gid of the block in each direction from block coordinates bc in a
+// block grid of `grid` blocks per dimension (-1: none; see
+// ContainerBlock::neighbor). Local.
+template <class T, dim_t N>
+std::array<int, ContainerBlock<T, N>::kDirections> grid_neighbors(const std::array<long, N>& bc,
+                                                                  const std::array<long, N>& grid,
+                                                                  const HaloSpec<N>& halo) {
+  using Block = ContainerBlock<T, N>;
+  std::array<int, Block::kDirections> neighbors;
+  for (int k = 0; k < Block::kDirections; ++k) {
+    const auto s = Block::direction(k);
+    int nonzero = 0, n = 0;
+    for (dim_t d = 0; d < N; ++d) {
+      nonzero += s[d] != 0;
+      long c = bc[d] + s[d];
+      if (c < 0 || c >= grid[d]) {
+        if (!halo.periodic[d]) {
+          n = -1;
+          break;
+        }
+        c = (c + grid[d]) % grid[d];
+      }
+      n = n * int(grid[d]) + int(c);
+    }
+    neighbors[k] = (nonzero == 0 || (nonzero > 1 && !halo.corners)) ? -1 : n;
+  }
+  return neighbors;
+}
+
+// The distinct neighbours other than the block itself, sorted: its links. Local.
+template <class T, dim_t N>
+std::vector<int> links_of(int gid,
+                          const std::array<int, ContainerBlock<T, N>::kDirections>& neighbors) {
+  std::vector<int> link;
+  for (int n : neighbors)
+    if (n >= 0 && n != gid) link.push_back(n);
+  std::sort(link.begin(), link.end());
+  link.erase(std::unique(link.begin(), link.end()), link.end());
+  return link;
+}
+
+// Blocks per dimension of a pattern's block grid. Local.
+template <class PatternT>
+std::array<long, PatternT::ndim()> block_grid(const PatternT& pattern) {
+  const auto grid = pattern.blockspec().extents();
+  std::array<long, PatternT::ndim()> g;
+  for (dim_t d = 0; d < PatternT::ndim(); ++d) g[d] = long(grid[d]);
+  return g;
+}
+
+// Where local block lb of a pattern lies: its gid (row-major in the block
+// grid), block coordinates, global box, and its elements in the unit's
+// local memory, lbegin()[base + sum_d i[d] * strides[d]] (stride 0 along
+// extent 1). Throws InvalidArgument if the block is not a strided
+// rectangle of the local memory. Local.
+template <dim_t N>
+struct LocalBlockLayout {
+  int gid;
+  std::array<long, N> block_coords;
+  Box<N> box;
+  long base;
+  std::array<long, N> strides;
+};
+template <class PatternT>
+LocalBlockLayout<PatternT::ndim()> local_block_layout(const PatternT& pattern, long lb) {
+  constexpr dim_t N = PatternT::ndim();
+  using IndexType = typename PatternT::index_type;
+  using pattern_coords = typename PatternT::coords_type;
+  const auto grid = block_grid(pattern);
+  const auto full = pattern.block(pattern_coords{}).extents();
+  const auto view = pattern.local_block(IndexType(lb));
+  LocalBlockLayout<N> l{0, {}, {}, 0, {}};
+  for (dim_t d = 0; d < N; ++d) {
+    l.block_coords[d] = long(view.offset(d)) / long(full[d]);
+    l.gid = l.gid * int(grid[d]) + int(l.block_coords[d]);
+    l.box.min[d] = long(view.offset(d));
+    l.box.max[d] = l.box.min[d] + long(view.extent(d));
+  }
+  // The layout inside a block is affine: read the strides off the pattern
+  // and check them at every corner of the block.
+  l.base = long(pattern.at(view.offsets()));
+  for (dim_t d = 0; d < N; ++d) {
+    if (view.extent(d) < 2) continue;
+    pattern_coords next = view.offsets();
+    ++next[d];
+    l.strides[d] = long(pattern.at(next)) - l.base;
+  }
+  for (int corner = 0; corner < (1 << N); ++corner) {
+    pattern_coords c = view.offsets();
+    long expected = l.base;
+    for (dim_t d = 0; d < N; ++d)
+      if (corner & (1 << d)) {
+        c[d] += IndexType(view.extent(d)) - 1;
+        expected += long(view.extent(d) - 1) * l.strides[d];
+      }
+    if (long(pattern.at(c)) != expected)
+      throw exception::InvalidArgument(
+          std::string("dash::bp::of: the local layout of ") + PatternT::PatternName +
+          " is not a strided rectangle inside block " + std::to_string(l.gid));
+  }
+  return l;
+}
+
+}  // namespace detail
 
 // The calling unit's blocks of `matrix`, one per block of its pattern, in
 // increasing gid, each linked to the blocks next to it (faces; edges and
@@ -301,64 +464,11 @@ Master<ContainerBlock<T, N>> of(Matrix<T, N, IndexType, PatternT>& matrix,
   };
   Master<Block> master(int(nblocks), owner, pattern.team());
 
-  const auto full = pattern.block(pattern_coords{}).extents();
   std::vector<std::pair<std::unique_ptr<Block>, std::vector<int>>> blocks;  // with links
   for (long lb = 0; lb < long(pattern.local_nblocks()); ++lb) {
-    const auto view = pattern.local_block(IndexType(lb));
-    typename Block::coords_type bc, strides{};
-    Box<N> box;
-    int gid = 0;
-    for (dim_t d = 0; d < N; ++d) {
-      bc[d] = long(view.offset(d)) / long(full[d]);
-      gid = gid * int(grid[d]) + int(bc[d]);
-      box.min[d] = long(view.offset(d));
-      box.max[d] = box.min[d] + long(view.extent(d));
-    }
-    // The layout inside a block is affine: read the strides off the pattern
-    // and check them at every corner of the block.
-    const long base = long(pattern.at(view.offsets()));
-    for (dim_t d = 0; d < N; ++d) {
-      if (view.extent(d) < 2) continue;
-      pattern_coords next = view.offsets();
-      ++next[d];
-      strides[d] = long(pattern.at(next)) - base;
-    }
-    for (int corner = 0; corner < (1 << N); ++corner) {
-      pattern_coords c = view.offsets();
-      long expected = base;
-      for (dim_t d = 0; d < N; ++d)
-        if (corner & (1 << d)) {
-          c[d] += IndexType(view.extent(d)) - 1;
-          expected += long(view.extent(d) - 1) * strides[d];
-        }
-      if (long(pattern.at(c)) != expected)
-        throw exception::InvalidArgument(
-            std::string("dash::bp::of: the local layout of ") + PatternT::PatternName +
-            " is not a strided rectangle inside block " + std::to_string(gid));
-    }
-    std::array<int, Block::kDirections> neighbors;
-    for (int k = 0; k < Block::kDirections; ++k) {
-      const auto s = Block::direction(k);
-      int nonzero = 0, n = 0;
-      for (dim_t d = 0; d < N; ++d) {
-        nonzero += s[d] != 0;
-        long c = bc[d] + s[d];
-        if (c < 0 || c >= long(grid[d])) {
-          if (!halo.periodic[d]) {
-            n = -1;
-            break;
-          }
-          c = (c + long(grid[d])) % long(grid[d]);
-        }
-        n = n * int(grid[d]) + int(c);
-      }
-      neighbors[k] = (nonzero == 0 || (nonzero > 1 && !halo.corners)) ? -1 : n;
-    }
-    std::vector<int> link;
-    for (int n : neighbors)
-      if (n >= 0 && n != gid) link.push_back(n);
-    std::sort(link.begin(), link.end());
-    link.erase(std::unique(link.begin(), link.end()), link.end());
+    const auto [gid, bc, box, base, strides] = detail::local_block_layout(pattern, lb);
+    const auto neighbors = detail::grid_neighbors<T, N>(bc, detail::block_grid(pattern), halo);
+    std::vector<int> link = detail::links_of<T, N>(gid, neighbors);
     blocks.emplace_back(
         std::make_unique<Block>(gid, bc, box, matrix.lbegin() + base, strides, halo, neighbors),
         std::move(link));
@@ -372,51 +482,71 @@ Master<ContainerBlock<T, N>> of(Matrix<T, N, IndexType, PatternT>& matrix,
   return master;
 }
 
-// Fills every block's halo from its neighbours (see the top of this file):
-// each block enqueues to each neighbour the slab that neighbour reads, one
-// Master::exchange moves them, each block dequeues them into its halo
-// pieces; pieces from the block itself (periodic with one block along a
-// dimension) are copied directly. Reads only the calling unit's local
-// memory: complete writes of other units (barrier) first. Outgoing queues
-// must be empty on entry; incoming queues of an earlier exchange are
-// dropped. Collective over the master's team.
+// The first half of a halo exchange, for one block: enqueues to each
+// neighbour the slab of the block's cells that neighbour reads, tagged with
+// the direction; fills pieces whose neighbour is the block itself (periodic
+// with one block along a dimension) directly. Reads the block's elements,
+// writes only its halo (not its payload, so the block counts as read).
+// Local. Call inside a foreach, then Master::exchange.
 template <class T, dim_t N>
-void exchange_halos(Master<ContainerBlock<T, N>>& master) {
+void send_halos(const ContainerBlock<T, N>& b, Proxy& p) {
   using Block = ContainerBlock<T, N>;
   constexpr int K = Block::kDirections;
   // Direction k of the sender is direction K - 1 - k (the opposite one) of
   // the receiver; negating every component reverses the row-major order, so
   // a receiver walking its directions backwards dequeues each (sender,
   // receiver) queue in the order it was filled.
-  master.foreach ([](Block& b, Proxy& p) {
-    for (int k = 0; k < K; ++k) {
-      const int n = b.neighbor(k);
-      if (n < 0 || n == b.gid()) continue;
-      p.enqueue(n, int(K - 1 - k));
-      p.enqueue(n, b.outgoing_slab(k));
+  for (int k = 0; k < K; ++k) {
+    const int n = b.neighbor(k);
+    if (n < 0) continue;
+    if (n == b.gid()) {
+      // The halo is not the block's payload: filling it leaves the elements unchanged.
+      const_cast<Block&>(b).fill_halo(K - 1 - k, b.outgoing_slab(k));
+      continue;
     }
-  });
+    p.enqueue(n, int(K - 1 - k));
+    p.enqueue(n, b.outgoing_slab(k));
+  }
+}
+
+// The second half: dequeues what the neighbours sent into the halo pieces.
+// Touches only the halo, so it runs on blocks whose payload is out of
+// memory (Master::foreach_shell). Throws RuntimeError if the queues hold
+// something else. Local. Call inside a foreach after Master::exchange.
+template <class T, dim_t N>
+void receive_halos(ContainerBlock<T, N>& b, Proxy& p) {
+  using Block = ContainerBlock<T, N>;
+  constexpr int K = Block::kDirections;
+  std::vector<T> piece;
+  for (int k = K - 1; k >= 0; --k) {
+    const int n = b.neighbor(k);
+    if (n < 0 || n == b.gid()) continue;
+    int tag = -1;
+    p.dequeue(n, tag);
+    if (tag != k)
+      throw exception::RuntimeError("dash::bp::exchange_halos: block " + std::to_string(b.gid()) +
+                                    " read direction " + std::to_string(tag) + " from block " +
+                                    std::to_string(n) + ", expected " + std::to_string(k) +
+                                    " (were other messages queued before the exchange?)");
+    p.dequeue(n, piece);
+    b.fill_halo(k, piece);
+  }
+}
+
+// Fills every block's halo from its neighbours (see the top of this file):
+// each block sends its neighbours their slabs (send_halos, in a
+// foreach_read), one Master::exchange moves them, each block
+// takes them into its halo (receive_halos, without loading out-of-core
+// payloads). Reads only the calling unit's local memory: complete writes of
+// other units (barrier) first. Outgoing queues must be empty on entry;
+// incoming queues of an earlier exchange are dropped. Collective over the
+// master's team.
+template <class T, dim_t N>
+void exchange_halos(Master<ContainerBlock<T, N>>& master) {
+  using Block = ContainerBlock<T, N>;
+  master.foreach_read([](const Block& b, Proxy& p) { send_halos(b, p); });
   master.exchange();
-  master.foreach ([](Block& b, Proxy& p) {
-    std::vector<T> piece;
-    for (int k = K - 1; k >= 0; --k) {
-      const int n = b.neighbor(k);
-      if (n < 0) continue;
-      if (n == b.gid()) {
-        b.fill_halo(k, b.outgoing_slab(K - 1 - k));
-        continue;
-      }
-      int tag = -1;
-      p.dequeue(n, tag);
-      if (tag != k)
-        throw exception::RuntimeError("dash::bp::exchange_halos: block " + std::to_string(b.gid()) +
-                                      " read direction " + std::to_string(tag) + " from block " +
-                                      std::to_string(n) + ", expected " + std::to_string(k) +
-                                      " (were other messages queued before the exchange?)");
-      p.dequeue(n, piece);
-      b.fill_halo(k, piece);
-    }
-  });
+  master.foreach_shell([](Block& b, Proxy& p) { receive_halos(b, p); });
 }
 
 }  // namespace bp

@@ -71,6 +71,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -180,6 +181,11 @@ class Master {
   // (is_spillable_v). Local; evicts blocks down to m.
   void limit(std::size_t m) { residency_.limit(m, "dash::bp::Master::limit"); }
   std::size_t limit() const { return residency_.limit(); }
+  // Evicted blocks go to `store` (e.g. the local array file of an
+  // out-of-core container) instead of a store of their own; queues that go
+  // with them still go to the unit's spill directory. Call before any block
+  // is evicted. Local.
+  void spill_store(std::shared_ptr<SpillStore> store) { residency_.set_store(std::move(store)); }
   // Blocks of the calling unit in memory now. Local.
   std::size_t resident_blocks() const { return residency_.resident_count(); }
   // Bytes written to and read from storage for this master's blocks. Local.
@@ -222,7 +228,38 @@ class Master {
         restore_queues(i);  // skip sees the whole queues
         if (!skip(static_cast<const Proxy&>(*entries_[i]->proxy))) order.push_back(i);
       }
-      run_resident(order, [&](std::size_t i, Block& b) { f(b, *entries_[i]->proxy); });
+      run_resident(
+          order, [&](std::size_t i, Block& b) { f(b, *entries_[i]->proxy); }, writes_);
+    } catch (...) {
+      held_ = std::current_exception();
+    }
+  }
+
+  // foreach for callbacks that only read the blocks: f(const Block&,
+  // Proxy&). Under a memory-block limit a block whose store keeps what it
+  // gave (an out-of-core matrix's file) is then dropped, not written back,
+  // when evicted. Local; failures as in foreach.
+  template <class F>
+  void foreach_read(F&& f) {
+    writes_ = false;
+    foreach ([&f](Block& b, Proxy& p) { f(static_cast<const Block&>(b), p); })
+      ;
+    writes_ = true;
+  }
+
+  // Calls f(block, proxy) on every block of the calling unit without
+  // loading the payload of blocks that have one (has_payload_v: e.g. the
+  // slabs of an out-of-core matrix keep halos and links in memory, their
+  // elements in a file); f must not touch the payload then. Other blocks
+  // run as in foreach. Failures as in foreach. Local.
+  template <class F>
+  void foreach_shell(F&& f) {
+    if (held_) return;
+    try {
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        restore_queues(i);
+        f(residency_.shell(i), *entries_[i]->proxy);
+      }
     } catch (...) {
       held_ = std::current_exception();
     }
@@ -771,26 +808,26 @@ class Master {
       const std::size_t bytes = p.incoming_bytes();
       if (residency_.resident(i) || bytes == 0 || bytes < queue_inline_bytes_) continue;
       MemoryBuffer buf;
-      if (spilled_queues_[i] > 0) buf.bytes() = residency_.store().take(queue_key(i));
+      if (spilled_queues_[i] > 0) buf.bytes() = residency_.extra_store().take(queue_key(i));
       p.move_incoming_to(buf);
       spilled_queues_[i] = buf.size();
-      residency_.store().put(queue_key(i), std::move(buf.bytes()));
+      residency_.extra_store().put(queue_key(i), std::move(buf.bytes()));
     }
   }
   // Brings back block i's queues if they went to the store. Local.
   void restore_queues(std::size_t i) {
     if (i >= spilled_queues_.size() || spilled_queues_[i] == 0) return;
     MemoryBuffer buf;
-    buf.bytes() = residency_.store().take(queue_key(i));
+    buf.bytes() = residency_.extra_store().take(queue_key(i));
     spilled_queues_[i] = 0;
     entries_[i]->proxy->restore_incoming(buf);
-    residency_.store().recycle(std::move(buf.bytes()));
+    residency_.extra_store().recycle(std::move(buf.bytes()));
   }
   // Forgets every queue in the store (a new round, or a failure). Local.
   void drop_spilled_queues() {
     for (std::size_t i = 0; i < spilled_queues_.size(); ++i) {
       if (spilled_queues_[i] == 0) continue;
-      residency_.store().erase(queue_key(i));
+      residency_.extra_store().erase(queue_key(i));
       spilled_queues_[i] = 0;
     }
   }
@@ -817,13 +854,13 @@ class Master {
   // Single-threaded one block at a time; with threads, batches of up to
   // limit() blocks on the pool (each thread holds its share of the limit).
   template <class Body>
-  void run_resident(std::vector<std::size_t>& indices, Body&& body) {
+  void run_resident(std::vector<std::size_t>& indices, Body&& body, bool writes = true) {
     std::stable_partition(indices.begin(), indices.end(),
                           [&](std::size_t i) { return residency_.resident(i); });
     const std::size_t n = indices.size();
     if (threads_ <= 1) {
       for (std::size_t k = 0; k < n; ++k) {
-        Block& b = residency_.acquire(indices[k]);
+        Block& b = residency_.acquire(indices[k], writes);
         restore_queues(indices[k]);
         if (k + 1 < n) residency_.prefetch(indices[k + 1]);
         try {
@@ -843,7 +880,7 @@ class Master {
       const std::size_t count = std::min(batch, n - first);
       blocks.resize(count);
       for (std::size_t k = 0; k < count; ++k) {
-        blocks[k] = &residency_.acquire(indices[first + k]);
+        blocks[k] = &residency_.acquire(indices[first + k], writes);
         restore_queues(indices[first + k]);
       }
       for (std::size_t k = first + count; k < std::min(n, first + count + batch); ++k)
@@ -926,6 +963,7 @@ class Master {
   std::vector<Block*> batch_blocks_;    // run_resident with threads: a batch's blocks
   // Per entry: bytes of its incoming queues in the store (0: none there).
   std::vector<std::size_t> spilled_queues_;
+  bool writes_ = true;  // false inside foreach_read
   // DASH_OOC_QUEUE_INLINE: incoming queues of evicted blocks below this stay in memory.
   std::size_t queue_inline_bytes_ = std::size_t(4) << 10;
 };

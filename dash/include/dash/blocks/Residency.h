@@ -17,7 +17,13 @@
 //   release(i):  not in use any more (stays in memory until evicted)
 //
 // Blocks need a default constructor and dash::bp serialisation (trivially
-// copyable or a Serialization specialisation) to be evicted.
+// copyable or a Serialization specialisation) to be evicted. A block type
+// with a payload (has_payload_v: its bulk data as Bytes, e.g. the slabs of
+// an out-of-core matrix) is evicted differently: the block object (its
+// shell: halos, links, metadata) stays in memory and only the payload goes
+// to the store; a block that was only read since it was loaded (a foreach
+// whose callback takes the block by const reference) is dropped, not
+// written, when the store keeps what it gave (SpillStore::keeps_taken).
 //
 // | call              | cost                                                |
 // |-------------------|-----------------------------------------------------|
@@ -35,6 +41,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -44,11 +51,29 @@
 namespace dash {
 namespace bp {
 
-// Whether a Master<Block> can evict blocks: Block is default constructible
-// and serialisable. Compile time.
+// Whether Block keeps a shell in memory and moves only a payload:
+//   bool can_release_payload() const;   // false: this block cannot evict
+//   bool payload_resident() const;      // its payload is in memory
+//   Bytes release_payload();            // hands it over, frees it
+//   void adopt_payload(Bytes bytes);    // takes it back
+// Compile time.
+template <class Block, class = void>
+struct has_payload : std::false_type {};
 template <class Block>
-inline constexpr bool is_spillable_v =
-    std::is_default_constructible_v<Block>&& is_serialisable_v<Block>;
+struct has_payload<Block, std::void_t<decltype(std::declval<Block&>().release_payload()),
+                                      decltype(std::declval<Block&>().adopt_payload(Bytes())),
+                                      decltype(std::declval<const Block&>().payload_resident()),
+                                      decltype(std::declval<const Block&>().can_release_payload())>>
+    : std::true_type {};
+template <class Block>
+inline constexpr bool has_payload_v = has_payload<Block>::value;
+
+// Whether a Master<Block> can evict blocks: Block has a payload, or is
+// default constructible and serialisable. Compile time.
+template <class Block>
+inline constexpr bool is_spillable_v = has_payload_v<Block> ||
+                                       (std::is_default_constructible_v<Block> &&
+                                        is_serialisable_v<Block>);
 
 namespace detail {
 
@@ -57,11 +82,34 @@ class Residency {
  public:
   static constexpr std::size_t kUnlimited = 0;
 
-  // Adds a block (in memory); returns its index. Local.
+  Residency() = default;
+  Residency(Residency&&) = default;
+  Residency& operator=(Residency&&) = default;
+  // Writes the changed payloads in memory back to a store that keeps what
+  // it holds (a container's file), so the container sees them. Local.
+  ~Residency() {
+    if constexpr (has_payload_v<Block>) {
+      if (!store_ || !store_->keeps_taken()) return;
+      try {
+        for (std::size_t i = 0; i < slots_.size(); ++i)
+          if (slots_[i].in_memory && slots_[i].dirty && slots_[i].block->can_release_payload())
+            evict(i);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "dash::bp::Master: writing blocks back at destruction failed: %s\n",
+                     e.what());
+      }
+    }
+  }
+
+  // Adds a block; returns its index. A block with a payload not in memory
+  // starts evicted (its payload is in the store). Local.
   std::size_t add(int gid, std::unique_ptr<Block> block) {
+    bool in_memory = true;
+    if constexpr (has_payload_v<Block>) in_memory = block->payload_resident();
     slots_.push_back(Slot{gid, std::move(block)});
     slots_.back().last_use = ++clock_;
-    ++resident_;
+    slots_.back().in_memory = in_memory;
+    resident_ += in_memory;
     return slots_.size() - 1;
   }
   std::size_t size() const { return slots_.size(); }
@@ -82,23 +130,35 @@ class Residency {
     if (limit_ != kUnlimited) {
       shrink(limit_);
     } else {
-      for (std::size_t i = 0; i < slots_.size(); ++i)
-        if (!slots_[i].block) load(i);
+      // Without a limit, calls reach blocks without acquire: count every
+      // block as changed (written back when evicted or at the end).
+      for (std::size_t i = 0; i < slots_.size(); ++i) {
+        if (!slots_[i].in_memory) load(i);
+        slots_[i].dirty = true;
+      }
     }
   }
   std::size_t limit() const { return limit_; }
   bool limited() const { return limit_ != kUnlimited; }
-  bool resident(std::size_t i) const { return slots_[i].block != nullptr; }
+  bool resident(std::size_t i) const { return slots_[i].in_memory; }
   std::size_t resident_count() const { return resident_; }
 
-  // Block i in memory and in use until release(i). Local; may evict one
-  // block and load block i.
-  Block& acquire(std::size_t i) {
+  // Block i in memory and in use until release(i); `writes`: the caller
+  // may change it (false: it only reads). Local; may evict one block and
+  // load block i.
+  Block& acquire(std::size_t i, bool writes = true) {
     Slot& s = slots_[i];
-    if (!s.block) load(i);
+    if (!s.in_memory) load(i);
     ++s.in_use;
+    s.dirty |= writes;
     s.last_use = ++clock_;
     return *s.block;
+  }
+  // Block i's object without loading its payload (blocks with a payload:
+  // halos, links, metadata; other blocks are loaded). Local.
+  Block& shell(std::size_t i) {
+    if constexpr (has_payload_v<Block>) return *slots_[i].block;
+    return use(i);
   }
   // Block i without a limit (every block is in memory). Local, thread-safe
   // for different i.
@@ -107,7 +167,8 @@ class Residency {
   // without a limit, or that use it before the next acquire. Local.
   Block& use(std::size_t i) {
     Slot& s = slots_[i];
-    if (!s.block) load(i);
+    if (!s.in_memory) load(i);
+    s.dirty = true;
     s.last_use = ++clock_;
     return *s.block;
   }
@@ -118,27 +179,52 @@ class Residency {
   // Starts reading block i if it is evicted and not yet being read. Local.
   void prefetch(std::size_t i) {
     Slot& s = slots_[i];
-    if (s.block || s.prefetched || !store_) return;
+    if (s.in_memory || s.prefetched || !store_) return;
     store_->prefetch(key(s.gid));
     s.prefetched = true;
   }
-  // The store of this master's evicted blocks, for other bytes that go
-  // with them (keys from kExtraKeys on). Local; made on first use.
+  // The store of this master's evicted blocks. Local; made on first use.
   SpillStore& store() {
     if (!store_) store_ = make_spill_store("master" + std::to_string(next_store_id()));
     return *store_;
   }
+  // Where evicted blocks go from now on (before any block was evicted).
+  // Local.
+  void set_store(std::shared_ptr<SpillStore> store) {
+    for (const Slot& s : slots_)
+      if (!s.in_memory)
+        throw exception::InvalidArgument(
+            "dash::bp::Master::spill_store: blocks were evicted to another store already");
+    store_ = std::move(store);
+  }
+  // The store for other bytes that go with evicted blocks (keys from
+  // kExtraKeys on): store(), unless that is a container's file. Local.
+  SpillStore& extra_store() {
+    if (!store_ || !store_->keeps_taken()) return store();
+    if (!extra_) extra_ = make_spill_store("master" + std::to_string(next_store_id()));
+    return *extra_;
+  }
   static constexpr std::uint64_t kExtraKeys = std::uint64_t(1) << 40;
-  // Bytes this master's blocks moved to and from storage. Local.
-  SpillCounters counters() const { return store_ ? store_->counters() : SpillCounters{}; }
+  // Bytes this master's blocks (and their queues) moved to and from
+  // storage. Local.
+  SpillCounters counters() const {
+    SpillCounters c = store_ ? store_->counters() : SpillCounters{};
+    if (extra_) {
+      const SpillCounters e = extra_->counters();
+      c.bytes_written += e.bytes_written, c.bytes_read += e.bytes_read;
+    }
+    return c;
+  }
 
  private:
   struct Slot {
     int gid;
-    std::unique_ptr<Block> block;  // nullptr: in the store
+    std::unique_ptr<Block> block;  // nullptr: in the store (blocks with a payload: always set)
     std::uint64_t last_use = 0;
     int in_use = 0;
     bool prefetched = false;
+    bool in_memory = true;  // the block (or its payload) is in memory
+    bool dirty = true;      // changed since it was loaded (or never stored)
   };
 
   static std::uint64_t key(int gid) { return std::uint64_t(gid); }
@@ -150,7 +236,7 @@ class Residency {
       std::size_t victim = slots_.size();
       for (std::size_t j = 0; j < slots_.size(); ++j) {
         const Slot& c = slots_[j];
-        if (c.block && c.in_use == 0 &&
+        if (c.in_memory && c.in_use == 0 && evictable(c) &&
             (victim == slots_.size() || c.last_use < slots_[victim].last_use))
           victim = j;
       }
@@ -159,19 +245,43 @@ class Residency {
     }
   }
 
+  static bool evictable(const Slot& s) {
+    if constexpr (has_payload_v<Block>) return s.block->can_release_payload();
+    return true;
+  }
+
   void evict(std::size_t i) {
-    if constexpr (is_spillable_v<Block>) {
+    if constexpr (has_payload_v<Block>) {
+      Slot& s = slots_[i];
+      Bytes payload = s.block->release_payload();
+      if (s.dirty || !store().keeps_taken())
+        store().put(key(s.gid), std::move(payload));
+      else
+        store().recycle(std::move(payload));
+      s.in_memory = false;
+      s.dirty = false;
+      --resident_;
+    } else if constexpr (is_spillable_v<Block>) {
       Slot& s = slots_[i];
       MemoryBuffer buf;
       save(buf, *s.block);
       store().put(key(s.gid), std::move(buf.bytes()));
       s.block.reset();
+      s.in_memory = false;
       --resident_;
     }
   }
 
   void load(std::size_t i) {
-    if constexpr (is_spillable_v<Block>) {
+    if constexpr (has_payload_v<Block>) {
+      if (limited()) shrink(limit_ - 1);
+      Slot& s = slots_[i];
+      s.block->adopt_payload(store().take(key(s.gid)));
+      s.prefetched = false;
+      s.in_memory = true;
+      s.dirty = false;
+      ++resident_;
+    } else if constexpr (is_spillable_v<Block>) {
       if (limited()) shrink(limit_ - 1);  // room for block i (blocks in use stay)
       Slot& s = slots_[i];
       MemoryBuffer buf;
@@ -181,6 +291,8 @@ class Residency {
       dash::bp::load(buf, *block);
       store().recycle(std::move(buf.bytes()));
       s.block = std::move(block);
+      s.in_memory = true;
+      s.dirty = false;
       ++resident_;
     }
   }
@@ -194,7 +306,8 @@ class Residency {
   std::size_t limit_ = kUnlimited;
   std::size_t resident_ = 0;
   std::uint64_t clock_ = 0;
-  std::unique_ptr<SpillStore> store_;
+  std::shared_ptr<SpillStore> store_;
+  std::unique_ptr<SpillStore> extra_;
 };
 
 }  // namespace detail

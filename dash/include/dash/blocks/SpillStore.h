@@ -12,6 +12,10 @@
 // | prefetch | local; starts reading in the background                     |
 // | take     | local; waits for the bytes (no disk access if still queued) |
 // | erase    | local                                                       |
+//
+// A store that keeps what take() returned (keeps_taken(), e.g.
+// dash::ooc::LocalArrayFile) holds a container's data: its bytes stay valid
+// after take, so a block that was only read is dropped, not written back.
 #ifndef DASH__BLOCKS__SPILL_STORE_H_
 #define DASH__BLOCKS__SPILL_STORE_H_
 
@@ -45,6 +49,10 @@ class SpillStore {
   virtual void erase(std::uint64_t key) = 0;
   // Bytes written and read so far. Local.
   virtual SpillCounters counters() const = 0;
+  // True if take() leaves the bytes in the store (a container's local array
+  // file): a block taken and not changed can then be dropped, not written
+  // back. Local.
+  virtual bool keeps_taken() const { return false; }
 };
 
 // A store named `name` in the calling unit's spill directory (DASH_OOC_DIR).

@@ -1,0 +1,91 @@
+// dash::ooc::LocalArrayFile: the calling unit's part of an out-of-core
+// container, one file in the unit's spill directory, cut into regions
+// (slabs) that move between the file and memory as a whole.
+//
+//   file "<spill dir>/<name>" (0600): region after region, each the bytes
+//     of one slab (for dash::ooc::Matrix: its elements, row-major); made
+//     sparse (all zero) by the constructor
+//   put(key, bytes):  the bytes wait in a queue, the file's I/O thread
+//                     writes them at the region's offset (pwrite) and
+//                     records their checksum (in memory; the file holds
+//                     only the data)
+//   prefetch(key):    the I/O thread reads the region into a page-aligned
+//                     buffer
+//   take(key):        the region's bytes (prefetched, or read now),
+//                     checked against the recorded checksum; the region
+//                     keeps them (keeps_taken()), so a slab that was only
+//                     read need not be written back. A region never
+//                     written is zero and costs no read.
+//
+// Errors (dash::exception::RuntimeError naming the path, the region, its
+// offset and the cause): a region whose bytes no longer match their
+// checksum or that the file cut short, at take; a failed write, at the next
+// put, take or flush; the bytes of that write stay in memory and take()
+// returns them, so nothing is lost. At most two writes wait per file (put
+// waits for room). Bytes read and written are counted.
+//
+// | call         | cost                                                   |
+// |--------------|--------------------------------------------------------|
+// | constructor  | local; creates and sizes the file (no data written)    |
+// | put          | local; the write happens on the I/O thread             |
+// | prefetch     | local; the read happens on the I/O thread              |
+// | take         | local; waits for the read (or reads), checksums        |
+// | flush        | local; waits until every queued write is in the file   |
+// | destructor   | local; finishes queued writes, removes the file        |
+#ifndef DASH__OOC__LOCAL_ARRAY_FILE_H_
+#define DASH__OOC__LOCAL_ARRAY_FILE_H_
+
+#include <dash/blocks/SpillStore.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace ooc {
+
+class LocalArrayFile final : public dash::bp::SpillStore {
+ public:
+  // One region per (key, bytes) pair, laid out in that order; keys unique.
+  // Throws InvalidArgument for a repeated key, RuntimeError naming the path
+  // if the file cannot be made. Local.
+  LocalArrayFile(const std::string& name,
+                 const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions);
+  // Finishes queued writes and removes the file. Local.
+  ~LocalArrayFile() override;
+  LocalArrayFile(const LocalArrayFile&) = delete;
+  LocalArrayFile& operator=(const LocalArrayFile&) = delete;
+
+  // Writes `bytes` (exactly the region's size) into region `key`, behind
+  // the caller. Local.
+  void put(std::uint64_t key, dash::bp::Bytes bytes) override;
+  // Starts reading region `key`. Local.
+  void prefetch(std::uint64_t key) override;
+  // Region `key`'s bytes, checked. Local, waits.
+  dash::bp::Bytes take(std::uint64_t key) override;
+  // Keeps a buffer take() returned for a later read. Local.
+  void recycle(dash::bp::Bytes bytes) override;
+  // Nothing: a region belongs to the container, not to the block. Local.
+  void erase(std::uint64_t) override {}
+  dash::bp::SpillCounters counters() const override;
+  bool keeps_taken() const override { return true; }
+
+  // Waits until every queued write is in the file; throws the first write
+  // error not yet reported. Local.
+  void flush();
+  // The file's path, the size of region `key`. Local.
+  const std::string& path() const;
+  std::uint64_t region_bytes(std::uint64_t key) const;
+
+  struct State;  // regions, queue and I/O thread (LocalArrayFile.cc)
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace ooc
+}  // namespace dash
+
+#endif  // DASH__OOC__LOCAL_ARRAY_FILE_H_

@@ -1,0 +1,357 @@
+// dash::ooc::Matrix: a distributed matrix whose local part lives in a file
+// (one local array file per unit, dash::ooc::LocalArrayFile), brought into
+// memory a slab at a time: the seed's local placement model.
+//
+//   dash::ooc::Matrix<double, 2> m(dash::SizeSpec<2>(rows, cols),
+//                                  dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED),
+//                                  dash::Team::All(), /*slabs_per_block*/ 8);
+//   m.generate([](const std::array<long, 2>& g) { return double(g[0] + g[1]); });
+//   auto master = dash::bp::of(m, {/*width*/ 1}, /*slabs in memory*/ 1);
+//   dash::bp::exchange_halos(master);           // the same stencil code as in core
+//   master.foreach([](dash::bp::ContainerBlock<double, 2>& b, dash::bp::Proxy&) { ... });
+//
+// The pattern is the one a dash::Matrix of the same arguments has (same
+// owners, same blocks). Each block of the pattern is cut along dimension 0
+// into slabs_per_block() slabs of (nearly) equal rows: slab s of a block of
+// e rows holds rows [e*s/S, e*(s+1)/S). The slabs form a finer block grid
+// (the pattern's, with S times as many blocks along dimension 0): a slab's
+// gid is its row-major index there. The unit's file holds its slabs one
+// after the other, each row-major over its box.
+//
+// dash::bp::of(m, halo, mem_slabs) gives a Master with one ContainerBlock
+// per slab: the block's elements are its payload, in the file until a call
+// runs the block; at most mem_slabs payloads stay in memory (the next one
+// is prefetched while the current one computes); halos and links stay in
+// memory; a slab only read is not written back. While that master lives it
+// owns the slabs: the matrix's own calls below see what it wrote once it is
+// destroyed (it writes the changed slabs back then).
+//
+// | call                 | cost                                                |
+// |----------------------|-----------------------------------------------------|
+// | constructor          | collective over the team (the pattern); makes the   |
+// |                      | unit's file (sparse, all zero: nothing written)     |
+// | get / set            | local; reads (set: and writes) the element's slab   |
+// | generate             | local; writes every local slab once                 |
+// | for_each             | local; reads every local slab once (prefetched)     |
+// | copy to/from Matrix  | local; one read or write per slab, no communication |
+// | dash::bp::of         | local; no I/O until blocks run                      |
+#ifndef DASH__OOC__MATRIX_H_
+#define DASH__OOC__MATRIX_H_
+
+#include <dash/Exception.h>
+#include <dash/Matrix.h>
+#include <dash/blocks/ContainerBlocks.h>
+#include <dash/ooc/LocalArrayFile.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace ooc {
+
+template <class T, dim_t N, class IndexType = default_index_t,
+          class PatternT = TilePattern<N, ROW_MAJOR, IndexType>>
+class Matrix {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "dash::ooc::Matrix<T>: T must be trivially copyable (elements move as bytes)");
+
+ public:
+  using value_type = T;
+  using pattern_type = PatternT;
+  using coords_type = std::array<long, N>;
+
+  // One slab of the calling unit: its gid and coordinates in the slab grid,
+  // its global box, and the local block of the pattern it is part of.
+  struct Slab {
+    int gid;
+    coords_type coords;
+    dash::bp::Box<N> box;
+    long local_block;
+  };
+
+  // The pattern of dash::Matrix<T, N, IndexType, PatternT>(size, dist,
+  // team), each block cut into slabs_per_block slabs. Throws
+  // InvalidArgument if slabs_per_block < 1 or a block has fewer rows than
+  // that. Collective over team.
+  Matrix(const SizeSpec<N, IndexType>& size, const DistributionSpec<N>& dist, Team& team,
+         int slabs_per_block)
+      : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team), slabs_per_block) {}
+  // Elements laid out by `pattern`. Collective over the pattern's team.
+  Matrix(const PatternT& pattern, int slabs_per_block)
+      : pattern_(std::make_shared<const PatternT>(pattern)), slabs_(slabs_per_block) {
+    using pattern_coords = typename PatternT::coords_type;
+    const auto grid = dash::bp::detail::block_grid(*pattern_);
+    if (slabs_ < 1)
+      throw exception::InvalidArgument("dash::ooc::Matrix: " + std::to_string(slabs_) +
+                                       " slabs per block (at least 1)");
+    long total = 1;
+    for (dim_t d = 0; d < N; ++d) total *= d == 0 ? grid[d] * slabs_ : grid[d];
+    if (total > INT_MAX)
+      throw exception::InvalidArgument("dash::ooc::Matrix: " + std::to_string(total) +
+                                       " slabs do not fit an int gid");
+    if (grid[0] > 0) {
+      pattern_coords last{};
+      last[0] = IndexType(grid[0] - 1);
+      const long rows = std::min<long>(long(pattern_->block(pattern_coords{}).extent(0)),
+                                       long(pattern_->block(last).extent(0)));
+      if (rows < slabs_)
+        throw exception::InvalidArgument(
+            "dash::ooc::Matrix: " + std::to_string(slabs_) + " slabs per block, but a block has " +
+            std::to_string(rows) + " rows (a slab needs at least one)");
+      min_slab_rows_ = rows / slabs_;
+    }
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> regions;
+    for (long lb = 0; lb < long(pattern_->local_nblocks()); ++lb) {
+      const auto l = dash::bp::detail::local_block_layout(*pattern_, lb);
+      const long e = l.box.extent(0);
+      for (int s = 0; s < slabs_; ++s) {
+        Slab slab{0, l.block_coords, l.box, lb};
+        slab.coords[0] = l.block_coords[0] * slabs_ + s;
+        slab.box.min[0] = l.box.min[0] + e * s / slabs_;
+        slab.box.max[0] = l.box.min[0] + e * (s + 1) / slabs_;
+        for (dim_t d = 0; d < N; ++d)
+          slab.gid = slab.gid * int(d == 0 ? grid[0] * slabs_ : grid[d]) + int(slab.coords[d]);
+        local_.push_back(slab);
+      }
+    }
+    std::sort(local_.begin(), local_.end(),
+              [](const Slab& a, const Slab& b) { return a.gid < b.gid; });
+    for (const Slab& s : local_)
+      regions.emplace_back(std::uint64_t(s.gid), std::uint64_t(s.box.size()) * sizeof(T));
+    file_ = std::make_shared<LocalArrayFile>("matrix" + std::to_string(next_id()), regions);
+  }
+
+  const PatternT& pattern() const { return *pattern_; }
+  Team& team() const { return pattern_->team(); }
+  int slabs_per_block() const { return slabs_; }
+  // Rows of the shortest slab. Local.
+  long min_slab_rows() const { return min_slab_rows_; }
+  // The calling unit's slabs, by increasing gid. Local.
+  const std::vector<Slab>& local_slabs() const { return local_; }
+  // Slabs per dimension of the slab grid. Local.
+  coords_type slab_grid() const {
+    coords_type g = dash::bp::detail::block_grid(*pattern_);
+    g[0] *= slabs_;
+    return g;
+  }
+  // The unit (team-relative id) that holds slab gid. Local.
+  int slab_owner(int gid) const { return owner_function()(gid); }
+  std::function<int(int)> owner_function() const {
+    auto pattern = pattern_;
+    const coords_type grid = slab_grid();
+    const int slabs = slabs_;
+    return [pattern, grid, slabs](int gid) {
+      typename PatternT::coords_type c;
+      for (dim_t d = N - 1; d >= 0; --d) {
+        c[d] = IndexType(gid % grid[d]);
+        gid = int(gid / grid[d]);
+      }
+      c[0] = IndexType(c[0] / slabs);
+      return int(pattern->unit_at(pattern->block(c).offsets()).id);
+    };
+  }
+  // The unit's local array file. Local.
+  const std::shared_ptr<LocalArrayFile>& file() const { return file_; }
+  // Bytes the unit's file moved so far. Local.
+  dash::bp::SpillCounters counters() const { return file_->counters(); }
+
+  // The calling unit's element at global coordinates g (InvalidArgument if
+  // another unit holds it). Local; reads its slab.
+  T get(const coords_type& g) const {
+    const Slab& s = slab_of(g, "get");
+    dash::bp::Bytes bytes = file_->take(std::uint64_t(s.gid));
+    T v;
+    std::memcpy(&v, bytes.data() + offset_in(s, g) * sizeof(T), sizeof(T));
+    file_->recycle(std::move(bytes));
+    return v;
+  }
+  // Sets that element. Local; reads and writes its slab.
+  void set(const coords_type& g, const T& v) {
+    const Slab& s = slab_of(g, "set");
+    dash::bp::Bytes bytes = file_->take(std::uint64_t(s.gid));
+    std::memcpy(bytes.data() + offset_in(s, g) * sizeof(T), &v, sizeof(T));
+    file_->put(std::uint64_t(s.gid), std::move(bytes));
+  }
+
+  // Sets each local element to f(global coordinates). Local; writes every
+  // slab once.
+  template <class F>
+  void generate(F&& f) {
+    for (const Slab& s : local_) {
+      dash::bp::Bytes bytes;
+      bytes.resize(std::size_t(s.box.size()) * sizeof(T));
+      T* at = reinterpret_cast<T*>(bytes.data());
+      dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max,
+                                         [&](const coords_type& g) { *at++ = f(g); });
+      file_->put(std::uint64_t(s.gid), std::move(bytes));
+    }
+  }
+  // Calls f(global coordinates, value) for each local element, slab by
+  // slab, row-major inside a slab. Local; reads every slab once (the next
+  // one prefetched).
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t k = 0; k < local_.size(); ++k) {
+      const Slab& s = local_[k];
+      dash::bp::Bytes bytes = file_->take(std::uint64_t(s.gid));
+      if (k + 1 < local_.size()) file_->prefetch(std::uint64_t(local_[k + 1].gid));
+      const T* at = reinterpret_cast<const T*>(bytes.data());
+      dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max,
+                                         [&](const coords_type& g) { f(g, *at++); });
+      file_->recycle(std::move(bytes));
+    }
+  }
+
+  // Calls f(slab, elements, layout) for each slab with the in-core
+  // matrix's layout of its local block: for copy. Local.
+  template <class M, class F>
+  void for_each_slab_in(const M& in_core, const char* call, F&& f) const {
+    check_same_pattern(in_core.pattern(), call);
+    for (const Slab& s : local_)
+      f(s, dash::bp::detail::local_block_layout(in_core.pattern(), s.local_block));
+  }
+
+ private:
+  template <class P>
+  void check_same_pattern(const P& other, const char* call) const {
+    bool same = long(other.local_nblocks()) == long(pattern_->local_nblocks());
+    for (long lb = 0; same && lb < long(pattern_->local_nblocks()); ++lb) {
+      const auto a = dash::bp::detail::local_block_layout(*pattern_, lb);
+      const auto b = dash::bp::detail::local_block_layout(other, lb);
+      same = a.gid == b.gid && a.box.min == b.box.min && a.box.max == b.box.max;
+    }
+    if (!same)
+      throw exception::InvalidArgument(std::string(call) +
+                                       ": the matrices have different patterns (extents, "
+                                       "distribution or team)");
+  }
+  const Slab& slab_of(const coords_type& g, const char* call) const {
+    for (const Slab& s : local_) {
+      bool inside = true;
+      for (dim_t d = 0; d < N; ++d) inside = inside && g[d] >= s.box.min[d] && g[d] < s.box.max[d];
+      if (inside) return s;
+    }
+    std::string at;
+    for (dim_t d = 0; d < N; ++d) at += (d ? ", " : "") + std::to_string(g[d]);
+    throw exception::InvalidArgument("dash::ooc::Matrix::" + std::string(call) + ": element (" +
+                                     at + ") is not the calling unit's");
+  }
+  static long offset_in(const Slab& s, const coords_type& g) {
+    long at = 0;
+    for (dim_t d = 0; d < N; ++d) at = at * s.box.extent(d) + (g[d] - s.box.min[d]);
+    return at;
+  }
+  static int next_id() {
+    static std::atomic<int> id{0};
+    return id++;
+  }
+
+  std::shared_ptr<const PatternT> pattern_;
+  int slabs_;
+  long min_slab_rows_ = 0;
+  std::vector<Slab> local_;
+  std::shared_ptr<LocalArrayFile> file_;
+};
+
+// Copies the calling unit's part of `from` into `to`'s local memory; the
+// two have the same pattern (InvalidArgument otherwise). Local: each unit
+// copies its own part (one slab read each); a barrier before other units
+// read `to`.
+template <class T, dim_t N, class IndexType, class PatternT>
+void copy(const Matrix<T, N, IndexType, PatternT>& from,
+          dash::Matrix<T, N, IndexType, PatternT>& to) {
+  using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
+  from.for_each_slab_in(to, "dash::ooc::copy", [&](const Slab& s, const auto& l) {
+    dash::bp::Bytes bytes = from.file()->take(std::uint64_t(s.gid));
+    const T* at = reinterpret_cast<const T*>(bytes.data());
+    T* base = to.lbegin() + l.base;
+    dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max, [&](const std::array<long, N>& g) {
+      long off = 0;
+      for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
+      base[off] = *at++;
+    });
+    from.file()->recycle(std::move(bytes));
+  });
+}
+
+// Copies the calling unit's part of `from` into `to`'s file (same pattern).
+// Local: one slab write each; complete other units' writes to `from`
+// (barrier) first.
+template <class T, dim_t N, class IndexType, class PatternT>
+void copy(const dash::Matrix<T, N, IndexType, PatternT>& from,
+          Matrix<T, N, IndexType, PatternT>& to) {
+  using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
+  to.for_each_slab_in(from, "dash::ooc::copy", [&](const Slab& s, const auto& l) {
+    dash::bp::Bytes bytes;
+    bytes.resize(std::size_t(s.box.size()) * sizeof(T));
+    T* at = reinterpret_cast<T*>(bytes.data());
+    const T* base = from.lbegin() + l.base;
+    dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max, [&](const std::array<long, N>& g) {
+      long off = 0;
+      for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
+      *at++ = base[off];
+    });
+    to.file()->put(std::uint64_t(s.gid), std::move(bytes));
+  });
+}
+
+}  // namespace ooc
+
+namespace bp {
+
+// The calling unit's slabs of an out-of-core matrix as blocks, one per
+// slab, linked as blocks of the slab grid (see the top of this file and of
+// ContainerBlocks.h): the same stencil code as for dash::bp::of(matrix)
+// runs on them. At most mem_slabs slabs' elements stay in memory (0: all,
+// loaded now); the others are in the matrix's file. The matrix must outlive
+// the master. Throws InvalidArgument (on every unit alike) for a negative
+// width or one larger than the rows of a slab or the extent of a block
+// along a dimension with neighbours. Local.
+template <class T, dim_t N, class IndexType, class PatternT>
+Master<ContainerBlock<T, N>> of(ooc::Matrix<T, N, IndexType, PatternT>& matrix,
+                                const HaloSpec<N>& halo = {}, std::size_t mem_slabs = 1) {
+  using Block = ContainerBlock<T, N>;
+  const auto grid = matrix.slab_grid();
+  if (halo.width < 0)
+    throw exception::InvalidArgument("dash::bp::of: halo width " + std::to_string(halo.width));
+  long nslabs = 1;
+  for (dim_t d = 0; d < N; ++d) nslabs *= grid[d];
+  for (dim_t d = 0; d < N && nslabs > 0; ++d) {
+    if (grid[d] < 2 && !halo.periodic[d]) continue;
+    using pattern_coords = typename PatternT::coords_type;
+    pattern_coords last{};
+    last[d] = IndexType(detail::block_grid(matrix.pattern())[d] - 1);
+    const long shortest =
+        d == 0 ? matrix.min_slab_rows()
+               : std::min<long>(long(matrix.pattern().block(pattern_coords{}).extent(d)),
+                                long(matrix.pattern().block(last).extent(d)));
+    if (shortest < halo.width)
+      throw exception::InvalidArgument(
+          "dash::bp::of: halo width " + std::to_string(halo.width) + " exceeds the extent " +
+          std::to_string(shortest) + " of a " + (d == 0 ? "slab" : "block") + " along dimension " +
+          std::to_string(d) +
+          ", where it has neighbours (a halo must come from the adjacent one only)");
+  }
+  Master<Block> master(int(nslabs), matrix.owner_function(), matrix.team());
+  master.spill_store(matrix.file());
+  master.limit(mem_slabs == 0 ? 1 : mem_slabs);
+  for (const auto& s : matrix.local_slabs()) {
+    const auto neighbors = detail::grid_neighbors<T, N>(s.coords, grid, halo);
+    master.add(s.gid, std::make_unique<Block>(s.gid, s.coords, s.box, halo, neighbors),
+               detail::links_of<T, N>(s.gid, neighbors));
+  }
+  if (mem_slabs == 0) master.limit(0);
+  return master;
+}
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__OOC__MATRIX_H_

@@ -1,0 +1,295 @@
+// dash::ooc::LocalArrayFile (see dash/ooc/LocalArrayFile.h).
+#include <dash/Exception.h>
+#include <dash/ooc/LocalArrayFile.h>
+#include <dash/ooc/SpillDirectory.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <boost/container/flat_map.hpp>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "ooc/Checksum.h"
+
+namespace dash {
+namespace ooc {
+
+namespace {
+
+constexpr std::size_t kAlign = 4096;
+constexpr int kMaxQueuedWrites = 2;
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+// A page-aligned buffer of n bytes (uninitialised unless zero).
+dash::bp::Bytes aligned_bytes(std::size_t n, bool zero) {
+  const std::size_t capacity = std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign);
+  void* memory = nullptr;
+  if (posix_memalign(&memory, kAlign, capacity) != 0) throw std::bad_alloc();
+  if (zero) std::memset(memory, 0, n);
+  return dash::bp::Bytes::adopt(static_cast<char*>(memory), n, capacity);
+}
+
+}  // namespace
+
+struct LocalArrayFile::State {
+  enum Phase { idle, write_queued, writing, write_failed, reading, read_done };
+  struct Region {
+    std::uint64_t offset = 0, size = 0, checksum = 0;
+    bool written = false;  // false: still the zeros the file was made with
+    Phase phase = idle;
+    dash::bp::Bytes bytes;  // write_*: the data; read_done: what was read
+    std::string error;      // read_done: why the read failed (empty: fine)
+  };
+
+  std::string path;
+  int fd = -1;
+  boost::container::flat_map<std::uint64_t, Region> regions;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::uint64_t> jobs;  // keys whose region is write_queued or reading
+  int queued_writes = 0;
+  std::string unreported;             // the first failed write not yet thrown
+  std::vector<dash::bp::Bytes> pool;  // recycled buffers
+  dash::bp::SpillCounters counters;
+  std::thread thread;
+  bool stopping = false;
+
+  Region& region(std::uint64_t key, const char* call) {
+    auto it = regions.find(key);
+    if (it == regions.end())
+      throw exception::InvalidArgument(std::string("dash::ooc::LocalArrayFile::") + call +
+                                       ": no region " + std::to_string(key) + " in " + path);
+    return it->second;
+  }
+  std::string where(std::uint64_t key, const Region& r) const {
+    return path + ", region " + std::to_string(key) + " (bytes " + std::to_string(r.offset) +
+           " to " + std::to_string(r.offset + r.size) + ")";
+  }
+  void throw_unreported() {
+    if (unreported.empty()) return;
+    std::string text = std::move(unreported);
+    unreported.clear();
+    throw exception::RuntimeError(text);
+  }
+  // Call with the mutex held.
+  void submit(std::uint64_t key) {
+    jobs.push_back(key);
+    if (!thread.joinable()) thread = std::thread([this] { loop(); });
+    changed.notify_all();
+  }
+  dash::bp::Bytes buffer(std::size_t n) {
+    for (std::size_t i = 0; i < pool.size(); ++i)
+      if (pool[i].capacity() >= n && pool[i].capacity() <= 2 * n + kAlign) {
+        dash::bp::Bytes b = std::move(pool[i]);
+        pool.erase(pool.begin() + std::ptrdiff_t(i));
+        b.resize(n);
+        return b;
+      }
+    return aligned_bytes(n, false);
+  }
+
+  // Reads region r into `to` (r.size bytes) and checks it; returns the error (empty: fine).
+  std::string read_region(const Region& r, char* to) const {
+    std::size_t done = 0;
+    while (done < r.size) {
+      const ssize_t n = pread(fd, to + done, r.size - done, off_t(r.offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return "read failed: " + errno_text(errno);
+      if (n == 0)
+        return "the file ends after " + std::to_string(r.offset + done) + " bytes (truncated)";
+      done += std::size_t(n);
+    }
+    if (detail::checksum64(to, r.size) != r.checksum)
+      return "checksum mismatch (the file was changed or damaged)";
+    return std::string();
+  }
+  std::string write_region(const Region& r) const {
+    std::size_t done = 0;
+    while (done < r.size) {
+      const ssize_t n = pwrite(fd, r.bytes.data() + done, r.size - done, off_t(r.offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return "write failed: " + errno_text(n < 0 ? errno : EIO);
+      done += std::size_t(n);
+    }
+    return std::string();
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      changed.wait(lock, [this] { return !jobs.empty() || stopping; });
+      if (jobs.empty()) return;
+      const std::uint64_t key = jobs.front();
+      jobs.pop_front();
+      Region& r = regions.find(key)->second;
+      if (r.phase == write_queued) {
+        r.phase = writing;
+        lock.unlock();
+        const std::uint64_t sum = detail::checksum64(r.bytes.data(), r.size);
+        const std::string error = write_region(r);
+        lock.lock();
+        --queued_writes;
+        if (error.empty()) {
+          r.checksum = sum;
+          r.written = true;
+          r.phase = idle;
+          counters.bytes_written += r.size;
+          pool.size() < 2 ? pool.push_back(std::move(r.bytes)) : void(r.bytes = {});
+        } else {
+          r.phase = write_failed;  // the bytes stay: take() returns them
+          if (unreported.empty())
+            unreported = "dash::ooc::LocalArrayFile: writing " + where(key, r) +
+                         " failed: " + error + " (its bytes stay in memory)";
+        }
+      } else if (r.phase == reading) {
+        dash::bp::Bytes to = buffer(std::size_t(r.size));
+        lock.unlock();
+        std::string error = read_region(r, to.data());
+        lock.lock();
+        r.bytes = std::move(to);
+        r.error = std::move(error);
+        r.phase = read_done;
+      }
+      changed.notify_all();
+    }
+  }
+};
+
+LocalArrayFile::LocalArrayFile(const std::string& name,
+                               const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions)
+    : state_(std::make_shared<State>()) {
+  State& s = *state_;
+  std::uint64_t offset = 0;
+  s.regions.reserve(regions.size());
+  for (const auto& [key, size] : regions) {
+    State::Region r;
+    r.offset = offset;
+    r.size = size;
+    if (!s.regions.emplace(key, std::move(r)).second)
+      throw exception::InvalidArgument("dash::ooc::LocalArrayFile: region " + std::to_string(key) +
+                                       " given twice");
+    offset += size;
+  }
+  s.path = SpillDirectory::instance().path() + "/" + name;
+  s.fd = open(s.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (s.fd < 0)
+    throw exception::RuntimeError("dash::ooc::LocalArrayFile: cannot create " + s.path + ": " +
+                                  errno_text(errno));
+  if (ftruncate(s.fd, off_t(offset)) != 0) {
+    const int e = errno;
+    close(s.fd);
+    unlink(s.path.c_str());
+    throw exception::RuntimeError("dash::ooc::LocalArrayFile: cannot size " + s.path + " to " +
+                                  std::to_string(offset) + " bytes: " + errno_text(e));
+  }
+}
+
+LocalArrayFile::~LocalArrayFile() {
+  State& s = *state_;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.stopping = true;
+    s.changed.notify_all();
+  }
+  if (s.thread.joinable()) s.thread.join();
+  close(s.fd);
+  unlink(s.path.c_str());
+}
+
+void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {
+  State& s = *state_;
+  std::unique_lock<std::mutex> lock(s.mutex);
+  s.throw_unreported();
+  State::Region& r = s.region(key, "put");
+  if (bytes.size() != r.size)
+    throw exception::InvalidArgument(
+        "dash::ooc::LocalArrayFile::put: " + std::to_string(bytes.size()) + " bytes for " +
+        s.where(key, r));
+  // One write per region at a time; a read of it in flight finishes first.
+  s.changed.wait(lock, [&] {
+    return (r.phase == State::idle || r.phase == State::read_done ||
+            r.phase == State::write_failed) &&
+           s.queued_writes < kMaxQueuedWrites;
+  });
+  r.bytes = std::move(bytes);
+  r.error.clear();
+  r.phase = State::write_queued;
+  ++s.queued_writes;
+  s.submit(key);
+}
+
+void LocalArrayFile::prefetch(std::uint64_t key) {
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  State::Region& r = s.region(key, "prefetch");
+  if (r.phase != State::idle || !r.written) return;
+  r.phase = State::reading;
+  s.submit(key);
+}
+
+dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
+  State& s = *state_;
+  std::unique_lock<std::mutex> lock(s.mutex);
+  s.throw_unreported();
+  State::Region& r = s.region(key, "take");
+  s.changed.wait(lock, [&] {
+    return r.phase != State::write_queued && r.phase != State::writing && r.phase != State::reading;
+  });
+  if (r.phase == State::write_failed) return r.bytes;  // a copy: the region keeps them
+  if (r.phase == State::read_done) {
+    r.phase = State::idle;
+    dash::bp::Bytes bytes = std::move(r.bytes);
+    if (!r.error.empty())
+      throw exception::RuntimeError("dash::ooc::LocalArrayFile: reading " + s.where(key, r) + ": " +
+                                    r.error);
+    s.counters.bytes_read += r.size;
+    return bytes;
+  }
+  if (!r.written) return aligned_bytes(std::size_t(r.size), true);
+  dash::bp::Bytes bytes = s.buffer(std::size_t(r.size));
+  const State::Region copy{r.offset, r.size, r.checksum, true, State::idle, {}, {}};
+  lock.unlock();
+  const std::string error = s.read_region(copy, bytes.data());
+  lock.lock();
+  if (!error.empty())
+    throw exception::RuntimeError("dash::ooc::LocalArrayFile: reading " + s.where(key, r) + ": " +
+                                  error);
+  s.counters.bytes_read += r.size;
+  return bytes;
+}
+
+void LocalArrayFile::recycle(dash::bp::Bytes bytes) {
+  State& s = *state_;
+  if (bytes.capacity() < kAlign || reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign != 0)
+    return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.pool.size() < 2) s.pool.push_back(std::move(bytes));
+}
+
+dash::bp::SpillCounters LocalArrayFile::counters() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->counters;
+}
+
+void LocalArrayFile::flush() {
+  State& s = *state_;
+  std::unique_lock<std::mutex> lock(s.mutex);
+  s.changed.wait(lock, [&] { return s.queued_writes == 0; });
+  s.throw_unreported();
+}
+
+const std::string& LocalArrayFile::path() const { return state_->path; }
+
+std::uint64_t LocalArrayFile::region_bytes(std::uint64_t key) const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->region(key, "region_bytes").size;
+}
+
+}  // namespace ooc
+}  // namespace dash

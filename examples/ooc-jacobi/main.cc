@@ -1,0 +1,331 @@
+// ooc-jacobi: a 2-D 5-point Jacobi sweep on a BLOCKED x BLOCKED matrix,
+// in memory (--strategy incore) or with each unit's local array in a file
+// (dash::ooc::Matrix) and only a slab of --mem-fraction of it in memory,
+// the halos exchanged by the chosen strategy: the same stencil code, the
+// same result.
+//
+// Run (--help lists the options):
+//   mpirun -n 4 build/openmpi/examples/ooc-jacobi --grid 2048,2048 --iterations 10
+//        --strategy producer --mem-fraction 1/8
+// Unit 0 prints, last,
+//   time_s=<s> bytes_read=<n> bytes_written=<n> checksum=<hex>
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Matrix.h>
+#include <dash/Team.h>
+#include <dash/blocks/ContainerBlocks.h>
+#include <dash/ooc/Ghosts.h>
+#include <dash/ooc/Matrix.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../common/Args.h"
+#include "../common/Errors.h"
+
+namespace {
+
+const char* const kProgram = "ooc-jacobi";
+
+const char* const kUsage =
+    "usage: ooc-jacobi [options]\n"
+    "Runs K Jacobi sweeps (each cell becomes the mean of its four neighbours; cells\n"
+    "beyond the border are 0) on an X x Y matrix of doubles distributed BLOCKED x\n"
+    "BLOCKED, starting from pseudo-random values.\n"
+    "\n"
+    "  --grid X,Y            matrix extents (default: 512,512)\n"
+    "  --iterations K        sweeps (default: 10)\n"
+    "  --strategy S          incore: the matrix in memory; collective or producer:\n"
+    "                        each unit's local array in a file in its spill directory\n"
+    "                        (DASH_OOC_DIR), slabs of it in memory, the halos\n"
+    "                        exchanged collectively before each sweep, or sent by\n"
+    "                        each slab while it is in memory (demand: not built yet)\n"
+    "                        (default: incore)\n"
+    "  --mem-fraction F      the slab: 1/S of a unit's local array for an integer S,\n"
+    "                        written 1/S or as a decimal (default: 1/4); one slab per\n"
+    "                        unit in memory (plus the next one, prefetched)\n"
+    "  --threads T           threads running the slabs of a unit (default: 1)\n"
+    "  --seed X              seed of the start values (default: 1)\n"
+    "  --verbose             also print each unit's peak resident memory\n"
+    "  --help                print this text\n"
+    "\n"
+    "Options also take the form --option=VALUE. Unit 0 prints the run and, last,\n"
+    "'time_s=<s> bytes_read=<n> bytes_written=<n> checksum=<hex>': the sweeps' time\n"
+    "(with the write-back of the slabs still in memory), the bytes all units read\n"
+    "from and wrote to their files in that time, and a checksum of the final values\n"
+    "(a sum over cells of a hash of the cell's index and bits), which depends only\n"
+    "on X, Y, K and the seed: the same for every strategy, fraction, thread count\n"
+    "and unit count.\n";
+
+enum class Strategy { incore, collective, producer };
+
+struct Options {
+  long rows = 512, cols = 512;
+  int iterations = 10;
+  Strategy strategy = Strategy::incore;
+  int slabs = 4;
+  int threads = 1;
+  std::uint64_t seed = 1;
+  bool verbose = false, help = false;
+};
+
+using examples::UsageError;
+
+// "1/S" or a decimal 1/S: S.
+int parse_fraction(const std::string& text) {
+  double f = 0;
+  std::size_t used = 0;
+  try {
+    if (text.rfind("1/", 0) == 0) {
+      const long long s = std::stoll(text.substr(2), &used);
+      if (used + 2 == text.size() && s >= 1 && s <= (1 << 20)) return int(s);
+    } else {
+      f = std::stod(text, &used);
+      if (used == text.size() && f > 0 && f <= 1) {
+        const double s = std::round(1 / f);
+        if (std::fabs(s * f - 1) < 1e-9 && s <= (1 << 20)) return int(s);
+      }
+    }
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--mem-fraction: expected 1/S for an integer S >= 1 (e.g. 1/8 or 0.125), got '" +
+                   text + "'");
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  examples::for_each_option(argc, argv, [&](examples::Option& opt) {
+    const std::string& arg = opt.name();
+    if (arg == "--help") {
+      opt.flag();
+      o.help = true;
+    } else if (arg == "--verbose") {
+      opt.flag();
+      o.verbose = true;
+    } else if (arg == "--grid") {
+      const std::string v = opt.value();
+      const std::size_t comma = v.find(',');
+      if (comma == std::string::npos)
+        throw UsageError("--grid: expected X,Y (e.g. 512,512), got '" + v + "'");
+      o.rows = long(examples::parse_integer(arg, v.substr(0, comma), 1, 1ll << 30));
+      o.cols = long(examples::parse_integer(arg, v.substr(comma + 1), 1, 1ll << 30));
+    } else if (arg == "--iterations") {
+      o.iterations = int(examples::parse_integer(arg, opt.value(), 0, 1 << 24));
+    } else if (arg == "--strategy") {
+      const std::string v = opt.value();
+      if (v == "incore")
+        o.strategy = Strategy::incore;
+      else if (v == "collective")
+        o.strategy = Strategy::collective;
+      else if (v == "producer")
+        o.strategy = Strategy::producer;
+      else if (v == "demand")
+        throw UsageError("--strategy demand: the demand-driven ghost exchange is not built yet");
+      else
+        throw UsageError("--strategy: expected collective, demand, producer or incore, got '" + v +
+                         "'");
+    } else if (arg == "--mem-fraction") {
+      o.slabs = parse_fraction(opt.value());
+    } else if (arg == "--threads") {
+      o.threads = int(examples::parse_integer(arg, opt.value(), 1, 256));
+    } else if (arg == "--seed") {
+      o.seed = std::uint64_t(examples::parse_integer(arg, opt.value(), 0, 1ll << 62));
+    } else {
+      throw UsageError("unknown option '" + opt.argument() + "' (try --help)");
+    }
+  });
+  return o;
+}
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 31;
+  x *= 0x7fb5d329728ea185ull;
+  x ^= x >> 27;
+  x *= 0x81dadef4bc2dd44dull;
+  x ^= x >> 33;
+  return x;
+}
+
+using Block = dash::bp::ContainerBlock<double, 2>;
+using Coords = std::array<long, 2>;
+
+// One Jacobi sweep of a block: every cell the mean of its four neighbours'
+// old values (the halo beyond the block's edge). Row by row: the new row
+// goes to `next`, the old one to `prev` for the row below.
+void jacobi(Block& b) {
+  const long R = b.extent(0), C = b.extent(1);
+  const long s0 = b.strides()[0], s1 = b.strides()[1];
+  std::vector<double> prev(static_cast<std::size_t>(C)), next(static_cast<std::size_t>(C));
+  for (long j = 0; j < C; ++j) prev[std::size_t(j)] = b(-1, j);
+  for (long i = 0; i < R; ++i) {
+    double* row = b.data() + i * s0;
+    const double* below = i + 1 < R ? b.data() + (i + 1) * s0 : nullptr;
+    for (long j = 0; j < C; ++j) {
+      const double up = prev[std::size_t(j)];
+      const double down = below ? below[j * s1] : b(R, j);
+      const double left = j > 0 ? row[(j - 1) * s1] : b(i, -1);
+      const double right = j + 1 < C ? row[(j + 1) * s1] : b(i, C);
+      next[std::size_t(j)] = 0.25 * (up + down + left + right);
+    }
+    for (long j = 0; j < C; ++j) {
+      prev[std::size_t(j)] = row[j * s1];
+      row[j * s1] = next[std::size_t(j)];
+    }
+  }
+}
+
+std::uint64_t sum_over_units(std::uint64_t x) {
+  std::uint64_t total = 0;
+  if (dart_allreduce(&x, &total, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
+    throw dash::exception::RuntimeError("ooc-jacobi: dart_allreduce failed");
+  return total;
+}
+
+long peak_rss_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+struct Result {
+  double seconds = 0;
+  std::uint64_t bytes_read = 0, bytes_written = 0, checksum = 0;
+  std::size_t slabs_in_memory = 0, slabs = 0;
+};
+
+int run(const Options& o) {
+  const int me = int(dash::myid().id), units = int(dash::size());
+  const dash::SizeSpec<2> size(o.rows, o.cols);
+  const dash::DistributionSpec<2> dist(dash::BLOCKED, dash::BLOCKED);
+  const dash::bp::HaloSpec<2> halo{1, false, {false, false}};
+  const std::uint64_t seed = o.seed;
+  const long cols = o.cols;
+  auto start_value = [seed, cols](const Coords& g) {
+    return double(mix(seed * 0x9e3779b97f4a7c15ull + std::uint64_t(g[0] * cols + g[1])) >> 11) *
+           0x1.0p-53;
+  };
+  auto cell_hash = [cols](const Coords& g, double v) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return mix(std::uint64_t(g[0] * cols + g[1]) * 0x9e3779b97f4a7c15ull ^ bits);
+  };
+  Result r;
+  std::atomic<std::uint64_t> local{0};  // foreach may run blocks on several threads
+  if (o.strategy == Strategy::incore) {
+    dash::Matrix<double, 2> m(size, dist);
+    auto master = dash::bp::of(m, halo);
+    master.threads(o.threads);
+    master.foreach ([&](Block& b, dash::bp::Proxy&) {
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j)
+          b(i, j) = start_value({b.box().min[0] + i, b.box().min[1] + j});
+    });
+    dash::barrier();
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < o.iterations; ++k)
+      dash::ooc::sweep(master, dash::ooc::Ghosts::collective,
+                       [](Block& b, dash::bp::Proxy&) { jacobi(b); });
+    dash::barrier();
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    master.foreach ([&](const Block& b, dash::bp::Proxy&) {
+      std::uint64_t sum = 0;
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j)
+          sum += cell_hash({b.box().min[0] + i, b.box().min[1] + j}, b(i, j));
+      local += sum;
+    });
+    r.slabs = r.slabs_in_memory = master.size();
+  } else {
+    dash::ooc::Matrix<double, 2> m(size, dist, dash::Team::All(), o.slabs);
+    m.generate(start_value);
+    m.file()->flush();
+    const dash::bp::SpillCounters before = m.counters();
+    dash::barrier();
+    const auto start = std::chrono::steady_clock::now();
+    dash::bp::SpillCounters queues{};
+    {
+      auto master = dash::bp::of(m, halo, 1);
+      master.threads(o.threads);
+      const auto strategy = o.strategy == Strategy::producer ? dash::ooc::Ghosts::producer
+                                                             : dash::ooc::Ghosts::collective;
+      if (strategy == dash::ooc::Ghosts::producer && o.iterations > 0)
+        dash::bp::exchange_halos(master);  // the halos the first producer sweep needs
+      for (int k = 0; k < o.iterations; ++k)
+        dash::ooc::sweep(master, strategy, [](Block& b, dash::bp::Proxy&) { jacobi(b); });
+      r.slabs_in_memory = master.resident_blocks();
+      r.slabs = master.size();
+      const dash::bp::SpillCounters all = master.spill_counters(), file = m.counters();
+      queues.bytes_read = all.bytes_read - file.bytes_read;
+      queues.bytes_written = all.bytes_written - file.bytes_written;
+    }  // the master writes the slabs still in memory back
+    m.file()->flush();
+    dash::barrier();
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const dash::bp::SpillCounters after = m.counters();
+    r.bytes_read = after.bytes_read - before.bytes_read + queues.bytes_read;
+    r.bytes_written = after.bytes_written - before.bytes_written + queues.bytes_written;
+    std::uint64_t sum = 0;
+    m.for_each([&](const Coords& g, double v) { sum += cell_hash(g, v); });
+    local += sum;
+  }
+  r.checksum = sum_over_units(local);
+  const std::uint64_t bytes_read = sum_over_units(r.bytes_read);
+  const std::uint64_t bytes_written = sum_over_units(r.bytes_written);
+
+  // --verbose: every unit's peak resident memory, gathered on unit 0.
+  std::vector<std::uint64_t> mine(3 * std::size_t(units), 0), all(mine.size(), 0);
+  mine[3 * std::size_t(me)] = std::uint64_t(peak_rss_kib());
+  mine[3 * std::size_t(me) + 1] = r.slabs_in_memory;
+  mine[3 * std::size_t(me) + 2] = r.slabs;
+  if (o.verbose && dart_allreduce(mine.data(), all.data(), mine.size(), DART_TYPE_ULONGLONG,
+                                  DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
+    throw dash::exception::RuntimeError("ooc-jacobi: dart_allreduce failed");
+  if (me == 0 && o.verbose)
+    for (int u = 0; u < units; ++u)
+      std::printf("%s: unit %d: peak resident memory %" PRIu64 " KiB, %" PRIu64 " of %" PRIu64
+                  " slabs in memory at the end\n",
+                  kProgram, u, all[3 * std::size_t(u)], all[3 * std::size_t(u) + 1],
+                  all[3 * std::size_t(u) + 2]);
+  if (me == 0) {
+    const char* names[] = {"incore", "collective", "producer"};
+    std::printf("%s: %ld x %ld doubles on %d units, %d sweeps, strategy %s", kProgram, o.rows,
+                o.cols, units, o.iterations, names[int(o.strategy)]);
+    if (o.strategy != Strategy::incore) std::printf(", slabs of 1/%d of a local array", o.slabs);
+    std::printf(", %d thread(s)\n", o.threads);
+    std::printf("time_s=%.6f bytes_read=%" PRIu64 " bytes_written=%" PRIu64 " checksum=%016" PRIx64
+                "\n",
+                r.seconds, bytes_read, bytes_written, r.checksum);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  examples::init(kProgram, &argc, &argv);
+  const bool root = dash::myid().id == 0;
+  int status = 0;
+  try {
+    const Options o = parse_args(argc, argv);
+    if (o.help) {
+      if (root) std::fputs(kUsage, stdout);
+    } else {
+      status = run(o);
+    }
+  } catch (const UsageError& e) {
+    if (root) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    examples::abort_run(kProgram, e);
+  }
+  return examples::finalize(kProgram, status);
+}

@@ -1,0 +1,306 @@
+// dash::ooc::LocalArrayFile and dash::ooc::Matrix: a local array file keeps
+// what was written, reports damage with its path; an out-of-core matrix
+// gives the same values as a dash::Matrix for element access, copy and
+// stencil sweeps with every ghost strategy, slab count, memory limit and
+// thread count.
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Matrix.h>
+#include <dash/blocks/ContainerBlocks.h>
+#include <dash/ooc/Ghosts.h>
+#include <dash/ooc/LocalArrayFile.h>
+#include <dash/ooc/Matrix.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash::bp::Bytes;
+using dash::ooc::LocalArrayFile;
+using dash_test::myid;
+using Coords = std::array<long, 2>;
+
+Bytes Filled(std::size_t n, char seed) {
+  Bytes b;
+  b.resize(n);
+  for (std::size_t i = 0; i < n; ++i) b.data()[i] = char(seed + 7 * i);
+  return b;
+}
+
+bool Same(const Bytes& a, const Bytes& b) {
+  return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
+std::string FileName(const char* what) {
+  return std::string(what) + "-" + std::to_string(myid()) + "-" + std::to_string(getpid());
+}
+
+TEST(OocLocalArrayFile, RegionsKeepWhatWasWrittenAndStartAsZero) {
+  LocalArrayFile file(FileName("laf-roundtrip"), {{7, 100}, {3, 4096}, {9, 1}});
+  const Bytes zero = file.take(3);
+  ASSERT_EQ(zero.size(), 4096u);
+  for (std::size_t i = 0; i < zero.size(); ++i) ASSERT_EQ(zero.data()[i], 0) << i;
+  EXPECT_EQ(file.counters().bytes_read, 0u) << "a region never written is not read";
+  file.put(7, Filled(100, 1));
+  file.put(3, Filled(4096, 2));
+  file.put(9, Filled(1, 3));
+  file.prefetch(3);
+  EXPECT_TRUE(Same(file.take(3), Filled(4096, 2)));
+  EXPECT_TRUE(Same(file.take(3), Filled(4096, 2))) << "take leaves the region as it was";
+  EXPECT_TRUE(Same(file.take(7), Filled(100, 1)));
+  EXPECT_TRUE(Same(file.take(9), Filled(1, 3)));
+  file.put(7, Filled(100, 5));
+  EXPECT_TRUE(Same(file.take(7), Filled(100, 5)));
+  file.flush();
+  EXPECT_EQ(file.counters().bytes_written, 100u + 4096u + 1u + 100u);
+  EXPECT_EQ(file.counters().bytes_read, 4096u * 2 + 100u * 2 + 1u);
+  EXPECT_TRUE(file.keeps_taken());
+}
+
+TEST(OocLocalArrayFile, WrongSizesAndUnknownRegionsAreRefused) {
+  LocalArrayFile file(FileName("laf-bad"), {{1, 64}});
+  EXPECT_THROW(file.put(1, Filled(63, 0)), dash::exception::InvalidArgument);
+  EXPECT_THROW(file.put(2, Filled(64, 0)), dash::exception::InvalidArgument);
+  EXPECT_THROW(file.take(2), dash::exception::InvalidArgument);
+  EXPECT_THROW(LocalArrayFile(FileName("laf-twice"), {{1, 8}, {1, 8}}),
+               dash::exception::InvalidArgument);
+}
+
+TEST(OocLocalArrayFile, FileIsPrivateAndRemoved) {
+  std::string path;
+  {
+    LocalArrayFile file(FileName("laf-mode"), {{0, 10}});
+    path = file.path();
+    struct stat st;
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+  }
+  EXPECT_NE(access(path.c_str(), F_OK), 0) << path << " is left behind";
+}
+
+// Damage between write and read: the take names the file and the region.
+TEST(OocLocalArrayFile, DamagedOrTruncatedRegionsAreReported) {
+  LocalArrayFile file(FileName("laf-damage"), {{0, 256}, {1, 256}});
+  file.put(0, Filled(256, 1));
+  file.put(1, Filled(256, 2));
+  file.flush();
+  const int fd = open(file.path().c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  const char junk = 0x5a;
+  ASSERT_EQ(pwrite(fd, &junk, 1, 10), 1);
+  try {
+    file.take(0);
+    ADD_FAILURE() << "a changed byte went unnoticed";
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find(file.path()), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("region 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(ftruncate(fd, 300), 0);
+  close(fd);
+  try {
+    file.take(1);
+    ADD_FAILURE() << "a truncated region went unnoticed";
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+  }
+  file.put(0, Filled(256, 3));  // a region written anew is fine again
+  EXPECT_TRUE(Same(file.take(0), Filled(256, 3)));
+}
+
+long Start(const Coords& g) { return (g[0] * 131 + g[1] * 7) % 1009 - 500; }
+
+using OocMatrix = dash::ooc::Matrix<long, 2>;
+using InCoreMatrix = dash::Matrix<long, 2>;
+const dash::DistributionSpec<2> kBlocked(dash::BLOCKED, dash::BLOCKED);
+
+TEST(OocMatrix, ElementsOfTheCallingUnit) {
+  OocMatrix m(dash::SizeSpec<2>(37, 23), kBlocked, dash::Team::All(), 3);
+  m.generate(Start);
+  long cells = 0;
+  m.for_each([&](const Coords& g, long v) {
+    ++cells;
+    EXPECT_EQ(v, Start(g)) << g[0] << "," << g[1];
+  });
+  long expected = 0;
+  for (const auto& s : m.local_slabs()) expected += s.box.size();
+  EXPECT_EQ(cells, expected);
+  for (const auto& s : m.local_slabs()) {
+    const Coords last{s.box.max[0] - 1, s.box.max[1] - 1};
+    EXPECT_EQ(m.get(s.box.min), Start(s.box.min));
+    m.set(last, 4242);
+    EXPECT_EQ(m.get(last), 4242);
+    EXPECT_EQ(m.get(s.box.min), s.box.min == last ? 4242 : Start(s.box.min));
+  }
+  if (dash::size() > 1) {
+    // An element of the next unit's first slab is not ours.
+    const int other = (myid() + 1) % int(dash::size());
+    for (long i = 0; i < 37; ++i)
+      for (long j = 0; j < 23; ++j) {
+        const Coords g{i, j};
+        if (int(m.pattern().unit_at({i, j}).id) != other) continue;
+        EXPECT_THROW(m.get(g), dash::exception::InvalidArgument);
+        i = 37;
+        break;
+      }
+  }
+  dash::barrier();
+}
+
+TEST(OocMatrix, BadSlabCountsAreRefused) {
+  EXPECT_THROW(OocMatrix(dash::SizeSpec<2>(8, 8), kBlocked, dash::Team::All(), 0),
+               dash::exception::InvalidArgument);
+  // A block of at most 9 rows cannot be cut into 10 slabs.
+  EXPECT_THROW(OocMatrix(dash::SizeSpec<2>(9, 8), kBlocked, dash::Team::All(), 10),
+               dash::exception::InvalidArgument);
+  dash::barrier();
+}
+
+TEST(OocMatrix, CopyToAndFromAMatrixOfTheSamePattern) {
+  OocMatrix m(dash::SizeSpec<2>(29, 31), kBlocked, dash::Team::All(), 2);
+  m.generate(Start);
+  InCoreMatrix a(dash::SizeSpec<2>(29, 31), kBlocked);
+  dash::ooc::copy(m, a);
+  dash::barrier();
+  for (long i = 0; i < 29; ++i)
+    for (long j = 0; j < 31; ++j) ASSERT_EQ(long(a(i, j)), Start({i, j})) << i << "," << j;
+  dash::barrier();
+  auto master = dash::bp::of(a);
+  master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+    for (long i = 0; i < b.extent(0); ++i)
+      for (long j = 0; j < b.extent(1); ++j) b(i, j) = -b(i, j);
+  });
+  OocMatrix back(dash::SizeSpec<2>(29, 31), kBlocked, dash::Team::All(), 5);
+  dash::ooc::copy(a, back);
+  back.for_each([](const Coords& g, long v) { ASSERT_EQ(v, -Start(g)); });
+  InCoreMatrix other(dash::SizeSpec<2>(29, 30), kBlocked);
+  EXPECT_THROW(dash::ooc::copy(m, other), dash::exception::InvalidArgument);
+  dash::barrier();
+}
+
+// One sweep of an asymmetric stencil (directions cannot be mixed up
+// unnoticed) over a block: the new value from the old ones, row by row.
+void Stencil(dash::bp::ContainerBlock<long, 2>& b, bool corners) {
+  const long R = b.extent(0), C = b.extent(1);
+  std::vector<long> old(std::size_t((R + 2) * (C + 2)));
+  auto at = [&](long i, long j) -> long& { return old[std::size_t((i + 1) * (C + 2) + j + 1)]; };
+  for (long i = -1; i <= R; ++i)
+    for (long j = -1; j <= C; ++j) {
+      const bool corner = (i < 0 || i == R) && (j < 0 || j == C);
+      at(i, j) = corner && !corners ? 0 : b(i, j);
+    }
+  for (long i = 0; i < R; ++i)
+    for (long j = 0; j < C; ++j) {
+      long v = 7 * at(i, j) + at(i - 1, j) + 2 * at(i + 1, j) + 3 * at(i, j - 1) + 5 * at(i, j + 1);
+      if (corners) v += 11 * at(i - 1, j - 1) + 13 * at(i + 1, j + 1);
+      b(i, j) = v % 100003;
+    }
+}
+
+struct SweepCase {
+  const char* strategy;
+  int slabs_per_block;
+  std::size_t mem_slabs;
+  int threads;
+  bool corners, periodic;
+};
+
+class OocSweep : public ::testing::TestWithParam<SweepCase> {};
+
+TEST_P(OocSweep, SameAsInCore) {
+  const SweepCase c = GetParam();
+  const dash::SizeSpec<2> size(26, 19);
+  const dash::bp::HaloSpec<2> halo{1, c.corners, {c.periodic, c.periodic}};
+  const int sweeps = 3;
+  // Reference: in core.
+  InCoreMatrix ref(size, kBlocked);
+  {
+    auto master = dash::bp::of(ref, halo);
+    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j)
+          b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
+    });
+    for (int k = 0; k < sweeps; ++k)
+      dash::ooc::sweep(
+          master, dash::ooc::Ghosts::collective,
+          [&](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) { Stencil(b, c.corners); });
+  }
+  OocMatrix m(size, kBlocked, dash::Team::All(), c.slabs_per_block);
+  m.generate(Start);
+  const auto strategy = dash::ooc::ghosts_from_name(c.strategy);
+  {
+    auto master = dash::bp::of(m, halo, c.mem_slabs);
+    master.threads(c.threads);
+    EXPECT_EQ(master.size(), m.local_slabs().size());
+    if (c.mem_slabs > 0) EXPECT_LE(master.resident_blocks(), c.mem_slabs);
+    if (strategy == dash::ooc::Ghosts::producer) dash::bp::exchange_halos(master);
+    for (int k = 0; k < sweeps; ++k)
+      dash::ooc::sweep(
+          master, strategy,
+          [&](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) { Stencil(b, c.corners); });
+    if (c.mem_slabs > 0) EXPECT_LE(master.resident_blocks(), c.mem_slabs * std::size_t(c.threads));
+  }
+  dash::barrier();
+  m.for_each(
+      [&](const Coords& g, long v) { ASSERT_EQ(v, long(ref(g[0], g[1]))) << g[0] << "," << g[1]; });
+  dash::barrier();
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, OocSweep,
+                         ::testing::Values(SweepCase{"collective", 1, 1, 1, false, false},
+                                           SweepCase{"collective", 3, 1, 1, false, false},
+                                           SweepCase{"producer", 3, 1, 1, false, false},
+                                           SweepCase{"producer", 4, 2, 2, false, false},
+                                           SweepCase{"collective", 3, 0, 1, true, true},
+                                           SweepCase{"producer", 2, 1, 1, true, true},
+                                           SweepCase{"producer", 5, 1, 2, true, false}));
+
+// exchange_halos only reads the slabs: nothing is written back.
+TEST(OocMatrix, HaloExchangeReadsEachSlabOnceAndWritesNothing) {
+  OocMatrix m(dash::SizeSpec<2>(24, 10), kBlocked, dash::Team::All(), 4);
+  m.generate(Start);
+  m.file()->flush();
+  const auto before = m.counters();
+  long local_bytes = 0;
+  for (const auto& s : m.local_slabs()) local_bytes += s.box.size() * long(sizeof(long));
+  {
+    auto master = dash::bp::of(m, {1, false, {false, false}}, 1);
+    dash::bp::exchange_halos(master);
+    const auto after = m.counters();
+    EXPECT_EQ(after.bytes_written, before.bytes_written);
+    EXPECT_EQ(long(after.bytes_read - before.bytes_read), local_bytes);
+    // The halos hold the neighbours' cells.
+    master.foreach_read([](const dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+      const auto& box = b.box();
+      for (long j = 0; j < b.extent(1); ++j) {
+        if (box.min[0] > 0) EXPECT_EQ(b(-1, j), Start({box.min[0] - 1, box.min[1] + j}));
+        if (box.max[0] < 24) EXPECT_EQ(b(b.extent(0), j), Start({box.max[0], box.min[1] + j}));
+      }
+    });
+  }
+  EXPECT_EQ(m.counters().bytes_written, before.bytes_written) << "read slabs were written back";
+  dash::barrier();
+}
+
+TEST(OocMatrix, HaloWiderThanASlabIsRefused) {
+  OocMatrix m(dash::SizeSpec<2>(48, 16), kBlocked, dash::Team::All(), 8);
+  const int too_wide = int(m.min_slab_rows()) + 1;
+  EXPECT_THROW(dash::bp::of(m, {too_wide, false, {false, false}}),
+               dash::exception::InvalidArgument);
+  EXPECT_NO_THROW(dash::bp::of(m, {too_wide - 1, false, {false, false}}));
+  EXPECT_THROW(dash::bp::of(m, {-1, false, {false, false}}), dash::exception::InvalidArgument);
+  dash::barrier();
+}
+
+}  // namespace
