@@ -15,15 +15,25 @@
 //                                    device needs to move them, at most M in
 //                                    memory (16: all), DASH_OOC_DIRECT=1
 //       in_core       the same foreach with every block in memory
-// Counters: ns_per_byte (or per block) of each side, ratio_vs_<baseline>
+//   BM_jacobi_ooc/<strategy>/<S>     two Jacobi sweeps (ooc-jacobi's kernel) of a
+//                                    4096 x 2048 matrix of doubles (64 MiB) whose
+//                                    local array is a file, slabs of 1/S, one
+//                                    in memory, strategy 0 collective, 1
+//                                    producer, DASH_OOC_DIRECT=1
+//       in_core       the same sweeps on a dash::Matrix in memory
+// Counters: ns_per_byte (or per block, per sweep) of each side, ratio_vs_<baseline>
 // (median of subject / baseline), and for foreach the bytes read and written
 // per pass and io_bound_ratio = time / max(in-core time, bytes moved at the
 // device bandwidth measured by BM_store_spill/BM_store_load's baselines).
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
+#include <dash/Matrix.h>
 #include <dash/Team.h>
+#include <dash/blocks/ContainerBlocks.h>
 #include <dash/blocks/Master.h>
 #include <dash/ooc/BlockStore.h>
+#include <dash/ooc/Ghosts.h>
+#include <dash/ooc/Matrix.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
 #include <mpi.h>
@@ -42,6 +52,7 @@
 #include <string>
 #include <vector>
 
+#include "../examples/ooc-jacobi/Jacobi.h"
 #include "support/paired.h"
 
 namespace {
@@ -280,16 +291,76 @@ void BM_foreach_ooc(benchmark::State& state) {
                  "device bandwidth)");
 }
 
+// The team of unit 0 alone (unit 0 measures alone).
+dash::Team* alone = nullptr;
+
+void BM_jacobi_ooc(benchmark::State& state) {
+  using Block = dash::bp::ContainerBlock<double, 2>;
+  const auto strategy =
+      state.range(0) == 0 ? dash::ooc::Ghosts::collective : dash::ooc::Ghosts::producer;
+  const int slabs = int(state.range(1));
+  if (device_write_bytes_per_s <= 0 || device_read_bytes_per_s <= 0) {
+    state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
+    for (auto _ : state) {
+    }
+    return;
+  }
+  constexpr long kRows = 4096, kCols = 2048;
+  constexpr int kSweeps = 2;
+  const dash::SizeSpec<2> size(kRows, kCols);
+  const dash::DistributionSpec<2> dist(dash::BLOCKED, dash::BLOCKED);
+  const dash::bp::HaloSpec<2> halo{1, false, {false, false}};
+  auto start = [](const std::array<long, 2>& g) { return double((g[0] * 31 + g[1]) % 1000); };
+  dash::ooc::Matrix<double, 2> m(size, dist, *alone, slabs);
+  m.generate(start);
+  m.file()->flush();
+  auto master = dash::bp::of(m, halo, 1);
+  dash::bp::exchange_halos(master);  // the producer strategy's first sweep needs current halos
+  dash::Matrix<double, 2> in_core(size, dist, *alone);
+  auto in_core_master = dash::bp::of(in_core, halo);
+  in_core_master.foreach ([&](Block& b, dash::bp::Proxy&) {
+    for (long i = 0; i < b.extent(0); ++i)
+      for (long j = 0; j < b.extent(1); ++j)
+        b(i, j) = start({b.box().min[0] + i, b.box().min[1] + j});
+  });
+  auto sweep = [](dash::bp::Master<Block>& on, dash::ooc::Ghosts how) {
+    for (int k = 0; k < kSweeps; ++k)
+      dash::ooc::sweep(on, how, [](Block& b, dash::bp::Proxy&) { examples::jacobi(b); });
+  };
+  dash::bp::SpillCounters before{};
+  bench::run_paired(
+      state, double(kSweeps), "sweep",
+      bench::Side{"ooc", [&] { sweep(master, strategy); },
+                  [&] { before = master.spill_counters(); }},
+      {bench::Side{"in_core", [&] { sweep(in_core_master, dash::ooc::Ghosts::collective); }}});
+  const dash::bp::SpillCounters after = master.spill_counters();
+  const double read = double(after.bytes_read - before.bytes_read) / kSweeps;
+  const double written = double(after.bytes_written - before.bytes_written) / kSweeps;
+  state.counters["bytes_read_per_sweep"] = read;
+  state.counters["bytes_written_per_sweep"] = written;
+  const double in_core_s = state.counters["in_core_ns_per_sweep"].value * 1e-9;
+  const double io_s = read / device_read_bytes_per_s + written / device_write_bytes_per_s;
+  state.counters["io_bound_ratio"] =
+      state.counters["ns_per_sweep"].value * 1e-9 / std::max(in_core_s, io_s);
+  state.SetLabel(
+      std::string(strategy == dash::ooc::Ghosts::collective ? "collective" : "producer") +
+      " ghosts, slabs of 1/" + std::to_string(slabs) +
+      " of 64 MiB, 1 in memory (O_DIRECT), vs in memory; io_bound_ratio = time / "
+      "max(in-core time, the sweep's bytes at the device bandwidth)");
+}
+
 BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
+BENCHMARK(BM_jacobi_ooc)->ArgsProduct({{0, 1}, {2, 4, 16}})->Iterations(3)->UseManualTime();
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     dash::init(&argc, &argv);
-    setenv("DASH_OOC_DIRECT", "1", 1);  // the device, not the page cache
+    setenv("DASH_OOC_DIRECT", "1", 1);                         // the device, not the page cache
+    alone = &dash::Team::All().split(unsigned(dash::size()));  // one unit per team
     if (dash::myid().id == 0) {
       raw = std::make_unique<RawFile>();
       benchmark::Initialize(&argc, argv);

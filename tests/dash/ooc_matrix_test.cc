@@ -10,6 +10,7 @@
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/LocalArrayFile.h>
 #include <dash/ooc/Matrix.h>
+#include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "mpi_test.h"
+#include "scoped_env.h"
 
 namespace {
 
@@ -116,6 +118,32 @@ TEST(OocLocalArrayFile, DamagedOrTruncatedRegionsAreReported) {
   }
   file.put(0, Filled(256, 3));  // a region written anew is fine again
   EXPECT_TRUE(Same(file.take(0), Filled(256, 3)));
+}
+
+// DASH_OOC_DIRECT=1: regions at page offsets, odd sizes, unaligned sources;
+// on the build tree's file system (tmpfs refuses O_DIRECT: then a clear error).
+TEST(OocLocalArrayFile, DirectIo_WhereTheFileSystemAllowsIt) {
+  char cwd[4096];
+  ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+  dash::ooc::remove_spill_directory();
+  dash_test::ScopedEnv dir("DASH_OOC_DIR", cwd);
+  dash_test::ScopedEnv direct("DASH_OOC_DIRECT", "1");
+  try {
+    LocalArrayFile file(FileName("laf-direct"), {{0, 100}, {1, 5000}, {2, 4096}});
+    file.put(1, Filled(5000, 1));  // a malloc'd (unaligned) source
+    file.put(0, Filled(100, 2));
+    file.put(2, Filled(4096, 3));
+    file.flush();
+    EXPECT_TRUE(Same(file.take(1), Filled(5000, 1)));
+    EXPECT_TRUE(Same(file.take(0), Filled(100, 2)));
+    file.prefetch(2);
+    EXPECT_TRUE(Same(file.take(2), Filled(4096, 3)));
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("refuses O_DIRECT"), std::string::npos) << e.what();
+    dash::ooc::remove_spill_directory();
+    GTEST_SKIP() << "no O_DIRECT on " << cwd << ": " << e.what();
+  }
+  dash::ooc::remove_spill_directory();
 }
 
 long Start(const Coords& g) { return (g[0] * 131 + g[1] * 7) % 1009 - 500; }

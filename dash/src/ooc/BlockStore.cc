@@ -109,7 +109,8 @@ class Engine {
   // Queues op on entry and starts the thread if needed. Call with mutex held.
   void submit(Op op, std::shared_ptr<Entry> entry) {
     jobs_.emplace_back(op, std::move(entry));
-    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    for (std::thread& t : threads_)
+      if (!t.joinable()) t = std::thread([this] { loop(); });
     changed.notify_all();
   }
 
@@ -119,7 +120,8 @@ class Engine {
     stopping_ = true;
     changed.notify_all();
     lock.unlock();
-    if (thread_.joinable()) thread_.join();
+    for (std::thread& t : threads_)
+      if (t.joinable()) t.join();
     lock.lock();
     stopping_ = false;
   }
@@ -356,7 +358,8 @@ class Engine {
   std::vector<dash::bp::Bytes> pool_;  // recycled read buffers
   std::size_t pool_bytes_ = 0;
   std::deque<std::pair<Op, std::shared_ptr<Entry>>> jobs_;
-  std::thread thread_;
+  // Two I/O threads: a write and a read (or two reads) reach the device together.
+  std::thread threads_[2];
   bool stopping_ = false;
 };
 

@@ -1,4 +1,5 @@
 // dash::ooc::LocalArrayFile (see dash/ooc/LocalArrayFile.h).
+#include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/ooc/LocalArrayFile.h>
 #include <dash/ooc/SpillDirectory.h>
@@ -49,6 +50,7 @@ struct LocalArrayFile::State {
 
   std::string path;
   int fd = -1;
+  bool direct = false;  // DASH_OOC_DIRECT: O_DIRECT, regions at page offsets, whole pages moved
   boost::container::flat_map<std::uint64_t, Region> regions;
   std::mutex mutex;
   std::condition_variable changed;
@@ -57,7 +59,8 @@ struct LocalArrayFile::State {
   std::string unreported;             // the first failed write not yet thrown
   std::vector<dash::bp::Bytes> pool;  // recycled buffers
   dash::bp::SpillCounters counters;
-  std::thread thread;
+  // Two I/O threads: a slab's write-back and the next slab's read reach the device together.
+  std::thread threads[2];
   bool stopping = false;
 
   Region& region(std::uint64_t key, const char* call) {
@@ -80,12 +83,23 @@ struct LocalArrayFile::State {
   // Call with the mutex held.
   void submit(std::uint64_t key) {
     jobs.push_back(key);
-    if (!thread.joinable()) thread = std::thread([this] { loop(); });
+    for (std::thread& t : threads)
+      if (!t.joinable()) t = std::thread([this] { loop(); });
     changed.notify_all();
   }
+  // Keeps a page-aligned buffer for a later read (at most two). Call with the mutex held.
+  void keep(dash::bp::Bytes bytes) {
+    if (pool.size() < 2 && bytes.capacity() >= kAlign &&
+        reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign == 0)
+      pool.push_back(std::move(bytes));
+  }
+  std::size_t padded(std::uint64_t n) const {
+    return direct ? std::size_t((n + kAlign - 1) / kAlign * kAlign) : std::size_t(n);
+  }
+  // A page-aligned buffer of n bytes with room for padded(n).
   dash::bp::Bytes buffer(std::size_t n) {
     for (std::size_t i = 0; i < pool.size(); ++i)
-      if (pool[i].capacity() >= n && pool[i].capacity() <= 2 * n + kAlign) {
+      if (pool[i].capacity() >= padded(n) && pool[i].capacity() <= 2 * n + kAlign) {
         dash::bp::Bytes b = std::move(pool[i]);
         pool.erase(pool.begin() + std::ptrdiff_t(i));
         b.resize(n);
@@ -95,10 +109,12 @@ struct LocalArrayFile::State {
   }
 
   // Reads region r into `to` (r.size bytes) and checks it; returns the error (empty: fine).
+  // `to` has room for padded(r.size) bytes, page-aligned if direct.
   std::string read_region(const Region& r, char* to) const {
     std::size_t done = 0;
+    const std::size_t ask = padded(r.size);
     while (done < r.size) {
-      const ssize_t n = pread(fd, to + done, r.size - done, off_t(r.offset + done));
+      const ssize_t n = pread(fd, to + done, ask - done, off_t(r.offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return "read failed: " + errno_text(errno);
       if (n == 0)
@@ -110,9 +126,19 @@ struct LocalArrayFile::State {
     return std::string();
   }
   std::string write_region(const Region& r) const {
+    const std::size_t total = padded(r.size);
+    const char* from = r.bytes.data();
+    dash::bp::Bytes copy;  // O_DIRECT needs an aligned source with room for whole pages
+    if (direct &&
+        (reinterpret_cast<std::uintptr_t>(from) % kAlign != 0 || r.bytes.capacity() < total)) {
+      copy = aligned_bytes(total, false);
+      std::memcpy(copy.data(), from, r.size);
+      std::memset(copy.data() + r.size, 0, total - r.size);
+      from = copy.data();
+    }
     std::size_t done = 0;
-    while (done < r.size) {
-      const ssize_t n = pwrite(fd, r.bytes.data() + done, r.size - done, off_t(r.offset + done));
+    while (done < total) {
+      const ssize_t n = pwrite(fd, from + done, total - done, off_t(r.offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return "write failed: " + errno_text(n < 0 ? errno : EIO);
       done += std::size_t(n);
@@ -140,7 +166,7 @@ struct LocalArrayFile::State {
           r.written = true;
           r.phase = idle;
           counters.bytes_written += r.size;
-          pool.size() < 2 ? pool.push_back(std::move(r.bytes)) : void(r.bytes = {});
+          keep(std::move(r.bytes));
         } else {
           r.phase = write_failed;  // the bytes stay: take() returns them
           if (unreported.empty())
@@ -165,6 +191,11 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
                                const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions)
     : state_(std::make_shared<State>()) {
   State& s = *state_;
+  int direct = 0;
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK)
+    throw exception::InvalidArgument(std::string("dash::ooc::LocalArrayFile: ") + err);
+  s.direct = direct != 0;
   std::uint64_t offset = 0;
   s.regions.reserve(regions.size());
   for (const auto& [key, size] : regions) {
@@ -174,13 +205,20 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
     if (!s.regions.emplace(key, std::move(r)).second)
       throw exception::InvalidArgument("dash::ooc::LocalArrayFile: region " + std::to_string(key) +
                                        " given twice");
-    offset += size;
+    offset += s.padded(size);
   }
   s.path = SpillDirectory::instance().path() + "/" + name;
-  s.fd = open(s.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (s.fd < 0)
-    throw exception::RuntimeError("dash::ooc::LocalArrayFile: cannot create " + s.path + ": " +
-                                  errno_text(errno));
+  s.fd =
+      open(s.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0), 0600);
+  if (s.fd < 0) {
+    const int e = errno;
+    if (s.direct && e == EINVAL) unlink(s.path.c_str());
+    throw exception::RuntimeError(
+        "dash::ooc::LocalArrayFile: cannot create " + s.path + ": " + errno_text(e) +
+        (s.direct && e == EINVAL
+             ? " (DASH_OOC_DIRECT=1, but the file system refuses O_DIRECT; tmpfs does)"
+             : ""));
+  }
   if (ftruncate(s.fd, off_t(offset)) != 0) {
     const int e = errno;
     close(s.fd);
@@ -197,7 +235,8 @@ LocalArrayFile::~LocalArrayFile() {
     s.stopping = true;
     s.changed.notify_all();
   }
-  if (s.thread.joinable()) s.thread.join();
+  for (std::thread& t : s.threads)
+    if (t.joinable()) t.join();
   close(s.fd);
   unlink(s.path.c_str());
 }
@@ -266,10 +305,8 @@ dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
 
 void LocalArrayFile::recycle(dash::bp::Bytes bytes) {
   State& s = *state_;
-  if (bytes.capacity() < kAlign || reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign != 0)
-    return;
   std::lock_guard<std::mutex> lock(s.mutex);
-  if (s.pool.size() < 2) s.pool.push_back(std::move(bytes));
+  s.keep(std::move(bytes));
 }
 
 dash::bp::SpillCounters LocalArrayFile::counters() const {

@@ -3,7 +3,7 @@
 //
 // The block layer only sees this interface; the out-of-core layer
 // (dash/ooc/BlockStore.h: checksummed files in the unit's private spill
-// directory, written and read on an I/O thread) implements it, so blocks
+// directory, written and read on I/O threads) implements it, so blocks
 // do not depend on storage.
 //
 // | call     | cost                                                        |

@@ -1,11 +1,12 @@
 // dash::ooc::BlockStore: bytes by key in the unit's spill directory, one
-// checksummed file per key, written and read on a background I/O thread.
+// checksummed file per key, written and read on two background I/O threads
+// (a write and a read reach the device together).
 //
-//   put(key, bytes):  the bytes wait in a queue; the I/O thread writes
+//   put(key, bytes):  the bytes wait in a queue; an I/O thread writes
 //                     "<dir>/<name>-<key>" (mode 0600): the bytes, then a
 //                     trailer (magic, key, size, 64-bit checksum of the
 //                     bytes), and frees them
-//   prefetch(key):    the I/O thread reads the file into a buffer that
+//   prefetch(key):    an I/O thread reads the file into a buffer that
 //                     becomes the bytes (no copy)
 //   take(key):        the bytes of a write still queued come back without
 //                     touching the disk; otherwise the prefetched (or now
@@ -21,13 +22,13 @@
 // DASH_OOC_DIRECT=1 opens the files with O_DIRECT (page-aligned buffers and
 // sizes), so reads and writes reach the device, not the page cache. A store
 // reads these flags when it is made. Writes wait in memory behind the
-// caller: at most two queued and one being written for the whole unit (put
+// caller: at most two queued and two being written for the whole unit (put
 // waits for room).
 //
 // | call         | cost                                                   |
 // |--------------|--------------------------------------------------------|
-// | put          | local; O(1), the write happens on the I/O thread       |
-// | prefetch     | local; O(1), the read happens on the I/O thread        |
+// | put          | local; O(1), the write happens on an I/O thread        |
+// | prefetch     | local; O(1), the read happens on an I/O thread         |
 // | take         | local; waits for the read (or reads), checksums        |
 // | erase        | local; removes the file (or drops the queued write)    |
 // | recycle      | local; keeps up to 4 buffers (256 MiB) for later reads  |

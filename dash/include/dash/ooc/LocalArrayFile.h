@@ -5,11 +5,12 @@
 //   file "<spill dir>/<name>" (0600): region after region, each the bytes
 //     of one slab (for dash::ooc::Matrix: its elements, row-major); made
 //     sparse (all zero) by the constructor
-//   put(key, bytes):  the bytes wait in a queue, the file's I/O thread
+//   put(key, bytes):  the bytes wait in a queue, one of the file's two I/O
+//                     threads (a write-back and the next read overlap)
 //                     writes them at the region's offset (pwrite) and
 //                     records their checksum (in memory; the file holds
 //                     only the data)
-//   prefetch(key):    the I/O thread reads the region into a page-aligned
+//   prefetch(key):    an I/O thread reads the region into a page-aligned
 //                     buffer
 //   take(key):        the region's bytes (prefetched, or read now),
 //                     checked against the recorded checksum; the region
@@ -22,13 +23,15 @@
 // checksum or that the file cut short, at take; a failed write, at the next
 // put, take or flush; the bytes of that write stay in memory and take()
 // returns them, so nothing is lost. At most two writes wait per file (put
-// waits for room). Bytes read and written are counted.
+// waits for room). Bytes read and written are counted. DASH_OOC_DIRECT=1
+// (read when the file is made) opens it with O_DIRECT: regions start at page
+// offsets and move as whole pages, the device, not the page cache.
 //
 // | call         | cost                                                   |
 // |--------------|--------------------------------------------------------|
 // | constructor  | local; creates and sizes the file (no data written)    |
-// | put          | local; the write happens on the I/O thread             |
-// | prefetch     | local; the read happens on the I/O thread              |
+// | put          | local; the write happens on an I/O thread              |
+// | prefetch     | local; the read happens on an I/O thread               |
 // | take         | local; waits for the read (or reads), checksums        |
 // | flush        | local; waits until every queued write is in the file   |
 // | destructor   | local; finishes queued writes, removes the file        |
@@ -79,7 +82,7 @@ class LocalArrayFile final : public dash::bp::SpillStore {
   const std::string& path() const;
   std::uint64_t region_bytes(std::uint64_t key) const;
 
-  struct State;  // regions, queue and I/O thread (LocalArrayFile.cc)
+  struct State;  // regions, queue and I/O threads (LocalArrayFile.cc)
 
  private:
   std::shared_ptr<State> state_;
