@@ -45,12 +45,12 @@ const char* const kUsage =
     "\n"
     "  --grid X,Y            matrix extents (default: 512,512)\n"
     "  --iterations K        sweeps (default: 10)\n"
-    "  --strategy S          incore: the matrix in memory; collective or producer:\n"
-    "                        each unit's local array in a file in its spill directory\n"
-    "                        (DASH_OOC_DIR), slabs of it in memory, the halos\n"
-    "                        exchanged collectively before each sweep, or sent by\n"
-    "                        each slab while it is in memory (demand: not built yet)\n"
-    "                        (default: incore)\n"
+    "  --strategy S          incore: the matrix in memory; collective, producer or\n"
+    "                        demand: each unit's local array in a file in its spill\n"
+    "                        directory (DASH_OOC_DIR), slabs of it in memory, the\n"
+    "                        halos exchanged collectively before each sweep, sent by\n"
+    "                        each slab while it is in memory, or asked for by each\n"
+    "                        slab when it is in memory (default: incore)\n"
     "  --mem-fraction F      the slab: 1/S of a unit's local array for an integer S,\n"
     "                        written 1/S or as a decimal (default: 1/4); one slab per\n"
     "                        unit in memory (plus the next one, prefetched)\n"
@@ -67,7 +67,7 @@ const char* const kUsage =
     "on X, Y, K and the seed: the same for every strategy, fraction, thread count\n"
     "and unit count.\n";
 
-enum class Strategy { incore, collective, producer };
+enum class Strategy { incore, collective, producer, demand };
 
 struct Options {
   long rows = 512, cols = 512;
@@ -130,7 +130,7 @@ Options parse_args(int argc, char** argv) {
       else if (v == "producer")
         o.strategy = Strategy::producer;
       else if (v == "demand")
-        throw UsageError("--strategy demand: the demand-driven ghost exchange is not built yet");
+        o.strategy = Strategy::demand;
       else
         throw UsageError("--strategy: expected collective, demand, producer or incore, got '" + v +
                          "'");
@@ -233,6 +233,7 @@ int run(const Options& o) {
       auto master = dash::bp::of(m, halo, 1);
       master.threads(o.threads);
       const auto strategy = o.strategy == Strategy::producer ? dash::ooc::Ghosts::producer
+                            : o.strategy == Strategy::demand ? dash::ooc::Ghosts::demand
                                                              : dash::ooc::Ghosts::collective;
       if (strategy == dash::ooc::Ghosts::producer && o.iterations > 0)
         dash::bp::exchange_halos(master);  // the halos the first producer sweep needs
@@ -273,7 +274,7 @@ int run(const Options& o) {
                   kProgram, u, all[3 * std::size_t(u)], all[3 * std::size_t(u) + 1],
                   all[3 * std::size_t(u) + 2]);
   if (me == 0) {
-    const char* names[] = {"incore", "collective", "producer"};
+    const char* names[] = {"incore", "collective", "producer", "demand"};
     std::printf("%s: %ld x %ld doubles on %d units, %d sweeps, strategy %s", kProgram, o.rows,
                 o.cols, units, o.iterations, names[int(o.strategy)]);
     if (o.strategy != Strategy::incore) std::printf(", slabs of 1/%d of a local array", o.slabs);

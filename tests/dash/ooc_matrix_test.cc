@@ -292,7 +292,11 @@ INSTANTIATE_TEST_SUITE_P(Strategies, OocSweep,
                                            SweepCase{"producer", 4, 2, 2, false, false},
                                            SweepCase{"collective", 3, 0, 1, true, true},
                                            SweepCase{"producer", 2, 1, 1, true, true},
-                                           SweepCase{"producer", 5, 1, 2, true, false}));
+                                           SweepCase{"producer", 5, 1, 2, true, false},
+                                           SweepCase{"demand", 1, 1, 1, false, false},
+                                           SweepCase{"demand", 3, 1, 1, false, false},
+                                           SweepCase{"demand", 4, 2, 2, true, true},
+                                           SweepCase{"demand", 2, 0, 1, true, false}));
 
 // exchange_halos only reads the slabs: nothing is written back.
 TEST(OocMatrix, HaloExchangeReadsEachSlabOnceAndWritesNothing) {

@@ -15,35 +15,110 @@
 //               One read and one write per slab; the halos must be current
 //               on entry (exchange_halos before the first sweep, or a
 //               producer sweep before) and are current afterwards.
+//   demand      one iexchange: a block, when it first runs, asks each
+//               neighbour for its ghosts; a block answers a request from
+//               memory (its boundary before its own update, kept for that)
+//               or, not yet updated, from its slab (loaded from its file
+//               when evicted: out of core, iexchange runs the blocks with
+//               the most bytes waiting first); a block updates (f) once all
+//               its ghosts came. Halos need not be current on entry. Reads
+//               and writes each slab at least once, more when requests
+//               reach evicted slabs.
 //
 // Bytes moved per strategy: Master::spill_counters() before and after.
 //
 // | call  | cost                                                        |
 // |-------|-------------------------------------------------------------|
 // | sweep | collective over the master's team: one Master::exchange     |
-// |       | (collective: plus one read-only pass over the blocks)       |
+// |       | (collective: plus one read-only pass over the blocks;       |
+// |       | demand: one Master::iexchange instead)                      |
 #ifndef DASH__OOC__GHOSTS_H_
 #define DASH__OOC__GHOSTS_H_
 
 #include <dash/Exception.h>
 #include <dash/blocks/ContainerBlocks.h>
 
+#include <array>
 #include <string>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace dash {
 namespace ooc {
 
-enum class Ghosts { collective, producer };
+enum class Ghosts { collective, producer, demand };
 
 // The strategy named `name` ("collective", "producer"); InvalidArgument
 // listing the names otherwise. Local.
 inline Ghosts ghosts_from_name(const std::string& name) {
   if (name == "collective") return Ghosts::collective;
   if (name == "producer") return Ghosts::producer;
+  if (name == "demand") return Ghosts::demand;
   throw exception::InvalidArgument("dash::ooc: ghost strategy '" + name +
-                                   "' (collective or producer)");
+                                   "' (collective, producer or demand)");
 }
+
+namespace detail {
+
+// The demand strategy's sweep (see the top of this file).
+template <class T, dim_t N, class F>
+void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f) {
+  using Block = dash::bp::ContainerBlock<T, N>;
+  constexpr int K = Block::kDirections;
+  constexpr int kRequest = 0, kReply = 1;
+  struct State {
+    bool asked = false, updated = false;
+    int awaited = 0;                       // replies still to come
+    std::array<std::vector<T>, K> before;  // the boundary before the update
+  };
+  std::unordered_map<int, State> states;  // filled before the calls: read-only map
+  for (std::size_t i = 0; i < master.size(); ++i) states[master.gid(i)];
+  master.iexchange([&](Block& b, dash::bp::Proxy& p) {
+    State& s = states.at(b.gid());
+    // Requests carry the asker's direction k to this block; replies carry
+    // the direction of the asker's halo piece they fill.
+    for (int n : p.incoming_from())
+      while (p.incoming(n) > 0) {
+        int kind = -1, k = -1;
+        p.dequeue(n, kind);
+        p.dequeue(n, k);
+        if (kind == kRequest) {
+          p.enqueue(n, kReply);
+          p.enqueue(n, k);
+          p.enqueue(n, s.updated ? s.before[K - 1 - k] : b.outgoing_slab(K - 1 - k));
+        } else {
+          std::vector<T> piece;
+          p.dequeue(n, piece);
+          b.fill_halo(k, piece);
+          --s.awaited;
+        }
+      }
+    if (!s.asked) {
+      s.asked = true;
+      for (int k = 0; k < K; ++k) {
+        const int n = b.neighbor(k);
+        if (n < 0) continue;
+        if (n == b.gid()) {
+          b.fill_halo(k, b.outgoing_slab(K - 1 - k));
+          continue;
+        }
+        p.enqueue(n, kRequest);
+        p.enqueue(n, k);
+        ++s.awaited;
+      }
+    }
+    if (!s.updated && s.awaited == 0) {
+      for (int k = 0; k < K; ++k)
+        if (b.neighbor(k) >= 0 && b.neighbor(k) != b.gid()) s.before[k] = b.outgoing_slab(k);
+      f(b, p);
+      s.updated = true;
+    }
+    return s.updated;
+  });
+}
+
+}  // namespace detail
 
 // Makes every block's halo current by `strategy` and calls f(block, proxy)
 // on every block (see the top of this file). Failures as in
@@ -63,6 +138,9 @@ void sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, Ghosts stra
       });
       master.exchange();
       master.foreach_shell([](Block& b, dash::bp::Proxy& p) { dash::bp::receive_halos(b, p); });
+      return;
+    case Ghosts::demand:
+      detail::demand_sweep(master, f);
       return;
   }
 }
