@@ -35,14 +35,15 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 
 namespace {
 
-// Checks DART's environment flags and configures the copy engine from its own, before MPI
-// starts: a malformed flag throws InvalidArgument naming the flag, its value and what is
-// expected. Local.
+// Checks DART's environment flags and the out-of-core ones and configures the copy engine from
+// its own, before MPI starts: a malformed flag throws InvalidArgument naming the flag, its value
+// and what is expected. Local.
 void check_flags(const char* call) {
   char err[DART_FLAG_ERROR_SIZE];
   if (dart_flags_check(err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
   internal::CopyEngine::instance().configure_from_environment();
+  ooc::check_out_of_core_flags(call);
 }
 
 }  // namespace

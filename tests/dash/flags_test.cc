@@ -90,6 +90,23 @@ TEST(DashFlags, InitNamesAMalformedDartFlag) {
   CopyEngine::instance().set_threshold_bytes(saved);
 }
 
+// dash::init checks the out-of-core flags too, before any store or master reads them.
+TEST(DashFlags, InitNamesAMalformedOutOfCoreFlag) {
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  int argc = 0;
+  char** argv = nullptr;
+  for (const auto& bad :
+       {std::make_pair("DASH_OOC_MEM_BLOCKS", "-1"),
+        std::make_pair("DASH_OOC_MEM_BLOCKS", "1073741825"),
+        std::make_pair("DASH_OOC_QUEUE_INLINE", "4Q"), std::make_pair("DASH_OOC_MAX_BYTES", " 1G"),
+        std::make_pair("DASH_OOC_DIRECT", "sometimes"),
+        std::make_pair("DASH_OOC_TEST_FAIL_WRITE", "x"), std::make_pair("DASH_OOC_DIR", "")}) {
+    ScopedEnv flag(bad.first, bad.second);
+    ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });
+  }
+  CopyEngine::instance().set_threshold_bytes(saved);
+}
+
 struct Counter {
   int received = 0;
 };

@@ -9,6 +9,10 @@ namespace ooc {
 // (dash::finalize). Local.
 void shutdown_out_of_core() noexcept;
 
+// Checks the DASH_OOC_* flags (dash::init, before MPI starts): a malformed
+// one throws InvalidArgument naming the flag, prefixed by `call`. Local.
+void check_out_of_core_flags(const char* call);
+
 }  // namespace ooc
 }  // namespace dash
 

@@ -924,8 +924,6 @@ class Master {
                      static_cast<unsigned long long>(m));
     }
   }
-  static constexpr std::uint64_t kMaxMemBlocks = std::uint64_t(1) << 30;
-  static constexpr std::uint64_t kMaxQueueInline = std::uint64_t(1) << 40;
 
   // Calls body(i) for i in [0, n): in order, or on the pool.
   template <class Body>
