@@ -302,3 +302,52 @@ TEST(BlocksOutOfCore, MemBlocksFlag) {
 }
 
 }  // namespace
+
+namespace {
+
+// delay(): consecutive foreach calls run back to back on each block, one
+// load per block under a limit; their effects come at the end of the scope
+// (or at the next exchange); the results equal those of separate calls.
+TEST(BlocksOoc, DelayedForeachCallsLoadEachBlockOnce) {
+  const int nb = 5 * nunits();
+  auto separate = MakeRing(nb, 1, Assignment::contiguous);
+  auto delayed = MakeRing(nb, 1, Assignment::contiguous);
+  auto add = [](Heavy& b, Proxy&) { b.sum += std::uint64_t(b.gid) + 1; };
+  auto twice = [](Heavy& b, Proxy&) { b.sum *= 2, ++b.calls; };
+  separate->foreach (add);
+  separate->foreach (twice);
+  const auto before = delayed->spill_counters();
+  int ran = 0;
+  {
+    auto scope = delayed->delay();
+    delayed->foreach (add);
+    delayed->foreach ([&](Heavy& b, Proxy& p) { twice(b, p), ++ran; });
+    EXPECT_EQ(ran, 0) << "a delayed foreach ran before the end of its scope";
+  }
+  EXPECT_EQ(ran, 5);
+  const auto after = delayed->spill_counters();
+  // Each of the 5 blocks loaded once (the last one of MakeRing is still in memory).
+  EXPECT_LE(after.bytes_read - before.bytes_read, 4 * (kWords * sizeof(std::uint64_t) + 64))
+      << "a block was loaded twice";
+  for (std::size_t i = 0; i < delayed->size(); ++i) {
+    EXPECT_EQ(delayed->block(i).sum, separate->block(i).sum);
+    EXPECT_EQ(delayed->block(i).calls, 1);
+  }
+  // An exchange inside the scope runs what was delayed first.
+  {
+    auto scope = delayed->delay();
+    delayed->foreach ([](Heavy& b, Proxy& p) { p.enqueue((b.gid + 1) % (5 * nunits()), b.sum); });
+    delayed->exchange();
+    delayed->foreach ([](Heavy& b, Proxy& p) {
+      std::uint64_t v = 0;
+      p.dequeue((b.gid + 5 * nunits() - 1) % (5 * nunits()), v);
+      b.sum = v;
+    });
+  }
+  for (std::size_t i = 0; i < delayed->size(); ++i) {
+    const int gid = delayed->gid(i), from = (gid + nb - 1) % nb;
+    EXPECT_EQ(delayed->block(i).sum, 2 * (std::uint64_t(from) + 1)) << gid;
+  }
+}
+
+}  // namespace

@@ -152,10 +152,14 @@ class Master {
   // Block i (loaded if it was evicted; under a memory-block limit the
   // reference is valid until the next call that runs blocks: foreach,
   // iexchange, reduce, block). Local.
-  Block& block(std::size_t i) { return residency_.use(i); }
+  Block& block(std::size_t i) {
+    run_delayed();
+    return residency_.use(i);
+  }
   // Block i's proxy (its queues brought back from storage if they went
   // there with the evicted block). Local.
   Proxy& proxy(std::size_t i) {
+    run_delayed();
     restore_queues(i);
     return *entries_[i]->proxy;
   }
@@ -179,7 +183,10 @@ class Master {
   // threads(t), a call runs up to m blocks at a time on the t threads.
   // InvalidArgument if Block is not default constructible and serialisable
   // (is_spillable_v). Local; evicts blocks down to m.
-  void limit(std::size_t m) { residency_.limit(m, "dash::bp::Master::limit"); }
+  void limit(std::size_t m) {
+    run_delayed();
+    residency_.limit(m, "dash::bp::Master::limit");
+  }
   std::size_t limit() const { return residency_.limit(); }
   // Evicted blocks go to `store` (e.g. the local array file of an
   // out-of-core container) instead of a store of their own; queues that go
@@ -214,6 +221,11 @@ class Master {
   template <class F, class Skip>
   void foreach (F&& f, Skip && skip) {
     if (held_) return;
+    if (delay_depth_ > 0 && residency_.limited()) {
+      delayed_.push_back(Delayed{std::function<void(Block&, Proxy&)>(std::forward<F>(f)),
+                                 std::function<bool(const Proxy&)>(std::forward<Skip>(skip))});
+      return;
+    }
     try {
       if (!residency_.limited()) {
         run_blocks(entries_.size(), [&](std::size_t i) {
@@ -235,12 +247,42 @@ class Master {
     }
   }
 
+  // Delays the foreach calls of this master until the returned object is
+  // destroyed (or the next exchange, iexchange, reduce, block, proxy, limit,
+  // foreach_read or foreach_shell), then runs them back to back on each
+  // block: under a memory-block limit one load per block for all of them,
+  // not one per call; without a limit foreach runs at once as usual. The
+  // callbacks must touch only their own block and proxy, and their effects
+  // (e.g. on captured variables) are there only after the run. Local.
+  //
+  //   { auto delayed = master.delay();
+  //     master.foreach(advance);      // runs below, with collide, per block
+  //     master.foreach(collide); }
+  class Delay {
+   public:
+    explicit Delay(Master& m) : m_(&m) { ++m.delay_depth_; }
+    Delay(Delay&& o) noexcept : m_(std::exchange(o.m_, nullptr)) {}
+    Delay(const Delay&) = delete;
+    Delay& operator=(const Delay&) = delete;
+    Delay& operator=(Delay&&) = delete;
+    ~Delay() {
+      if (m_ && --m_->delay_depth_ == 0) m_->run_delayed();
+    }
+
+   private:
+    Master* m_;
+  };
+  Delay delay() { return Delay(*this); }
+  // Runs the delayed foreach calls now (reduce calls it). Local.
+  void run_delayed_calls() { run_delayed(); }
+
   // foreach for callbacks that only read the blocks: f(const Block&,
   // Proxy&). Under a memory-block limit a block whose store keeps what it
   // gave (an out-of-core matrix's file) is then dropped, not written back,
   // when evicted. Local; failures as in foreach.
   template <class F>
   void foreach_read(F&& f) {
+    run_delayed();
     writes_ = false;
     foreach ([&f](Block& b, Proxy& p) { f(static_cast<const Block&>(b), p); })
       ;
@@ -254,6 +296,7 @@ class Master {
   // run as in foreach. Failures as in foreach. Local.
   template <class F>
   void foreach_shell(F&& f) {
+    run_delayed();
     if (held_) return;
     try {
       for (std::size_t i = 0; i < entries_.size(); ++i) {
@@ -276,6 +319,7 @@ class Master {
   // dash::exception::RemoteFailure naming it. Nothing is added to the
   // collectives of a successful exchange.
   void exchange() {
+    run_delayed();
     static const char* const call = "dash::bp::Master::exchange";
     const std::size_t units = team_->size();
     const int me = int(team_->myid().id);
@@ -401,6 +445,7 @@ class Master {
   // adversarial timing.
   template <class F>
   void iexchange(F&& f) {
+    run_delayed();
     static const char* const call = "dash::bp::Master::iexchange";
     const int me = int(team_->myid().id);
     const SendDelay delay = SendDelay::from_environment(me);
@@ -797,6 +842,33 @@ class Master {
     pack.write(buf.data(), buf.size());
   }
 
+  // Runs the delayed foreach calls (delay()) in one pass: each block that
+  // some call does not skip is loaded once and runs them in order. Local;
+  // failures as in foreach.
+  void run_delayed() {
+    if (delayed_.empty()) return;
+    std::vector<Delayed> calls = std::move(delayed_);
+    delayed_.clear();
+    if (held_) return;
+    try {
+      std::vector<std::size_t>& order = order_;
+      order.clear();
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        restore_queues(i);
+        const Proxy& p = *entries_[i]->proxy;
+        if (std::any_of(calls.begin(), calls.end(), [&](const Delayed& c) { return !c.skip(p); }))
+          order.push_back(i);
+      }
+      run_resident(order, [&](std::size_t i, Block& b) {
+        Proxy& p = *entries_[i]->proxy;
+        for (Delayed& c : calls)
+          if (!c.skip(p)) c.f(b, p);
+      });
+    } catch (...) {
+      held_ = std::current_exception();
+    }
+  }
+
   // Under a memory-block limit, after exchange(): the incoming queues of
   // every evicted block holding at least DASH_OOC_QUEUE_INLINE bytes go to
   // the store, to come back when the block runs (restore_queues). Local.
@@ -962,6 +1034,13 @@ class Master {
   // Per entry: bytes of its incoming queues in the store (0: none there).
   std::vector<std::size_t> spilled_queues_;
   bool writes_ = true;  // false inside foreach_read
+  // delay(): the foreach calls waiting to run, and how many Delay objects live.
+  struct Delayed {
+    std::function<void(Block&, Proxy&)> f;
+    std::function<bool(const Proxy&)> skip;
+  };
+  std::vector<Delayed> delayed_;
+  int delay_depth_ = 0;
   // DASH_OOC_QUEUE_INLINE: incoming queues of evicted blocks below this stay in memory.
   std::size_t queue_inline_bytes_ = std::size_t(4) << 10;
 };

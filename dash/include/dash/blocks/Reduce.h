@@ -422,6 +422,7 @@ class ReduceProxy {
 // unit calls it, with the same partners and owners.
 template <class Block, class Partners, class F>
 void reduce(Master<Block>& master, const Partners& partners, F&& f) {
+  master.run_delayed_calls();
   detail::ReduceRun<Block, Partners> run(master, partners);
   run.run(f);
 }
