@@ -107,6 +107,32 @@ int run(const char* program, const char* usage, int* argc, char*** argv, Body&& 
   return finalize(program, status);
 }
 
+// The same for an example with options: parse(*argc, *argv) gives them
+// (every unit alike, a UsageError as above); unit 0 prints `usage` if they
+// ask for help (options.help), else body(options) gives the exit status.
+// Collective.
+template <class Parse, class Body>
+int run_with_options(const char* program, const char* usage, int* argc, char*** argv, Parse&& parse,
+                     Body&& body) {
+  init(program, argc, argv);
+  const bool root = dash::myid().id == 0;
+  int status = 0;
+  try {
+    const auto options = parse(*argc, *argv);
+    if (options.help) {
+      if (root) std::fputs(usage, stdout);
+    } else {
+      status = body(options);
+    }
+  } catch (const UsageError& e) {
+    if (root) std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    abort_run(program, e);
+  }
+  return finalize(program, status);
+}
+
 }  // namespace examples
 
 #endif  // EXAMPLES__COMMON__ERRORS_H_

@@ -31,6 +31,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Report.h"
 #include "Jacobi.h"
 
 namespace {
@@ -160,19 +161,6 @@ using examples::jacobi;
 using Block = dash::bp::ContainerBlock<double, 2>;
 using Coords = std::array<long, 2>;
 
-std::uint64_t sum_over_units(std::uint64_t x) {
-  std::uint64_t total = 0;
-  if (dart_allreduce(&x, &total, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
-    throw dash::exception::RuntimeError("ooc-jacobi: dart_allreduce failed");
-  return total;
-}
-
-long peak_rss_kib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
 struct Result {
   double seconds = 0;
   std::uint64_t bytes_read = 0, bytes_written = 0, checksum = 0;
@@ -255,24 +243,12 @@ int run(const Options& o) {
     m.for_each([&](const Coords& g, double v) { sum += cell_hash(g, v); });
     local += sum;
   }
-  r.checksum = sum_over_units(local);
-  const std::uint64_t bytes_read = sum_over_units(r.bytes_read);
-  const std::uint64_t bytes_written = sum_over_units(r.bytes_written);
+  r.checksum = examples::sum_over_units(local, kProgram);
+  const std::uint64_t bytes_read = examples::sum_over_units(r.bytes_read, kProgram);
+  const std::uint64_t bytes_written = examples::sum_over_units(r.bytes_written, kProgram);
 
-  // --verbose: every unit's peak resident memory, gathered on unit 0.
-  std::vector<std::uint64_t> mine(3 * std::size_t(units), 0), all(mine.size(), 0);
-  mine[3 * std::size_t(me)] = std::uint64_t(peak_rss_kib());
-  mine[3 * std::size_t(me) + 1] = r.slabs_in_memory;
-  mine[3 * std::size_t(me) + 2] = r.slabs;
-  if (o.verbose && dart_allreduce(mine.data(), all.data(), mine.size(), DART_TYPE_ULONGLONG,
-                                  DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
-    throw dash::exception::RuntimeError("ooc-jacobi: dart_allreduce failed");
-  if (me == 0 && o.verbose)
-    for (int u = 0; u < units; ++u)
-      std::printf("%s: unit %d: peak resident memory %" PRIu64 " KiB, %" PRIu64 " of %" PRIu64
-                  " slabs in memory at the end\n",
-                  kProgram, u, all[3 * std::size_t(u)], all[3 * std::size_t(u) + 1],
-                  all[3 * std::size_t(u) + 2]);
+  examples::print_peak_memory(kProgram, o.verbose, r.slabs_in_memory, r.slabs, "slabs",
+                              " at the end");
   if (me == 0) {
     const char* names[] = {"incore", "collective", "producer", "demand"};
     std::printf("%s: %ld x %ld doubles on %d units, %d sweeps, strategy %s", kProgram, o.rows,
@@ -289,21 +265,5 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  examples::init(kProgram, &argc, &argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    const Options o = parse_args(argc, argv);
-    if (o.help) {
-      if (root) std::fputs(kUsage, stdout);
-    } else {
-      status = run(o);
-    }
-  } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
-    status = 2;
-  } catch (const std::exception& e) {
-    examples::abort_run(kProgram, e);
-  }
-  return examples::finalize(kProgram, status);
+  return examples::run_with_options(kProgram, kUsage, &argc, &argv, parse_args, run);
 }

@@ -31,6 +31,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Report.h"
 
 namespace {
 
@@ -181,19 +182,6 @@ std::uint64_t item_hash(std::uint64_t index, const std::uint8_t* item, std::size
   return mix(h);
 }
 
-std::uint64_t sum_over_units(std::uint64_t x) {
-  std::uint64_t total = 0;
-  if (dart_allreduce(&x, &total, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
-    throw dash::exception::RuntimeError("ooc-reduce: dart_allreduce failed");
-  return total;
-}
-
-long peak_rss_kib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
 int run(const Options& o) {
   const int me = int(dash::myid().id), units = int(dash::size());
   const int nb = o.blocks_per_unit * units;
@@ -264,26 +252,13 @@ int run(const Options& o) {
     for (std::uint64_t i = b.begin; i < b.end; ++i) sum += item_hash(i, b.bytes.data() + i * S, S);
     local += sum;
   });
-  const std::uint64_t checksum = sum_over_units(local);
+  const std::uint64_t checksum = examples::sum_over_units(local, kProgram);
   const dash::bp::SpillCounters moved = master.spill_counters();
-  const std::uint64_t bytes_read = sum_over_units(moved.bytes_read);
-  const std::uint64_t bytes_written = sum_over_units(moved.bytes_written);
+  const std::uint64_t bytes_read = examples::sum_over_units(moved.bytes_read, kProgram);
+  const std::uint64_t bytes_written = examples::sum_over_units(moved.bytes_written, kProgram);
 
-  // --verbose: every unit's peak resident memory and blocks in memory, gathered on unit 0
-  // (which prints all lines: output of different units may interleave).
-  std::vector<std::uint64_t> mine(3 * std::size_t(units), 0), all(mine.size(), 0);
-  mine[3 * std::size_t(me)] = std::uint64_t(peak_rss_kib());
-  mine[3 * std::size_t(me) + 1] = master.resident_blocks();
-  mine[3 * std::size_t(me) + 2] = master.size();
-  if (o.verbose && dart_allreduce(mine.data(), all.data(), mine.size(), DART_TYPE_ULONGLONG,
-                                  DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
-    throw dash::exception::RuntimeError("ooc-reduce: dart_allreduce failed");
-  if (me == 0 && o.verbose)
-    for (int u = 0; u < units; ++u)
-      std::printf("%s: unit %d: peak resident memory %" PRIu64 " KiB, %" PRIu64 " of %" PRIu64
-                  " blocks in memory\n",
-                  kProgram, u, all[3 * std::size_t(u)], all[3 * std::size_t(u) + 1],
-                  all[3 * std::size_t(u) + 2]);
+  examples::print_peak_memory(kProgram, o.verbose, master.resident_blocks(), master.size(),
+                              "blocks");
   if (me == 0) {
     std::printf(
         "%s: %s, k = %d, %d blocks (%d per unit) on %d units, %zu items of %zu bytes "
@@ -302,21 +277,5 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  examples::init(kProgram, &argc, &argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    const Options o = parse_args(argc, argv);
-    if (o.help) {
-      if (root) std::fputs(kUsage, stdout);
-    } else {
-      status = run(o);
-    }
-  } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
-    status = 2;
-  } catch (const std::exception& e) {
-    examples::abort_run(kProgram, e);
-  }
-  return examples::finalize(kProgram, status);
+  return examples::run_with_options(kProgram, kUsage, &argc, &argv, parse_args, run);
 }
