@@ -41,11 +41,12 @@ const char* const kUsage =
     "usage: ooc-reduce [options]\n"
     "Reduces random data held in B x units blocks of N items of S bytes each: the\n"
     "item-wise sum (bytes added modulo 256) of every block's items, by a k-ary\n"
-    "merge (all to block 0) or swap (reduce-scatter: each block ends with a slice),\n"
-    "with at most M blocks per unit in memory (the others in the unit's spill\n"
-    "directory, DASH_OOC_DIR).\n"
+    "merge (all to block 0) or swap (reduce-scatter: each block ends with a slice);\n"
+    "or sends every item to a block chosen by its hash (alltoall, k-ary rounds of\n"
+    "swap partners); with at most M blocks per unit in memory (the others in the\n"
+    "unit's spill directory, DASH_OOC_DIR).\n"
     "\n"
-    "  --op OP               merge or swap (alltoall: not built yet) (default: merge)\n"
+    "  --op OP               merge, swap or alltoall (default: merge)\n"
     "  --blocks-per-unit B   blocks per unit (default: 8)\n"
     "  --items N             items per block (default: 1024)\n"
     "  --item-bytes S        bytes per item (default: 64)\n"
@@ -60,10 +61,11 @@ const char* const kUsage =
     "'time_s=<s> bytes_read=<n> bytes_written=<n> checksum=<hex>': the reduction's\n"
     "time, the bytes all units read from and wrote to their spill directories, and\n"
     "a checksum of the reduced items (a sum over items of a hash of the item's\n"
-    "index and bytes), which depends only on the total block count, N, S and the\n"
-    "seed: the same for every M, T, K, op and split of the blocks over units.\n";
+    "index and bytes; alltoall: and of the block holding it), which depends only on\n"
+    "the total block count, N, S, the seed and, for alltoall, the op: the same for\n"
+    "every M, T, K and split of the blocks over units.\n";
 
-enum class Op { merge, swap };
+enum class Op { merge, swap, alltoall };
 
 struct Options {
   Op op = Op::merge;
@@ -95,8 +97,7 @@ Options parse_args(int argc, char** argv) {
       else if (v == "swap")
         o.op = Op::swap;
       else if (v == "alltoall")
-        throw UsageError(
-            "--op alltoall: the all-to-all over blocks (dash::bp::all_to_all) is not built yet");
+        o.op = Op::alltoall;
       else
         throw UsageError("--op: expected merge, swap or alltoall, got '" + v + "'");
     } else if (arg == "--blocks-per-unit") {
@@ -137,10 +138,14 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 // One block: its items, of which [begin, end) are its result (swap: a slice).
+// alltoall: the items it holds now, by global index (ids), and the step of
+// the next round (the product of the group sizes of the rounds before).
 struct Block {
   int gid = 0;
   std::vector<std::uint8_t> bytes;   // items x item_bytes
   std::uint64_t begin = 0, end = 0;  // items
+  std::vector<std::uint64_t> ids;
+  std::uint64_t step = 1;
 };
 
 }  // namespace
@@ -152,12 +157,16 @@ struct dash::bp::Serialization<Block> {
     dash::bp::save(buf, b.bytes);
     dash::bp::save(buf, b.begin);
     dash::bp::save(buf, b.end);
+    dash::bp::save(buf, b.ids);
+    dash::bp::save(buf, b.step);
   }
   static void load(MemoryBuffer& buf, Block& b) {
     dash::bp::load(buf, b.gid);
     dash::bp::load(buf, b.bytes);
     dash::bp::load(buf, b.begin);
     dash::bp::load(buf, b.end);
+    dash::bp::load(buf, b.ids);
+    dash::bp::load(buf, b.step);
   }
 };
 
@@ -200,9 +209,16 @@ int run(const Options& o) {
       for (std::size_t i = 0; i < 8 && w + i < b->bytes.size(); ++i)
         b->bytes[w + i] = std::uint8_t(r >> (8 * i));
     }
+    if (o.op == Op::alltoall)
+      for (std::size_t i = 0; i < N; ++i) b->ids.push_back(std::uint64_t(gid) * N + i);
     master.add(gid, std::move(b), {});
   }
   dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
+  // alltoall: the block item `id` goes to.
+  const std::uint64_t seed = o.seed;
+  auto destination = [seed, nb](std::uint64_t id) {
+    return mix(id * 0x9e3779b97f4a7c15ull ^ seed) % std::uint64_t(nb);
+  };
 
   dash::barrier();
   const auto start = std::chrono::steady_clock::now();
@@ -216,6 +232,44 @@ int run(const Options& o) {
       }
       for (int to : rp.out_link())
         if (to != rp.gid()) rp.enqueue_view(to, b.bytes.data(), b.bytes.size());
+    });
+  } else if (o.op == Op::alltoall) {
+    // Round r of the swap partners groups the blocks whose gids differ only
+    // in digit r (base: the group sizes, earliest round lowest); an item goes
+    // to the member whose digit r is its destination's, so after the last
+    // round every item is at its destination.
+    dash::bp::RegularSwapPartners<1> partners(dec, o.k);
+    dash::bp::reduce(master, partners, [&](Block& b, dash::bp::ReduceProxy& rp) {
+      std::vector<std::uint64_t> ids;
+      std::vector<std::uint8_t> bytes;
+      for (int from : rp.in_link()) {
+        if (from == rp.gid()) continue;
+        rp.dequeue(from, ids);
+        rp.dequeue(from, bytes);
+        b.ids.insert(b.ids.end(), ids.begin(), ids.end());
+        b.bytes.insert(b.bytes.end(), bytes.begin(), bytes.end());
+      }
+      const auto& out = rp.out_link();
+      if (out.empty()) return;
+      const std::uint64_t f = out.size();
+      std::vector<std::vector<std::uint64_t>> to_ids(f);
+      std::vector<std::vector<std::uint8_t>> to_bytes(f);
+      for (std::size_t i = 0; i < b.ids.size(); ++i) {
+        const std::size_t j = std::size_t(destination(b.ids[i]) / b.step % f);
+        to_ids[j].push_back(b.ids[i]);
+        to_bytes[j].insert(to_bytes[j].end(), b.bytes.begin() + std::ptrdiff_t(i * S),
+                           b.bytes.begin() + std::ptrdiff_t((i + 1) * S));
+      }
+      b.step *= f;
+      for (std::size_t j = 0; j < f; ++j) {
+        if (out[j] == rp.gid()) {
+          b.ids = std::move(to_ids[j]);
+          b.bytes = std::move(to_bytes[j]);
+        } else {
+          rp.enqueue(out[j], to_ids[j]);
+          rp.enqueue(out[j], to_bytes[j]);
+        }
+      }
     });
   } else {
     dash::bp::RegularSwapPartners<1> partners(dec, o.k);
@@ -247,6 +301,20 @@ int run(const Options& o) {
   // blocks one slice each.
   std::atomic<std::uint64_t> local{0};  // foreach runs blocks on --threads threads
   master.foreach ([&](Block& b, dash::bp::Proxy&) {
+    if (o.op == Op::alltoall) {
+      std::uint64_t sum = 0;
+      for (std::size_t i = 0; i < b.ids.size(); ++i) {
+        if (destination(b.ids[i]) != std::uint64_t(b.gid))
+          throw dash::exception::RuntimeError("alltoall: item " + std::to_string(b.ids[i]) +
+                                              " ended at block " + std::to_string(b.gid) +
+                                              ", not at its destination " +
+                                              std::to_string(destination(b.ids[i])));
+        sum += mix(item_hash(b.ids[i], b.bytes.data() + i * S, S) ^
+                   (std::uint64_t(b.gid) * 0xff51afd7ed558ccdull));
+      }
+      local += sum;
+      return;
+    }
     if (o.op == Op::merge && b.gid != 0) return;
     std::uint64_t sum = 0;
     for (std::uint64_t i = b.begin; i < b.end; ++i) sum += item_hash(i, b.bytes.data() + i * S, S);
@@ -263,7 +331,11 @@ int run(const Options& o) {
     std::printf(
         "%s: %s, k = %d, %d blocks (%d per unit) on %d units, %zu items of %zu bytes "
         "per block, %s in memory, %d thread(s)\n",
-        kProgram, o.op == Op::merge ? "merge" : "swap", o.k, nb, o.blocks_per_unit, units, N, S,
+        kProgram,
+        o.op == Op::merge  ? "merge"
+        : o.op == Op::swap ? "swap"
+                           : "alltoall",
+        o.k, nb, o.blocks_per_unit, units, N, S,
         o.mem_blocks > 0 ? (std::to_string(o.mem_blocks) + " block(s) per unit").c_str()
                          : "all blocks",
         o.threads);
