@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -83,14 +84,14 @@ std::unique_ptr<Master<Heavy>> MakeRing(int nb, std::size_t limit, Assignment a)
 
 // Every block checks its payload and returns gid-dependent state.
 void CheckPayloads(Master<Heavy>& master, int calls) {
-  int seen = 0;
+  std::atomic<int> seen{0};  // foreach may run blocks on several threads
   master.foreach ([&](Heavy& b, Proxy&) {
     ++seen;
     ASSERT_EQ(b.data.size(), kWords) << "block " << b.gid;
     for (std::size_t i = 0; i < kWords; ++i) ASSERT_EQ(b.data[i], Word(b.gid, i)) << b.gid;
     EXPECT_EQ(b.calls, calls) << "block " << b.gid;
   });
-  EXPECT_EQ(seen, int(master.size()));
+  EXPECT_EQ(seen.load(), int(master.size()));
 }
 
 // Rounds of foreach (send the payload's first word and the running sum to
