@@ -21,6 +21,12 @@
 //                                       (every unit holds part of each
 //                                       layer), iexchange chunk 32
 //   (B, blocks per unit: 1, 2, 4, 8.)
+//   BM_particles_ooc/<M>                volume, 8 blocks per unit, iexchange
+//                                       with at most M of them in memory
+//                                       (8: all; DASH_OOC_DIRECT=1) against
+//                                       the same run with every block in
+//                                       memory: ratio_vs_in_core, and the
+//                                       bytes spilled and loaded per run
 //
 // Why several workloads: no protocol finishes before max(busiest unit's
 // CPU, total CPU / cores), and exchange not before the sum over its rounds
@@ -66,8 +72,10 @@
 #include <dash/Team.h>
 #include <mpi.h>
 
+#include <cstdlib>
 #include <exception>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "../support/paired.h"
@@ -169,6 +177,45 @@ void BM_particles_inflow_round_robin(benchmark::State& state) {
   compare(state, config, int(state.range(0)), "inflow");
 }
 
+void BM_particles_ooc(benchmark::State& state) {
+  constexpr int kBlocksPerUnit = 8;
+  const std::size_t limit = std::size_t(state.range(0));
+  setenv("DASH_OOC_DIRECT", "1", 1);  // read when the first store is made: the device
+  particles::Config config;
+  config.seeds = kSeeds;
+  config.slow_ratio = kSlowRatio;
+  std::unique_ptr<particles::Tracer> ooc, in_core;
+  try {
+    ooc = std::make_unique<particles::Tracer>(kBlocksPerUnit, config);
+    in_core = std::make_unique<particles::Tracer>(kBlocksPerUnit, config);
+    ooc->master().limit(limit);
+    const particles::Result a = ooc->run(particles::Protocol::iexchange);
+    const particles::Result b = in_core->run(particles::Protocol::iexchange);
+    if (a.retired != b.retired || a.checksum != b.checksum)
+      throw std::runtime_error("out of core and in memory disagree on particles or checksum");
+  } catch (const std::exception& e) {
+    unsetenv("DASH_OOC_DIRECT");
+    state.SkipWithError(e.what());
+    return;
+  }
+  particles::Tracer& o = *ooc;
+  particles::Tracer& m = *in_core;
+  const dash::bp::SpillCounters before = o.master().spill_counters();
+  bench::run_paired(state, 1, "run",
+                    bench::Side{"ooc", [&o] { o.run_iexchange(); }, [&o] { o.seed(); }},
+                    {bench::Side{"in_core", [&m] { m.run_iexchange(); }, [&m] { m.seed(); }}},
+                    bench::sleeping_barrier);
+  const dash::bp::SpillCounters after = o.master().spill_counters();
+  const double runs = double(state.iterations());
+  state.counters["bytes_read_per_run"] = double(after.bytes_read - before.bytes_read) / runs;
+  state.counters["bytes_written_per_run"] =
+      double(after.bytes_written - before.bytes_written) / runs;
+  state.SetLabel("volume, " + std::to_string(config.seeds) + "^3 particles, " +
+                 std::to_string(kBlocksPerUnit) + " blocks per unit, " + std::to_string(limit) +
+                 " in memory (O_DIRECT), iexchange, vs all in memory");
+  unsetenv("DASH_OOC_DIRECT");
+}
+
 // Blocks per unit 1, 2, 4, 8, and an odd iteration count: the median of exchange / iexchange
 // is then the inverse of the median of iexchange / exchange.
 void PerBlockCount(benchmark::internal::Benchmark* b) {
@@ -177,6 +224,14 @@ void PerBlockCount(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_particles)->Apply(PerBlockCount);
+BENCHMARK(BM_particles_ooc)
+    ->Arg(8)
+    ->Arg(4)
+    ->Arg(2)
+    ->Arg(1)
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_particles_inflow_slabs)->Apply(PerBlockCount);
 BENCHMARK(BM_particles_inflow_round_robin)->Apply(PerBlockCount);
 

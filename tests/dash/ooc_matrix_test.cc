@@ -120,6 +120,30 @@ TEST(OocLocalArrayFile, DamagedOrTruncatedRegionsAreReported) {
   EXPECT_TRUE(Same(file.take(0), Filled(256, 3)));
 }
 
+// A write that fails (a full disk, injected): reported once with the path
+// and the region, its bytes kept in memory; a later write of the region works.
+TEST(OocLocalArrayFile, FailedWritesLoseNothing) {
+  dash_test::ScopedEnv fail("DASH_OOC_TEST_FAIL_WRITE", "2");
+  LocalArrayFile file(FileName("laf-full"), {{0, 300}, {1, 300}});
+  file.put(0, Filled(300, 1));
+  file.put(1, Filled(300, 2));  // the second write fails
+  try {
+    file.flush();
+    ADD_FAILURE() << "the failed write was not reported";
+  } catch (const dash::exception::RuntimeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(file.path()), std::string::npos) << what;
+    EXPECT_NE(what.find("region 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("No space left on device"), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW(file.flush());  // reported once
+  EXPECT_TRUE(Same(file.take(1), Filled(300, 2))) << "the bytes of the failed write are lost";
+  EXPECT_TRUE(Same(file.take(0), Filled(300, 1)));
+  file.put(1, Filled(300, 3));
+  file.flush();
+  EXPECT_TRUE(Same(file.take(1), Filled(300, 3)));
+}
+
 // DASH_OOC_DIRECT=1: regions at page offsets, odd sizes, unaligned sources;
 // on the build tree's file system (tmpfs refuses O_DIRECT: then a clear error).
 TEST(OocLocalArrayFile, DirectIo_WhereTheFileSystemAllowsIt) {
@@ -271,13 +295,17 @@ TEST_P(OocSweep, SameAsInCore) {
     auto master = dash::bp::of(m, halo, c.mem_slabs);
     master.threads(c.threads);
     EXPECT_EQ(master.size(), m.local_slabs().size());
-    if (c.mem_slabs > 0) EXPECT_LE(master.resident_blocks(), c.mem_slabs);
+    if (c.mem_slabs > 0) {
+      EXPECT_LE(master.resident_blocks(), c.mem_slabs);
+    }
     if (strategy == dash::ooc::Ghosts::producer) dash::bp::exchange_halos(master);
     for (int k = 0; k < sweeps; ++k)
       dash::ooc::sweep(
           master, strategy,
           [&](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) { Stencil(b, c.corners); });
-    if (c.mem_slabs > 0) EXPECT_LE(master.resident_blocks(), c.mem_slabs * std::size_t(c.threads));
+    if (c.mem_slabs > 0) {
+      EXPECT_LE(master.resident_blocks(), c.mem_slabs * std::size_t(c.threads));
+    }
   }
   dash::barrier();
   m.for_each(
@@ -316,8 +344,12 @@ TEST(OocMatrix, HaloExchangeReadsEachSlabOnceAndWritesNothing) {
     master.foreach_read([](const dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
       const auto& box = b.box();
       for (long j = 0; j < b.extent(1); ++j) {
-        if (box.min[0] > 0) EXPECT_EQ(b(-1, j), Start({box.min[0] - 1, box.min[1] + j}));
-        if (box.max[0] < 24) EXPECT_EQ(b(b.extent(0), j), Start({box.max[0], box.min[1] + j}));
+        if (box.min[0] > 0) {
+          EXPECT_EQ(b(-1, j), Start({box.min[0] - 1, box.min[1] + j}));
+        }
+        if (box.max[0] < 24) {
+          EXPECT_EQ(b(b.extent(0), j), Start({box.max[0], box.min[1] + j}));
+        }
       }
     });
   }

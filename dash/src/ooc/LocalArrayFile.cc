@@ -44,13 +44,16 @@ struct LocalArrayFile::State {
     std::uint64_t offset = 0, size = 0, checksum = 0;
     bool written = false;  // false: still the zeros the file was made with
     Phase phase = idle;
-    dash::bp::Bytes bytes;  // write_*: the data; read_done: what was read
-    std::string error;      // read_done: why the read failed (empty: fine)
+    dash::bp::Bytes bytes;        // write_*: the data; read_done: what was read
+    std::string error;            // read_done: why the read failed (empty: fine)
+    bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
   };
 
   std::string path;
   int fd = -1;
-  bool direct = false;  // DASH_OOC_DIRECT: O_DIRECT, regions at page offsets, whole pages moved
+  bool direct = false;
+  std::uint64_t fail_write = 0;  // DASH_OOC_TEST_FAIL_WRITE: the n-th put's write fails (0: none)
+  std::uint64_t puts = 0;  // DASH_OOC_DIRECT: O_DIRECT, regions at page offsets, whole pages moved
   boost::container::flat_map<std::uint64_t, Region> regions;
   std::mutex mutex;
   std::condition_variable changed;
@@ -126,6 +129,7 @@ struct LocalArrayFile::State {
     return std::string();
   }
   std::string write_region(const Region& r) const {
+    if (r.inject_failure) return errno_text(ENOSPC) + " (injected by DASH_OOC_TEST_FAIL_WRITE)";
     const std::size_t total = padded(r.size);
     const char* from = r.bytes.data();
     dash::bp::Bytes copy;  // O_DIRECT needs an aligned source with room for whole pages
@@ -196,6 +200,9 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
   if (dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string("dash::ooc::LocalArrayFile: ") + err);
   s.direct = direct != 0;
+  if (dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &s.fail_write, err,
+                        sizeof err) != DART_OK)
+    throw exception::InvalidArgument(std::string("dash::ooc::LocalArrayFile: ") + err);
   std::uint64_t offset = 0;
   s.regions.reserve(regions.size());
   for (const auto& [key, size] : regions) {
@@ -258,6 +265,7 @@ void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {
   });
   r.bytes = std::move(bytes);
   r.error.clear();
+  r.inject_failure = s.fail_write > 0 && ++s.puts == s.fail_write;
   r.phase = State::write_queued;
   ++s.queued_writes;
   s.submit(key);
@@ -292,7 +300,7 @@ dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
   }
   if (!r.written) return aligned_bytes(std::size_t(r.size), true);
   dash::bp::Bytes bytes = s.buffer(std::size_t(r.size));
-  const State::Region copy{r.offset, r.size, r.checksum, true, State::idle, {}, {}};
+  const State::Region copy{r.offset, r.size, r.checksum, true, State::idle, {}, {}, false};
   lock.unlock();
   const std::string error = s.read_region(copy, bytes.data());
   lock.lock();
