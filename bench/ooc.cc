@@ -21,7 +21,13 @@
 //                                    in memory, strategy 0 collective, 1
 //                                    producer, 2 demand, DASH_OOC_DIRECT=1
 //       in_core       the same sweeps on a dash::Matrix in memory
-// Counters: ns_per_byte (or per block, per sweep) of each side, ratio_vs_<baseline>
+//   BM_fft2d_ooc/<strategy>/<S>      the 2-D FFT of ooc-fft2d (row FFTs, transpose,
+//                                    row FFTs) of a 2048 x 2048 matrix of complex
+//                                    doubles (64 MiB) whose local arrays are
+//                                    files, slabs of 1/S, strategy 0
+//                                    collective, 1 producer, DASH_OOC_DIRECT=1
+//       in_core       the same FFT on dash::Matrix in memory
+// Counters: ns_per_byte (or per block, per sweep, per FFT) of each side, ratio_vs_<baseline>
 // (median of subject / baseline), and for foreach the bytes read and written
 // per pass and io_bound_ratio = time / max(in-core time, bytes moved at the
 // device bandwidth measured by BM_store_spill/BM_store_load's baselines).
@@ -53,6 +59,11 @@
 #include <vector>
 
 #include "../examples/ooc-jacobi/Jacobi.h"
+#ifdef DASH_BENCH_HAVE_FFTW3
+#include <dash/ooc/Transpose.h>
+
+#include "../examples/ooc-fft2d/RowFft.h"
+#endif
 #include "support/paired.h"
 
 namespace {
@@ -350,10 +361,75 @@ void BM_jacobi_ooc(benchmark::State& state) {
                  "max(in-core time, the sweep's bytes at the device bandwidth)");
 }
 
+#ifdef DASH_BENCH_HAVE_FFTW3
+void BM_fft2d_ooc(benchmark::State& state) {
+  using Complex = std::complex<double>;
+  const dash::ooc::Strategy strategies[] = {dash::ooc::Strategy::collective,
+                                            dash::ooc::Strategy::producer};
+  const char* const names[] = {"collective", "producer"};
+  const auto strategy = strategies[state.range(0)];
+  const int slabs = int(state.range(1));
+  if (device_write_bytes_per_s <= 0 || device_read_bytes_per_s <= 0) {
+    state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
+    for (auto _ : state) {
+    }
+    return;
+  }
+  constexpr long kN = 2048;
+  const dash::SizeSpec<2> size(kN, kN);
+  const dash::DistributionSpec<2> by_rows(dash::BLOCKED, dash::NONE);
+  auto start = [](const std::array<long, 2>& g) {
+    return Complex(double((g[0] * 31 + g[1]) % 1000), double((g[0] + 7 * g[1]) % 997));
+  };
+  const examples::RowFft fft(kN);
+  dash::ooc::Matrix<Complex, 2> a(size, by_rows, *alone, slabs), b(size, by_rows, *alone, slabs);
+  dash::Matrix<Complex, 2> ia(size, by_rows, *alone), ib(size, by_rows, *alone);
+  dash::bp::SpillCounters moved{};  // over the ooc passes
+  auto add = [&](const dash::bp::SpillCounters& c, int sign) {
+    moved.bytes_read += std::uint64_t(sign) * c.bytes_read;
+    moved.bytes_written += std::uint64_t(sign) * c.bytes_written;
+  };
+  bench::run_paired(state, 1.0, "fft",
+                    bench::Side{"ooc",
+                                [&] {
+                                  add(a.counters(), -1);
+                                  add(b.counters(), -1);
+                                  add(dash::ooc::transpose(a, b, strategy, fft, fft), 1);
+                                  add(a.counters(), 1);
+                                  add(b.counters(), 1);
+                                },
+                                [&] {
+                                  a.generate(start);
+                                  a.file()->flush();
+                                }},
+                    {bench::Side{"in_core", [&] { dash::ooc::transpose(ia, ib, fft, fft); },
+                                 [&] {
+                                   for (long i = 0; i < kN; ++i)
+                                     for (long j = 0; j < kN; ++j)
+                                       ia.lbegin()[i * kN + j] = start({i, j});
+                                 }}});
+  const double runs = double(state.iterations());
+  const double read = double(moved.bytes_read) / runs, written = double(moved.bytes_written) / runs;
+  state.counters["bytes_read_per_fft"] = read;
+  state.counters["bytes_written_per_fft"] = written;
+  const double in_core_s = state.counters["in_core_ns_per_fft"].value * 1e-9;
+  const double io_s = read / device_read_bytes_per_s + written / device_write_bytes_per_s;
+  state.counters["io_bound_ratio"] =
+      state.counters["ns_per_fft"].value * 1e-9 / std::max(in_core_s, io_s);
+  state.SetLabel(std::string(names[state.range(0)]) + " transpose, slabs of 1/" +
+                 std::to_string(slabs) +
+                 " of 64 MiB (O_DIRECT), vs in memory; io_bound_ratio = time / max(in-core time, "
+                 "the FFT's bytes at the device bandwidth)");
+}
+#endif
+
 BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_jacobi_ooc)->ArgsProduct({{0, 1, 2}, {2, 4, 16}})->Iterations(3)->UseManualTime();
+#ifdef DASH_BENCH_HAVE_FFTW3
+BENCHMARK(BM_fft2d_ooc)->ArgsProduct({{0, 1}, {2, 4, 16}})->Iterations(3)->UseManualTime();
+#endif
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #define EXAMPLES__COMMON__ARGS_H_
 
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -152,6 +153,28 @@ inline std::size_t parse_bytes(const std::string& option, const std::string& tex
     throw UsageError(option + ": expected a byte count in [" + std::to_string(min) + ", " +
                      std::to_string(max) + "] such as 64, 4K or 2M, got '" + text + "'");
   return std::size_t(value) * scale;
+}
+
+// The S of a --mem-fraction value "1/S" or a decimal 1/S (1 <= S <= 2^20); a UsageError
+// otherwise.
+inline int parse_mem_fraction(const std::string& text) {
+  double f = 0;
+  std::size_t used = 0;
+  try {
+    if (text.rfind("1/", 0) == 0) {
+      const long long s = std::stoll(text.substr(2), &used);
+      if (used + 2 == text.size() && s >= 1 && s <= (1 << 20)) return int(s);
+    } else {
+      f = std::stod(text, &used);
+      if (used == text.size() && f > 0 && f <= 1) {
+        const double s = std::round(1 / f);
+        if (std::fabs(s * f - 1) < 1e-9 && s <= (1 << 20)) return int(s);
+      }
+    }
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--mem-fraction: expected 1/S for an integer S >= 1 (e.g. 1/8 or 0.125), got '" +
+                   text + "'");
 }
 
 }  // namespace examples

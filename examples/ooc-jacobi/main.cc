@@ -82,27 +82,6 @@ struct Options {
 
 using examples::UsageError;
 
-// "1/S" or a decimal 1/S: S.
-int parse_fraction(const std::string& text) {
-  double f = 0;
-  std::size_t used = 0;
-  try {
-    if (text.rfind("1/", 0) == 0) {
-      const long long s = std::stoll(text.substr(2), &used);
-      if (used + 2 == text.size() && s >= 1 && s <= (1 << 20)) return int(s);
-    } else {
-      f = std::stod(text, &used);
-      if (used == text.size() && f > 0 && f <= 1) {
-        const double s = std::round(1 / f);
-        if (std::fabs(s * f - 1) < 1e-9 && s <= (1 << 20)) return int(s);
-      }
-    }
-  } catch (const std::exception&) {
-  }
-  throw UsageError("--mem-fraction: expected 1/S for an integer S >= 1 (e.g. 1/8 or 0.125), got '" +
-                   text + "'");
-}
-
 Options parse_args(int argc, char** argv) {
   Options o;
   examples::for_each_option(argc, argv, [&](examples::Option& opt) {
@@ -136,7 +115,7 @@ Options parse_args(int argc, char** argv) {
         throw UsageError("--strategy: expected collective, demand, producer or incore, got '" + v +
                          "'");
     } else if (arg == "--mem-fraction") {
-      o.slabs = parse_fraction(opt.value());
+      o.slabs = examples::parse_mem_fraction(opt.value());
     } else if (arg == "--threads") {
       o.threads = int(examples::parse_integer(arg, opt.value(), 1, 256));
     } else if (arg == "--seed") {

@@ -48,21 +48,6 @@ struct SortItem {
   I pos;
 };
 
-// A DART type for `bytes`-sized records that frees itself.
-class RecordType {
- public:
-  explicit RecordType(std::size_t bytes) {
-    check_dart(dart_type_create_custom(bytes, &type_), "dash::sort: dart_type_create_custom");
-  }
-  ~RecordType() { dart_type_destroy(&type_); }
-  RecordType(const RecordType&) = delete;
-  RecordType& operator=(const RecordType&) = delete;
-  dart_datatype_t get() const { return type_; }
-
- private:
-  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
-};
-
 // Exclusive prefix sums of counts (as offsets). Local.
 inline std::vector<std::size_t> offsets_of(const std::vector<std::size_t>& counts) {
   std::vector<std::size_t> out(counts.size());

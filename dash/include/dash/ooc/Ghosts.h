@@ -37,6 +37,7 @@
 
 #include <dash/Exception.h>
 #include <dash/blocks/ContainerBlocks.h>
+#include <dash/ooc/Strategy.h>
 
 #include <array>
 #include <string>
@@ -46,18 +47,6 @@
 
 namespace dash {
 namespace ooc {
-
-enum class Ghosts { collective, producer, demand };
-
-// The strategy named `name` ("collective", "producer"); InvalidArgument
-// listing the names otherwise. Local.
-inline Ghosts ghosts_from_name(const std::string& name) {
-  if (name == "collective") return Ghosts::collective;
-  if (name == "producer") return Ghosts::producer;
-  if (name == "demand") return Ghosts::demand;
-  throw exception::InvalidArgument("dash::ooc: ghost strategy '" + name +
-                                   "' (collective, producer or demand)");
-}
 
 namespace detail {
 

@@ -102,6 +102,21 @@ void run_agreed(Team* team, const char* who, Body&& body) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
+// A DART type for `bytes`-sized records that frees itself.
+class RecordType {
+ public:
+  explicit RecordType(std::size_t bytes) {
+    check_dart(dart_type_create_custom(bytes, &type_), "dart_type_create_custom");
+  }
+  ~RecordType() { dart_type_destroy(&type_); }
+  RecordType(const RecordType&) = delete;
+  RecordType& operator=(const RecordType&) = delete;
+  dart_datatype_t get() const { return type_; }
+
+ private:
+  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
+};
+
 // The count a failing unit sends instead of its own in a collective of
 // counts (allgather, alltoall), so that the collective carries the failure.
 constexpr std::size_t kFailedCount = ~std::size_t(0);

@@ -1,0 +1,411 @@
+// dash::ooc::transpose: b becomes the transpose of a, for matrices
+// distributed by rows (every unit holds at most one block, of whole rows:
+// the pattern of DistributionSpec<2>(BLOCKED, NONE)), in memory or with the
+// local arrays out of core, with a callback on each slab of a before its
+// data leaves and on each slab of b before it is stored. The seed's
+// out-of-core 2-D FFT is
+//
+//   dash::ooc::transpose(a, b, dash::ooc::Strategy::producer, row_ffts, row_ffts);
+//
+// How it runs (P units, a of R x C with S slabs per unit, b of C x R):
+//   rounds k = 0 .. S-1: each unit takes its slab k of a (rows), cuts it
+//     into P column strips, unit v's strip the columns that are v's rows of
+//     b, transposes each strip and sends it (one alltoallv per round; the
+//     round's failure agreed by one int allreduce before it). Every unit
+//     receives, from each unit, the columns of its rows of b that are that
+//     unit's slab k.
+//   out of core, each unit keeps what round k brought for its slab j of b
+//     in region (j, k) of a staging file (its spill directory, removed at
+//     the end); then, slab by slab of b, it reads the S regions of the
+//     slab (the next one prefetched), puts the columns in place, runs
+//     after() on the slab and writes it to b's file. In memory, the columns
+//     go straight into b's local rows and after() runs on them at the end.
+//   Strategy::collective: first a pass of its own runs before() on every
+//     slab of a and writes it back; the rounds then read a again.
+//   Strategy::producer: before() runs on slab k in round k, while the slab
+//     is in memory to be sent; a is not written back (a read and a write of
+//     a fewer: the seed's finding that producer moves the fewest bytes).
+// Memory per unit: out of core about four slabs (a slab of a, the strips
+// sent, the strips received, a slab of b), in memory twice the unit's
+// rows of a. Afterwards a's contents are unspecified (collective: before()
+// applied; producer and in memory: as given or changed by before()).
+//
+// Failures: an exception (a callback, the files) is agreed on before the
+// next round's exchange and at the end; every unit throws, the failing unit
+// its own exception, the others dash::exception::RemoteFailure; b's
+// contents are then unspecified. Patterns that are not by rows, extents
+// that do not transpose, different teams, a slab too large for one
+// transfer (more than INT_MAX elements between two units): InvalidArgument
+// on every unit, before anything moves.
+//
+// | call                        | cost                                        |
+// |-----------------------------|---------------------------------------------|
+// | transpose (out of core)     | collective: S alltoallv, S + 2 int          |
+// |                             | allreduces; reads and writes a (collective: |
+// |                             | twice), the staging file and b once each    |
+// | transpose (dash::Matrix)    | collective: one alltoallv, two allreduces   |
+#ifndef DASH__OOC__TRANSPOSE_H_
+#define DASH__OOC__TRANSPOSE_H_
+
+#include <dash/Exception.h>
+#include <dash/Matrix.h>
+#include <dash/algorithm/internal/Collective.h>
+#include <dash/internal/Failure.h>
+#include <dash/ooc/Matrix.h>
+#include <dash/ooc/Strategy.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace ooc {
+
+// Rows [first, first + count) of a matrix with `cols` columns, row-major at
+// data: row i of the view (global row first + i) starts at data + i * cols.
+template <class T>
+struct Rows {
+  T* data;
+  long first, count, cols;
+  T* row(long i) const { return data + i * cols; }
+};
+
+// The callback that does nothing (transpose without before/after).
+struct NoRows {
+  template <class T>
+  void operator()(const Rows<T>&) const {}
+};
+
+namespace detail {
+
+// Which rows each unit of a by-rows pattern holds, and how its share is cut
+// into slabs (as dash::ooc::Matrix cuts a block: slab k of e rows holds
+// rows [e*k/S, e*(k+1)/S) of it).
+struct RowLayout {
+  std::vector<long> begin, extent;  // per unit; extent 0: no rows
+  int slabs = 1;
+  long rows = 0, cols = 0;  // of the matrix
+  long slab_first(int u, int k) const { return begin[u] + extent[u] * k / slabs; }
+  long slab_rows(int u, int k) const { return extent[u] * (k + 1) / slabs - extent[u] * k / slabs; }
+};
+
+// The row layout of `pattern` (a 2-D pattern whose blocks span all columns,
+// at most one per unit), its units' shares cut into `slabs`. Throws
+// InvalidArgument naming `who` and `which` matrix otherwise (alike on every
+// unit: the pattern is). Local.
+template <class PatternT>
+RowLayout row_layout(const PatternT& pattern, int slabs, const std::string& who,
+                     const char* which) {
+  static_assert(PatternT::ndim() == 2, "dash::ooc::transpose: 2-D matrices only");
+  using coords = typename PatternT::coords_type;
+  const auto grid = dash::bp::detail::block_grid(pattern);
+  RowLayout l;
+  l.slabs = slabs;
+  l.rows = long(pattern.extent(0));
+  l.cols = long(pattern.extent(1));
+  const int units = int(pattern.team().size());
+  l.begin.assign(std::size_t(units), 0);
+  l.extent.assign(std::size_t(units), 0);
+  if (l.rows > 0 && l.cols > 0 && grid[1] != 1)
+    throw exception::InvalidArgument(
+        who + ": " + which +
+        " is not distributed by rows: its blocks do not span all columns (use "
+        "DistributionSpec<2>(BLOCKED, NONE))");
+  for (long k = 0; l.cols > 0 && k < grid[0]; ++k) {
+    coords c{};
+    c[0] = typename PatternT::index_type(k);
+    const auto block = pattern.block(c);
+    const int u = int(pattern.unit_at(block.offsets()).id);
+    if (l.extent[std::size_t(u)] > 0)
+      throw exception::InvalidArgument(who + ": " + which + " gives unit " + std::to_string(u) +
+                                       " several blocks of rows (one per unit: BLOCKED rows)");
+    l.begin[std::size_t(u)] = long(block.offset(0));
+    l.extent[std::size_t(u)] = long(block.extent(0));
+  }
+  return l;
+}
+
+// Throws InvalidArgument unless b (layout lb) can hold the transpose of a
+// (layout la) on the same team and every round's transfer between two units
+// fits an int count. Local, alike on every unit.
+inline void check_transposable(const RowLayout& la, const RowLayout& lb, bool same_team,
+                               const std::string& who) {
+  if (!same_team) throw exception::InvalidArgument(who + ": a and b have different teams");
+  if (la.rows != lb.cols || la.cols != lb.rows)
+    throw exception::InvalidArgument(who + ": b is " + std::to_string(lb.rows) + " x " +
+                                     std::to_string(lb.cols) + ", the transpose of a needs " +
+                                     std::to_string(la.cols) + " x " + std::to_string(la.rows));
+  const long most_b = *std::max_element(lb.extent.begin(), lb.extent.end());
+  long most_slab = 0;
+  for (std::size_t u = 0; u < la.extent.size(); ++u)
+    most_slab = std::max(most_slab, la.slab_rows(int(u), 0));
+  if (most_b > 0 && most_slab > long(INT_MAX) / most_b)
+    throw exception::InvalidArgument(
+        who + ": a round would move " + std::to_string(most_b) + " x " + std::to_string(most_slab) +
+        " elements between two units, more than one transfer takes (INT_MAX): use more slabs");
+}
+
+// Writes the transpose of the n x w block of src (row stride `stride`) to
+// dst (w x n, row-major), in 32 x 32 tiles. Local.
+template <class T>
+void transpose_block(const T* src, long stride, long n, long w, T* dst) {
+  constexpr long kTile = 32;
+  for (long i0 = 0; i0 < w; i0 += kTile)
+    for (long r0 = 0; r0 < n; r0 += kTile) {
+      const long i1 = std::min(w, i0 + kTile), r1 = std::min(n, r0 + kTile);
+      for (long i = i0; i < i1; ++i)
+        for (long r = r0; r < r1; ++r) dst[i * n + r] = src[r * stride + i];
+    }
+}
+
+// The rounds (see the top of this file): load(k) gives the calling unit's
+// slab k of a (its rows, row-major; null when it has none), done(k) is
+// called when the slab has been cut, deliver(k, strips, offsets) gets
+// what came: from each unit u, at offsets[u], the calling unit's rows of b
+// by the columns of u's slab k (row-major). A failure before a round's
+// exchange is agreed on before it; one in deliver at the next round or
+// the end (the caller's agree). Collective.
+template <class T, class Load, class Done, class Deliver>
+void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
+                      internal::Failure& failure, const std::string& who, Load&& load, Done&& done,
+                      Deliver&& deliver) {
+  const int units = int(team.size()), me = int(team.myid().id);
+  const std::size_t p = std::size_t(units);
+  std::vector<std::size_t> send_counts(p), send_offsets(p), recv_counts(p), recv_offsets(p);
+  std::size_t most_send = 0, most_recv = 0;
+  for (int k = 0; k < la.slabs; ++k) {
+    std::size_t recv = 0;
+    for (int u = 0; u < units; ++u) recv += std::size_t(la.slab_rows(u, k));
+    most_recv = std::max(most_recv, recv * std::size_t(lb.extent[std::size_t(me)]));
+    most_send = std::max(most_send, std::size_t(la.slab_rows(me, k)) * std::size_t(la.cols));
+  }
+  std::vector<T> send(most_send + 1), recv(most_recv + 1);
+  internal::RecordType type(sizeof(T));
+  for (int k = 0; k < la.slabs; ++k) {
+    const long n = la.slab_rows(me, k);
+    std::size_t at = 0;
+    for (int v = 0; v < units; ++v) {
+      send_offsets[std::size_t(v)] = at;
+      send_counts[std::size_t(v)] = std::size_t(lb.extent[std::size_t(v)] * n);
+      at += send_counts[std::size_t(v)];
+    }
+    at = 0;
+    for (int u = 0; u < units; ++u) {
+      recv_offsets[std::size_t(u)] = at;
+      recv_counts[std::size_t(u)] = std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
+      at += recv_counts[std::size_t(u)];
+    }
+    if (!failure.any()) {
+      try {
+        const T* src = load(k);
+        for (int v = 0; v < units && n > 0; ++v)
+          transpose_block(src + lb.begin[std::size_t(v)], la.cols, n, lb.extent[std::size_t(v)],
+                          send.data() + send_offsets[std::size_t(v)]);
+        done(k);
+      } catch (...) {
+        failure.capture("slab " + std::to_string(k) + " of a");
+      }
+    }
+    internal::agree(failure, team.dart_id(), who.c_str());
+    internal::check_dart(
+        dart_alltoallv(send.data(), send_counts.data(), send_offsets.data(), type.get(),
+                       recv.data(), recv_counts.data(), recv_offsets.data(), team.dart_id()),
+        who.c_str());
+    if (!failure.any()) {
+      try {
+        deliver(k, recv.data(), recv_offsets);
+      } catch (...) {
+        failure.capture("slab " + std::to_string(k) + " of a, received");
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+// b = the transpose of a, both out of core (see the top of this file);
+// before(Rows<T>) runs on every slab of a, after(Rows<T>) on every slab of
+// b before it is written. Strategy collective or producer (demand:
+// InvalidArgument). Returns the bytes the staging file moved (a's and b's
+// files count theirs). Collective over the matrices' team.
+template <class T, class IndexType, class PatternT, class Before = NoRows, class After = NoRows>
+dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
+                                  Matrix<T, 2, IndexType, PatternT>& b, Strategy strategy,
+                                  Before&& before = {}, After&& after = {}) {
+  const std::string who = "dash::ooc::transpose";
+  if (strategy == Strategy::demand)
+    throw exception::InvalidArgument(who + ": strategy demand (collective or producer)");
+  const auto la = detail::row_layout(a.pattern(), a.slabs_per_block(), who, "a");
+  const auto lb = detail::row_layout(b.pattern(), b.slabs_per_block(), who, "b");
+  detail::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
+  Team& team = a.team();
+  const int me = int(team.myid().id);
+  const auto& a_slabs = a.local_slabs();
+  const auto& b_slabs = b.local_slabs();
+  internal::Failure failure;
+
+  // Staging: region (j, k) holds what round k brought for slab j of b; empty
+  // regions are not made.
+  const int sa = la.slabs;
+  auto region = [sa](std::size_t j, int k) { return std::uint64_t(j) * std::uint64_t(sa) + k; };
+  std::vector<long> round_cols(std::size_t(sa), 0);  // columns of b round k fills
+  for (int k = 0; k < sa; ++k)
+    for (std::size_t u = 0; u < la.extent.size(); ++u)
+      round_cols[std::size_t(k)] += la.slab_rows(int(u), k);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> regions;
+  for (std::size_t j = 0; j < b_slabs.size(); ++j)
+    for (int k = 0; k < sa; ++k) {
+      const std::uint64_t bytes = std::uint64_t(b_slabs[j].box.extent(0)) *
+                                  std::uint64_t(round_cols[std::size_t(k)]) * sizeof(T);
+      if (bytes > 0) regions.emplace_back(region(j, k), bytes);
+    }
+  std::unique_ptr<LocalArrayFile> staging;
+  try {
+    static std::atomic<int> calls{0};
+    staging = std::make_unique<LocalArrayFile>("transpose" + std::to_string(calls++), regions);
+  } catch (...) {
+    failure.capture("staging file");
+  }
+  internal::agree(failure, team.dart_id(), who.c_str());
+
+  LocalArrayFile& af = *a.file();
+  // Collective: before() on every slab of a, written back, in a pass of its own.
+  if (strategy == Strategy::collective) {
+    try {
+      for (std::size_t k = 0; k < a_slabs.size(); ++k) {
+        dash::bp::Bytes bytes = af.take(std::uint64_t(a_slabs[k].gid));
+        if (k + 1 < a_slabs.size()) af.prefetch(std::uint64_t(a_slabs[k + 1].gid));
+        before(Rows<T>{reinterpret_cast<T*>(bytes.data()), a_slabs[k].box.min[0],
+                       a_slabs[k].box.extent(0), la.cols});
+        af.put(std::uint64_t(a_slabs[k].gid), std::move(bytes));
+      }
+    } catch (...) {
+      failure.capture("before(), on a");
+    }
+  }
+  dash::bp::Bytes held;  // the slab of a being cut
+  detail::transpose_rounds<T>(
+      team, la, lb, failure, who,
+      [&](int k) -> const T* {
+        if (a_slabs.empty()) return nullptr;
+        const auto& s = a_slabs[std::size_t(k)];
+        held = af.take(std::uint64_t(s.gid));
+        if (std::size_t(k) + 1 < a_slabs.size())
+          af.prefetch(std::uint64_t(a_slabs[std::size_t(k) + 1].gid));
+        T* rows = reinterpret_cast<T*>(held.data());
+        if (strategy == Strategy::producer)
+          before(Rows<T>{rows, s.box.min[0], s.box.extent(0), la.cols});
+        return rows;
+      },
+      [&](int) {
+        if (held.capacity() > 0) af.recycle(std::move(held));
+      },
+      [&](int k, const T* strips, const std::vector<std::size_t>& offsets) {
+        const long cols = round_cols[std::size_t(k)];
+        for (std::size_t j = 0; j < b_slabs.size() && cols > 0; ++j) {
+          const long rows = b_slabs[j].box.extent(0);
+          const long skip = b_slabs[j].box.min[0] - lb.begin[std::size_t(me)];
+          dash::bp::Bytes bytes;
+          bytes.resize(std::size_t(rows * cols) * sizeof(T));
+          T* to = reinterpret_cast<T*>(bytes.data());
+          for (std::size_t u = 0; u < offsets.size(); ++u) {
+            const long n = la.slab_rows(int(u), k);
+            std::memcpy(to, strips + offsets[u] + std::size_t(skip * n),
+                        std::size_t(rows * n) * sizeof(T));
+            to += rows * n;
+          }
+          staging->put(region(j, k), std::move(bytes));
+        }
+      });
+  internal::agree(failure, team.dart_id(), who.c_str());
+
+  // Slab by slab of b: its regions, the columns in place, after(), written.
+  LocalArrayFile& bf = *b.file();
+  try {
+    std::vector<std::uint64_t> order;  // the regions, in the order read
+    for (std::size_t j = 0; j < b_slabs.size(); ++j)
+      for (int k = 0; k < sa; ++k)
+        if (round_cols[std::size_t(k)] > 0) order.push_back(region(j, k));
+    std::size_t next = 0;
+    if (!order.empty()) staging->prefetch(order[0]);
+    for (std::size_t j = 0; j < b_slabs.size(); ++j) {
+      const long rows = b_slabs[j].box.extent(0);
+      dash::bp::Bytes slab;
+      slab.resize(std::size_t(rows * lb.cols) * sizeof(T));
+      T* out = reinterpret_cast<T*>(slab.data());
+      for (int k = 0; k < sa; ++k) {
+        if (round_cols[std::size_t(k)] == 0) continue;
+        dash::bp::Bytes part = staging->take(order[next]);
+        if (++next < order.size()) staging->prefetch(order[next]);
+        const T* from = reinterpret_cast<const T*>(part.data());
+        for (std::size_t u = 0; u < la.extent.size(); ++u) {
+          const long n = la.slab_rows(int(u), k), col = la.slab_first(int(u), k);
+          for (long i = 0; i < rows; ++i)
+            std::memcpy(out + i * lb.cols + col, from + i * n, std::size_t(n) * sizeof(T));
+          from += rows * n;
+        }
+        staging->recycle(std::move(part));
+      }
+      after(Rows<T>{out, b_slabs[j].box.min[0], rows, lb.cols});
+      bf.put(std::uint64_t(b_slabs[j].gid), std::move(slab));
+    }
+    bf.flush();
+    if (strategy == Strategy::collective) af.flush();
+  } catch (...) {
+    failure.capture("slabs of b");
+  }
+  internal::agree(failure, team.dart_id(), who.c_str());
+  return staging->counters();
+}
+
+// b = the transpose of a, both in memory: the same rounds as out of core,
+// with one slab per unit; before() runs on the calling unit's rows of a,
+// after() on its rows of b. Collective over the matrices' team.
+template <class T, class IndexType, class PatternT, class Before = NoRows, class After = NoRows>
+void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
+               dash::Matrix<T, 2, IndexType, PatternT>& b, Before&& before = {},
+               After&& after = {}) {
+  const std::string who = "dash::ooc::transpose";
+  const auto la = detail::row_layout(a.pattern(), 1, who, "a");
+  const auto lb = detail::row_layout(b.pattern(), 1, who, "b");
+  detail::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
+  Team& team = a.team();
+  const int me = int(team.myid().id);
+  internal::Failure failure;
+  T* a_rows = a.lbegin();
+  T* b_rows = b.lbegin();
+  const long my_a = la.extent[std::size_t(me)], my_b = lb.extent[std::size_t(me)];
+  detail::transpose_rounds<T>(
+      team, la, lb, failure, who,
+      [&](int) -> const T* {
+        if (my_a > 0) before(Rows<T>{a_rows, la.begin[std::size_t(me)], my_a, la.cols});
+        return a_rows;
+      },
+      [](int) {},
+      [&](int k, const T* strips, const std::vector<std::size_t>& offsets) {
+        for (std::size_t u = 0; u < offsets.size(); ++u) {
+          const long n = la.slab_rows(int(u), k), col = la.slab_first(int(u), k);
+          for (long i = 0; i < my_b; ++i)
+            std::memcpy(b_rows + i * lb.cols + col, strips + offsets[u] + std::size_t(i * n),
+                        std::size_t(n) * sizeof(T));
+        }
+      });
+  if (!failure.any() && my_b > 0) {
+    try {
+      after(Rows<T>{b_rows, lb.begin[std::size_t(me)], my_b, lb.cols});
+    } catch (...) {
+      failure.capture("after(), on b");
+    }
+  }
+  internal::agree(failure, team.dart_id(), who.c_str());
+}
+
+}  // namespace ooc
+}  // namespace dash
+
+#endif  // DASH__OOC__TRANSPOSE_H_
