@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every benchmark binary in build/<mpi>/bench on 2 units through launch.sh,
 # writing Google Benchmark JSON to bench/results/<name>.json (plus one file per extra run in
-# the table below), then scripts/bench_report.py writes bench/results/summary.md and, when
+# the table below; with DASH_MPI=mpich <name>.mpich.json and so on), then scripts/bench_report.py writes bench/results/summary.md and, when
 # matplotlib is available, PNG plots.
 #
 #   scripts/bench.sh [name...] [-- benchmark-args...]
@@ -70,6 +70,11 @@ run_bench() {
     --benchmark_color=false "${bench_args[@]}"
 }
 
+# Results of MPICH runs land in <name>[.<suffix>].mpich.json (their own summary sections, next
+# to OpenMPI's).
+mpi_suffix=""
+[[ ${DASH_MPI:-openmpi} == mpich ]] && mpi_suffix=".mpich"
+
 ran=0
 for binary in "${binaries[@]}"; do
   name=$(basename "$binary")
@@ -77,11 +82,11 @@ for binary in "${binaries[@]}"; do
     continue
   fi
   ran=$((ran + 1))
-  run_bench "$binary" "$name"
+  run_bench "$binary" "$name$mpi_suffix"
   for run in "${extra_runs[@]}"; do
     read -r -a fields <<<"$run"
     if [[ ${fields[0]} == "$name" ]]; then
-      run_bench "$binary" "$name.${fields[1]}" "${fields[@]:2}"
+      run_bench "$binary" "$name.${fields[1]}$mpi_suffix" "${fields[@]:2}"
     fi
   done
 done

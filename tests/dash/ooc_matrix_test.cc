@@ -367,4 +367,64 @@ TEST(OocMatrix, HaloWiderThanASlabIsRefused) {
   dash::barrier();
 }
 
+// Master::write_back: the changed slabs reach the file while the master
+// lives (the matrix sees them); a failed write is thrown on every unit (the
+// failing unit its own error naming the file, the others RemoteFailure).
+TEST(OocMatrix, WriteBackStoresTheChangedSlabsAndAgreesOnFailure) {
+  for (bool fail : {false, true}) {
+    SCOPED_TRACE(fail ? "the last unit's third write fails" : "no failure");
+    const bool failing = fail && myid() == dash_test::nunits() - 1;
+    dash_test::ScopedEnv inject("DASH_OOC_TEST_FAIL_WRITE", failing ? "3" : nullptr);
+    OocMatrix m(dash::SizeSpec<2>(16, 6), kBlocked, dash::Team::All(), 2);
+    m.generate(Start);                     // writes 1 and 2
+    auto master = dash::bp::of(m, {}, 0);  // every slab in memory
+    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j) b(i, j) = -b(i, j);
+    });
+    try {
+      master.write_back();  // writes 3 and 4
+      EXPECT_FALSE(fail) << "no exception";
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_TRUE(fail && !failing) << e.what();
+      EXPECT_EQ(e.unit(), dash_test::nunits() - 1) << e.what();
+      EXPECT_NE(std::string(e.what()).find("dash::bp::Master::write_back"), std::string::npos);
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_TRUE(failing) << e.what();
+      EXPECT_NE(std::string(e.what()).find(m.file()->path()), std::string::npos) << e.what();
+    }
+    if (!fail) {
+      EXPECT_EQ(master.resident_blocks(), 0u) << "written back slabs leave memory";
+      m.for_each([](const Coords& g, long v) { ASSERT_EQ(v, -Start(g)) << g[0] << ", " << g[1]; });
+    }
+  }
+  dash::barrier();
+}
+
+// A local array file that cannot be made on one unit (its spill directory
+// cannot be created): the constructor throws on every unit.
+TEST(OocMatrix, FileThatCannotBeMadeOnOneUnitThrowsOnEvery) {
+  dash::ooc::remove_spill_directory();
+  const bool failing = myid() == dash_test::nunits() - 1;
+  {
+    dash_test::ScopedEnv dir("DASH_OOC_DIR", failing ? "/proc/no-such-dir" : nullptr);
+    try {
+      OocMatrix m(dash::SizeSpec<2>(8, 8), kBlocked, dash::Team::All(), 1);
+      ADD_FAILURE() << "no exception";
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_FALSE(failing) << e.what();
+      EXPECT_EQ(e.unit(), dash_test::nunits() - 1);
+      EXPECT_NE(std::string(e.what()).find("/proc/no-such-dir"), std::string::npos) << e.what();
+    } catch (const std::exception& e) {  // the failing unit's own error
+      EXPECT_TRUE(failing) << e.what();
+      EXPECT_NE(std::string(e.what()).find("/proc/no-such-dir"), std::string::npos) << e.what();
+    }
+  }
+  dash::ooc::remove_spill_directory();
+  OocMatrix works(dash::SizeSpec<2>(8, 8), kBlocked, dash::Team::All(), 1);
+  works.generate(Start);
+  works.for_each([](const Coords& g, long v) { ASSERT_EQ(v, Start(g)); });
+  dash::barrier();
+}
+
 }  // namespace

@@ -206,6 +206,28 @@ TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
       store.flush();
       EXPECT_TRUE(Same(store.take(1), Pattern(1, 10000)));
       EXPECT_TRUE(Same(store.take(2), Pattern(2, 0)));
+      // Files are whole pages; bytes a take returned (page aligned) go back
+      // in place, sizes at the page edges included.
+      for (std::size_t n :
+           {std::size_t(4064), std::size_t(4065), std::size_t(8192), std::size_t(1)}) {
+        SCOPED_TRACE(n);
+        store.put(3, Pattern(3, n));
+        store.flush();
+        struct stat st;
+        ASSERT_EQ(stat(store.path_of(3).c_str(), &st), 0);
+        EXPECT_EQ(std::size_t(st.st_size) % 4096, 0u);
+        dash::bp::Bytes taken = store.take(3);
+        ASSERT_TRUE(Same(taken, Pattern(3, n)));
+        taken.data()[0] = char(taken.data()[0] ^ 1);
+        dash::bp::Bytes expected = taken;
+        store.put(4, std::move(taken));
+        store.flush();
+        EXPECT_TRUE(Same(store.take(4), expected)) << "written in place";
+      }
+      store.put(5, Pattern(5, 6000));
+      store.flush();
+      ASSERT_EQ(truncate(store.path_of(5).c_str(), 4096), 0);
+      EXPECT_THROW(store.take(5), dash::exception::RuntimeError) << "a cut padded file";
     } catch (const dash::exception::RuntimeError& e) {
       EXPECT_NE(std::string(e.what()).find("refuses O_DIRECT"), std::string::npos) << e.what();
       GTEST_SKIP() << "no O_DIRECT on " << here << ": " << e.what();

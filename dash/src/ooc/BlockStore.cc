@@ -30,10 +30,16 @@ namespace ooc {
 namespace {
 
 constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
-constexpr std::size_t kTrailerBytes = 32;  // after the bytes: magic, key, size, checksum
+// A spill file: the bytes, then a trailer (magic, key, size, checksum) that
+// ends the file. O_DIRECT files are padded with zeros before the trailer to
+// whole pages, so they are written and read as they are (no ftruncate).
+constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
 using detail::checksum64;
+
+// n rounded up to whole pages.
+std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
 
 }  // namespace
 
@@ -150,17 +156,12 @@ class Engine {
       return;
     }
     // O_DIRECT reads whole aligned blocks into an aligned buffer.
-    const std::size_t capacity =
-        std::max<std::size_t>(1, (file_bytes + kDirectAlign - 1) / kDirectAlign * kDirectAlign);
-    dash::bp::Bytes buffer = recycled(capacity);
+    const std::size_t capacity = std::max<std::size_t>(1, padded(file_bytes));
+    dash::bp::Bytes buffer = aligned_buffer(capacity);
     if (buffer.capacity() == 0) {
-      void* memory = nullptr;
-      if (posix_memalign(&memory, kDirectAlign, capacity) != 0) {
-        error = "out of memory for " + std::to_string(capacity) + " bytes";
-        close(fd);
-        return;
-      }
-      buffer = dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+      error = "out of memory for " + std::to_string(capacity) + " bytes";
+      close(fd);
+      return;
     }
     const bool ok =
         read_all(fd, buffer.data(), e.direct ? capacity : file_bytes, file_bytes, error);
@@ -173,9 +174,10 @@ class Engine {
       return;
     }
     const std::uint64_t size = fields[2];
-    if (file_bytes != size + kTrailerBytes) {
+    if (file_bytes != size + kTrailerBytes && file_bytes != padded(size + kTrailerBytes)) {
       error = "truncated or extended: " + std::to_string(file_bytes) + " bytes, the trailer says " +
-              std::to_string(size + kTrailerBytes);
+              std::to_string(size + kTrailerBytes) + " (or " +
+              std::to_string(padded(size + kTrailerBytes)) + " with padding)";
       return;
     }
     if (checksum64(buffer.data(), std::size_t(size)) != fields[3]) {
@@ -186,13 +188,12 @@ class Engine {
     payload = std::move(buffer);
   }
 
-  // Keeps a buffer that read_file made (page-aligned) for a later read: a
-  // fresh buffer of many MiB costs a page fault per 4 KiB. At most
-  // kMaxRecycled buffers, kMaxRecycledBytes in all; others are freed.
+  // Keeps a page-aligned buffer (one that read_file made, or the bytes of a
+  // block once written) for a later read or write: a fresh buffer of many
+  // MiB costs a page fault per 4 KiB. At most kMaxRecycled buffers,
+  // kMaxRecycledBytes in all; others are freed.
   void recycle(dash::bp::Bytes bytes) {
-    if (bytes.capacity() < kDirectAlign ||
-        reinterpret_cast<std::uintptr_t>(bytes.data()) % kDirectAlign != 0)
-      return;
+    if (!aligned(bytes)) return;
     std::lock_guard<std::mutex> lock(pool_mutex_);
     if (pool_.size() >= kMaxRecycled || pool_bytes_ + bytes.capacity() > kMaxRecycledBytes) return;
     pool_bytes_ += bytes.capacity();
@@ -202,7 +203,21 @@ class Engine {
  private:
   Engine() = default;
 
-  static constexpr std::size_t kMaxRecycled = 4;
+  static constexpr std::size_t kMaxRecycled = 64;
+
+  static bool aligned(const dash::bp::Bytes& b) {
+    return b.capacity() >= kDirectAlign &&
+           reinterpret_cast<std::uintptr_t>(b.data()) % kDirectAlign == 0;
+  }
+  // A page-aligned buffer of at least `capacity` bytes: a recycled one, or
+  // a new one (empty, capacity 0, if memory is short). Local.
+  dash::bp::Bytes aligned_buffer(std::size_t capacity) {
+    dash::bp::Bytes buffer = recycled(capacity);
+    if (buffer.capacity() > 0) return buffer;
+    void* memory = nullptr;
+    if (posix_memalign(&memory, kDirectAlign, capacity) != 0) return dash::bp::Bytes();
+    return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+  }
   static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
 
   // A recycled buffer of at least `capacity` bytes and at most twice that,
@@ -241,7 +256,7 @@ class Engine {
   }
 
   // Writes entry's bytes to its file; returns the error text (empty: fine).
-  std::string write_file(const Entry& e) {
+  std::string write_file(Entry& e) {
     if (e.inject_failure) return errno_text(ENOSPC) + " (injected by DASH_OOC_TEST_FAIL_WRITE)";
     const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (e.direct ? O_DIRECT : 0);
     const int fd = open(e.path.c_str(), flags, 0600);
@@ -256,23 +271,36 @@ class Engine {
     std::string error;
     const std::size_t total = e.bytes.size() + kTrailerBytes;
     if (e.direct) {
-      // O_DIRECT writes whole aligned blocks from an aligned buffer; the
-      // file is then cut to its true size.
-      const std::size_t padded = (total + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
-      void* buffer = nullptr;
-      if (posix_memalign(&buffer, kDirectAlign, padded) != 0) {
-        close(fd);
-        unlink(e.path.c_str());
-        return "out of memory for an aligned buffer of " + std::to_string(padded) + " bytes";
+      // O_DIRECT writes whole pages from an aligned buffer. Bytes that came
+      // from a read (page aligned, room for the padding and trailer) are
+      // written in place; others are copied into a recycled aligned buffer
+      // (a fresh one costs a page fault per 4 KiB).
+      const std::size_t file_bytes = padded(total);
+      dash::bp::Bytes& bytes = e.bytes;
+      const std::size_t size = bytes.size();
+      // Pads [size, file_bytes) of `at`: zeros, then the trailer.
+      auto pad = [&](char* at) {
+        std::memset(at + size, 0, file_bytes - size - kTrailerBytes);
+        std::memcpy(at + file_bytes - kTrailerBytes, fields, kTrailerBytes);
+      };
+      if (aligned(bytes) && bytes.capacity() >= file_bytes) {
+        bytes.resize(file_bytes);
+        pad(bytes.data());
+        error = write_all(fd, bytes.data(), file_bytes);
+        bytes.resize(size);
+      } else {
+        dash::bp::Bytes buffer = aligned_buffer(file_bytes);
+        if (buffer.capacity() == 0) {
+          close(fd);
+          unlink(e.path.c_str());
+          return "out of memory for an aligned buffer of " + std::to_string(file_bytes) + " bytes";
+        }
+        buffer.resize(file_bytes);
+        if (size > 0) std::memcpy(buffer.data(), bytes.data(), size);
+        pad(buffer.data());
+        error = write_all(fd, buffer.data(), file_bytes);
+        recycle(std::move(buffer));
       }
-      char* at = static_cast<char*>(buffer);
-      if (!e.bytes.empty()) std::memcpy(at, e.bytes.data(), e.bytes.size());
-      std::memcpy(at + e.bytes.size(), fields, kTrailerBytes);
-      std::memset(at + total, 0, padded - total);
-      error = write_all(fd, at, padded);
-      std::free(buffer);
-      if (error.empty() && ftruncate(fd, off_t(total)) != 0)
-        error = "ftruncate failed: " + errno_text(errno);
     } else {
       iovec parts[2] = {{const_cast<char*>(e.bytes.data()), e.bytes.size()},
                         {fields, kTrailerBytes}};
@@ -329,7 +357,7 @@ class Engine {
           entry->state = Entry::on_disk;
           entry->stats->bytes_written += entry->bytes.size();
           entry->stats->files_written += 1;
-          entry->bytes = dash::bp::Bytes();
+          recycle(std::exchange(entry->bytes, dash::bp::Bytes()));
         } else {
           entry->state = Entry::write_failed;  // the bytes stay: take() returns them
           disk_bytes -= entry->disk_bytes;
@@ -412,7 +440,8 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   e->stats = stats_;
   e->direct = settings.direct;
   e->inject_failure = settings.fail_write > 0 && ++puts_ == settings.fail_write;
-  e->disk_bytes = kTrailerBytes + bytes.size();
+  e->disk_bytes =
+      settings.direct ? padded(kTrailerBytes + bytes.size()) : kTrailerBytes + bytes.size();
   std::unique_lock<std::mutex> lock(engine.mutex);
   engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
   throw_unreported(engine);

@@ -193,6 +193,24 @@ class Master {
   // with them still go to the unit's spill directory. Call before any block
   // is evicted. Local.
   void spill_store(std::shared_ptr<SpillStore> store) { residency_.set_store(std::move(store)); }
+  // Runs delayed foreach calls, writes the changed blocks in memory back to
+  // the spill store (they leave memory) and waits until they are stored, so
+  // the container's own calls see them; a failure (held from foreach, or
+  // of the store) is thrown on every unit (one int allreduce). The master's
+  // destructor does the same but can only print a failure. Collective.
+  void write_back() {
+    run_delayed();
+    dash::internal::Failure failure;
+    failure.capture(std::exchange(held_, nullptr));
+    if (!failure.any()) {
+      try {
+        residency_.write_back();
+      } catch (...) {
+        failure.capture("writing blocks back");
+      }
+    }
+    dash::internal::agree(failure, team_->dart_id(), "dash::bp::Master::write_back");
+  }
   // Blocks of the calling unit in memory now. Local.
   std::size_t resident_blocks() const { return residency_.resident_count(); }
   // Bytes written to and read from storage for this master's blocks. Local.

@@ -86,18 +86,26 @@ class Residency {
   Residency(Residency&&) = default;
   Residency& operator=(Residency&&) = default;
   // Writes the changed payloads in memory back to a store that keeps what
-  // it holds (a container's file), so the container sees them. Local.
+  // it holds (a container's file), so the container sees them; a failure is
+  // printed (stderr): call write_back() first to have it thrown. Local.
   ~Residency() {
+    try {
+      write_back();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dash::bp::Master: writing blocks back at destruction failed: %s\n",
+                   e.what());
+    }
+  }
+  // The same now: the changed payloads leave memory for the store, which is
+  // then flushed; throws the store's error. Nothing for blocks without a
+  // payload or a store that does not keep what it holds. Local.
+  void write_back() {
     if constexpr (has_payload_v<Block>) {
       if (!store_ || !store_->keeps_taken()) return;
-      try {
-        for (std::size_t i = 0; i < slots_.size(); ++i)
-          if (slots_[i].in_memory && slots_[i].dirty && slots_[i].block->can_release_payload())
-            evict(i);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "dash::bp::Master: writing blocks back at destruction failed: %s\n",
-                     e.what());
-      }
+      for (std::size_t i = 0; i < slots_.size(); ++i)
+        if (slots_[i].in_memory && slots_[i].dirty && slots_[i].block->can_release_payload())
+          evict(i);
+      store_->flush();
     }
   }
 

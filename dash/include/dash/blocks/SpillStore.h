@@ -58,6 +58,9 @@ class SpillStore {
   // file): a block taken and not changed can then be dropped, not written
   // back. Local.
   virtual bool keeps_taken() const { return false; }
+  // Waits until every write handed over is stored; throws the first write
+  // error not yet reported. Local.
+  virtual void flush() {}
 };
 
 // A store named `name` in the calling unit's spill directory (DASH_OOC_DIR).

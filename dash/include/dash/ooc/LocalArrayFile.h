@@ -77,7 +77,7 @@ class LocalArrayFile final : public dash::bp::SpillStore {
 
   // Waits until every queued write is in the file; throws the first write
   // error not yet reported. Local.
-  void flush();
+  void flush() override;
   // The file's path, the size of region `key`. Local.
   const std::string& path() const;
   std::uint64_t region_bytes(std::uint64_t key) const;

@@ -24,12 +24,15 @@
 // is prefetched while the current one computes); halos and links stay in
 // memory; a slab only read is not written back. While that master lives it
 // owns the slabs: the matrix's own calls below see what it wrote once it is
-// destroyed (it writes the changed slabs back then).
+// destroyed (it writes the changed slabs back then) or after its
+// write_back() (which throws a failed write on every unit).
 //
 // | call                 | cost                                                |
 // |----------------------|-----------------------------------------------------|
-// | constructor          | collective over the team (the pattern); makes the   |
-// |                      | unit's file (sparse, all zero: nothing written)     |
+// | constructor          | collective over the team (the pattern, one int      |
+// |                      | allreduce: a file that cannot be made on one unit   |
+// |                      | throws on all); makes the unit's file (sparse, all  |
+// |                      | zero: nothing written)                              |
 // | get / set            | local; reads (set: and writes) the element's slab   |
 // | generate             | local; writes every local slab once                 |
 // | for_each             | local; reads every local slab once (prefetched)     |
@@ -41,6 +44,7 @@
 #include <dash/Exception.h>
 #include <dash/Matrix.h>
 #include <dash/blocks/ContainerBlocks.h>
+#include <dash/internal/Failure.h>
 #include <dash/ooc/LocalArrayFile.h>
 
 #include <algorithm>
@@ -125,7 +129,15 @@ class Matrix {
               [](const Slab& a, const Slab& b) { return a.gid < b.gid; });
     for (const Slab& s : local_)
       regions.emplace_back(std::uint64_t(s.gid), std::uint64_t(s.box.size()) * sizeof(T));
-    file_ = std::make_shared<LocalArrayFile>("matrix" + std::to_string(next_id()), regions);
+    // A file that cannot be made (spill directory, quota) may fail on one
+    // unit only: every unit throws.
+    dash::internal::Failure failure;
+    try {
+      file_ = std::make_shared<LocalArrayFile>("matrix" + std::to_string(next_id()), regions);
+    } catch (...) {
+      failure.capture("the local array file");
+    }
+    dash::internal::agree(failure, pattern_->team().dart_id(), "dash::ooc::Matrix");
   }
 
   const PatternT& pattern() const { return *pattern_; }
