@@ -90,9 +90,10 @@ struct LocalArrayFile::State {
       if (!t.joinable()) t = std::thread([this] { loop(); });
     changed.notify_all();
   }
-  // Keeps a page-aligned buffer for a later read (at most two). Call with the mutex held.
+  // Keeps a page-aligned buffer for a later read or put (at most four). Call with the mutex
+  // held.
   void keep(dash::bp::Bytes bytes) {
-    if (pool.size() < 2 && bytes.capacity() >= kAlign &&
+    if (pool.size() < 4 && bytes.capacity() >= kAlign &&
         reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign == 0)
       pool.push_back(std::move(bytes));
   }
@@ -269,6 +270,12 @@ void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {
   r.phase = State::write_queued;
   ++s.queued_writes;
   s.submit(key);
+}
+
+dash::bp::Bytes LocalArrayFile::buffer(std::size_t n) {
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.buffer(n);
 }
 
 void LocalArrayFile::prefetch(std::uint64_t key) {

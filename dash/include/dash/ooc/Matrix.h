@@ -197,8 +197,7 @@ class Matrix {
   template <class F>
   void generate(F&& f) {
     for (const Slab& s : local_) {
-      dash::bp::Bytes bytes;
-      bytes.resize(std::size_t(s.box.size()) * sizeof(T));
+      dash::bp::Bytes bytes = file_->buffer(std::size_t(s.box.size()) * sizeof(T));
       T* at = reinterpret_cast<T*>(bytes.data());
       dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max,
                                          [&](const coords_type& g) { *at++ = f(g); });
@@ -301,8 +300,7 @@ void copy(const dash::Matrix<T, N, IndexType, PatternT>& from,
           Matrix<T, N, IndexType, PatternT>& to) {
   using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
   to.for_each_slab_in(from, "dash::ooc::copy", [&](const Slab& s, const auto& l) {
-    dash::bp::Bytes bytes;
-    bytes.resize(std::size_t(s.box.size()) * sizeof(T));
+    dash::bp::Bytes bytes = to.file()->buffer(std::size_t(s.box.size()) * sizeof(T));
     T* at = reinterpret_cast<T*>(bytes.data());
     const T* base = from.lbegin() + l.base;
     dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max, [&](const std::array<long, N>& g) {

@@ -310,8 +310,7 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
         for (std::size_t j = 0; j < b_slabs.size() && cols > 0; ++j) {
           const long rows = b_slabs[j].box.extent(0);
           const long skip = b_slabs[j].box.min[0] - lb.begin[std::size_t(me)];
-          dash::bp::Bytes bytes;
-          bytes.resize(std::size_t(rows * cols) * sizeof(T));
+          dash::bp::Bytes bytes = staging->buffer(std::size_t(rows * cols) * sizeof(T));
           T* to = reinterpret_cast<T*>(bytes.data());
           for (std::size_t u = 0; u < offsets.size(); ++u) {
             const long n = la.slab_rows(int(u), k);
@@ -335,8 +334,7 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
     if (!order.empty()) staging->prefetch(order[0]);
     for (std::size_t j = 0; j < b_slabs.size(); ++j) {
       const long rows = b_slabs[j].box.extent(0);
-      dash::bp::Bytes slab;
-      slab.resize(std::size_t(rows * lb.cols) * sizeof(T));
+      dash::bp::Bytes slab = bf.buffer(std::size_t(rows * lb.cols) * sizeof(T));
       T* out = reinterpret_cast<T*>(slab.data());
       for (int k = 0; k < sa; ++k) {
         if (round_cols[std::size_t(k)] == 0) continue;
