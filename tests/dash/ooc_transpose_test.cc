@@ -188,8 +188,9 @@ TEST(OocTransposeBadInput, IsRefusedOnEveryUnit) {
                                   dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED));
     dash::Matrix<double, 2> in_b(dash::SizeSpec<2>(6, 8), kByRows);
     const std::string m = message_of([&] { dash::ooc::transpose(tiles, in_b); });
-    if (dash::bp::detail::block_grid(tiles.pattern())[1] > 1)
+    if (dash::bp::detail::block_grid(tiles.pattern())[1] > 1) {
       EXPECT_NE(m.find("a is not distributed by rows"), std::string::npos) << m;
+    }
   }
   // Nothing moved, and the matrices work afterwards.
   a.generate([](const Coords& g) { return Start(g[0], g[1]); });

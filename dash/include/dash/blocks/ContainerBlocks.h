@@ -498,12 +498,7 @@ void send_halos(const ContainerBlock<T, N>& b, Proxy& p) {
   // receiver) queue in the order it was filled.
   for (int k = 0; k < K; ++k) {
     const int n = b.neighbor(k);
-    if (n < 0) continue;
-    if (n == b.gid()) {
-      // The halo is not the block's payload: filling it leaves the elements unchanged.
-      const_cast<Block&>(b).fill_halo(K - 1 - k, b.outgoing_slab(k));
-      continue;
-    }
+    if (n < 0) continue;  // a block its own neighbour (periodic) sends to itself, like any
     p.enqueue(n, int(K - 1 - k));
     p.enqueue(n, b.outgoing_slab(k));
   }
@@ -520,7 +515,7 @@ void receive_halos(ContainerBlock<T, N>& b, Proxy& p) {
   std::vector<T> piece;
   for (int k = K - 1; k >= 0; --k) {
     const int n = b.neighbor(k);
-    if (n < 0 || n == b.gid()) continue;
+    if (n < 0) continue;
     int tag = -1;
     p.dequeue(n, tag);
     if (tag != k)
