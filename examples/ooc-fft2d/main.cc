@@ -207,7 +207,7 @@ int run(const Options& o) {
         local_sum += element_hash({b_first + i, j}, n, b.lbegin()[i * n + j]);
     pick(b_first, b_count,
          [&](const Coords& g) { return b.lbegin()[(g[0] - b_first) * n + g[1]]; });
-    local_bytes = std::size_t(2 * count * n) * sizeof(Complex);
+    local_bytes = std::size_t(count * n) * sizeof(Complex);
     slab_bytes = local_bytes;
   } else {
     dash::Team& team = dash::Team::All();
@@ -232,7 +232,7 @@ int run(const Options& o) {
     b.for_each([&](const Coords& g, const Complex& v) { local_sum += element_hash(g, n, v); });
     const auto [b_first, b_count] = my_rows(b.pattern());
     pick(b_first, b_count, [&](const Coords& g) { return b.get(g); });
-    local_bytes = std::size_t(2 * b_count * n) * sizeof(Complex);
+    local_bytes = std::size_t(b_count * n) * sizeof(Complex);
     slab_bytes = local_bytes / std::size_t(o.slabs);
   }
   r.checksum = examples::sum_over_units(local_sum, kProgram);
@@ -240,7 +240,7 @@ int run(const Options& o) {
   const std::uint64_t bytes_written = examples::sum_over_units(r.bytes_written, kProgram);
 
   examples::print_peak_memory(kProgram, o.verbose, slab_bytes / 1024, local_bytes / 1024,
-                              "KiB of its two local arrays", " per slab");
+                              "KiB of a local array", " per slab");
   bool verified = true;
   if (o.verify) {
     double worst = 0;

@@ -90,10 +90,10 @@ struct LocalArrayFile::State {
       if (!t.joinable()) t = std::thread([this] { loop(); });
     changed.notify_all();
   }
-  // Keeps a page-aligned buffer for a later read or put (at most four). Call with the mutex
+  // Keeps a page-aligned buffer for a later read or put (at most two). Call with the mutex
   // held.
   void keep(dash::bp::Bytes bytes) {
-    if (pool.size() < 4 && bytes.capacity() >= kAlign &&
+    if (pool.size() < 2 && bytes.capacity() >= kAlign &&
         reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign == 0)
       pool.push_back(std::move(bytes));
   }
