@@ -144,8 +144,8 @@ inline void check_transposable(const RowLayout& la, const RowLayout& lb, bool sa
                                      std::to_string(la.cols) + " x " + std::to_string(la.rows));
   const long most_b = *std::max_element(lb.extent.begin(), lb.extent.end());
   long most_slab = 0;
-  for (std::size_t u = 0; u < la.extent.size(); ++u)
-    most_slab = std::max(most_slab, la.slab_rows(int(u), 0));
+  for (std::size_t u = 0; u < la.extent.size(); ++u)  // the largest slab: rounded up
+    most_slab = std::max(most_slab, (la.extent[u] + la.slabs - 1) / la.slabs);
   if (most_b > 0 && most_slab > long(INT_MAX) / most_b)
     throw exception::InvalidArgument(
         who + ": a round would move " + std::to_string(most_b) + " x " + std::to_string(most_slab) +
