@@ -146,6 +146,16 @@ struct RawFile {
 std::unique_ptr<RawFile> raw;
 double device_write_bytes_per_s = 0, device_read_bytes_per_s = 0;
 
+// Whether BM_store_spill and BM_store_load measured the device; if not,
+// skips the benchmark with an error saying so.
+bool HasDeviceFigures(benchmark::State& state) {
+  if (device_write_bytes_per_s > 0 && device_read_bytes_per_s > 0) return true;
+  state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
+  for (auto _ : state) {
+  }
+  return false;
+}
+
 // The blocks of one size, made once.
 std::vector<dash::bp::Bytes> Blocks(std::size_t block_bytes) {
   std::vector<dash::bp::Bytes> blocks;
@@ -259,12 +269,7 @@ std::unique_ptr<dash::bp::Master<Slab>> MakeSlabs(std::size_t limit) {
 
 void BM_foreach_ooc(benchmark::State& state) {
   const std::size_t limit = std::size_t(state.range(0));
-  if (device_write_bytes_per_s <= 0 || device_read_bytes_per_s <= 0) {
-    state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
-    for (auto _ : state) {
-    }
-    return;
-  }
+  if (!HasDeviceFigures(state)) return;
   // Sweeps so that one slab computes about as long as it takes to write and read it.
   const double slab_bytes = double(kSlabDoubles * sizeof(double));
   const double io_seconds =
@@ -312,12 +317,7 @@ void BM_jacobi_ooc(benchmark::State& state) {
   const char* const names[] = {"collective", "producer", "demand"};
   const auto strategy = strategies[state.range(0)];
   const int slabs = int(state.range(1));
-  if (device_write_bytes_per_s <= 0 || device_read_bytes_per_s <= 0) {
-    state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
-    for (auto _ : state) {
-    }
-    return;
-  }
+  if (!HasDeviceFigures(state)) return;
   constexpr long kRows = 4096, kCols = 2048;
   constexpr int kSweeps = 2;
   const dash::SizeSpec<2> size(kRows, kCols);
@@ -369,12 +369,7 @@ void BM_fft2d_ooc(benchmark::State& state) {
   const char* const names[] = {"collective", "producer"};
   const auto strategy = strategies[state.range(0)];
   const int slabs = int(state.range(1));
-  if (device_write_bytes_per_s <= 0 || device_read_bytes_per_s <= 0) {
-    state.SkipWithError("needs the device figures of BM_store_spill and BM_store_load first");
-    for (auto _ : state) {
-    }
-    return;
-  }
+  if (!HasDeviceFigures(state)) return;
   constexpr long kN = 2048;
   const dash::SizeSpec<2> size(kN, kN);
   const dash::DistributionSpec<2> by_rows(dash::BLOCKED, dash::NONE);
