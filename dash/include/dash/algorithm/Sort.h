@@ -131,7 +131,7 @@ internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
     failure.capture();
   }
 
-  internal::RecordType item_type(sizeof(Item));
+  internal::OwnedDartType item_type(internal::RecordBytes{sizeof(Item)});
   std::vector<Item> received;
   std::vector<std::size_t> recv_counts(P, 0);
   if (P == 1) {

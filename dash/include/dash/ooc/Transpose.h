@@ -187,7 +187,7 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
     most_send = std::max(most_send, std::size_t(la.slab_rows(me, k)) * std::size_t(la.cols));
   }
   std::vector<T> send(most_send + 1), recv(most_recv + 1);
-  internal::RecordType type(sizeof(T));
+  internal::OwnedDartType type(internal::RecordBytes{sizeof(T)});
   for (int k = 0; k < la.slabs; ++k) {
     const long n = la.slab_rows(me, k);
     std::size_t at = 0;

@@ -9,6 +9,7 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/algorithm/internal/LocalRuns.h>
+#include <dash/internal/DartType.h>
 #include <dash/internal/Failure.h>
 
 #include <atomic>
@@ -101,21 +102,6 @@ void run_agreed(Team* team, const char* who, Body&& body) {
   agree(failure, team->dart_id(), who);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
-
-// A DART type for `bytes`-sized records that frees itself.
-class RecordType {
- public:
-  explicit RecordType(std::size_t bytes) {
-    check_dart(dart_type_create_custom(bytes, &type_), "dart_type_create_custom");
-  }
-  ~RecordType() { dart_type_destroy(&type_); }
-  RecordType(const RecordType&) = delete;
-  RecordType& operator=(const RecordType&) = delete;
-  dart_datatype_t get() const { return type_; }
-
- private:
-  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
-};
 
 // The count a failing unit sends instead of its own in a collective of
 // counts (allgather, alltoall), so that the collective carries the failure.

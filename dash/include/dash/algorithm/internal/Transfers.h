@@ -19,6 +19,7 @@
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/internal/CopyEngine.h>
+#include <dash/internal/DartType.h>
 
 #include <cstddef>
 #include <memory>
@@ -34,22 +35,6 @@ namespace internal {
 struct BufferLayout {
   std::size_t stride = 0;  // bytes
   std::size_t block = 0;   // bytes; 0 = contiguous
-};
-
-// A DART strided byte type that frees itself.
-class StridedBytes {
- public:
-  StridedBytes(std::size_t stride, std::size_t blocklen) {
-    check_dart(dart_type_create_strided(DART_TYPE_BYTE, stride, blocklen, &type_),
-               "dash::copy: dart_type_create_strided");
-  }
-  ~StridedBytes() { dart_type_destroy(&type_); }
-  StridedBytes(const StridedBytes&) = delete;
-  StridedBytes& operator=(const StridedBytes&) = delete;
-  dart_datatype_t get() const { return type_; }
-
- private:
-  dart_datatype_t type_ = DART_TYPE_UNDEFINED;
 };
 
 // Handles of the transfers of one blocking copy: up to 32 inline (no heap
@@ -174,9 +159,9 @@ void start_transfer(const void* local, dart_gptr_t g, std::size_t nbytes, Buffer
       }
     }
   }
-  std::optional<StridedBytes> strided;
+  std::optional<OwnedDartType> strided;
   dart_datatype_t type = DART_TYPE_BYTE;
-  if (layout.block != 0) type = strided.emplace(layout.stride, layout.block).get();
+  if (layout.block != 0) type = strided.emplace(StridedBytes{layout.stride, layout.block}).get();
   dart_handle_t h = DART_HANDLE_NULL;
   if constexpr (Get) {
     check_dart(dart_get_handle(buf, g, nbytes, DART_TYPE_BYTE, type, &h),
