@@ -61,6 +61,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -186,8 +187,17 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
     most_recv = std::max(most_recv, recv * std::size_t(lb.extent[std::size_t(me)]));
     most_send = std::max(most_send, std::size_t(la.slab_rows(me, k)) * std::size_t(la.cols));
   }
-  std::vector<T> send(most_send + 1), recv(most_recv + 1);
-  internal::OwnedDartType type(internal::RecordBytes{sizeof(T)});
+  // Buffers and type may fail on one unit (memory): kept as a failure that
+  // the first round's agreement throws on every unit.
+  std::vector<T> send, recv;
+  std::optional<internal::OwnedDartType> type;
+  try {
+    send.resize(most_send + 1);
+    recv.resize(most_recv + 1);
+    type.emplace(internal::RecordBytes{sizeof(T)});
+  } catch (...) {
+    failure.capture("buffers of the rounds");
+  }
   for (int k = 0; k < la.slabs; ++k) {
     const long n = la.slab_rows(me, k);
     std::size_t at = 0;
@@ -215,7 +225,7 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
     }
     internal::agree(failure, team.dart_id(), who.c_str());
     internal::check_dart(
-        dart_alltoallv(send.data(), send_counts.data(), send_offsets.data(), type.get(),
+        dart_alltoallv(send.data(), send_counts.data(), send_offsets.data(), type->get(),
                        recv.data(), recv_counts.data(), recv_offsets.data(), team.dart_id()),
         who.c_str());
     if (!failure.any()) {
