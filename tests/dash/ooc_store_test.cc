@@ -38,16 +38,24 @@ bool Same(const Bytes& a, const Bytes& b) {
   return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
 }
 
-std::vector<std::string> Files(const std::string& dir) {
+// The names of the files in dir: every file, the spent files kept for
+// reuse (".spent-<n>"), or the others (the stores' files).
+enum class Which { all, spent, stored };
+std::vector<std::string> Files(const std::string& dir, Which which = Which::all) {
   std::vector<std::string> names;
   if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
-        names.push_back(e->d_name);
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      const bool spent = name.rfind(".spent-", 0) == 0;
+      if (which == Which::all || (which == Which::spent) == spent) names.push_back(name);
+    }
     closedir(d);
   }
   return names;
 }
+
+std::vector<std::string> StoredFiles(const std::string& dir) { return Files(dir, Which::stored); }
 
 // Sets (or with nullptr unsets) an environment flag for one scope.
 class ScopedEnv {
@@ -93,7 +101,7 @@ TEST(OocStore, RoundTrip_ManySizes) {
   EXPECT_EQ(stats.bytes_written, total);
   EXPECT_EQ(stats.bytes_read, total);
   EXPECT_EQ(stats.files_written, sizes.size());
-  EXPECT_TRUE(Files(SpillDirectory::instance().path()).empty());
+  EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
   EXPECT_THROW(store.take(0), dash::exception::InvalidArgument);
 }
 
@@ -151,7 +159,63 @@ TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
       EXPECT_NE(what.find(k == 1 ? "checksum" : "truncated"), std::string::npos) << what;
     }
   }
-  EXPECT_TRUE(Files(SpillDirectory::instance().path()).empty());
+  EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
+}
+
+// The inode number of path (0 if it does not exist).
+ino_t Inode(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+TEST(OocStore, SpentFiles_ReusedInPlaceAndBounded) {
+  dash::ooc::remove_spill_directory();  // a fresh directory, no spent files
+  BlockStore store("spent");
+  const std::string dir = SpillDirectory::instance().path();
+  store.put(1, Pattern(1, 100000));
+  store.flush();
+  const ino_t first = Inode(store.path_of(1));
+  ASSERT_NE(first, 0u);
+  EXPECT_TRUE(Same(store.take(1), Pattern(1, 100000)));
+  ASSERT_EQ(Files(dir, Which::spent).size(), 1u) << "the taken file is kept";
+  EXPECT_TRUE(StoredFiles(dir).empty());
+  // Same size, then smaller, then larger: each write takes the spent file
+  // (same inode), resized, and reads back exactly.
+  for (std::size_t n : {std::size_t(100000), std::size_t(10), std::size_t(300001)}) {
+    SCOPED_TRACE(n);
+    store.put(2, Pattern(n, n));
+    store.flush();
+    EXPECT_EQ(Inode(store.path_of(2)), first);
+    EXPECT_TRUE(Files(dir, Which::spent).empty());
+    struct stat st;
+    ASSERT_EQ(stat(store.path_of(2).c_str(), &st), 0);
+    EXPECT_EQ(std::size_t(st.st_size), n + 32) << "resized to the new bytes and the trailer";
+    EXPECT_TRUE(Same(store.take(2), Pattern(n, n)));
+  }
+  // An erased file is kept too; a damaged one is removed.
+  store.put(3, Pattern(3, 5000));
+  store.flush();
+  store.erase(3);
+  EXPECT_EQ(Files(dir, Which::spent).size(), 1u);
+  store.put(4, Pattern(4, 5000));
+  store.flush();
+  EXPECT_TRUE(Files(dir, Which::spent).empty());
+  ASSERT_EQ(truncate(store.path_of(4).c_str(), 100), 0);
+  EXPECT_THROW(store.take(4), dash::exception::RuntimeError);
+  EXPECT_TRUE(Files(dir, Which::spent).empty());
+  EXPECT_TRUE(StoredFiles(dir).empty());
+  // At most 4096 spent files are kept; the rest are removed (one unit
+  // checks: the store is local, and 4,100 files take a second).
+  if (dash::myid() == 0) {
+    constexpr std::uint64_t kMany = 4100;
+    for (std::uint64_t k = 10; k < 10 + kMany; ++k) store.put(k, Pattern(k, 1));
+    store.flush();
+    for (std::uint64_t k = 10; k < 10 + kMany; ++k) ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
+    EXPECT_EQ(Files(dir, Which::spent).size(), 4096u);
+    EXPECT_TRUE(StoredFiles(dir).empty());
+  }
+  dash::ooc::remove_spill_directory();
+  EXPECT_TRUE(Files(dir).empty()) << "spent files go with the directory";
 }
 
 TEST(OocStore, Quota_RefusesAndStaysUsable) {
@@ -166,8 +230,13 @@ TEST(OocStore, Quota_RefusesAndStaysUsable) {
         << e.what();
   }
   EXPECT_TRUE(Same(store.take(1), Pattern(1, 40000)));
-  store.put(2, Pattern(2, 40000));  // room again
+  store.put(2, Pattern(2, 40000));  // room again: the spent file of key 1 goes first
   EXPECT_TRUE(Same(store.take(2), Pattern(2, 40000)));
+  store.put(3, Pattern(3, 20000));  // 20 KB next to a spent 40 KB file: both fit
+  store.put(4, Pattern(4, 30000));  // the spent file is removed (or reused) to make room
+  store.flush();
+  EXPECT_TRUE(Same(store.take(3), Pattern(3, 20000)));
+  EXPECT_TRUE(Same(store.take(4), Pattern(4, 30000)));
 }
 
 TEST(OocStore, FailedWrite_ReportedAndNothingLost) {
@@ -187,7 +256,7 @@ TEST(OocStore, FailedWrite_ReportedAndNothingLost) {
   EXPECT_NO_THROW(store.flush());                      // reported once
   EXPECT_TRUE(Same(store.take(2), Pattern(2, 3000)));  // kept in memory
   EXPECT_TRUE(Same(store.take(1), Pattern(1, 3000)));
-  EXPECT_TRUE(Files(SpillDirectory::instance().path()).empty());
+  EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
 }
 
 TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
@@ -295,9 +364,9 @@ TEST(OocStore, NothingLeftBehind) {
     b.flush();
     b.prefetch(3);
     dir = SpillDirectory::instance().path();
-    EXPECT_EQ(Files(dir).size(), 20u);
+    EXPECT_EQ(StoredFiles(dir).size(), 20u);
   }
-  EXPECT_TRUE(Files(dir).empty());
+  EXPECT_TRUE(StoredFiles(dir).empty());
   dash::ooc::remove_spill_directory();
   struct stat st;
   EXPECT_NE(stat(dir.c_str(), &st), 0);

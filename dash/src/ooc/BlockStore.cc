@@ -23,6 +23,7 @@
 
 #include "ooc/Checksum.h"
 #include "ooc/OutOfCore.h"
+#include "ooc/SpentFiles.h"
 
 namespace dash {
 namespace ooc {
@@ -37,6 +38,7 @@ constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
 using detail::checksum64;
+using detail::spent_files;
 
 // n rounded up to whole pages.
 std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
@@ -258,8 +260,7 @@ class Engine {
   // Writes entry's bytes to its file; returns the error text (empty: fine).
   std::string write_file(Entry& e) {
     if (e.inject_failure) return errno_text(ENOSPC) + " (injected by DASH_OOC_TEST_FAIL_WRITE)";
-    const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (e.direct ? O_DIRECT : 0);
-    const int fd = open(e.path.c_str(), flags, 0600);
+    const int fd = open_for_write(e);
     if (fd < 0) {
       if (e.direct && errno == EINVAL)
         return "DASH_OOC_DIRECT=1, but the file system refuses O_DIRECT (tmpfs does): " +
@@ -325,6 +326,21 @@ class Engine {
     if (close(fd) != 0 && error.empty()) error = "close failed: " + errno_text(errno);
     if (!error.empty()) unlink(e.path.c_str());
     return error;
+  }
+
+  // Opens entry's file for writing: a spent file renamed to its path and
+  // resized to the entry's size (its blocks are overwritten in place), else
+  // a new file. -1 with errno set on failure.
+  static int open_for_write(const Entry& e) {
+    const int direct = e.direct ? O_DIRECT : 0;
+    const detail::SpentFiles::File spent = spent_files().reuse_as(e.path, e.disk_bytes);
+    if (!spent.path.empty()) {
+      const int fd = open(e.path.c_str(), O_WRONLY | O_CLOEXEC | direct);
+      if (fd >= 0 && (spent.bytes == e.disk_bytes || ftruncate(fd, off_t(e.disk_bytes)) == 0))
+        return fd;
+      if (fd >= 0) close(fd);
+    }
+    return open(e.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | direct, 0600);
   }
 
   static std::string write_all(int fd, const char* from, std::size_t n) {
@@ -399,9 +415,10 @@ void throw_unreported(Engine& engine) {
   throw exception::RuntimeError(text);
 }
 
-// Removes an entry's file and gives its bytes back to the quota. Call with the mutex held.
+// Keeps an entry's file as a spent file (or removes it) and gives its bytes
+// back to the quota. Call with the mutex held.
 void drop_file(Engine& engine, BlockStore::Entry& e) {
-  unlink(e.path.c_str());
+  spent_files().retire(e.path, e.disk_bytes);
   engine.disk_bytes -= e.disk_bytes;
   e.disk_bytes = 0;
 }
@@ -445,7 +462,12 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   std::unique_lock<std::mutex> lock(engine.mutex);
   engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
   throw_unreported(engine);
-  if (settings.max_bytes > 0 && engine.disk_bytes + e->disk_bytes > settings.max_bytes)
+  if (settings.max_bytes > 0) {  // spent files go first
+    const std::uint64_t needed = engine.disk_bytes + e->disk_bytes;
+    spent_files().shrink_to(needed < settings.max_bytes ? settings.max_bytes - needed : 0);
+  }
+  if (settings.max_bytes > 0 &&
+      engine.disk_bytes + spent_files().bytes() + e->disk_bytes > settings.max_bytes)
     throw exception::RuntimeError(
         "dash::ooc::BlockStore: key " + std::to_string(key) + " (" + std::to_string(e->disk_bytes) +
         " bytes) for " + e->path +
@@ -506,6 +528,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
     e->state = Entry::read_done;
   }
   e->state = Entry::dropped;
+  const std::uint64_t file_bytes = e->disk_bytes;
   engine.disk_bytes -= e->disk_bytes;
   e->disk_bytes = 0;
   const std::string error = std::move(e->error);
@@ -514,8 +537,11 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
     e->stats->bytes_read += bytes.size();
     e->stats->files_read += 1;
   }
-  lock.unlock();  // the I/O thread goes on while the file is removed
-  unlink(e->path.c_str());
+  lock.unlock();  // the I/O thread goes on while the file is retired
+  if (error.empty())
+    spent_files().retire(e->path, file_bytes);  // its blocks serve a later write
+  else
+    unlink(e->path.c_str());  // damaged: its size may not be what the quota counted
   if (!error.empty())
     throw exception::RuntimeError("dash::ooc::BlockStore: reading key " + std::to_string(key) +
                                   " from " + e->path + ": " + error);
@@ -589,7 +615,7 @@ void check_out_of_core_flags(const char* call) {
 
 void shutdown_out_of_core() noexcept {
   Engine::get().stop();
-  remove_spill_directory();
+  remove_spill_directory();  // with the spent files
 }
 
 }  // namespace ooc

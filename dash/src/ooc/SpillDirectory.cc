@@ -15,6 +15,8 @@
 #include <mutex>
 #include <string>
 
+#include "ooc/SpentFiles.h"
+
 namespace dash {
 namespace ooc {
 
@@ -153,6 +155,7 @@ void remove_spill_directory_at_exit() { remove_spill_directory(); }
 
 void SpillDirectory::remove_locked(SpillDirectory* d) noexcept {
   if (d == nullptr) return;
+  detail::spent_files().forget();  // removed below with the rest
   const std::string& path_ = d->path_;
   if (DIR* dir = opendir(path_.c_str())) {
     while (dirent* e = readdir(dir)) {

@@ -10,8 +10,17 @@
 //                     becomes the bytes (no copy)
 //   take(key):        the bytes of a write still queued come back without
 //                     touching the disk; otherwise the prefetched (or now
-//                     read) file is checked (trailer, size, checksum),
-//                     removed, and its bytes returned
+//                     read) file is checked (trailer, size, checksum) and its
+//                     bytes returned; the file is kept as a spent file
+//
+// Spent files: a file whose bytes were taken (or erased) is renamed to
+// "<dir>/.spent-<n>" and the next write renames one to its own name and
+// overwrites its blocks in place (resized to the new bytes): removing a
+// file and allocating a new one cost a third of the time of reading it on
+// this project's machines (ext4 with discard), and writes into existing
+// blocks run twice as fast. At most 4096 spent files and 1 GiB per unit are
+// kept; they count against DASH_OOC_MAX_BYTES (removed first when a put
+// would exceed it) and go with the spill directory.
 //
 // Errors (dash::exception::RuntimeError naming the path, the key and the
 // cause): a file that is truncated or whose checksum differs, at take; a

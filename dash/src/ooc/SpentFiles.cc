@@ -1,0 +1,86 @@
+// dash::ooc::detail::SpentFiles (see SpentFiles.h).
+#include "ooc/SpentFiles.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include <iterator>
+
+namespace dash {
+namespace ooc {
+namespace detail {
+
+std::string SpentFiles::directory_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+void SpentFiles::retire(const std::string& path, std::uint64_t bytes) {
+  const std::string directory = directory_of(path);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (directory != directory_) {
+      for (const auto& kv : by_size_) ::unlink(kv.second.c_str());
+      by_size_.clear();
+      bytes_ = 0;
+      directory_ = directory;
+    }
+    if (by_size_.size() < kMaxFiles && bytes_ + bytes <= kMaxBytes) {
+      std::string spent = directory + "/.spent-" + std::to_string(next_name_++);
+      if (::rename(path.c_str(), spent.c_str()) == 0) {
+        by_size_.emplace(bytes, std::move(spent));
+        bytes_ += bytes;
+        return;
+      }
+    }
+  }
+  ::unlink(path.c_str());
+}
+
+SpentFiles::File SpentFiles::reuse_as(const std::string& path, std::uint64_t bytes) {
+  const std::string directory = directory_of(path);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (by_size_.empty() || directory != directory_) return File{};
+  auto it = by_size_.lower_bound(bytes);  // equal, else the smallest larger
+  if (it == by_size_.end()) it = std::prev(it);
+  File file{std::move(it->second), it->first};
+  by_size_.erase(it);
+  bytes_ -= file.bytes;
+  if (::rename(file.path.c_str(), path.c_str()) != 0) {
+    ::unlink(file.path.c_str());
+    return File{};
+  }
+  file.path = path;
+  return file;
+}
+
+void SpentFiles::shrink_to(std::uint64_t allowed) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  while (bytes_ > allowed && !by_size_.empty()) {
+    auto last = std::prev(by_size_.end());  // the largest first
+    ::unlink(last->second.c_str());
+    bytes_ -= last->first;
+    by_size_.erase(last);
+  }
+}
+
+void SpentFiles::forget() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  by_size_.clear();
+  bytes_ = 0;
+  directory_.clear();
+}
+
+std::uint64_t SpentFiles::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_;
+}
+
+SpentFiles& spent_files() {
+  static SpentFiles* files = new SpentFiles;  // never destroyed: stores may outlive main
+  return *files;
+}
+
+}  // namespace detail
+}  // namespace ooc
+}  // namespace dash
