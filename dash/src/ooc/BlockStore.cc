@@ -205,7 +205,7 @@ class Engine {
  private:
   Engine() = default;
 
-  static constexpr std::size_t kMaxRecycled = 64;
+  static constexpr std::size_t kMaxRecycled = 8;
 
   static bool aligned(const dash::bp::Bytes& b) {
     return b.capacity() >= kDirectAlign &&

@@ -40,7 +40,7 @@
 // | prefetch     | local; O(1), the read happens on an I/O thread         |
 // | take         | local; waits for the read (or reads), checksums        |
 // | erase        | local; removes the file (or drops the queued write)    |
-// | recycle      | local; keeps up to 4 buffers (256 MiB) for later reads  |
+// | recycle      | local; keeps up to 8 buffers (256 MiB) for later I/O    |
 // | flush        | local; waits until every queued write is on disk       |
 #ifndef DASH__OOC__BLOCK_STORE_H_
 #define DASH__OOC__BLOCK_STORE_H_
