@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -65,9 +66,12 @@ namespace {
 std::uint64_t Word(int gid, std::size_t i) { return std::uint64_t(gid) * 1000003u + i * 7919u; }
 
 // A ring of nb Heavy blocks (each linked to the next gid), the calling
-// unit's ones added, with at most `limit` in memory (0: no limit).
-std::unique_ptr<Master<Heavy>> MakeRing(int nb, std::size_t limit, Assignment a) {
+// unit's ones added, with at most `limit` in memory (0: no limit), evicted
+// to `store` if given.
+std::unique_ptr<Master<Heavy>> MakeRing(int nb, std::size_t limit, Assignment a,
+                                        std::shared_ptr<dash::bp::SpillStore> store = nullptr) {
   auto master = std::make_unique<Master<Heavy>>(nb, a);
+  if (store) master->spill_store(std::move(store));
   master->limit(limit);
   for (int gid : dash::bp::local_gids(myid(), nb, nunits(), a)) {
     auto b = std::make_unique<Heavy>();
@@ -255,6 +259,114 @@ TEST(BlocksOutOfCore, ReduceMerge_WithViews_SameSumAsInMemory) {
       EXPECT_LE(master->resident_blocks(), limit);
     }
   }
+}
+
+// A store in memory that records what a master hands it; keys with the top
+// bit set are the queues of a reduction. It can refuse those (a full disk).
+class RecordingStore : public dash::bp::SpillStore {
+ public:
+  static bool is_queue(std::uint64_t key) { return (key >> 63) != 0; }
+  void put(std::uint64_t key, dash::bp::Bytes bytes) override {
+    if (is_queue(key)) {
+      if (refuse_queues)
+        throw dash::exception::RuntimeError("RecordingStore: no room for queue " +
+                                            std::to_string(key));
+      ++queue_puts;
+    }
+    held[key] = std::move(bytes);
+  }
+  void prefetch(std::uint64_t) override {}
+  dash::bp::Bytes take(std::uint64_t key) override {
+    auto it = held.find(key);
+    if (it == held.end())
+      throw dash::exception::InvalidArgument("RecordingStore: no key " + std::to_string(key));
+    dash::bp::Bytes b = std::move(it->second);
+    held.erase(it);
+    queue_takes += is_queue(key);
+    return b;
+  }
+  void recycle(dash::bp::Bytes) override {}
+  void erase(std::uint64_t key) override { held.erase(key); }
+  dash::bp::SpillCounters counters() const override { return {}; }
+  int queues_held() const {
+    int n = 0;
+    for (const auto& kv : held) n += is_queue(kv.first);
+    return n;
+  }
+  std::map<std::uint64_t, dash::bp::Bytes> held;
+  int queue_puts = 0, queue_takes = 0;
+  bool refuse_queues = false;
+};
+
+// A merge of the ring's payloads (32 KiB queues, far above the inline
+// threshold) to block 0 by enqueue_view.
+void MergePayloads(Master<Heavy>& master) {
+  const int nb = master.nblocks();
+  dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
+  dash::bp::RegularMergePartners<1> partners(dec, 2);
+  dash::bp::reduce(master, partners, [](Heavy& b, ReduceProxy& rp) {
+    for (int from : rp.in_link()) {
+      if (from == rp.gid()) continue;
+      auto v = rp.dequeue_view<std::uint64_t>(from);
+      ASSERT_EQ(v.size(), kWords);
+      for (std::size_t i = 0; i < kWords; ++i) b.data[i] += v[i];
+    }
+    for (int to : rp.out_link())
+      if (to != rp.gid()) rp.enqueue_view(to, b.data.data(), b.data.size());
+  });
+}
+
+TEST(BlocksOutOfCore, ReduceQueues_GoThroughTheStoreWhenMemoryIsShort) {
+  // 4 blocks per unit: a limit below 4 is short of memory, 4 is not.
+  for (std::size_t limit : {std::size_t(1), std::size_t(3), std::size_t(4)}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    const int nb = 4 * nunits();
+    auto store = std::make_shared<RecordingStore>();
+    auto master = MakeRing(nb, limit, Assignment::contiguous, store);
+    MergePayloads(*master);
+    master->foreach ([&](Heavy& b, Proxy&) {
+      if (b.gid != 0) return;
+      for (std::size_t i = 0; i < kWords; ++i) {
+        std::uint64_t expected = 0;
+        for (int g = 0; g < nb; ++g) expected += Word(g, i);
+        ASSERT_EQ(b.data[i], expected) << "word " << i;
+      }
+    });
+    EXPECT_LE(master->resident_blocks(), limit);
+    if (limit < 4) {
+      EXPECT_GT(store->queue_puts, 0) << "big queues go to the store";
+    } else {
+      EXPECT_EQ(store->queue_puts, 0) << "every block fits: queues stay in memory";
+    }
+    EXPECT_EQ(store->queue_takes, store->queue_puts) << "each stored queue read once";
+    EXPECT_EQ(store->queues_held(), 0) << "nothing left behind";
+  }
+}
+
+TEST(BlocksOutOfCore, ReduceQueues_AFailedSpillFailsEveryUnitAndLeavesNothing) {
+  const int nb = 4 * nunits();
+  auto store = std::make_shared<RecordingStore>();
+  auto master = MakeRing(nb, 1, Assignment::contiguous, store);
+  const bool failing = myid() == nunits() - 1;
+  store->refuse_queues = failing;
+  try {
+    MergePayloads(*master);
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_FALSE(failing) << e.what();
+    EXPECT_EQ(e.unit(), nunits() - 1);
+    EXPECT_NE(std::string(e.what()).find("no room for queue"), std::string::npos) << e.what();
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_TRUE(failing) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no room for queue"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(store->queues_held(), 0) << "nothing left behind";
+  // The master works again once the store takes queues.
+  store->refuse_queues = false;
+  store->queue_puts = store->queue_takes = 0;  // the failed run erased some unread
+  EXPECT_NO_THROW(MergePayloads(*master));
+  EXPECT_EQ(store->queues_held(), 0);
+  EXPECT_EQ(store->queue_takes, store->queue_puts);
 }
 
 // A block type without serialisation cannot be evicted: limit() says so.

@@ -38,6 +38,19 @@
 // many MiB would page-fault on every 4 KiB). A message whose only queue was
 // enqueued by value is neither packed nor unpacked by a copy (the queue's
 // buffer becomes the message, the received message becomes the queue).
+// A unit receives by polling its sources (dart_improbe) while its sends go
+// on, so no unit waits for one that waits for it.
+//
+// Out of core: when a unit's blocks exceed its memory-block limit, each
+// outgoing queue of at least DASH_OOC_QUEUE_INLINE bytes goes to the
+// master's store after its block's call (enqueue_view arrays are copied in
+// first) and travels as a message of its own after the packed one, loaded
+// from the store two at a time (the next one prefetched); a received queue
+// of that size for a block not in memory goes to the store until the
+// block's call (prefetched with the block). A call's incoming queues are
+// freed when it returns. So a round holds the queues of about one block at
+// a time, not the round's traffic: measured with ooc-reduce at one block
+// in memory, a unit's peak stays the same for 16 and 64 blocks per unit.
 //
 // Failures. An exception from the function (or from a proxy call in it, e.g.
 // a dequeue from a block not in in_link), or a failure held by the master
@@ -69,8 +82,10 @@
 #include <dash/blocks/ReducePartners.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/internal/Failure.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +95,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -313,20 +329,28 @@ class ReduceProxy {
   template <class Block, class Partners>
   friend class detail::ReduceRun;
 
-  // An outgoing queue: serialised bytes, or one array of the caller's.
+  // An outgoing queue: serialised bytes, or one array of the caller's; or,
+  // under a memory-block limit, bytes moved to the master's store after the
+  // call (spilled: `spilled_bytes` under the queue's store key).
   struct OutQueue {
     MemoryBuffer bytes;
     bool is_view = false;
     const char* view = nullptr;
     std::size_t view_bytes = 0, view_elements = 0;
+    bool spilled = false;
+    std::size_t spilled_bytes = 0;
+    std::uint64_t key = 0;
   };
   // An incoming queue: serialised bytes, or one received array (read once,
-  // as a std::vector of array_elements elements).
+  // as a std::vector of array_elements elements); or, under a memory-block
+  // limit, bytes in the master's store under `key` until the block's call.
   struct InQueue {
     MemoryBuffer bytes;
     bool has_array = false;
     detail::ArrayBuffer array;
     std::size_t array_bytes = 0, array_elements = 0;
+    bool spilled = false;
+    std::uint64_t key = 0;
   };
 
   template <class T>
@@ -443,6 +467,15 @@ class ReduceRun {
         team_(master.team().dart_id()),
         me_(int(master.team().myid().id)),
         units_(int(master.team().size())) {}
+  // Erases the queues of this run still in the master's store (after an
+  // exception; a finished run left none). Local.
+  ~ReduceRun() {
+    for (Slot& slot : slots_) {
+      for (InQueue& q : slot.proxy.in_) erase_spilled(q);
+      for (InQueue& q : slot.next_queues) erase_spilled(q);
+      for (OutQueue& q : slot.proxy.out_) erase_spilled(q);
+    }
+  }
 
   template <class F>
   void run(F& f) {
@@ -475,11 +508,13 @@ class ReduceRun {
   // Messages from one unit to another in one round: first the packed one,
   //   [queue 0][queue 1] ... [Entry x n][Footer]     or, failed:
   //   [error text][Footer with nqueues = 0]
-  // then one message per enqueue_view array (Entry offset -1), in table
-  // order. The packed queue 0 starts at offset 0 and is the largest.
+  // then one message per enqueue_view array (Entry offset kArray) and per
+  // queue the sender spilled (offset kSpilled), in table order. The packed
+  // queue 0 starts at offset 0 and is the largest.
   struct Entry {
     std::int64_t from, to, offset, nbytes, elements;
   };
+  static constexpr std::int64_t kArray = -1, kSpilled = -2;
   struct Footer {
     std::int64_t round, nqueues, error_kind, error_bytes;
   };
@@ -497,11 +532,55 @@ class ReduceRun {
     int from, to;
     OutQueue queue;
   };
-  // What goes to one unit: the packed message and the arrays after it.
-  struct Outgoing {
-    MemoryBuffer packed;
-    std::vector<std::pair<const char*, std::size_t>> arrays;
+  // A message after a packed one: an enqueue_view array (sent from the
+  // caller's memory) or a spilled queue (loaded from the store in its turn).
+  struct Follow {
+    int dest;
+    const char* data;  // the array
+    std::size_t nbytes;
+    bool spilled;
+    std::uint64_t key;  // the spilled queue's
   };
+  // A spilled queue loaded and being sent.
+  struct InFlight {
+    dart_handle_t handle = DART_HANDLE_NULL;
+    Bytes loaded;
+  };
+  // What this unit still expects from one unit in a round: the packed
+  // message, then the messages its table announces.
+  struct Source {
+    int unit;
+    bool packed = false;
+    std::vector<Entry> follow;
+    std::size_t next = 0;
+    bool done() const { return packed && next == follow.size(); }
+  };
+  // Spilled queues loaded and in flight at once, per unit.
+  static constexpr std::size_t kWindow = 2;
+  // The store key of the queue (from -> to) of call `round` under a
+  // memory-block limit: the top bit, the call's parity, and the two gids
+  // (31 bits each). Queues of the call before with the same gids are gone
+  // by then; the master's own keys are below 2^41.
+  static std::uint64_t queue_key(int round, int from, int to) {
+    return (std::uint64_t(1) << 63) | (std::uint64_t(round & 1) << 62) |
+           (std::uint64_t(std::uint32_t(from)) << 31) | std::uint64_t(std::uint32_t(to));
+  }
+  SpillStore& queue_store() { return master_.residency_.extra_store(); }
+  // Whether this unit's blocks exceed its memory-block limit: then queues
+  // of at least DASH_OOC_QUEUE_INLINE bytes go to the store. Local.
+  bool memory_short() const {
+    const auto& r = master_.residency_;
+    return r.limited() && r.size() > r.limit();
+  }
+  template <class Queue>
+  void erase_spilled(Queue& q) noexcept {
+    if (!q.spilled) return;
+    q.spilled = false;
+    try {
+      queue_store().erase(q.key);
+    } catch (...) {  // erase removes a file: nothing to report
+    }
+  }
 
   bool failed() const { return error_kind_ != kNoError; }
   // Records an error this unit heard of (or its own): the calls stop and
@@ -581,14 +660,23 @@ class ReduceRun {
           ~Release() { r.release(i); }
         } release{residency, slot.index};
         if (residency.limited()) {
+          restore_queues(slot);
           for (std::size_t n = k + 1; n < slots_.size(); ++n)
             if (slots_[n].active) {
               residency.prefetch(slots_[n].index);
+              for (const InQueue& q : slots_[n].proxy.in_)
+                if (q.spilled) queue_store().prefetch(q.key);
               break;
             }
         }
         f(block, slot.proxy);
+        // What the call read is done with (dequeue_view's elements were
+        // valid until it returned): its memory goes now, not after the
+        // round, so a round holds the queues of one block at a time.
+        for (InQueue& q : slot.proxy.in_) q = InQueue();
+        slot.proxy.scratch_.clear();
         if (residency.limited()) slot.proxy.copy_views();
+        if (memory_short()) spill_outgoing(round, slot);
       } catch (const exception::InvalidArgument& e) {
         failure_.capture(where(slot.gid, round));
         fail(kInvalidArgument, failure_.own_message());
@@ -599,13 +687,58 @@ class ReduceRun {
     }
   }
 
+  // Under a memory-block limit: the block's spilled incoming queues come
+  // back before its call. Local (reads the store).
+  void restore_queues(Slot& slot) {
+    for (InQueue& q : slot.proxy.in_) {
+      if (!q.spilled) continue;
+      q.bytes = MemoryBuffer();
+      q.bytes.bytes() = queue_store().take(q.key);
+      q.spilled = false;
+    }
+  }
+  // When memory is short (memory_short): the block's outgoing queues of at
+  // least DASH_OOC_QUEUE_INLINE bytes go to the store after its call, to be
+  // sent a few at a time. Local.
+  void spill_outgoing(int round, Slot& slot) {
+    ReduceProxy& p = slot.proxy;
+    for (std::size_t j = 0; j < p.out_.size(); ++j) {
+      OutQueue& q = p.out_[j];
+      const std::size_t n = q.bytes.size();
+      if (q.is_view || n == 0 || n < master_.queue_inline_bytes_) continue;
+      q.key = queue_key(round, slot.gid, p.out_link_[j]);
+      queue_store().put(q.key, std::move(q.bytes.bytes()));
+      q.bytes = MemoryBuffer();
+      q.spilled = true;
+      q.spilled_bytes = n;
+    }
+  }
+  // When memory is short (memory_short): an incoming queue of at least
+  // DASH_OOC_QUEUE_INLINE bytes for a block not in memory goes to the
+  // store until the block's call. Local.
+  void spill_incoming(const Slot& slot, int round, int from, InQueue& q) {
+    if (!memory_short() || q.spilled || q.has_array || master_.residency_.resident(slot.index))
+      return;
+    const std::size_t n = q.bytes.size();
+    if (n == 0 || n < master_.queue_inline_bytes_) return;
+    q.key = queue_key(round, from, slot.gid);
+    queue_store().put(q.key, std::move(q.bytes.bytes()));
+    q.bytes = MemoryBuffer();
+    q.spilled = true;
+  }
+
   // Moves the queues of call `round` to the in-queues of call round + 1:
   //   links of the next call (in_link: where queues must come from)
-  //   local queues: moved (arrays copied); remote ones: per unit, one
-  //     packed message and one message per array, isend
-  //   for each unit owning a block of a next in_link: mprobe + mrecv its
-  //     packed message, then the arrays it announces; unpack
-  //   wait for the sends; check that every expected queue arrived
+  //   local queues: moved (arrays copied, spilled ones stay in the store);
+  //     remote ones: per unit, one packed message (isend), then one message
+  //     per array (isend) and per spilled queue (loaded and sent kWindow at
+  //     a time)
+  //   until every expected message is in: for each unit owning a block of
+  //     a next in_link, improbe + mrecv its packed message, then the
+  //     messages its table announces; unpack, deliver (under a limit,
+  //     queues of blocks not in memory go to the store); meanwhile the
+  //     sends go on, so no unit waits for another that waits for it
+  //   check that every expected queue arrived
   //   the next call's links and queues become the proxies'
   void exchange(int round) {
     for (Slot& slot : slots_) {
@@ -624,49 +757,98 @@ class ReduceRun {
         const int to = p.out_link_[j];
         const int dest = master_.owner(to);  // checked in set_up
         OutQueue queue = std::move(p.out_[j]);
-        if (failed()) queue = OutQueue();
+        p.out_[j].spilled = false;  // the key went with the queue
+        if (failed()) {
+          erase_spilled(queue);
+          queue = OutQueue();
+        }
         if (dest == me_)
           deliver(round, slot.gid, to, local_copy(std::move(queue)));
         else
           pieces[dest].push_back(Piece{slot.gid, to, std::move(queue)});
       }
     }
-    std::vector<Outgoing> outgoing;
+    std::vector<MemoryBuffer> packed;
+    std::vector<Follow> follows;  // in destination order, then table order
     std::vector<dart_handle_t> sends;
-    outgoing.reserve(pieces.size());
+    packed.reserve(pieces.size());
     for (auto& [dest, list] : pieces) {
       try {
-        outgoing.push_back(pack(round, list));
+        packed.push_back(pack(round, dest, list, follows));
       } catch (const std::exception& e) {  // too big, out of memory: send the error instead
         const bool invalid = dynamic_cast<const exception::InvalidArgument*>(&e) != nullptr;
         fail_own(invalid ? kInvalidArgument : kRuntimeError,
                  "unit " + std::to_string(me_) + " could not pack round " + std::to_string(round) +
                      ": " + e.what());
-        outgoing.push_back(pack(round, list));
+        while (!follows.empty() && follows.back().dest == dest) {
+          if (follows.back().spilled) queue_store().erase(follows.back().key);
+          follows.pop_back();
+        }
+        packed.push_back(pack(round, dest, list, follows));
       }
-      const Outgoing& out = outgoing.back();
-      send(out.packed.data(), out.packed.size(), dest, sends);
-      for (const auto& [data, nbytes] : out.arrays) send(data, nbytes, dest, sends);
+      send(packed.back().data(), packed.back().size(), dest, sends);
     }
-    pieces.clear();
-    std::vector<int> sources;
-    for (const Slot& slot : slots_)
-      for (int from : slot.next_in) {
-        const int unit = master_.owner(from);
-        if (unit != me_) sources.push_back(unit);
+    // Arrays are in memory: sent at once. Spilled queues wait for their turn.
+    std::vector<Follow> spilled;
+    for (const Follow& f : follows) {
+      if (f.spilled)
+        spilled.push_back(f);
+      else
+        send(f.data, f.nbytes, f.dest, sends);
+    }
+    follows.clear();
+    std::vector<Source> sources;
+    {
+      std::vector<int> units;
+      for (const Slot& slot : slots_)
+        for (int from : slot.next_in) {
+          const int unit = master_.owner(from);
+          if (unit != me_) units.push_back(unit);
+        }
+      std::sort(units.begin(), units.end());
+      units.erase(std::unique(units.begin(), units.end()), units.end());
+      for (int unit : units) sources.push_back(Source{unit});
+    }
+    std::size_t next_spilled = 0;
+    std::vector<InFlight> flight;
+    const bool yield = dart_yield_when_idle() != 0;
+    int idle_polls = 0;
+    for (;;) {
+      bool progress = send_spilled(round, spilled, next_spilled, flight);
+      bool receiving = false;
+      for (Source& source : sources) {
+        if (source.done()) continue;
+        receiving = true;
+        std::int32_t found = 0;
+        dart_message_t message;
+        dart_team_unit_t from;
+        std::size_t nbytes = 0;
+        check(dart_improbe(kTag, DART_TEAM_UNIT_ID(source.unit), team_, &found, &message, &from,
+                           &nbytes),
+              "dart_improbe");
+        if (!found) continue;
+        progress = true;
+        if (!source.packed) {
+          MemoryBuffer received;
+          received.bytes().resize(nbytes);
+          check(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
+          source.packed = true;
+          unpack(round, source.unit, std::move(received), source.follow);
+        } else {
+          receive_follow(round, source, message, nbytes);
+        }
       }
-    std::sort(sources.begin(), sources.end());
-    sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-    for (int source : sources) {
-      std::size_t nbytes = 0;
-      dart_message_t message = probe(source, nbytes);
-      MemoryBuffer received;
-      received.bytes().resize(nbytes);
-      check(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
-      unpack(round, source, std::move(received));
+      if (!receiving && next_spilled == spilled.size() && flight.empty()) break;
+      if (progress) {
+        idle_polls = 0;
+      } else if (yield && ++idle_polls >= 64) {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      } else if (yield && idle_polls >= 4) {
+        sched_yield();
+      }
     }
     check(dart_waitall(sends.data(), sends.size()), "dart_waitall");
-    outgoing.clear();
+    packed.clear();
     for (Slot& slot : slots_) {
       for (std::size_t i = 0; i < slot.next_in.size() && !failed(); ++i)
         if (!slot.arrived[i])
@@ -678,7 +860,10 @@ class ReduceRun {
       p.round_ = round + 1;
       p.in_link_.swap(slot.next_in);
       p.in_.swap(slot.next_queues);
-      slot.next_queues.clear();  // the finished call's queues: buffers go back
+      // The finished call's queues: buffers go back, spilled ones it did
+      // not read leave the store.
+      for (InQueue& q : slot.next_queues) erase_spilled(q);
+      slot.next_queues.clear();
       slot.active = slot.next_active;
       if (slot.active)
         partners_.outgoing(round + 1, slot.gid, p.out_link_);
@@ -690,25 +875,106 @@ class ReduceRun {
     }
   }
 
+  // Sends spilled queues: frees those whose send completed, then loads and
+  // starts the next ones, at most kWindow in flight (the one after them
+  // prefetched). A queue that cannot be loaded is sent empty and fails this
+  // unit (the receiver knows the announced size). Returns whether anything
+  // happened. Local.
+  bool send_spilled(int round, const std::vector<Follow>& spilled, std::size_t& next,
+                    std::vector<InFlight>& flight) {
+    bool progress = false;
+    for (std::size_t i = 0; i < flight.size();) {
+      std::int32_t done = 0;
+      check(dart_test_local(&flight[i].handle, &done), "dart_test_local");
+      if (!done) {
+        ++i;
+        continue;
+      }
+      queue_store().recycle(std::move(flight[i].loaded));
+      flight.erase(flight.begin() + std::ptrdiff_t(i));
+      progress = true;
+    }
+    while (flight.size() < kWindow && next < spilled.size()) {
+      const Follow& f = spilled[next++];
+      if (next < spilled.size()) queue_store().prefetch(spilled[next].key);
+      InFlight out;
+      if (!failed()) {
+        try {
+          out.loaded = queue_store().take(f.key);
+          if (out.loaded.size() != f.nbytes)
+            throw exception::RuntimeError("its store gave back " +
+                                          std::to_string(out.loaded.size()) + " bytes, not " +
+                                          std::to_string(f.nbytes));
+        } catch (const std::exception& e) {
+          fail_own(kRuntimeError, "unit " + std::to_string(me_) +
+                                      " could not load a queue of round " + std::to_string(round) +
+                                      " for unit " + std::to_string(f.dest) + ": " + e.what());
+          out.loaded = Bytes();
+        }
+      } else {
+        try {
+          queue_store().erase(f.key);
+        } catch (...) {
+        }
+      }
+      static const char nothing = 0;
+      const char* data = out.loaded.size() > 0 ? out.loaded.data() : &nothing;
+      check(
+          dart_isend(data, out.loaded.size(), kTag, DART_TEAM_UNIT_ID(f.dest), team_, &out.handle),
+          "dart_isend");
+      flight.push_back(std::move(out));
+      progress = true;
+    }
+    return progress;
+  }
+
+  // Receives the next message a packed one announced (an array, or a
+  // spilled queue) and delivers it. A message of 0 bytes where more were
+  // announced: the sender failed (it says so itself at the end). Local.
+  void receive_follow(int round, Source& source, dart_message_t& message, std::size_t nbytes) {
+    const Entry e = source.follow[source.next++];
+    InQueue in;
+    char* to = nullptr;
+    if (e.offset == kArray) {
+      in.has_array = true;
+      in.array = ArrayBuffer(nbytes);
+      in.array_bytes = nbytes;
+      in.array_elements = std::size_t(e.elements);
+      to = in.array.data();
+    } else {
+      in.bytes.bytes().resize(nbytes);
+      to = in.bytes.bytes().data();
+    }
+    check(dart_mrecv(to, nbytes, &message), "dart_mrecv");
+    if (std::int64_t(nbytes) != e.nbytes) {
+      if (nbytes == 0)
+        fail(kRuntimeError, "unit " + std::to_string(source.unit) +
+                                " could not send its queue from block " + std::to_string(e.from) +
+                                " to block " + std::to_string(e.to) + " of round " +
+                                std::to_string(round));
+      else
+        fail_own(kRuntimeError, "a malformed message from unit " + std::to_string(source.unit));
+      return;
+    }
+    deliver(round, int(e.from), int(e.to), std::move(in));
+  }
+
   void send(const char* data, std::size_t nbytes, int dest, std::vector<dart_handle_t>& sends) {
     dart_handle_t handle = DART_HANDLE_NULL;
     check(dart_isend(data, nbytes, kTag, DART_TEAM_UNIT_ID(dest), team_, &handle), "dart_isend");
     sends.push_back(handle);
   }
 
-  dart_message_t probe(int source, std::size_t& nbytes) {
-    dart_message_t message;
-    dart_team_unit_t from;
-    check(dart_mprobe(kTag, DART_TEAM_UNIT_ID(source), team_, &message, &from, &nbytes),
-          "dart_mprobe");
-    return message;
-  }
-
   // An outgoing queue as its target on this unit reads it (arrays copied:
-  // the caller's memory may change before the target's call).
+  // the caller's memory may change before the target's call; a spilled
+  // queue stays in the store under its key).
   static InQueue local_copy(OutQueue&& out) {
     InQueue in;
-    if (out.is_view) {
+    if (out.spilled) {
+      in.spilled = true;
+      in.key = out.key;
+      out.spilled = false;
+    } else if (out.is_view) {
       in.has_array = true;
       in.array = ArrayBuffer(out.view_bytes);
       if (out.view_bytes > 0) std::memcpy(in.array.data(), out.view, out.view_bytes);
@@ -720,14 +986,19 @@ class ReduceRun {
     return in;
   }
 
-  // Puts queue (from -> to) where call round + 1 of `to` reads it.
+  // Puts queue (from -> to) where call round + 1 of `to` reads it (under a
+  // memory-block limit, in the store if `to` is not in memory).
   void deliver(int round, int from, int to, InQueue&& queue) {
-    if (failed()) return;
+    if (failed()) {
+      erase_spilled(queue);
+      return;
+    }
     Slot* slot = find_slot(to);
     const std::size_t i = slot != nullptr && slot->next_active
                               ? ReduceProxy::index_of(slot->next_in, from)
                               : ReduceProxy::npos;
     if (i == ReduceProxy::npos || slot->arrived[i]) {
+      erase_spilled(queue);
       fail_own(kRuntimeError, "a queue from block " + std::to_string(from) + " to block " +
                                   std::to_string(to) + " reached unit " + std::to_string(me_) +
                                   " after round " + std::to_string(round) + ", which expects none" +
@@ -736,25 +1007,37 @@ class ReduceRun {
     }
     slot->next_queues[i] = std::move(queue);
     slot->arrived[i] = 1;
+    if (slot->index != kNotAdded) {
+      try {
+        spill_incoming(*slot, round, from, slot->next_queues[i]);
+      } catch (const std::exception& e) {
+        fail_own(kRuntimeError, "unit " + std::to_string(me_) +
+                                    " could not store a queue of round " + std::to_string(round) +
+                                    ": " + e.what());
+      }
+    }
   }
 
-  // The messages carrying `pieces` (or this unit's error) to one unit.
-  Outgoing pack(int round, std::vector<Piece>& pieces) {
-    Outgoing out;
-    MemoryBuffer& message = out.packed;
+  // The packed message carrying `pieces` (or this unit's error) to unit
+  // `dest`; the arrays and spilled queues to send after it are appended to
+  // `follows` in table order.
+  MemoryBuffer pack(int round, int dest, std::vector<Piece>& pieces, std::vector<Follow>& follows) {
+    MemoryBuffer message;
     Footer footer{round, 0, error_kind_, 0};
     if (failed()) {
+      for (Piece& p : pieces) erase_spilled(p.queue);
       message.write(error_text_.data(), error_text_.size());
       footer.error_bytes = std::int64_t(error_text_.size());
       message.write(&footer, sizeof(footer));
-      return out;
+      return message;
     }
-    // Byte queues first, the largest at the front; arrays last.
-    std::stable_partition(pieces.begin(), pieces.end(),
-                          [](const Piece& p) { return !p.queue.is_view; });
+    // Byte queues first, the largest at the front; then arrays and spilled
+    // queues, which travel as messages of their own.
+    auto in_message = [](const Piece& p) { return !p.queue.is_view && !p.queue.spilled; };
+    std::stable_partition(pieces.begin(), pieces.end(), in_message);
     std::size_t nbytes_queues = 0, largest = 0;
     std::size_t total = pieces.size() * sizeof(Entry) + sizeof(Footer);
-    while (nbytes_queues < pieces.size() && !pieces[nbytes_queues].queue.is_view) {
+    while (nbytes_queues < pieces.size() && in_message(pieces[nbytes_queues])) {
       const std::size_t size = pieces[nbytes_queues].queue.bytes.size();
       total += size;
       if (size > pieces[largest].queue.bytes.size()) largest = nbytes_queues;
@@ -778,11 +1061,16 @@ class ReduceRun {
     }
     if (first == 0) message.bytes().reserve(total);
     for (std::size_t i = first; i < pieces.size(); ++i) {
-      const OutQueue& q = pieces[i].queue;
+      OutQueue& q = pieces[i].queue;
       if (q.is_view) {
-        entries[i] = Entry{pieces[i].from, pieces[i].to, -1, std::int64_t(q.view_bytes),
+        entries[i] = Entry{pieces[i].from, pieces[i].to, kArray, std::int64_t(q.view_bytes),
                            std::int64_t(q.view_elements)};
-        out.arrays.emplace_back(q.view, q.view_bytes);
+        follows.push_back(Follow{dest, q.view, q.view_bytes, false, 0});
+      } else if (q.spilled) {
+        entries[i] =
+            Entry{pieces[i].from, pieces[i].to, kSpilled, std::int64_t(q.spilled_bytes), 0};
+        follows.push_back(Follow{dest, nullptr, q.spilled_bytes, true, q.key});
+        q.spilled = false;  // the key went with the Follow
       } else {
         entries[i] = Entry{pieces[i].from, pieces[i].to, std::int64_t(message.size()),
                            std::int64_t(q.bytes.size()), 0};
@@ -792,12 +1080,13 @@ class ReduceRun {
     message.write(entries.data(), entries.size() * sizeof(Entry));
     footer.nqueues = std::int64_t(pieces.size());
     message.write(&footer, sizeof(footer));
-    return out;
+    return message;
   }
 
-  // Hands the queues of a packed message from unit `source`, and of the
-  // array messages that follow it, to their blocks.
-  void unpack(int round, int source, MemoryBuffer&& message) {
+  // Hands the byte queues of a packed message from unit `source` to their
+  // blocks; the entries of the messages that follow it (arrays, spilled
+  // queues) go to `follow`, in table order.
+  void unpack(int round, int source, MemoryBuffer&& message, std::vector<Entry>& follow) {
     const std::size_t size = message.size();
     const std::string malformed = "a malformed message from unit " + std::to_string(source);
     Footer footer;
@@ -821,41 +1110,26 @@ class ReduceRun {
     std::vector<Entry> entries(std::size_t(footer.nqueues));
     std::memcpy(entries.data(), message.data() + size - sizeof(Footer) - table, table);
     const std::size_t data_end = size - sizeof(Footer) - table;
-    // The arrays follow in table order; receive them whatever else happens,
-    // so that no message is left for a later round.
-    std::vector<InQueue> arrays;
-    for (const Entry& e : entries) {
-      if (e.offset != -1) continue;
-      std::size_t nbytes = 0;
-      dart_message_t follow = probe(source, nbytes);
-      InQueue in;
-      in.has_array = true;
-      in.array = ArrayBuffer(nbytes);
-      in.array_bytes = nbytes;
-      in.array_elements = std::size_t(e.elements);
-      check(dart_mrecv(in.array.data(), nbytes, &follow), "dart_mrecv");
-      if (std::int64_t(nbytes) != e.nbytes) fail_own(kRuntimeError, malformed);
-      arrays.push_back(std::move(in));
-    }
+    // The messages that follow are received whatever else happens, so that
+    // none is left for a later round.
     for (const Entry& e : entries)
-      if (e.offset != -1 &&
-          (e.offset < 0 || e.nbytes < 0 || std::size_t(e.offset + e.nbytes) > data_end))
+      if (e.offset == kArray || e.offset == kSpilled) follow.push_back(e);
+    for (const Entry& e : entries)
+      if (e.offset >= 0 ? e.nbytes < 0 || std::size_t(e.offset + e.nbytes) > data_end
+                        : e.offset != kArray && e.offset != kSpilled)
         return fail_own(kRuntimeError, malformed);
     // Byte queues: copied out, except queue 0 at offset 0, whose bytes the
     // message buffer keeps (cut to size in place).
-    std::size_t next_array = 0;
     bool keep_first = false;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const Entry& e = entries[i];
-      InQueue in;
-      if (e.offset == -1) {
-        in = std::move(arrays[next_array++]);
-      } else if (i == 0 && e.offset == 0) {
+      if (e.offset < 0) continue;
+      if (i == 0 && e.offset == 0) {
         keep_first = true;
         continue;
-      } else {
-        in.bytes.write(message.data() + e.offset, std::size_t(e.nbytes));
       }
+      InQueue in;
+      in.bytes.write(message.data() + e.offset, std::size_t(e.nbytes));
       deliver(round, int(e.from), int(e.to), std::move(in));
     }
     if (keep_first) {
