@@ -240,6 +240,89 @@ TEST(OocMatrix, CopyToAndFromAMatrixOfTheSamePattern) {
   dash::barrier();
 }
 
+// copy between an out-of-core matrix (distribution `ooc`) and a dash::Matrix
+// of type M and distribution `dist`, both ways: every element checked on
+// every unit.
+template <class M>
+void CopyBothWays(const dash::DistributionSpec<2>& ooc, const dash::DistributionSpec<2>& dist,
+                  long rows, long cols) {
+  OocMatrix m(dash::SizeSpec<2>(rows, cols), ooc, dash::Team::All(), 2);
+  m.generate(Start);
+  M a(dash::SizeSpec<2>(rows, cols), dist);
+  dash::ooc::copy(m, a);  // ends with a barrier: every unit's puts are in
+  for (long i = 0; i < rows; ++i)
+    for (long j = 0; j < cols; ++j) ASSERT_EQ(long(a(i, j)), Start({i, j})) << i << "," << j;
+  dash::barrier();
+  for (long* x = a.lbegin(); x != a.lend(); ++x) *x = -*x;
+  OocMatrix back(dash::SizeSpec<2>(rows, cols), ooc, dash::Team::All(), 3);
+  dash::ooc::copy(a, back);  // starts with a barrier: every unit's writes are in
+  long seen = 0;
+  back.for_each([&](const Coords& g, long v) {
+    ASSERT_EQ(v, -Start(g)) << g[0] << "," << g[1];
+    ++seen;
+  });
+  long total = 0;
+  ASSERT_EQ(DART_OK, dart_allreduce(&seen, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL));
+  EXPECT_EQ(total, rows * cols);
+}
+
+TEST(OocMatrix, CopyAcrossPatterns_EveryElementOnEveryUnit) {
+  using ColMajor =
+      dash::Matrix<long, 2, dash::default_index_t, dash::TilePattern<2, dash::COL_MAJOR>>;
+  using Blocks = dash::Matrix<long, 2, dash::default_index_t, dash::BlockPattern<2>>;
+  const dash::DistributionSpec<2> by_rows(dash::BLOCKED, dash::NONE);
+  for (const auto& ooc : {kBlocked, by_rows}) {
+    for (const auto& dist : {dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)),
+                             dash::DistributionSpec<2>(dash::NONE, dash::BLOCKED),
+                             dash::DistributionSpec<2>(dash::CYCLIC, dash::BLOCKCYCLIC(2)), ooc}) {
+      SCOPED_TRACE(std::string(ooc == kBlocked ? "ooc blocked" : "ooc by rows") + ", dist " +
+                   std::to_string(int(dist[0].type)) + "/" + std::to_string(int(dist[1].type)));
+      {
+        SCOPED_TRACE("dash::Matrix");
+        CopyBothWays<InCoreMatrix>(ooc, dist, 29, 31);
+      }
+      {
+        SCOPED_TRACE("TilePattern<2, COL_MAJOR>");
+        CopyBothWays<ColMajor>(ooc, dist, 29, 31);
+      }
+      {
+        SCOPED_TRACE("BlockPattern<2>");
+        CopyBothWays<Blocks>(ooc, dist, 21, 7);
+      }
+    }
+  }
+  {  // a damaged file on the last unit: every unit throws, none waits
+    OocMatrix m(dash::SizeSpec<2>(29, 31), kBlocked, dash::Team::All(), 2);
+    m.generate(Start);
+    m.file()->flush();
+    const bool damaged = myid() == dash_test::nunits() - 1;
+    if (damaged) {
+      const int fd = open(m.file()->path().c_str(), O_RDWR);
+      ASSERT_GE(fd, 0);
+      char junk = 0x5a;
+      ASSERT_EQ(pwrite(fd, &junk, 1, 0), 1);  // the first slab's first byte
+      close(fd);
+    }
+    dash::Matrix<long, 2, dash::default_index_t, dash::TilePattern<2, dash::COL_MAJOR>> a(
+        dash::SizeSpec<2>(29, 31), dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)));
+    try {
+      dash::ooc::copy(m, a);
+      ADD_FAILURE() << "no exception";
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_FALSE(damaged) << e.what();
+      EXPECT_EQ(e.unit(), dash_test::nunits() - 1);
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_TRUE(damaged) << e.what();
+      EXPECT_NE(std::string(e.what()).find(m.file()->path()), std::string::npos) << e.what();
+    }
+  }
+  InCoreMatrix wide(dash::SizeSpec<2>(29, 32), kBlocked);
+  OocMatrix m(dash::SizeSpec<2>(29, 31), kBlocked, dash::Team::All(), 2);
+  EXPECT_THROW(dash::ooc::copy(m, wide), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::ooc::copy(wide, m), dash::exception::InvalidArgument);
+  dash::barrier();
+}
+
 // One sweep of an asymmetric stencil (directions cannot be mixed up
 // unnoticed) over a block: the new value from the old ones, row by row.
 void Stencil(dash::bp::ContainerBlock<long, 2>& b, bool corners) {

@@ -36,13 +36,17 @@
 // | get / set            | local; reads (set: and writes) the element's slab   |
 // | generate             | local; writes every local slab once                 |
 // | for_each             | local; reads every local slab once (prefetched)     |
-// | copy to/from Matrix  | local; one read or write per slab, no communication |
+// | copy to/from Matrix  | collective; one read or write per slab; any pattern |
+// |                      | of the dash::Matrix (one-sided transfers if its     |
+// |                      | local blocks differ), one allreduce + one barrier   |
 // | dash::bp::of         | local; no I/O until blocks run                      |
 #ifndef DASH__OOC__MATRIX_H_
 #define DASH__OOC__MATRIX_H_
 
+#include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/Matrix.h>
+#include <dash/algorithm/CopyView.h>
 #include <dash/blocks/ContainerBlocks.h>
 #include <dash/internal/Failure.h>
 #include <dash/ooc/LocalArrayFile.h>
@@ -220,29 +224,34 @@ class Matrix {
     }
   }
 
-  // Calls f(slab, elements, layout) for each slab with the in-core
-  // matrix's layout of its local block: for copy. Local.
-  template <class M, class F>
-  void for_each_slab_in(const M& in_core, const char* call, F&& f) const {
-    check_same_pattern(in_core.pattern(), call);
-    for (const Slab& s : local_)
-      f(s, dash::bp::detail::local_block_layout(in_core.pattern(), s.local_block));
-  }
-
- private:
+  // Whether `other` gives the calling unit the same local blocks as this
+  // matrix's pattern (then a copy moves nothing between units). Local.
   template <class P>
-  void check_same_pattern(const P& other, const char* call) const {
+  bool same_local_blocks(const P& other) const {
     bool same = long(other.local_nblocks()) == long(pattern_->local_nblocks());
     for (long lb = 0; same && lb < long(pattern_->local_nblocks()); ++lb) {
       const auto a = dash::bp::detail::local_block_layout(*pattern_, lb);
       const auto b = dash::bp::detail::local_block_layout(other, lb);
       same = a.gid == b.gid && a.box.min == b.box.min && a.box.max == b.box.max;
     }
-    if (!same)
-      throw exception::InvalidArgument(std::string(call) +
-                                       ": the matrices have different patterns (extents, "
-                                       "distribution or team)");
+    return same;
   }
+  // Throws InvalidArgument (on every unit alike) unless `other` (a
+  // dash::Matrix) has this matrix's extents and team. Local.
+  template <class M>
+  void check_copy_partner(const M& other, const char* call) const {
+    for (dim_t d = 0; d < N; ++d)
+      if (long(other.extent(d)) != long(pattern_->extent(d)))
+        throw exception::InvalidArgument(std::string(call) + ": the matrices differ in extent " +
+                                         std::to_string(d) + " (" +
+                                         std::to_string(long(pattern_->extent(d))) + " and " +
+                                         std::to_string(long(other.extent(d))) + ")");
+    if (&other.team() != &pattern_->team())
+      throw exception::InvalidArgument(std::string(call) +
+                                       ": the matrices belong to different teams");
+  }
+
+ private:
   const Slab& slab_of(const coords_type& g, const char* call) const {
     for (const Slab& s : local_) {
       bool inside = true;
@@ -271,45 +280,178 @@ class Matrix {
   std::shared_ptr<LocalArrayFile> file_;
 };
 
-// Copies the calling unit's part of `from` into `to`'s local memory; the
-// two have the same pattern (InvalidArgument otherwise). Local: each unit
-// copies its own part (one slab read each); a barrier before other units
-// read `to`.
-template <class T, dim_t N, class IndexType, class PatternT>
-void copy(const Matrix<T, N, IndexType, PatternT>& from,
-          dash::Matrix<T, N, IndexType, PatternT>& to) {
-  using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
-  from.for_each_slab_in(to, "dash::ooc::copy", [&](const Slab& s, const auto& l) {
-    dash::bp::Bytes bytes = from.file()->take(std::uint64_t(s.gid));
-    const T* at = reinterpret_cast<const T*>(bytes.data());
-    T* base = to.lbegin() + l.base;
-    dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max, [&](const std::array<long, N>& g) {
-      long off = 0;
-      for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
-      base[off] = *at++;
-    });
-    from.file()->recycle(std::move(bytes));
+namespace detail {
+
+// Calls f(g) with the first cell of each row (along the last dimension) of
+// box, in row-major order. Local.
+template <dim_t N, class F>
+void for_each_row(const dash::bp::Box<N>& box, F&& f) {
+  std::array<long, N> hi = box.max;
+  if (hi[N - 1] > box.min[N - 1]) hi[N - 1] = box.min[N - 1] + 1;
+  dash::bp::detail::for_each_cell<N>(box.min, hi, f);
+}
+
+// n elements from `from` (every `from_stride`-th) to `to` (every
+// `to_stride`-th). Local.
+template <class T>
+void copy_run(const T* from, long from_stride, T* to, long to_stride, long n) {
+  if (from_stride == 1 && to_stride == 1) {
+    std::memcpy(to, from, std::size_t(n) * sizeof(T));
+    return;
+  }
+  for (long i = 0; i < n; ++i) to[i * to_stride] = from[i * from_stride];
+}
+
+// Moves the elements of box between the row-major order of a slab and the
+// column-major order in which views of a COL_MAJOR pattern run (first
+// dimension fastest): to row-major if ToRowMajor, else from it. Local.
+template <bool ToRowMajor, class T, dim_t N>
+void reorder_column_major(const dash::bp::Box<N>& box, const T* from, T* to) {
+  std::array<long, N> stride;
+  long step = 1;
+  for (dim_t d = 0; d < N; ++d) {
+    stride[d] = step;
+    step *= box.extent(d);
+  }
+  long row_major = 0;
+  dash::bp::detail::for_each_cell<N>(box.min, box.max, [&](const std::array<long, N>& g) {
+    long col_major = 0;
+    for (dim_t d = 0; d < N; ++d) col_major += (g[d] - box.min[d]) * stride[d];
+    if constexpr (ToRowMajor)
+      to[row_major++] = from[col_major];
+    else
+      to[col_major] = from[row_major++];
   });
 }
 
-// Copies the calling unit's part of `from` into `to`'s file (same pattern).
-// Local: one slab write each; complete other units' writes to `from`
-// (barrier) first.
-template <class T, dim_t N, class IndexType, class PatternT>
-void copy(const dash::Matrix<T, N, IndexType, PatternT>& from,
-          Matrix<T, N, IndexType, PatternT>& to) {
+// The view of `matrix` (a dash::Matrix or its view) over global box. Local.
+template <dim_t D = 0, class V, dim_t N>
+auto box_view(V view, const dash::bp::Box<N>& box) {
+  if constexpr (D == N) {
+    return view;
+  } else {
+    return box_view<D + 1>(view.template sub<D>(box.min[D], box.extent(D)), box);
+  }
+}
+
+// Whether every unit of `team` found the same local blocks (`mine`). One
+// int allreduce. Collective.
+inline bool same_everywhere(bool mine, dart_team_t team, const char* call) {
+  int in = mine ? 1 : 0, out = 0;
+  const dart_ret_t ret = dart_allreduce(&in, &out, 1, DART_TYPE_INT, DART_OP_MIN, team);
+  if (ret != DART_OK) dash::internal::throw_dart_error(ret, call);
+  return out == 1;
+}
+
+}  // namespace detail
+
+// Copies `from` into `to`: matrices of the same extents and team, any
+// patterns. Collective over the team; each unit reads each of its slabs
+// once (the next one prefetched):
+//   same local blocks on every unit: each unit copies its slabs into its
+//     own part of `to` (row by row; no communication)
+//   otherwise: each unit puts each slab's elements to their owners in `to`
+//     (dash::copy of the slab's box: one-sided, one transfer per owner run)
+// Ends with one int allreduce (a failure on one unit, e.g. a damaged file,
+// is thrown on every unit) and a barrier of the team (every unit then
+// reads `to` complete). InvalidArgument on every unit for different
+// extents or teams. Cost: one allreduce to choose the road, the slab
+// reads, and in the second case the puts.
+template <class T, dim_t N, class IndexType, class PatternT, class I2, class P2>
+void copy(const Matrix<T, N, IndexType, PatternT>& from, dash::Matrix<T, N, I2, P2>& to) {
+  static const char* const who = "dash::ooc::copy";
   using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
-  to.for_each_slab_in(from, "dash::ooc::copy", [&](const Slab& s, const auto& l) {
-    dash::bp::Bytes bytes = to.file()->buffer(std::size_t(s.box.size()) * sizeof(T));
-    T* at = reinterpret_cast<T*>(bytes.data());
-    const T* base = from.lbegin() + l.base;
-    dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max, [&](const std::array<long, N>& g) {
-      long off = 0;
-      for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
-      *at++ = base[off];
-    });
-    to.file()->put(std::uint64_t(s.gid), std::move(bytes));
-  });
+  from.check_copy_partner(to, who);
+  const dart_team_t team = from.team().dart_id();
+  const bool same = detail::same_everywhere(from.same_local_blocks(to.pattern()), team, who);
+  dash::internal::Failure failure;
+  std::vector<char> staging;  // column-major patterns: a slab in their views' order
+  try {
+    const auto& slabs = from.local_slabs();
+    for (std::size_t k = 0; k < slabs.size(); ++k) {
+      const Slab& s = slabs[k];
+      dash::bp::Bytes bytes = from.file()->take(std::uint64_t(s.gid));
+      if (k + 1 < slabs.size()) from.file()->prefetch(std::uint64_t(slabs[k + 1].gid));
+      const T* at = reinterpret_cast<const T*>(bytes.data());
+      if (same) {
+        const auto l = dash::bp::detail::local_block_layout(to.pattern(), s.local_block);
+        T* base = to.lbegin() + l.base;
+        const long row = s.box.extent(N - 1);
+        detail::for_each_row<N>(s.box, [&](const std::array<long, N>& g) {
+          long off = 0;
+          for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
+          detail::copy_run(at, 1, base + off, l.strides[N - 1], row);
+          at += row;
+        });
+      } else if (s.box.size() > 0) {
+        auto view = detail::box_view(to.view(), s.box);
+        if constexpr (P2::memory_order() == COL_MAJOR) {  // views run column-major
+          staging.resize(std::size_t(s.box.size()) * sizeof(T));
+          T* cm = reinterpret_cast<T*>(staging.data());
+          detail::reorder_column_major<false>(s.box, at, cm);
+          at = cm;
+        }
+        dash::copy(at, at + s.box.size(), view.begin());
+      }
+      from.file()->recycle(std::move(bytes));
+    }
+  } catch (...) {
+    failure.capture("unit " + std::to_string(from.team().myid().id) + "'s slabs");
+  }
+  dash::internal::agree(failure, team, who);
+  to.barrier();
+}
+
+// Copies `from` into `to`'s file: matrices of the same extents and team,
+// any patterns. Collective over the team: a barrier first (every unit's
+// writes to `from` are complete), then each unit fills each of its slabs
+// from its own part of `from` (same local blocks on every unit: row by
+// row, no communication) or gets the slab's box from the owners
+// (dash::copy: one-sided, one transfer per owner run), and writes it (one
+// write per slab, none read). Ends with one int allreduce (failures thrown
+// on every unit). InvalidArgument on every unit for different extents or
+// teams.
+template <class T, dim_t N, class IndexType, class PatternT, class I2, class P2>
+void copy(const dash::Matrix<T, N, I2, P2>& from, Matrix<T, N, IndexType, PatternT>& to) {
+  static const char* const who = "dash::ooc::copy";
+  using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
+  to.check_copy_partner(from, who);
+  const dart_team_t team = to.team().dart_id();
+  from.barrier();
+  const bool same = detail::same_everywhere(to.same_local_blocks(from.pattern()), team, who);
+  dash::internal::Failure failure;
+  std::vector<char> staging;  // column-major patterns: a slab in their views' order
+  try {
+    for (const Slab& s : to.local_slabs()) {
+      dash::bp::Bytes bytes = to.file()->buffer(std::size_t(s.box.size()) * sizeof(T));
+      T* at = reinterpret_cast<T*>(bytes.data());
+      if (same) {
+        const auto l = dash::bp::detail::local_block_layout(from.pattern(), s.local_block);
+        const T* base = from.lbegin() + l.base;
+        const long row = s.box.extent(N - 1);
+        detail::for_each_row<N>(s.box, [&](const std::array<long, N>& g) {
+          long off = 0;
+          for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
+          detail::copy_run(base + off, l.strides[N - 1], at, 1, row);
+          at += row;
+        });
+      } else if (s.box.size() > 0) {
+        const auto view = detail::box_view(from.view(), s.box);
+        if constexpr (P2::memory_order() == COL_MAJOR) {  // views run column-major
+          staging.resize(std::size_t(s.box.size()) * sizeof(T));
+          T* cm = reinterpret_cast<T*>(staging.data());
+          dash::copy(view.begin(), view.end(), cm);
+          detail::reorder_column_major<true>(s.box, cm, at);
+        } else {
+          dash::copy(view.begin(), view.end(), at);
+        }
+      }
+      to.file()->put(std::uint64_t(s.gid), std::move(bytes));
+    }
+  } catch (...) {
+    failure.capture("unit " + std::to_string(to.team().myid().id) + "'s slabs");
+  }
+  dash::internal::agree(failure, team, who);
 }
 
 }  // namespace ooc
