@@ -25,6 +25,12 @@
 //                                    in memory, strategy 0 collective, 1
 //                                    producer, 2 demand, DASH_OOC_DIRECT=1
 //       in_core       the same sweeps on a dash::Matrix in memory
+//   BM_copy_ooc/<way>                dash::ooc::copy of a 4096 x 2048 matrix of
+//                                    doubles (64 MiB) in a file, slabs of 1/8, with
+//                                    a dash::Matrix: 0 of the same pattern
+//                                    (local road), 1 of 256 x 256 tiles (view
+//                                    road), 2 the tiles into the file
+//       file_only     reading every slab once (0, 1) or writing it (2)
 //   BM_fft2d_ooc/<strategy>/<S>      the 2-D FFT of ooc-fft2d (row FFTs, transpose,
 //                                    row FFTs) of a 2048 x 2048 matrix of complex
 //                                    doubles (64 MiB) whose local arrays are
@@ -372,6 +378,48 @@ void BM_jacobi_ooc(benchmark::State& state) {
                  "max(in-core time, the sweep's bytes at the device bandwidth)");
 }
 
+void BM_copy_ooc(benchmark::State& state) {
+  const int way = int(state.range(0));
+  constexpr long kRows = 4096, kCols = 2048;
+  constexpr int kSlabs = 8;
+  const dash::SizeSpec<2> size(kRows, kCols);
+  const dash::DistributionSpec<2> by_rows(dash::BLOCKED, dash::NONE);
+  const dash::DistributionSpec<2> tiles(dash::TILE(256), dash::TILE(256));
+  auto start = [](const std::array<long, 2>& g) { return double((g[0] * 31 + g[1]) % 1000); };
+  dash::ooc::Matrix<double, 2> m(size, by_rows, *alone, kSlabs);
+  m.generate(start);
+  m.file()->flush();
+  dash::Matrix<double, 2> in_core(size, way == 0 ? by_rows : tiles, *alone);
+  double sink = 0;
+  const bool into_file = way == 2;
+  bench::run_paired(
+      state, double(kRows * kCols * sizeof(double)), "byte",
+      bench::Side{"copy",
+                  [&] {
+                    if (into_file) {
+                      dash::ooc::copy(in_core, m);
+                      m.file()->flush();
+                    } else {
+                      dash::ooc::copy(m, in_core);
+                    }
+                  }},
+      {bench::Side{"file_only", [&] {
+                     if (into_file) {  // every slab written once
+                       m.generate(start);
+                       m.file()->flush();
+                     } else {  // every slab read once
+                       m.for_each([&](const std::array<long, 2>&, double v) { sink += v; });
+                     }
+                   }}});
+  benchmark::DoNotOptimize(sink);
+  const char* const what[] = {"file -> dash::Matrix of the same pattern (rows, local)",
+                              "file -> dash::Matrix of 256 x 256 tiles (views)",
+                              "dash::Matrix of 256 x 256 tiles -> file (views)"};
+  state.SetLabel(std::string("dash::ooc::copy ") + what[way] +
+                 ", 64 MiB, slabs of 1/8 (O_DIRECT), vs reading (or writing) every slab once; "
+                 "ratio = time(copy) / time(file_only)");
+}
+
 #ifdef DASH_BENCH_HAVE_FFTW3
 void BM_fft2d_ooc(benchmark::State& state) {
   using Complex = std::complex<double>;
@@ -433,6 +481,7 @@ BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime
 BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_jacobi_ooc)->ArgsProduct({{0, 1, 2}, {2, 4, 16}})->Iterations(3)->UseManualTime();
+BENCHMARK(BM_copy_ooc)->Arg(0)->Arg(1)->Arg(2)->Iterations(3)->UseManualTime();
 #ifdef DASH_BENCH_HAVE_FFTW3
 BENCHMARK(BM_fft2d_ooc)->ArgsProduct({{0, 1}, {2, 4, 16}})->Iterations(3)->UseManualTime();
 #endif
