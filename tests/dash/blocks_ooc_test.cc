@@ -262,16 +262,24 @@ TEST(BlocksOutOfCore, ReduceMerge_WithViews_SameSumAsInMemory) {
 }
 
 // A store in memory that records what a master hands it; keys with the top
-// bit set are the queues of a reduction. It can refuse those (a full disk).
+// bit set are the queues of a reduction, keys in [2^41, 2^42) the queue
+// parts of exchange(). It can refuse those (a full disk).
 class RecordingStore : public dash::bp::SpillStore {
  public:
   static bool is_queue(std::uint64_t key) { return (key >> 63) != 0; }
+  static bool is_part(std::uint64_t key) { return (key >> 41) == 1; }
   void put(std::uint64_t key, dash::bp::Bytes bytes) override {
     if (is_queue(key)) {
       if (refuse_queues)
         throw dash::exception::RuntimeError("RecordingStore: no room for queue " +
                                             std::to_string(key));
       ++queue_puts;
+    }
+    if (is_part(key)) {
+      if (refuse_parts)
+        throw dash::exception::RuntimeError("RecordingStore: no room for part " +
+                                            std::to_string(key));
+      ++part_puts;
     }
     held[key] = std::move(bytes);
   }
@@ -293,10 +301,63 @@ class RecordingStore : public dash::bp::SpillStore {
     for (const auto& kv : held) n += is_queue(kv.first);
     return n;
   }
+  int parts_held() const {
+    int n = 0;
+    for (const auto& kv : held) n += is_part(kv.first);
+    return n;
+  }
   std::map<std::uint64_t, dash::bp::Bytes> held;
-  int queue_puts = 0, queue_takes = 0;
-  bool refuse_queues = false;
+  int queue_puts = 0, queue_takes = 0, part_puts = 0;
+  bool refuse_queues = false, refuse_parts = false;
 };
+
+TEST(BlocksOutOfCore, ExchangeQueues_GoThroughTheStoreWhenMemoryIsShort) {
+  constexpr std::size_t kQueueWords = 2048;  // 16 KiB per queue
+  const int nb = 4 * nunits();
+  auto in_memory = MakeRing(nb, 0, Assignment::contiguous);
+  const auto expected = RunRing(*in_memory, 3, kQueueWords);
+  // 4 blocks per unit: a limit below 4 is short of memory, 4 is not.
+  for (std::size_t limit : {std::size_t(1), std::size_t(3), std::size_t(4)}) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE("limit " + std::to_string(limit) + ", " + std::to_string(threads) + " threads");
+      auto store = std::make_shared<RecordingStore>();
+      auto spilled = MakeRing(nb, limit, Assignment::contiguous, store);
+      spilled->threads(threads);
+      EXPECT_EQ(RunRing(*spilled, 3, kQueueWords), expected);
+      CheckPayloads(*spilled, 3);
+      if (limit < 4) {
+        EXPECT_GT(store->part_puts, 0) << "outgoing queues go to the store";
+      } else {
+        EXPECT_EQ(store->part_puts, 0) << "every block fits: queues stay in memory";
+      }
+      EXPECT_EQ(store->parts_held(), 0) << "every part read, nothing left behind";
+    }
+  }
+}
+
+TEST(BlocksOutOfCore, ExchangeQueues_AFailedSpillFailsEveryUnitAndLeavesNothing) {
+  constexpr std::size_t kQueueWords = 2048;
+  const int nb = 4 * nunits();
+  auto store = std::make_shared<RecordingStore>();
+  auto master = MakeRing(nb, 1, Assignment::contiguous, store);
+  const bool failing = myid() == nunits() - 1;
+  store->refuse_parts = failing;
+  try {
+    RunRing(*master, 1, kQueueWords);
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_FALSE(failing) << e.what();
+    EXPECT_EQ(e.unit(), nunits() - 1);
+    EXPECT_NE(std::string(e.what()).find("no room for part"), std::string::npos) << e.what();
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_TRUE(failing) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no room for part"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(store->parts_held(), 0) << "nothing left behind";
+  store->refuse_parts = false;  // the master works again
+  EXPECT_NO_THROW(RunRing(*master, 2, kQueueWords));
+  EXPECT_EQ(store->parts_held(), 0);
+}
 
 // A merge of the ring's payloads (32 KiB queues, far above the inline
 // threshold) to block 0 by enqueue_view.

@@ -52,6 +52,7 @@
 #include <dash/blocks/Proxy.h>
 #include <dash/blocks/Residency.h>
 #include <dash/blocks/Serialization.h>
+#include <dash/blocks/SpilledQueues.h>
 #include <dash/blocks/Termination.h>
 #include <dash/blocks/ThreadPool.h>
 #include <dash/internal/Failure.h>
@@ -259,7 +260,8 @@ class Master {
         if (!skip(static_cast<const Proxy&>(*entries_[i]->proxy))) order.push_back(i);
       }
       run_resident(
-          order, [&](std::size_t i, Block& b) { f(b, *entries_[i]->proxy); }, writes_);
+          order, [&](std::size_t i, Block& b) { f(b, *entries_[i]->proxy); }, writes_,
+          [&](std::size_t i) { spill_outgoing(i); });
     } catch (...) {
       held_ = std::current_exception();
     }
@@ -335,7 +337,15 @@ class Master {
   // then no queue moves, every queue of every unit is emptied, and every
   // unit throws: the failing unit its own exception, the others
   // dash::exception::RemoteFailure naming it. Nothing is added to the
-  // collectives of a successful exchange.
+  // collectives of a successful exchange, except when memory is short:
+  //
+  // Out of core: under a memory-block limit that the unit's blocks exceed,
+  // outgoing queues of at least DASH_OOC_QUEUE_INLINE bytes went to the
+  // store after their block's foreach call; they travel after the rest,
+  // one message each, two loaded at a time (exchange_parts), and a unit
+  // then ends the exchange with one int allreduce agreeing on failures
+  // (every unit learns from the sizes' alltoall whether any unit has such
+  // queues, so all or none take part).
   void exchange() {
     run_delayed();
     static const char* const call = "dash::bp::Master::exchange";
@@ -346,11 +356,25 @@ class Master {
     if (!failure.any()) check_targets(failure, "exchange");
     for (auto& e : entries_) e->proxy->clear_incoming();
     drop_spilled_queues();
+    if (!failure.any()) {
+      try {
+        complete_outgoing_parts();
+      } catch (...) {
+        failure.capture("unit " + std::to_string(me) + ", storing its outgoing queues");
+      }
+    }
+    // Queues in the store (memory short): a {from, to, -(kPartMark + n)}
+    // header each in the packed message, the bytes after the rest.
+    const bool my_parts = !spilled_.outgoing().empty();
     // Sizes per destination unit: a {from, to, nbytes} header per queue,
     // followed by its bytes unless the queue goes as a message of its own.
     sx_.send_counts.assign(units, 0);
     sx_.recv_counts.assign(units, 0);
-    if (!failure.any())
+    if (!failure.any()) {
+      for (const auto& part : spilled_.outgoing()) {
+        const int dest = owner_(part.to);
+        if (dest != me) sx_.send_counts[std::size_t(dest)] += kHeaderBytes;
+      }
       for (auto& e : entries_)
         e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
           const int dest = owner_(to);
@@ -358,6 +382,7 @@ class Master {
             sx_.send_counts[std::size_t(dest)] +=
                 kHeaderBytes + (buf.size() >= kDirectBytes ? 0 : buf.size());
         });
+    }
     sx_.send_offsets.resize(units);
     sx_.recv_offsets.resize(units);
     std::size_t send_total = 0;
@@ -369,6 +394,14 @@ class Master {
     std::vector<std::size_t>& fill = sx_.fill;
     fill.assign(sx_.send_offsets.begin(), sx_.send_offsets.end());
     sx_.direct.clear();
+    if (!failure.any())
+      for (const auto& part : spilled_.outgoing()) {
+        const int dest = owner_(part.to);
+        if (dest == me) continue;
+        const std::int64_t header[3] = {part.from, part.to, -kPartMark - std::int64_t(part.nbytes)};
+        std::memcpy(sx_.send.data() + fill[std::size_t(dest)], header, sizeof(header));
+        fill[std::size_t(dest)] += kHeaderBytes;
+      }
     if (!failure.any())
       for (auto& e : entries_)
         e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
@@ -391,14 +424,28 @@ class Master {
     if (units == 1) {
       if (failure.any()) drop_queues();
       failure.raise(call);
+      if (my_parts) exchange_parts(call);
       spill_queues();
       return;
     }
     constexpr std::size_t kFailed = ~std::size_t(0);
-    if (failure.any()) std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
+    // Every unit learns whether any unit has queues in the store: then all
+    // run exchange_parts (which ends in an agreement) after the rest.
+    constexpr std::size_t kHasParts = std::size_t(1) << 62;
+    if (failure.any())
+      std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
+    else if (my_parts)
+      for (std::size_t& c : sx_.send_counts) c |= kHasParts;
     check(dart_alltoall(sx_.send_counts.data(), sx_.recv_counts.data(), sizeof(std::size_t),
                         DART_TYPE_BYTE, team_->dart_id()),
           "dart_alltoall");
+    bool any_parts = my_parts;
+    for (std::size_t u = 0; u < units; ++u) {
+      if (sx_.recv_counts[u] == kFailed) continue;
+      any_parts = any_parts || (sx_.recv_counts[u] & kHasParts) != 0;
+      sx_.recv_counts[u] &= ~kHasParts;
+      sx_.send_counts[u] &= ~kHasParts;
+    }
     // A failure mark from any unit (this one included): every unit stops
     // here, learns the lowest failing unit's message and throws.
     for (std::size_t u = 0; u < units; ++u) {
@@ -433,6 +480,7 @@ class Master {
       check(dart_wait(&d.handle), "dart_wait");
       d.queue->clear();
     }
+    if (any_parts) exchange_parts(call);
     spill_queues();
   }
 
@@ -744,6 +792,12 @@ class Master {
   // Captures, as this unit's failure, the first enqueue to a gid outside
   // [0, nblocks). Local.
   void check_targets(dash::internal::Failure& failure, const char* call) {
+    for (const auto& part : spilled_.outgoing())
+      if ((part.to < 0 || part.to >= nblocks_) && !failure.any())
+        failure.capture(std::make_exception_ptr(exception::InvalidArgument(
+            std::string("dash::bp::Master::") + call + ": block " + std::to_string(part.from) +
+            " of unit " + std::to_string(team_->myid().id) + " enqueued to gid " +
+            std::to_string(part.to) + ", outside [0, " + std::to_string(nblocks_) + ")")));
     for (auto& e : entries_)
       e->proxy->for_each_outgoing([&](int to, MemoryBuffer&) {
         if ((to >= 0 && to < nblocks_) || failure.any()) return;
@@ -758,6 +812,7 @@ class Master {
   // failed round reaches a later one). Local.
   void drop_queues() {
     drop_spilled_queues();
+    if (!spilled_.outgoing().empty()) spilled_.drop_outgoing(residency_.extra_store());
     for (auto& e : entries_) {
       e->proxy->clear_incoming();
       e->proxy->for_each_outgoing([](int, MemoryBuffer& buf) { buf.clear(); });
@@ -813,6 +868,11 @@ class Master {
       std::int64_t header[3];
       std::memcpy(header, data + at, sizeof(header));
       at += sizeof(header);
+      if (header[2] <= -kPartMark) {  // comes in exchange_parts
+        expected_parts_.push_back(ExpectedPart{source_unit, int(header[0]), int(header[1]),
+                                               std::size_t(-header[2] - kPartMark)});
+        continue;
+      }
       if (header[2] < 0) {
         receive_direct(int(header[0]), int(header[1]), std::size_t(-header[2]), source_unit, call);
         continue;
@@ -845,6 +905,185 @@ class Master {
   }
 
   static constexpr std::size_t kHeaderBytes = 3 * sizeof(std::int64_t);
+  // exchange(): a header's nbytes at or below -kPartMark announces a queue
+  // part from the store, of -(nbytes + kPartMark) bytes (exchange_parts).
+  static constexpr std::int64_t kPartMark = std::int64_t(1) << 60;
+
+  // A queue part another unit announced, received by exchange_parts.
+  struct ExpectedPart {
+    int unit, from, to;
+    std::size_t nbytes;
+  };
+  // A part loaded from the store, until its send completes.
+  struct PartInFlight {
+    dart_handle_t handle = DART_HANDLE_NULL;
+    Bytes bytes;
+  };
+  // Parts loaded and in flight at once, per unit.
+  static constexpr std::size_t kPartWindow = 2;
+
+  // exchange(): the rest of every outgoing queue some of which is in the
+  // store joins it there, so the whole queue travels in order. Local.
+  void complete_outgoing_parts() {
+    if (spilled_.outgoing().empty()) return;
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& part : spilled_.outgoing()) pairs.emplace_back(part.from, part.to);
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    for (const auto& [from, to] : pairs) {
+      MemoryBuffer& queue = entries_[index_.at(from)]->proxy->outgoing_queue(to);
+      if (queue.size() > 0) spilled_.add_outgoing(residency_.extra_store(), from, to, queue);
+    }
+  }
+
+  // exchange(), when a unit's queues went to the store (memory short): the
+  // parts for this unit's blocks are delivered from the store; the others
+  // are sent one message each, loaded kPartWindow at a time (the next one
+  // prefetched), while the parts announced to this unit are received by
+  // polling their senders (so no unit waits for one that waits for it);
+  // a received part for a block not in memory goes to the store. Ends with
+  // one int allreduce: a part that could not be loaded or stored throws on
+  // every unit (and empties every queue). Collective.
+  void exchange_parts(const char* call) {
+    const int me = int(team_->myid().id);
+    dash::internal::Failure failure;
+    std::vector<detail::SpilledQueues::Part> remote;
+    for (const auto& part : spilled_.outgoing()) {
+      if (owner_(part.to) != me) {
+        remote.push_back(part);
+        continue;
+      }
+      try {
+        SpillStore& store = residency_.extra_store();
+        Bytes bytes = store.take(part.key);
+        deliver(part.from, part.to, bytes.data(), bytes.size(), call);
+        spill_incoming(index_.at(part.to));
+        store.recycle(std::move(bytes));
+      } catch (...) {
+        failure.capture("unit " + std::to_string(me) + ", a queue from block " +
+                        std::to_string(part.from) + " to block " + std::to_string(part.to));
+      }
+    }
+    spilled_.clear_outgoing();
+    // Per source unit, the parts it announced, in its order.
+    std::vector<ExpectedPart> expected = std::move(expected_parts_);
+    expected_parts_.clear();
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const ExpectedPart& a, const ExpectedPart& b) { return a.unit < b.unit; });
+    std::size_t next_send = 0;
+    std::vector<PartInFlight> flight;
+    std::vector<char> scratch;
+    const bool yield = dart_yield_when_idle() != 0;
+    int idle_polls = 0;
+    while (next_send < remote.size() || !flight.empty() || !expected.empty()) {
+      bool progress = false;
+      for (std::size_t k = 0; k < flight.size();) {
+        std::int32_t done = 0;
+        check(dart_test_local(&flight[k].handle, &done), "dart_test_local");
+        if (!done) {
+          ++k;
+          continue;
+        }
+        residency_.extra_store().recycle(std::move(flight[k].bytes));
+        flight.erase(flight.begin() + std::ptrdiff_t(k));
+        progress = true;
+      }
+      while (flight.size() < kPartWindow && next_send < remote.size()) {
+        const auto& part = remote[next_send++];
+        SpillStore& store = residency_.extra_store();
+        if (next_send < remote.size()) store.prefetch(remote[next_send].key);
+        PartInFlight out;
+        try {
+          if (!failure.own())
+            out.bytes = store.take(part.key);
+          else
+            store.erase(part.key);
+        } catch (...) {
+          failure.capture("unit " + std::to_string(me) + ", a queue from block " +
+                          std::to_string(part.from) + " to block " + std::to_string(part.to));
+        }
+        static const char nothing = 0;  // a failed part goes as 0 bytes
+        check(dart_isend(out.bytes.size() > 0 ? out.bytes.data() : &nothing, out.bytes.size(),
+                         kExchangeTag, DART_TEAM_UNIT_ID(owner_(part.to)), team_->dart_id(),
+                         &out.handle),
+              "dart_isend");
+        flight.push_back(std::move(out));
+        progress = true;
+      }
+      // The first part still expected from each source, if it is there.
+      for (std::size_t k = 0; k < expected.size();) {
+        if (k > 0 && expected[k - 1].unit == expected[k].unit) {
+          ++k;
+          continue;
+        }
+        const ExpectedPart part = expected[k];
+        std::int32_t found = 0;
+        dart_message_t message;
+        dart_team_unit_t sender;
+        std::size_t nbytes = 0;
+        check(dart_improbe(kExchangeTag, DART_TEAM_UNIT_ID(part.unit), team_->dart_id(), &found,
+                           &message, &sender, &nbytes),
+              "dart_improbe");
+        if (!found) {
+          ++k;
+          continue;
+        }
+        progress = true;
+        expected.erase(expected.begin() + std::ptrdiff_t(k));
+        receive_part(part, message, nbytes, scratch, failure, call);
+      }
+      if (progress) {
+        idle_polls = 0;
+      } else if (yield && ++idle_polls >= 64) {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      } else if (yield && idle_polls >= 4) {
+        sched_yield();
+      }
+    }
+    try {
+      dash::internal::agree(failure, team_->dart_id(), call);
+    } catch (...) {
+      drop_queues();
+      throw;
+    }
+  }
+
+  // Receives one announced part (matched by improbe) into its target's
+  // incoming queue, then stores that queue if the block is not in memory.
+  // A part of 0 bytes where more were announced: its sender failed (it
+  // reports that itself). Local.
+  void receive_part(const ExpectedPart& part, dart_message_t& message, std::size_t nbytes,
+                    std::vector<char>& scratch, dash::internal::Failure& failure,
+                    const char* call) {
+    auto it = index_.find(part.to);
+    if (nbytes != part.nbytes || it == index_.end() || failure.any()) {
+      scratch.resize(std::max<std::size_t>(nbytes, 1));
+      check(dart_mrecv(scratch.data(), nbytes, &message), "dart_mrecv");
+      if (failure.any()) return;
+      if (nbytes == 0)
+        failure.remote(part.unit, "unit " + std::to_string(part.unit) +
+                                      " could not send its queue from block " +
+                                      std::to_string(part.from) + " to block " +
+                                      std::to_string(part.to));
+      else
+        failure.capture(std::make_exception_ptr(exception::RuntimeError(
+            std::string(call) + ": unit " + std::to_string(part.unit) + " announced " +
+            std::to_string(part.nbytes) + " bytes from block " + std::to_string(part.from) +
+            " to block " + std::to_string(part.to) + " and sent " + std::to_string(nbytes))));
+      return;
+    }
+    Entry& target = *entries_[it->second];
+    MemoryBuffer& in = target.proxy->incoming_queue(part.from);
+    if (in.remaining() == 0) in.clear();
+    check(dart_mrecv(in.bytes().extend(nbytes), nbytes, &message), "dart_mrecv");
+    target.fresh = true;
+    try {
+      spill_incoming(it->second);
+    } catch (...) {
+      failure.capture("unit " + std::to_string(team_->myid().id) +
+                      ", storing the queues of block " + std::to_string(part.to));
+    }
+  }
 
   // Writes {from, to, nbytes} and the queue's bytes at `at`; returns the end.
   static char* pack_into(char* at, int from, int to, const MemoryBuffer& buf) {
@@ -877,11 +1116,14 @@ class Master {
         if (std::any_of(calls.begin(), calls.end(), [&](const Delayed& c) { return !c.skip(p); }))
           order.push_back(i);
       }
-      run_resident(order, [&](std::size_t i, Block& b) {
-        Proxy& p = *entries_[i]->proxy;
-        for (Delayed& c : calls)
-          if (!c.skip(p)) c.f(b, p);
-      });
+      run_resident(
+          order,
+          [&](std::size_t i, Block& b) {
+            Proxy& p = *entries_[i]->proxy;
+            for (Delayed& c : calls)
+              if (!c.skip(p)) c.f(b, p);
+          },
+          true, [&](std::size_t i) { spill_outgoing(i); });
     } catch (...) {
       held_ = std::current_exception();
     }
@@ -892,37 +1134,37 @@ class Master {
   // the store, to come back when the block runs (restore_queues). Local.
   void spill_queues() {
     if (!residency_.limited()) return;
-    spilled_queues_.resize(entries_.size(), 0);
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      Proxy& p = *entries_[i]->proxy;
-      const std::size_t bytes = p.incoming_bytes();
-      if (residency_.resident(i) || bytes == 0 || bytes < queue_inline_bytes_) continue;
-      MemoryBuffer buf;
-      if (spilled_queues_[i] > 0) buf.bytes() = residency_.extra_store().take(queue_key(i));
-      p.move_incoming_to(buf);
-      spilled_queues_[i] = buf.size();
-      residency_.extra_store().put(queue_key(i), std::move(buf.bytes()));
-    }
+    for (std::size_t i = 0; i < entries_.size(); ++i) spill_incoming(i);
+  }
+  // The same for entry i (if its block is not in memory). Local.
+  void spill_incoming(std::size_t i) {
+    if (!residency_.limited() || residency_.resident(i)) return;
+    spilled_.spill_incoming(residency_.extra_store(), i, *entries_[i]->proxy, queue_inline_bytes_);
   }
   // Brings back block i's queues if they went to the store. Local.
   void restore_queues(std::size_t i) {
-    if (i >= spilled_queues_.size() || spilled_queues_[i] == 0) return;
-    MemoryBuffer buf;
-    buf.bytes() = residency_.extra_store().take(queue_key(i));
-    spilled_queues_[i] = 0;
-    entries_[i]->proxy->restore_incoming(buf);
-    residency_.extra_store().recycle(std::move(buf.bytes()));
+    if (spilled_.has_incoming(i))
+      spilled_.restore_incoming(residency_.extra_store(), i, *entries_[i]->proxy);
   }
-  // Forgets every queue in the store (a new round, or a failure). Local.
+  // Forgets every incoming queue in the store (a new round, or a failure). Local.
   void drop_spilled_queues() {
-    for (std::size_t i = 0; i < spilled_queues_.size(); ++i) {
-      if (spilled_queues_[i] == 0) continue;
-      residency_.extra_store().erase(queue_key(i));
-      spilled_queues_[i] = 0;
-    }
+    if (spilled_.has_incoming(detail::SpilledQueues::npos))
+      spilled_.drop_incoming(residency_.extra_store());
   }
-  std::uint64_t queue_key(std::size_t i) const {
-    return detail::Residency<Block>::kExtraKeys + std::uint64_t(entries_[i]->gid);
+  // Whether this unit's blocks exceed its memory-block limit. Local.
+  bool memory_short() const {
+    return residency_.limited() && residency_.size() > residency_.limit();
+  }
+  // When memory is short: block i's outgoing queues of at least
+  // DASH_OOC_QUEUE_INLINE bytes go to the store after its foreach call, to
+  // be sent one at a time by exchange(). Local.
+  void spill_outgoing(std::size_t i) {
+    if (!memory_short()) return;
+    Entry& e = *entries_[i];
+    e.proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
+      if (buf.size() >= std::max<std::size_t>(queue_inline_bytes_, 1))
+        spilled_.add_outgoing(residency_.extra_store(), e.gid, to, buf);
+    });
   }
 
   // iexchange under a memory-block limit: the runnable blocks in memory
@@ -931,8 +1173,7 @@ class Master {
     auto evicted = std::stable_partition(runnable.begin(), runnable.end(),
                                          [&](std::size_t i) { return residency_.resident(i); });
     auto waiting = [&](std::size_t i) {
-      return entries_[i]->proxy->incoming_bytes() +
-             (i < spilled_queues_.size() ? spilled_queues_[i] : 0);
+      return entries_[i]->proxy->incoming_bytes() + spilled_.incoming_bytes(i);
     };
     std::stable_sort(evicted, runnable.end(),
                      [&](std::size_t a, std::size_t b) { return waiting(a) > waiting(b); });
@@ -943,8 +1184,11 @@ class Master {
   // the next one, or the next batch) and evicting least recently used ones.
   // Single-threaded one block at a time; with threads, batches of up to
   // limit() blocks on the pool (each thread holds its share of the limit).
-  template <class Body>
-  void run_resident(std::vector<std::size_t>& indices, Body&& body, bool writes = true) {
+  // after(i) runs on the calling thread once block i's body returned.
+  template <class Body, class After = void (*)(std::size_t)>
+  void run_resident(
+      std::vector<std::size_t>& indices, Body&& body, bool writes = true,
+      After&& after = [](std::size_t) {}) {
     std::stable_partition(indices.begin(), indices.end(),
                           [&](std::size_t i) { return residency_.resident(i); });
     const std::size_t n = indices.size();
@@ -955,6 +1199,7 @@ class Master {
         if (k + 1 < n) residency_.prefetch(indices[k + 1]);
         try {
           body(indices[k], b);
+          after(indices[k]);
         } catch (...) {
           residency_.release(indices[k]);
           throw;
@@ -980,6 +1225,7 @@ class Master {
       };
       try {
         pool_->run(count, [&](std::size_t k) { body(indices[first + k], *blocks[k]); });
+        for (std::size_t k = 0; k < count; ++k) after(indices[first + k]);
       } catch (...) {
         release();
         throw;
@@ -1049,9 +1295,10 @@ class Master {
   detail::Residency<Block> residency_;  // blocks, by entry index; which are in memory
   std::vector<std::size_t> order_;      // foreach under a limit: the entries to run
   std::vector<Block*> batch_blocks_;    // run_resident with threads: a batch's blocks
-  // Per entry: bytes of its incoming queues in the store (0: none there).
-  std::vector<std::size_t> spilled_queues_;
-  bool writes_ = true;  // false inside foreach_read
+  // Queue parts waiting in the store under a memory-block limit.
+  detail::SpilledQueues spilled_;
+  std::vector<ExpectedPart> expected_parts_;  // exchange(): announced by unpack
+  bool writes_ = true;                        // false inside foreach_read
   // delay(): the foreach calls waiting to run, and how many Delay objects live.
   struct Delayed {
     std::function<void(Block&, Proxy&)> f;
