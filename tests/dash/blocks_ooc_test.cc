@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -311,6 +312,23 @@ class RecordingStore : public dash::bp::SpillStore {
   bool refuse_queues = false, refuse_parts = false;
 };
 
+// Runs `run`, which must throw on every unit: the last unit its own
+// RuntimeError, the others RemoteFailure naming it; both say `phrase`.
+void ExpectFailureOfLastUnit(const std::function<void()>& run, const std::string& phrase) {
+  const bool failing = myid() == nunits() - 1;
+  try {
+    run();
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_FALSE(failing) << e.what();
+    EXPECT_EQ(e.unit(), nunits() - 1);
+    EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_TRUE(failing) << e.what();
+    EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
+  }
+}
+
 TEST(BlocksOutOfCore, ExchangeQueues_GoThroughTheStoreWhenMemoryIsShort) {
   constexpr std::size_t kQueueWords = 2048;  // 16 KiB per queue
   const int nb = 4 * nunits();
@@ -340,19 +358,8 @@ TEST(BlocksOutOfCore, ExchangeQueues_AFailedSpillFailsEveryUnitAndLeavesNothing)
   const int nb = 4 * nunits();
   auto store = std::make_shared<RecordingStore>();
   auto master = MakeRing(nb, 1, Assignment::contiguous, store);
-  const bool failing = myid() == nunits() - 1;
-  store->refuse_parts = failing;
-  try {
-    RunRing(*master, 1, kQueueWords);
-    ADD_FAILURE() << "no exception";
-  } catch (const dash::exception::RemoteFailure& e) {
-    EXPECT_FALSE(failing) << e.what();
-    EXPECT_EQ(e.unit(), nunits() - 1);
-    EXPECT_NE(std::string(e.what()).find("no room for part"), std::string::npos) << e.what();
-  } catch (const dash::exception::RuntimeError& e) {
-    EXPECT_TRUE(failing) << e.what();
-    EXPECT_NE(std::string(e.what()).find("no room for part"), std::string::npos) << e.what();
-  }
+  store->refuse_parts = myid() == nunits() - 1;
+  ExpectFailureOfLastUnit([&] { RunRing(*master, 1, kQueueWords); }, "no room for part");
   EXPECT_EQ(store->parts_held(), 0) << "nothing left behind";
   store->refuse_parts = false;  // the master works again
   EXPECT_NO_THROW(RunRing(*master, 2, kQueueWords));
@@ -408,19 +415,8 @@ TEST(BlocksOutOfCore, ReduceQueues_AFailedSpillFailsEveryUnitAndLeavesNothing) {
   const int nb = 4 * nunits();
   auto store = std::make_shared<RecordingStore>();
   auto master = MakeRing(nb, 1, Assignment::contiguous, store);
-  const bool failing = myid() == nunits() - 1;
-  store->refuse_queues = failing;
-  try {
-    MergePayloads(*master);
-    ADD_FAILURE() << "no exception";
-  } catch (const dash::exception::RemoteFailure& e) {
-    EXPECT_FALSE(failing) << e.what();
-    EXPECT_EQ(e.unit(), nunits() - 1);
-    EXPECT_NE(std::string(e.what()).find("no room for queue"), std::string::npos) << e.what();
-  } catch (const dash::exception::RuntimeError& e) {
-    EXPECT_TRUE(failing) << e.what();
-    EXPECT_NE(std::string(e.what()).find("no room for queue"), std::string::npos) << e.what();
-  }
+  store->refuse_queues = myid() == nunits() - 1;
+  ExpectFailureOfLastUnit([&] { MergePayloads(*master); }, "no room for queue");
   EXPECT_EQ(store->queues_held(), 0) << "nothing left behind";
   // The master works again once the store takes queues.
   store->refuse_queues = false;

@@ -49,6 +49,7 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Polling.h>
 #include <dash/blocks/Proxy.h>
 #include <dash/blocks/Residency.h>
 #include <dash/blocks/Serialization.h>
@@ -56,7 +57,6 @@
 #include <dash/blocks/Termination.h>
 #include <dash/blocks/ThreadPool.h>
 #include <dash/internal/Failure.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -71,7 +71,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -655,8 +654,7 @@ class Master {
 
     for (auto& e : entries_) e->fresh = true;  // every block runs at least once
     stop();                                    // a failure held from foreach
-    int idle_polls = 0;
-    const bool yield = dart_yield_when_idle() != 0;
+    detail::IdleWait idle;
     for (;;) {
       runnable.clear();
       for (std::size_t i = 0; !stopped && i < entries_.size(); ++i)
@@ -711,20 +709,14 @@ class Master {
         post();
       }
       moved = progress() || moved;
-      bool idle = outbound.empty();
-      for (std::size_t i = 0; idle && i < entries_.size(); ++i)
-        idle = entries_[i]->done && !entries_[i]->fresh;
+      bool idle_here = outbound.empty();
+      for (std::size_t i = 0; idle_here && i < entries_.size(); ++i)
+        idle_here = entries_[i]->done && !entries_[i]->fresh;
       const auto before = termination.state();
-      if (termination.step(idle, collectives, failure.any())) break;
-      if (moved || termination.state() != before) {
-        idle_polls = 0;
-      } else if (yield && ++idle_polls >= 64) {
-        // Nothing to do, more units than cores: leave the core to the units
-        // (or threads) that have work.
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-      } else if (yield && idle_polls >= 4) {
-        sched_yield();
-      }
+      if (termination.step(idle_here, collectives, failure.any())) break;
+      // Nothing to do, more units than cores: leave the core to the units
+      // (or threads) that have work.
+      idle.after_poll(moved || termination.state() != before);
     }
     if (!failure.any() && termination.failed())  // cannot happen: notices precede the bit
       throw exception::RuntimeError(std::string(call) + ": another unit failed");
@@ -914,11 +906,6 @@ class Master {
     int unit, from, to;
     std::size_t nbytes;
   };
-  // A part loaded from the store, until its send completes.
-  struct PartInFlight {
-    dart_handle_t handle = DART_HANDLE_NULL;
-    Bytes bytes;
-  };
   // Parts loaded and in flight at once, per unit.
   static constexpr std::size_t kPartWindow = 2;
 
@@ -971,43 +958,27 @@ class Master {
     std::stable_sort(expected.begin(), expected.end(),
                      [](const ExpectedPart& a, const ExpectedPart& b) { return a.unit < b.unit; });
     std::size_t next_send = 0;
-    std::vector<PartInFlight> flight;
+    detail::SendsInFlight flight;
     std::vector<char> scratch;
-    const bool yield = dart_yield_when_idle() != 0;
-    int idle_polls = 0;
+    detail::IdleWait idle;
     while (next_send < remote.size() || !flight.empty() || !expected.empty()) {
-      bool progress = false;
-      for (std::size_t k = 0; k < flight.size();) {
-        std::int32_t done = 0;
-        check(dart_test_local(&flight[k].handle, &done), "dart_test_local");
-        if (!done) {
-          ++k;
-          continue;
-        }
-        residency_.extra_store().recycle(std::move(flight[k].bytes));
-        flight.erase(flight.begin() + std::ptrdiff_t(k));
-        progress = true;
-      }
+      bool progress =
+          flight.retire([&](Bytes&& bytes) { residency_.extra_store().recycle(std::move(bytes)); });
       while (flight.size() < kPartWindow && next_send < remote.size()) {
         const auto& part = remote[next_send++];
         SpillStore& store = residency_.extra_store();
         if (next_send < remote.size()) store.prefetch(remote[next_send].key);
-        PartInFlight out;
+        Bytes bytes;  // a part that cannot be loaded goes as 0 bytes
         try {
           if (!failure.own())
-            out.bytes = store.take(part.key);
+            bytes = store.take(part.key);
           else
             store.erase(part.key);
         } catch (...) {
           failure.capture("unit " + std::to_string(me) + ", a queue from block " +
                           std::to_string(part.from) + " to block " + std::to_string(part.to));
         }
-        static const char nothing = 0;  // a failed part goes as 0 bytes
-        check(dart_isend(out.bytes.size() > 0 ? out.bytes.data() : &nothing, out.bytes.size(),
-                         kExchangeTag, DART_TEAM_UNIT_ID(owner_(part.to)), team_->dart_id(),
-                         &out.handle),
-              "dart_isend");
-        flight.push_back(std::move(out));
+        flight.send(std::move(bytes), owner_(part.to), kExchangeTag, team_->dart_id());
         progress = true;
       }
       // The first part still expected from each source, if it is there.
@@ -1032,13 +1003,7 @@ class Master {
         expected.erase(expected.begin() + std::ptrdiff_t(k));
         receive_part(part, message, nbytes, scratch, failure, call);
       }
-      if (progress) {
-        idle_polls = 0;
-      } else if (yield && ++idle_polls >= 64) {
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-      } else if (yield && idle_polls >= 4) {
-        sched_yield();
-      }
+      idle.after_poll(progress);
     }
     try {
       dash::internal::agree(failure, team_->dart_id(), call);

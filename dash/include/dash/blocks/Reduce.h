@@ -79,13 +79,12 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/blocks/Master.h>
+#include <dash/blocks/Polling.h>
 #include <dash/blocks/ReducePartners.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/internal/Failure.h>
-#include <sched.h>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -95,7 +94,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -541,11 +539,6 @@ class ReduceRun {
     bool spilled;
     std::uint64_t key;  // the spilled queue's
   };
-  // A spilled queue loaded and being sent.
-  struct InFlight {
-    dart_handle_t handle = DART_HANDLE_NULL;
-    Bytes loaded;
-  };
   // What this unit still expects from one unit in a round: the packed
   // message, then the messages its table announces.
   struct Source {
@@ -810,9 +803,8 @@ class ReduceRun {
       for (int unit : units) sources.push_back(Source{unit});
     }
     std::size_t next_spilled = 0;
-    std::vector<InFlight> flight;
-    const bool yield = dart_yield_when_idle() != 0;
-    int idle_polls = 0;
+    SendsInFlight flight;
+    IdleWait idle;
     for (;;) {
       bool progress = send_spilled(round, spilled, next_spilled, flight);
       bool receiving = false;
@@ -839,13 +831,7 @@ class ReduceRun {
         }
       }
       if (!receiving && next_spilled == spilled.size() && flight.empty()) break;
-      if (progress) {
-        idle_polls = 0;
-      } else if (yield && ++idle_polls >= 64) {
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-      } else if (yield && idle_polls >= 4) {
-        sched_yield();
-      }
+      idle.after_poll(progress);
     }
     check(dart_waitall(sends.data(), sends.size()), "dart_waitall");
     packed.clear();
@@ -881,35 +867,23 @@ class ReduceRun {
   // unit (the receiver knows the announced size). Returns whether anything
   // happened. Local.
   bool send_spilled(int round, const std::vector<Follow>& spilled, std::size_t& next,
-                    std::vector<InFlight>& flight) {
-    bool progress = false;
-    for (std::size_t i = 0; i < flight.size();) {
-      std::int32_t done = 0;
-      check(dart_test_local(&flight[i].handle, &done), "dart_test_local");
-      if (!done) {
-        ++i;
-        continue;
-      }
-      queue_store().recycle(std::move(flight[i].loaded));
-      flight.erase(flight.begin() + std::ptrdiff_t(i));
-      progress = true;
-    }
+                    SendsInFlight& flight) {
+    bool progress = flight.retire([&](Bytes&& bytes) { queue_store().recycle(std::move(bytes)); });
     while (flight.size() < kWindow && next < spilled.size()) {
       const Follow& f = spilled[next++];
       if (next < spilled.size()) queue_store().prefetch(spilled[next].key);
-      InFlight out;
+      Bytes loaded;  // a queue that cannot be loaded goes as 0 bytes
       if (!failed()) {
         try {
-          out.loaded = queue_store().take(f.key);
-          if (out.loaded.size() != f.nbytes)
-            throw exception::RuntimeError("its store gave back " +
-                                          std::to_string(out.loaded.size()) + " bytes, not " +
-                                          std::to_string(f.nbytes));
+          loaded = queue_store().take(f.key);
+          if (loaded.size() != f.nbytes)
+            throw exception::RuntimeError("its store gave back " + std::to_string(loaded.size()) +
+                                          " bytes, not " + std::to_string(f.nbytes));
         } catch (const std::exception& e) {
           fail_own(kRuntimeError, "unit " + std::to_string(me_) +
                                       " could not load a queue of round " + std::to_string(round) +
                                       " for unit " + std::to_string(f.dest) + ": " + e.what());
-          out.loaded = Bytes();
+          loaded = Bytes();
         }
       } else {
         try {
@@ -917,12 +891,7 @@ class ReduceRun {
         } catch (...) {
         }
       }
-      static const char nothing = 0;
-      const char* data = out.loaded.size() > 0 ? out.loaded.data() : &nothing;
-      check(
-          dart_isend(data, out.loaded.size(), kTag, DART_TEAM_UNIT_ID(f.dest), team_, &out.handle),
-          "dart_isend");
-      flight.push_back(std::move(out));
+      flight.send(std::move(loaded), f.dest, kTag, team_);
       progress = true;
     }
     return progress;

@@ -1,0 +1,99 @@
+// What the polling loops of dash::bp share (not public): byte buffers being
+// sent until their sends complete, and the wait of a unit that polled and
+// found nothing to do.
+//
+// | call                   | cost                                           |
+// |------------------------|------------------------------------------------|
+// | SendsInFlight::send    | one dart_isend; keeps the buffer               |
+// | SendsInFlight::retire  | one dart_test_local per send in flight         |
+// | IdleWait               | local; yields or sleeps 20 us when DART yields |
+#ifndef DASH__BLOCKS__POLLING_H_
+#define DASH__BLOCKS__POLLING_H_
+
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/blocks/Serialization.h>
+#include <sched.h>
+
+#include <chrono>
+#include <cstddef>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace bp {
+namespace detail {
+
+// Byte buffers being sent, each kept until its send completes.
+class SendsInFlight {
+ public:
+  std::size_t size() const { return flight_.size(); }
+  bool empty() const { return flight_.empty(); }
+  // Starts sending `bytes` (may be empty) to unit `dest` of `team` with
+  // `tag` and keeps them. One-sided start (dart_isend); throws on a DART
+  // error.
+  void send(Bytes bytes, int dest, int tag, dart_team_t team) {
+    static const char nothing = 0;  // a valid address for an empty message
+    InFlight out{DART_HANDLE_NULL, std::move(bytes)};
+    const char* data = out.bytes.size() > 0 ? out.bytes.data() : &nothing;
+    const dart_ret_t ret =
+        dart_isend(data, out.bytes.size(), tag, DART_TEAM_UNIT_ID(dest), team, &out.handle);
+    if (ret != DART_OK) dash::internal::throw_dart_error(ret, "dart_isend");
+    flight_.push_back(std::move(out));
+  }
+  // Hands the buffers whose sends completed to recycle(Bytes&&); returns
+  // whether any did. Local.
+  template <class Recycle>
+  bool retire(Recycle&& recycle) {
+    bool any = false;
+    for (std::size_t k = 0; k < flight_.size();) {
+      std::int32_t done = 0;
+      const dart_ret_t ret = dart_test_local(&flight_[k].handle, &done);
+      if (ret != DART_OK) dash::internal::throw_dart_error(ret, "dart_test_local");
+      if (!done) {
+        ++k;
+        continue;
+      }
+      recycle(std::move(flight_[k].bytes));
+      flight_.erase(flight_.begin() + std::ptrdiff_t(k));
+      any = true;
+    }
+    return any;
+  }
+
+ private:
+  struct InFlight {
+    dart_handle_t handle;
+    Bytes bytes;
+  };
+  std::vector<InFlight> flight_;
+};
+
+// The wait between polls of a loop: none while it makes progress; where
+// DART waits by yielding (DART_WAIT, e.g. more units than cores), a yield
+// of the core after 4 polls without progress and a sleep of 20 us after 64.
+class IdleWait {
+ public:
+  IdleWait() : yield_(dart_yield_when_idle() != 0) {}
+  // Call once per poll with whether it made progress. Local.
+  void after_poll(bool progress) {
+    if (progress) {
+      polls_ = 0;
+    } else if (yield_ && ++polls_ >= 64) {
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    } else if (yield_ && polls_ >= 4) {
+      sched_yield();
+    }
+  }
+
+ private:
+  bool yield_;
+  int polls_ = 0;
+};
+
+}  // namespace detail
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__POLLING_H_
