@@ -312,6 +312,54 @@ class RecordingStore : public dash::bp::SpillStore {
   bool refuse_queues = false, refuse_parts = false;
 };
 
+// iexchange with 16 KiB messages: those for blocks not in memory wait in
+// the store (when the unit's blocks exceed the limit), and every block
+// receives the same as in memory.
+TEST(BlocksOutOfCore, Iexchange_BigMessagesToEvictedBlocks_WaitInTheStore) {
+  constexpr std::size_t kWords = 2048;
+  const int nb = 4 * nunits();
+  auto run = [&](Master<Heavy>& master) {
+    master.iexchange([&](Heavy& b, Proxy& p) {
+      if (b.calls++ == 0) {
+        std::vector<std::uint64_t> message(kWords, std::uint64_t(b.gid) + 1);
+        for (int k = 1; k <= 3; ++k) p.enqueue((b.gid + k) % nb, message);
+      }
+      for (int from : p.incoming_from()) {
+        std::vector<std::uint64_t> v;
+        p.dequeue(from, v);
+        for (std::uint64_t x : v) b.sum += x;  // whatever the order of arrival
+      }
+      return true;
+    });
+    std::vector<long long> sums(std::size_t(nb), 0);
+    master.foreach ([&](Heavy& b, Proxy&) { sums[std::size_t(b.gid)] = (long long)(b.sum); });
+    MPI_Allreduce(MPI_IN_PLACE, sums.data(), nb, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return sums;
+  };
+  auto in_memory = MakeRing(nb, 0, Assignment::contiguous);
+  const auto expected = run(*in_memory);
+  for (int g = 0; g < nb; ++g) {
+    long long words = 0;  // block g hears from g - 1, g - 2 and g - 3
+    for (int k = 1; k <= 3; ++k) words += (g - k + 3 * nb) % nb + 1;
+    ASSERT_EQ(expected[std::size_t(g)], words * (long long)(kWords)) << "block " << g;
+  }
+  for (std::size_t limit : {std::size_t(1), std::size_t(4)}) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE("limit " + std::to_string(limit) + ", " + std::to_string(threads) + " threads");
+      auto store = std::make_shared<RecordingStore>();
+      auto master = MakeRing(nb, limit, Assignment::contiguous, store);
+      master->threads(threads);
+      EXPECT_EQ(run(*master), expected);
+      if (limit < 4) {
+        EXPECT_GT(store->part_puts, 0) << "messages to evicted blocks go to the store";
+      } else {
+        EXPECT_EQ(store->part_puts, 0) << "every block fits: messages stay in memory";
+      }
+      EXPECT_EQ(store->parts_held(), 0) << "every part read, nothing left behind";
+    }
+  }
+}
+
 // Runs `run`, which must throw on every unit: the last unit its own
 // RuntimeError, the others RemoteFailure naming it; both say `phrase`.
 void ExpectFailureOfLastUnit(const std::function<void()>& run, const std::string& phrase) {

@@ -544,6 +544,7 @@ class Master {
         const int dest = owner_(to);
         if (dest == me) {
           deliver(e.gid, to, buf, "iexchange");
+          if (memory_short()) spill_incoming(index_.at(to));
         } else {
           pack(packs[std::size_t(dest)], e.gid, to, buf);
         }
@@ -599,6 +600,7 @@ class Master {
         } else if (!stopped) {
           try {
             deliver(int(header[0]), int(header[1]), data + at, n, "iexchange");
+            if (memory_short()) spill_incoming(index_.at(int(header[1])));
           } catch (...) {
             failure.capture();
           }
