@@ -542,7 +542,7 @@ class ReduceRun {
   // What this unit still expects from one unit in a round: the packed
   // message, then the messages its table announces.
   struct Source {
-    int unit;
+    int unit = -1;
     bool packed = false;
     std::vector<Entry> follow;
     std::size_t next = 0;
@@ -800,7 +800,8 @@ class ReduceRun {
         }
       std::sort(units.begin(), units.end());
       units.erase(std::unique(units.begin(), units.end()), units.end());
-      for (int unit : units) sources.push_back(Source{unit});
+      sources.resize(units.size());
+      for (std::size_t k = 0; k < units.size(); ++k) sources[k].unit = units[k];
     }
     std::size_t next_spilled = 0;
     SendsInFlight flight;
