@@ -229,6 +229,24 @@ TEST(BlocksOutOfCore, Iexchange_TokenRing_SameCountsAsInMemory) {
   }
 }
 
+// A merge of the ring's payloads (32 KiB queues, far above the inline
+// threshold) to block 0 by enqueue_view.
+void MergePayloads(Master<Heavy>& master) {
+  const int nb = master.nblocks();
+  dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
+  dash::bp::RegularMergePartners<1> partners(dec, 2);
+  dash::bp::reduce(master, partners, [](Heavy& b, ReduceProxy& rp) {
+    for (int from : rp.in_link()) {
+      if (from == rp.gid()) continue;
+      auto v = rp.dequeue_view<std::uint64_t>(from);
+      ASSERT_EQ(v.size(), kWords);
+      for (std::size_t i = 0; i < kWords; ++i) b.data[i] += v[i];
+    }
+    for (int to : rp.out_link())
+      if (to != rp.gid()) rp.enqueue_view(to, b.data.data(), b.data.size());
+  });
+}
+
 // Merge of every block's payload into block 0, with enqueue_view (the
 // block's own memory), under limits that evict the viewed blocks.
 TEST(BlocksOutOfCore, ReduceMerge_WithViews_SameSumAsInMemory) {
@@ -236,18 +254,7 @@ TEST(BlocksOutOfCore, ReduceMerge_WithViews_SameSumAsInMemory) {
     SCOPED_TRACE("limit " + std::to_string(limit));
     const int nb = 4 * nunits();
     auto master = MakeRing(nb, limit, Assignment::contiguous);
-    dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
-    dash::bp::RegularMergePartners<1> partners(dec, 2);
-    dash::bp::reduce(*master, partners, [](Heavy& b, ReduceProxy& rp) {
-      for (int from : rp.in_link()) {
-        if (from == rp.gid()) continue;
-        auto v = rp.dequeue_view<std::uint64_t>(from);
-        ASSERT_EQ(v.size(), kWords);
-        for (std::size_t i = 0; i < kWords; ++i) b.data[i] += v[i];
-      }
-      for (int to : rp.out_link())
-        if (to != rp.gid()) rp.enqueue_view(to, b.data.data(), b.data.size());
-    });
+    MergePayloads(*master);
     master->foreach ([&](Heavy& b, Proxy&) {
       if (b.gid != 0) return;
       for (std::size_t i = 0; i < kWords; ++i) {
@@ -412,24 +419,6 @@ TEST(BlocksOutOfCore, ExchangeQueues_AFailedSpillFailsEveryUnitAndLeavesNothing)
   store->refuse_parts = false;  // the master works again
   EXPECT_NO_THROW(RunRing(*master, 2, kQueueWords));
   EXPECT_EQ(store->parts_held(), 0);
-}
-
-// A merge of the ring's payloads (32 KiB queues, far above the inline
-// threshold) to block 0 by enqueue_view.
-void MergePayloads(Master<Heavy>& master) {
-  const int nb = master.nblocks();
-  dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
-  dash::bp::RegularMergePartners<1> partners(dec, 2);
-  dash::bp::reduce(master, partners, [](Heavy& b, ReduceProxy& rp) {
-    for (int from : rp.in_link()) {
-      if (from == rp.gid()) continue;
-      auto v = rp.dequeue_view<std::uint64_t>(from);
-      ASSERT_EQ(v.size(), kWords);
-      for (std::size_t i = 0; i < kWords; ++i) b.data[i] += v[i];
-    }
-    for (int to : rp.out_link())
-      if (to != rp.gid()) rp.enqueue_view(to, b.data.data(), b.data.size());
-  });
 }
 
 TEST(BlocksOutOfCore, ReduceQueues_GoThroughTheStoreWhenMemoryIsShort) {
