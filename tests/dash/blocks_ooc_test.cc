@@ -302,6 +302,10 @@ class RecordingStore : public dash::bp::SpillStore {
     return b;
   }
   void recycle(dash::bp::Bytes) override {}
+  dash::bp::Bytes buffer(std::size_t n) override {
+    buffer_asks.push_back(n);
+    return dash::bp::SpillStore::buffer(n);
+  }
   void erase(std::uint64_t key) override { held.erase(key); }
   dash::bp::SpillCounters counters() const override { return {}; }
   int queues_held() const {
@@ -315,9 +319,29 @@ class RecordingStore : public dash::bp::SpillStore {
     return n;
   }
   std::map<std::uint64_t, dash::bp::Bytes> held;
+  std::vector<std::size_t> buffer_asks;  // the sizes buffer() was asked for
   int queue_puts = 0, queue_takes = 0, part_puts = 0;
   bool refuse_queues = false, refuse_parts = false;
 };
+
+// A block evicted again is saved into memory the store hands out, sized as
+// the block's bytes were before (a store's recycled, aligned buffer is then
+// written without a copy); the first eviction has no size to ask for.
+TEST(BlocksOutOfCore, EvictionAgain_SavesIntoTheStoresBuffer) {
+  const int nb = 3 * nunits();
+  auto store = std::make_shared<RecordingStore>();
+  auto master = MakeRing(nb, 1, Assignment::contiguous, store);
+  EXPECT_TRUE(store->buffer_asks.empty()) << "first evictions: no size known yet";
+  const std::size_t first_size = store->held.empty() ? 0 : store->held.begin()->second.size();
+  ASSERT_GT(first_size, kWords * sizeof(std::uint64_t));
+  for (int pass = 0; pass < 2; ++pass) CheckPayloads(*master, 0);
+  // Each pass loads every block but the one in memory and evicts one per
+  // load; the block added last was never stored, so its first eviction
+  // (the first of the first pass) has no size to ask for.
+  EXPECT_EQ(store->buffer_asks.size(), 2 * (master->size() - 1) - 1);
+  for (std::size_t n : store->buffer_asks) EXPECT_EQ(n, first_size);
+  EXPECT_EQ(store->queues_held() + store->parts_held(), 0);
+}
 
 // iexchange with 16 KiB messages: those for blocks not in memory wait in
 // the store (when the unit's blocks exceed the limit), and every block

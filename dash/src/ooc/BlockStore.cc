@@ -202,15 +202,6 @@ class Engine {
     pool_.push_back(std::move(bytes));
   }
 
- private:
-  Engine() = default;
-
-  static constexpr std::size_t kMaxRecycled = 8;
-
-  static bool aligned(const dash::bp::Bytes& b) {
-    return b.capacity() >= kDirectAlign &&
-           reinterpret_cast<std::uintptr_t>(b.data()) % kDirectAlign == 0;
-  }
   // A page-aligned buffer of at least `capacity` bytes: a recycled one, or
   // a new one (empty, capacity 0, if memory is short). Local.
   dash::bp::Bytes aligned_buffer(std::size_t capacity) {
@@ -219,6 +210,16 @@ class Engine {
     void* memory = nullptr;
     if (posix_memalign(&memory, kDirectAlign, capacity) != 0) return dash::bp::Bytes();
     return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+  }
+
+ private:
+  Engine() = default;
+
+  static constexpr std::size_t kMaxRecycled = 8;
+
+  static bool aligned(const dash::bp::Bytes& b) {
+    return b.capacity() >= kDirectAlign &&
+           reinterpret_cast<std::uintptr_t>(b.data()) % kDirectAlign == 0;
   }
   static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
 
@@ -552,6 +553,12 @@ bool BlockStore::contains(std::uint64_t key) const { return find(key) != nullptr
 
 void BlockStore::recycle(dash::bp::Bytes bytes) { Engine::get().recycle(std::move(bytes)); }
 
+dash::bp::Bytes BlockStore::buffer(std::size_t n) {
+  dash::bp::Bytes b = Engine::get().aligned_buffer(padded(n + kTrailerBytes));
+  b.resize(n);  // a new plain buffer if no aligned memory was there
+  return b;
+}
+
 void BlockStore::erase(std::uint64_t key) {
   std::shared_ptr<Entry> e;
   {
@@ -632,6 +639,7 @@ class BlockSpillStore : public SpillStore {
   void prefetch(std::uint64_t key) override { store_.prefetch(key); }
   Bytes take(std::uint64_t key) override { return store_.take(key); }
   void recycle(Bytes bytes) override { store_.recycle(std::move(bytes)); }
+  Bytes buffer(std::size_t n) override { return store_.buffer(n); }
   void erase(std::uint64_t key) override { store_.erase(key); }
   SpillCounters counters() const override {
     const ooc::StoreStats s = store_.stats();

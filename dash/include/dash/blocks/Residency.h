@@ -231,8 +231,9 @@ class Residency {
     std::uint64_t last_use = 0;
     int in_use = 0;
     bool prefetched = false;
-    bool in_memory = true;  // the block (or its payload) is in memory
-    bool dirty = true;      // changed since it was loaded (or never stored)
+    bool in_memory = true;        // the block (or its payload) is in memory
+    bool dirty = true;            // changed since it was loaded (or never stored)
+    std::size_t saved_bytes = 0;  // its size as bytes when last stored (0: not yet)
   };
 
   static std::uint64_t key(int gid) { return std::uint64_t(gid); }
@@ -272,7 +273,14 @@ class Residency {
     } else if constexpr (is_spillable_v<Block>) {
       Slot& s = slots_[i];
       MemoryBuffer buf;
+      if (s.saved_bytes > 0) {
+        // The store's recycled memory, sized as before: no fresh pages, and
+        // the store writes it without a copy if the block kept its size.
+        buf.bytes() = store().buffer(s.saved_bytes);
+        buf.clear();
+      }
       save(buf, *s.block);
+      s.saved_bytes = buf.size();
       store().put(key(s.gid), std::move(buf.bytes()));
       s.block.reset();
       s.in_memory = false;
@@ -294,6 +302,7 @@ class Residency {
       Slot& s = slots_[i];
       MemoryBuffer buf;
       buf.bytes() = store().take(key(s.gid));
+      s.saved_bytes = buf.size();
       s.prefetched = false;
       auto block = std::make_unique<Block>();
       dash::bp::load(buf, *block);

@@ -43,6 +43,14 @@ class SpillStore {
   virtual ~SpillStore() = default;
   // Hands the bytes of `key` to the store (written in the background). Local.
   virtual void put(std::uint64_t key, Bytes bytes) = 0;
+  // Bytes of size n (uninitialised) to fill and put(): the store's own
+  // recycled memory when it has some (page aligned, so put() writes it
+  // without a copy and no fresh page is touched), else new memory. Local.
+  virtual Bytes buffer(std::size_t n) {
+    Bytes b;
+    b.resize(n);
+    return b;
+  }
   // Starts loading `key` in the background. Local.
   virtual void prefetch(std::uint64_t key) = 0;
   // The bytes of `key`, verified, removed from the store; errors of its

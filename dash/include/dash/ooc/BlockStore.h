@@ -40,6 +40,7 @@
 // | prefetch     | local; O(1), the read happens on an I/O thread         |
 // | take         | local; waits for the read (or reads), checksums        |
 // | erase        | local; removes the file (or drops the queued write)    |
+// | buffer       | local; a recycled buffer, or a new one                 |
 // | recycle      | local; keeps up to 8 buffers (256 MiB) for later I/O    |
 // | flush        | local; waits until every queued write is on disk       |
 #ifndef DASH__OOC__BLOCK_STORE_H_
@@ -73,6 +74,10 @@ class BlockStore {
 
   // Hands `bytes` to the store under `key` (replacing what it held). Local.
   void put(std::uint64_t key, dash::bp::Bytes bytes);
+  // Bytes of size n (uninitialised) to fill and put: a recycled page-aligned
+  // buffer with room for the file's padding and trailer, so put() writes it
+  // in place (no copy, no fresh pages); a new one if none fits. Local.
+  dash::bp::Bytes buffer(std::size_t n);
   // Starts reading `key` in the background. Local.
   void prefetch(std::uint64_t key);
   // The bytes of `key`, checked; the key leaves the store. Local.

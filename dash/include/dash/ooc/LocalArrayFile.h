@@ -67,7 +67,7 @@ class LocalArrayFile final : public dash::bp::SpillStore {
   // A buffer of n bytes (uninitialised) to fill and put: page aligned and
   // recycled from earlier reads and writes, so a put needs no copy and no
   // fresh pages (a page fault per 4 KiB). Local.
-  dash::bp::Bytes buffer(std::size_t n);
+  dash::bp::Bytes buffer(std::size_t n) override;
   // Starts reading region `key`. Local.
   void prefetch(std::uint64_t key) override;
   // Region `key`'s bytes, checked. Local, waits.
