@@ -24,6 +24,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Report.h"
 #include "particles.h"
 
 namespace {
@@ -64,6 +65,8 @@ const char* const kUsage =
     "                       decomposer choose near-cubic blocks (default: 0). More\n"
     "                       x-layers put more blocks on the diagonal (all of them\n"
     "                       when D is the block count), so the work changes too\n"
+    "  --verbose            also print each unit's peak resident memory and the\n"
+    "                       bytes its blocks moved to and from storage\n"
     "  --help               print this text\n"
     "\n"
     "Options also take the form --option=VALUE.\n";
@@ -74,6 +77,7 @@ struct Options {
   int threads = 1;
   int mem_blocks = 0;  // 0: all blocks in memory
   particles::Config config;
+  bool verbose = false;
   bool help = false;
 };
 
@@ -115,6 +119,9 @@ Options parse_args(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") {
       opt.flag();
       o.help = true;
+    } else if (arg == "--verbose") {
+      opt.flag();
+      o.verbose = true;
     } else if (arg == "--protocol") {
       const std::string p = opt.value();
       if (p == "exchange") {
@@ -232,6 +239,18 @@ void trace(const Options& o) {
     std::fflush(stdout);
   }
   const particles::Result r = tracer.run(o.protocol);
+  if (o.verbose) {
+    const dash::bp::SpillCounters moved = tracer.master().spill_counters();
+    const std::uint64_t read = examples::sum_over_units(moved.bytes_read, kProgram);
+    const std::uint64_t written = examples::sum_over_units(moved.bytes_written, kProgram);
+    examples::print_peak_memory(kProgram, true, tracer.master().resident_blocks(),
+                                tracer.master().size(), "blocks");
+    if (root) {
+      std::printf("particles: storage bytes_read=%" PRIu64 " bytes_written=%" PRIu64 "\n", read,
+                  written);
+      std::fflush(stdout);
+    }
+  }
   if (root) {
     // Counts, then CPU seconds (advecting; everything else, e.g. messages
     // and spinning waits), then the least wall time the CPU seconds allow

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -20,6 +21,8 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "mpi_test.h"
@@ -341,6 +344,78 @@ TEST(BlocksOutOfCore, EvictionAgain_SavesIntoTheStoresBuffer) {
   EXPECT_EQ(store->buffer_asks.size(), 2 * (master->size() - 1) - 1);
   for (std::size_t n : store->buffer_asks) EXPECT_EQ(n, first_size);
   EXPECT_EQ(store->queues_held() + store->parts_held(), 0);
+}
+
+// An evicted block's queues leave memory with it: once every queue is
+// empty, the proxies of evicted blocks hold no queue memory, while without
+// a limit (and for the block still in memory) the queues keep theirs for
+// the next round.
+TEST(BlocksOutOfCore, EvictedBlocks_FreeTheirQueueMemory) {
+  constexpr std::size_t kQueueWords = 2048;  // 16 KiB messages
+  const int nb = 4 * nunits();
+  auto drain = [](Master<Heavy>& master) {
+    master.foreach ([](Heavy&, Proxy& p) {
+      for (int from : p.incoming_from()) {
+        std::vector<std::uint64_t> v;
+        p.dequeue(from, v);
+      }
+    });
+  };
+  for (std::size_t limit : {std::size_t(0), std::size_t(1)}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    auto master = MakeRing(nb, limit, Assignment::contiguous);
+    RunRing(*master, 2, kQueueWords);
+    drain(*master);
+    for (std::size_t i = 0; i < master->size(); ++i) {
+      Proxy& p = master->proxy(i);
+      EXPECT_EQ(p.incoming_bytes(), 0u);
+      if (limit == 0) {
+        EXPECT_GE(p.queue_memory(), 2 * kQueueWords * sizeof(std::uint64_t))
+            << "block " << master->gid(i) << " keeps its queues' memory in memory";
+      } else if (!master->resident(i)) {
+        EXPECT_EQ(p.queue_memory(), 0u) << "evicted block " << master->gid(i);
+      }
+    }
+  }
+}
+
+// Under a memory-block limit short of memory, iexchange keeps at most about
+// twice the largest block (at least 4 MiB) in messages being sent: unit 0
+// sends 1 MiB from each of its 8 blocks to unit 1, which is busy
+// (300 ms) in its first call. Without a limit all 8 MiB are in flight.
+TEST(BlocksOutOfCore, Iexchange_MessagesInFlightStayWithinTheWindow) {
+  if (nunits() < 2) GTEST_SKIP() << "needs a second unit to send to";
+  constexpr std::size_t kWords = std::size_t(1) << 17;  // 1 MiB per message
+  const int per_unit = 8, nb = per_unit * nunits();
+  for (auto [limit, threads] : {std::pair<std::size_t, int>{0, 1}, {1, 1}, {1, 2}}) {
+    SCOPED_TRACE("limit " + std::to_string(limit) + ", " + std::to_string(threads) + " threads");
+    auto master = MakeRing(nb, limit, Assignment::contiguous);
+    master->threads(threads);
+    std::atomic<std::uint64_t> received{0};
+    std::atomic<bool> busy{myid() ==
+                           1};  // unit 1's first call is long: it receives nothing meanwhile
+    master->iexchange([&](Heavy& b, Proxy& p) {
+      if (b.calls++ == 0 && myid() == 0)
+        p.enqueue(b.gid + per_unit, std::vector<std::uint64_t>(kWords, std::uint64_t(b.gid)));
+      if (busy.exchange(false)) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      for (int from : p.incoming_from()) {
+        std::vector<std::uint64_t> v;
+        p.dequeue(from, v);
+        received += v.size();
+      }
+      return true;
+    });
+    EXPECT_EQ(received.load(), myid() == 1 ? per_unit * kWords : 0u);
+    if (myid() == 0) {
+      const std::size_t mib = std::size_t(1) << 20;
+      if (limit == 0) {
+        EXPECT_GE(master->peak_sending_bytes(), 6 * mib) << "nothing holds the sends back";
+      } else {
+        EXPECT_LE(master->peak_sending_bytes(), 4 * mib + mib + 4096);
+        EXPECT_GE(master->peak_sending_bytes(), mib);
+      }
+    }
+  }
 }
 
 // iexchange with 16 KiB messages: those for blocks not in memory wait in

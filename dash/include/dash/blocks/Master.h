@@ -141,8 +141,9 @@ class Master {
     entry->gid = gid;
     entry->link = std::move(link);
     entry->proxy = std::make_unique<Proxy>(gid, &entry->link, nblocks_);
+    Proxy* queues = entry->proxy.get();
     entries_.push_back(std::move(entry));
-    residency_.add(gid, std::move(block));
+    residency_.add(gid, std::move(block), queues);
     if (residency_.limited()) residency_.limit(residency_.limit(), "dash::bp::Master::add");
   }
 
@@ -213,8 +214,15 @@ class Master {
   }
   // Blocks of the calling unit in memory now. Local.
   std::size_t resident_blocks() const { return residency_.resident_count(); }
+  // Whether block i of the calling unit is in memory. Local.
+  bool resident(std::size_t i) const { return residency_.resident(i); }
   // Bytes written to and read from storage for this master's blocks. Local.
   SpillCounters spill_counters() const { return residency_.counters(); }
+  // The most bytes the calling unit held at once in messages being sent
+  // during the last iexchange (under a memory-block limit short of memory,
+  // at most about twice the largest block stored, at least 4 MiB, plus
+  // what one call sends). Local.
+  std::size_t peak_sending_bytes() const { return peak_sending_bytes_; }
 
   // Calls f(block, proxy) on every block of the calling unit (in the order
   // they were added when single-threaded; concurrently on the pool with
@@ -521,6 +529,8 @@ class Master {
     // unit can finish the next call before every unit has finished this one).
     const int tag = (iexchange_calls_++ % 2 == 0) ? kIexchangeTag : kIexchangeTagOdd;
     std::vector<Outbound> outbound;  // packed, sending or held back
+    std::size_t outbound_bytes = 0;  // their bytes
+    peak_sending_bytes_ = 0;
     std::vector<MemoryBuffer> packs(team_->size());
     std::vector<std::size_t> runnable;
     Bytes received;
@@ -557,6 +567,8 @@ class Master {
         if (packs[u].size() == 0) continue;
         Outbound out{int(u), std::move(packs[u].bytes()), DART_HANDLE_NULL, now};
         packs[u].clear();
+        outbound_bytes += out.bytes.size();
+        peak_sending_bytes_ = std::max(peak_sending_bytes_, outbound_bytes);
         if (delay.max_us > 0)
           out.release += std::chrono::microseconds(
               std::uniform_int_distribution<long>(0, delay.max_us)(random));
@@ -628,6 +640,7 @@ class Master {
         std::int32_t done = 0;
         check(dart_test(&out.handle, &done), "dart_test");
         if (done) {
+          outbound_bytes -= out.bytes.size();
           outbound[i] = std::move(outbound.back());
           outbound.pop_back();
           moved = true;
@@ -657,6 +670,15 @@ class Master {
     for (auto& e : entries_) e->fresh = true;  // every block runs at least once
     stop();                                    // a failure held from foreach
     detail::IdleWait idle;
+    // Under a memory-block limit that is short of memory, messages being
+    // sent hold at most about two blocks' bytes (send_window()): before the
+    // next call this unit only polls (receiving, so no unit waits for
+    // another that waits too) until enough of its sends completed.
+    auto wait_for_window = [&] {
+      if (!memory_short()) return;
+      const std::size_t window = send_window();
+      while (!stopped && outbound_bytes > window) idle.after_poll(progress());
+    };
     for (;;) {
       runnable.clear();
       for (std::size_t i = 0; !stopped && i < entries_.size(); ++i)
@@ -670,6 +692,7 @@ class Master {
           if (stopped) break;
           const std::size_t i = runnable[k];
           Entry& e = *entries_[i];
+          wait_for_window();
           e.fresh = false;
           try {
             Block& b = residency_.acquire(i);
@@ -697,13 +720,24 @@ class Master {
               Entry& e = *entries_[runnable[k]];
               e.done = f(residency_.resident_block(runnable[k]), *e.proxy);
             });
+            for (std::size_t i : runnable) route(*entries_[i]);
           } else {
-            run_resident(runnable, [&](std::size_t i, Block& b) {
-              Entry& e = *entries_[i];
-              e.done = f(b, *e.proxy);
-            });
+            // Each batch's queues go out before the next batch runs (which
+            // waits for room in the send window when memory is short).
+            wait_for_window();
+            run_resident(
+                runnable,
+                [&](std::size_t i, Block& b) {
+                  Entry& e = *entries_[i];
+                  e.done = f(b, *e.proxy);
+                },
+                true,
+                [&](std::size_t i) {
+                  route(*entries_[i]);
+                  post();
+                  wait_for_window();
+                });
           }
-          for (std::size_t i : runnable) route(*entries_[i]);
         } catch (...) {
           failure.capture();
         }
@@ -1122,6 +1156,12 @@ class Master {
   bool memory_short() const {
     return residency_.limited() && residency_.size() > residency_.limit();
   }
+  // The bytes iexchange keeps in messages being sent when memory is short:
+  // twice the largest block stored so far, at least kMinSendWindow.
+  std::size_t send_window() const {
+    return std::max(kMinSendWindow, 2 * residency_.largest_stored());
+  }
+  static constexpr std::size_t kMinSendWindow = std::size_t(4) << 20;
   // When memory is short: block i's outgoing queues of at least
   // DASH_OOC_QUEUE_INLINE bytes go to the store after its foreach call, to
   // be sent one at a time by exchange(). Local.
@@ -1256,6 +1296,7 @@ class Master {
     std::vector<Direct> direct;
   } sx_;
   int threads_ = 1;
+  std::size_t peak_sending_bytes_ = 0;  // iexchange: the most in messages being sent
   std::unique_ptr<ThreadPool> pool_;
   std::exception_ptr held_;  // a failure of foreach, until a collective reports it
   long iexchange_calls_ = 0;

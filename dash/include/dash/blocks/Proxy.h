@@ -129,6 +129,23 @@ class Proxy {
   void clear_incoming() {
     for (auto& [from, buf] : incoming_) buf.clear();
   }
+  // Bytes of memory the queues hold (their capacity, used or not). Local,
+  // O(queues).
+  std::size_t queue_memory() const {
+    std::size_t n = 0;
+    for (const auto& [to, buf] : outgoing_) n += buf.capacity();
+    for (const auto& [from, buf] : incoming_) n += buf.capacity();
+    return n;
+  }
+  // Frees the memory of every empty queue, incoming and outgoing (kept
+  // otherwise for the next round): an evicted block's queues leave memory
+  // with it, and its next message allocates again. Local, O(queues).
+  void free_empty_queues() {
+    for (auto& [to, buf] : outgoing_)
+      if (buf.size() == 0 && buf.capacity() > 0) buf = MemoryBuffer();
+    for (auto& [from, buf] : incoming_)
+      if (buf.remaining() == 0 && buf.capacity() > 0) buf = MemoryBuffer();
+  }
   // Appends what is left in every incoming queue to `out` (as pairs of the
   // source gid and the bytes) and empties the queues, freeing their memory:
   // an evicted block's queues go to storage with it. Local.

@@ -35,9 +35,11 @@
 #define DASH__BLOCKS__RESIDENCY_H_
 
 #include <dash/Exception.h>
+#include <dash/blocks/Proxy.h>
 #include <dash/blocks/Serialization.h>
 #include <dash/blocks/SpillStore.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -110,11 +112,13 @@ class Residency {
   }
 
   // Adds a block; returns its index. A block with a payload not in memory
-  // starts evicted (its payload is in the store). Local.
-  std::size_t add(int gid, std::unique_ptr<Block> block) {
+  // starts evicted (its payload is in the store). `queues`: the block's
+  // proxy, whose empty queues free their memory when the block is evicted
+  // (it must outlive this object). Local.
+  std::size_t add(int gid, std::unique_ptr<Block> block, Proxy* queues = nullptr) {
     bool in_memory = true;
     if constexpr (has_payload_v<Block>) in_memory = block->payload_resident();
-    slots_.push_back(Slot{gid, std::move(block)});
+    slots_.push_back(Slot{gid, std::move(block), queues});
     slots_.back().last_use = ++clock_;
     slots_.back().in_memory = in_memory;
     resident_ += in_memory;
@@ -136,6 +140,7 @@ class Residency {
     }
     limit_ = m;
     if (limit_ != kUnlimited) {
+      return_freed_memory();
       shrink(limit_);
     } else {
       // Without a limit, calls reach blocks without acquire: count every
@@ -150,6 +155,8 @@ class Residency {
   bool limited() const { return limit_ != kUnlimited; }
   bool resident(std::size_t i) const { return slots_[i].in_memory; }
   std::size_t resident_count() const { return resident_; }
+  // The bytes of the largest block evicted so far (0: none yet). Local.
+  std::size_t largest_stored() const { return largest_stored_; }
 
   // Block i in memory and in use until release(i); `writes`: the caller
   // may change it (false: it only reads). Local; may evict one block and
@@ -228,6 +235,7 @@ class Residency {
   struct Slot {
     int gid;
     std::unique_ptr<Block> block;  // nullptr: in the store (blocks with a payload: always set)
+    Proxy* queues = nullptr;       // the block's proxy (may be none)
     std::uint64_t last_use = 0;
     int in_use = 0;
     bool prefetched = false;
@@ -260,9 +268,11 @@ class Residency {
   }
 
   void evict(std::size_t i) {
+    if (slots_[i].queues) slots_[i].queues->free_empty_queues();
     if constexpr (has_payload_v<Block>) {
       Slot& s = slots_[i];
       Bytes payload = s.block->release_payload();
+      largest_stored_ = std::max(largest_stored_, payload.size());
       if (s.dirty || !store().keeps_taken())
         store().put(key(s.gid), std::move(payload));
       else
@@ -281,6 +291,7 @@ class Residency {
       }
       save(buf, *s.block);
       s.saved_bytes = buf.size();
+      largest_stored_ = std::max(largest_stored_, buf.size());
       store().put(key(s.gid), std::move(buf.bytes()));
       s.block.reset();
       s.in_memory = false;
@@ -322,6 +333,7 @@ class Residency {
   std::vector<Slot> slots_;
   std::size_t limit_ = kUnlimited;
   std::size_t resident_ = 0;
+  std::size_t largest_stored_ = 0;
   std::uint64_t clock_ = 0;
   std::shared_ptr<SpillStore> store_;
   std::unique_ptr<SpillStore> extra_;

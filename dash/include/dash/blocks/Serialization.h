@@ -171,6 +171,8 @@ class MemoryBuffer {
     return at;
   }
   std::size_t size() const { return bytes_.size(); }
+  // Bytes of memory held (at least size()). Local.
+  std::size_t capacity() const { return bytes_.capacity(); }
   std::size_t position() const { return position_; }
   std::size_t remaining() const { return bytes_.size() - position_; }
   // Starts reading from the beginning again.
