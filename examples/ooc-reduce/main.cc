@@ -12,6 +12,7 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/blocks/AllToAll.h>
 #include <dash/blocks/Decomposer.h>
 #include <dash/blocks/Master.h>
 #include <dash/blocks/Reduce.h>
@@ -42,8 +43,8 @@ const char* const kUsage =
     "Reduces random data held in B x units blocks of N items of S bytes each: the\n"
     "item-wise sum (bytes added modulo 256) of every block's items, by a k-ary\n"
     "merge (all to block 0) or swap (reduce-scatter: each block ends with a slice);\n"
-    "or sends every item to a block chosen by its hash (alltoall, k-ary rounds of\n"
-    "swap partners); with at most M blocks per unit in memory (the others in the\n"
+    "or sends every item to a block chosen by its hash (alltoall: dash::bp::all_to_all,\n"
+    "k-ary rounds of swap partners); with at most M blocks per unit in memory (the others in the\n"
     "unit's spill directory, DASH_OOC_DIR).\n"
     "\n"
     "  --op OP               merge, swap or alltoall (default: merge)\n"
@@ -138,14 +139,12 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 // One block: its items, of which [begin, end) are its result (swap: a slice).
-// alltoall: the items it holds now, by global index (ids), and the step of
-// the next round (the product of the group sizes of the rounds before).
+// alltoall: the global index of each item it holds (ids).
 struct Block {
   int gid = 0;
   std::vector<std::uint8_t> bytes;   // items x item_bytes
   std::uint64_t begin = 0, end = 0;  // items
   std::vector<std::uint64_t> ids;
-  std::uint64_t step = 1;
 };
 
 }  // namespace
@@ -158,7 +157,6 @@ struct dash::bp::Serialization<Block> {
     dash::bp::save(buf, b.begin);
     dash::bp::save(buf, b.end);
     dash::bp::save(buf, b.ids);
-    dash::bp::save(buf, b.step);
   }
   static void load(MemoryBuffer& buf, Block& b) {
     dash::bp::load(buf, b.gid);
@@ -166,7 +164,6 @@ struct dash::bp::Serialization<Block> {
     dash::bp::load(buf, b.begin);
     dash::bp::load(buf, b.end);
     dash::bp::load(buf, b.ids);
-    dash::bp::load(buf, b.step);
   }
 };
 
@@ -234,43 +231,31 @@ int run(const Options& o) {
         if (to != rp.gid()) rp.enqueue_view(to, b.bytes.data(), b.bytes.size());
     });
   } else if (o.op == Op::alltoall) {
-    // Round r of the swap partners groups the blocks whose gids differ only
-    // in digit r (base: the group sizes, earliest round lowest); an item goes
-    // to the member whose digit r is its destination's, so after the last
-    // round every item is at its destination.
-    dash::bp::RegularSwapPartners<1> partners(dec, o.k);
-    dash::bp::reduce(master, partners, [&](Block& b, dash::bp::ReduceProxy& rp) {
-      std::vector<std::uint64_t> ids;
-      std::vector<std::uint8_t> bytes;
-      for (int from : rp.in_link()) {
-        if (from == rp.gid()) continue;
-        rp.dequeue(from, ids);
-        rp.dequeue(from, bytes);
-        b.ids.insert(b.ids.end(), ids.begin(), ids.end());
-        b.bytes.insert(b.bytes.end(), bytes.begin(), bytes.end());
-      }
-      const auto& out = rp.out_link();
-      if (out.empty()) return;
-      const std::uint64_t f = out.size();
-      std::vector<std::vector<std::uint64_t>> to_ids(f);
-      std::vector<std::vector<std::uint8_t>> to_bytes(f);
-      for (std::size_t i = 0; i < b.ids.size(); ++i) {
-        const std::size_t j = std::size_t(destination(b.ids[i]) / b.step % f);
-        to_ids[j].push_back(b.ids[i]);
-        to_bytes[j].insert(to_bytes[j].end(), b.bytes.begin() + std::ptrdiff_t(i * S),
-                           b.bytes.begin() + std::ptrdiff_t((i + 1) * S));
-      }
-      b.step *= f;
-      for (std::size_t j = 0; j < f; ++j) {
-        if (out[j] == rp.gid()) {
-          b.ids = std::move(to_ids[j]);
-          b.bytes = std::move(to_bytes[j]);
-        } else {
-          rp.enqueue(out[j], to_ids[j]);
-          rp.enqueue(out[j], to_bytes[j]);
-        }
-      }
-    });
+    // Each item (its index, then its bytes) goes to its destination block.
+    dash::bp::all_to_all(
+        master,
+        [&](Block& b, dash::bp::AllToAllProxy& ap) {
+          if (ap.sending()) {
+            for (std::size_t i = 0; i < b.ids.size(); ++i) {
+              const int to = int(destination(b.ids[i]));
+              ap.enqueue(to, b.ids[i]);
+              ap.enqueue(to, b.bytes.data() + i * S, S);
+            }
+            b.ids = {};  // the items travel; their memory is freed
+            b.bytes = {};
+            return;
+          }
+          std::vector<std::uint8_t> item;
+          for (int from : ap.incoming_from())
+            while (ap.incoming(from) > 0) {
+              std::uint64_t id = 0;
+              ap.dequeue(from, id);
+              ap.dequeue(from, item);
+              b.ids.push_back(id);
+              b.bytes.insert(b.bytes.end(), item.begin(), item.end());
+            }
+        },
+        o.k);
   } else {
     dash::bp::RegularSwapPartners<1> partners(dec, o.k);
     dash::bp::reduce(master, partners, [&](Block& b, dash::bp::ReduceProxy& rp) {

@@ -1,0 +1,196 @@
+// dash::bp::all_to_all: every block sends to any blocks, in k-ary rounds
+// of a swap reduction (DIY2's all-to-all), so each unit talks to at most
+// k - 1 partners per round instead of every unit at once.
+//
+//   dash::bp::all_to_all(master, [](Cell& c, dash::bp::AllToAllProxy& ap) {
+//     if (ap.sending()) {                       // first call: send
+//       for (const Item& item : c.items) ap.enqueue(owner_of(item), item);
+//       c.items.clear();
+//     } else {                                  // last call: receive
+//       for (int from : ap.incoming_from())
+//         while (ap.incoming(from) > 0) { Item item; ap.dequeue(from, item);
+//         c.items.push_back(item); }
+//     }
+//   }, 4);
+//
+// f(block, proxy) runs twice on every block: once sending (enqueue to any
+// gid in [0, nblocks)), once receiving, after the rounds: incoming_from()
+// lists the blocks that enqueued to this one (in increasing gid, itself
+// included if it did), and each queue reads back in the order it was
+// filled. Between the two calls, the queues travel as records (target,
+// source, bytes) through the rounds of RegularSwapPartners over the gids:
+// round r hands each record to the member of the block's group whose digit
+// r (mixed radix of the group sizes, lowest first) is the target's, so
+// after the last round every record is at its target. Out of core (a
+// memory-block limit), the records are the reduction's queues and go to
+// storage as they do (Reduce.h); the blocks are loaded in every round.
+// Failures as in reduce: thrown on every unit.
+//
+// | call              | cost                                                     |
+// |-------------------|----------------------------------------------------------|
+// | all_to_all        | collective over master.team(); log_k(nblocks) rounds of  |
+// |                   | reduce, each record's bytes copied once per round        |
+// | enqueue / dequeue | local; one copy of the value's bytes                     |
+#ifndef DASH__BLOCKS__ALL_TO_ALL_H_
+#define DASH__BLOCKS__ALL_TO_ALL_H_
+
+#include <dash/Exception.h>
+#include <dash/blocks/Decomposer.h>
+#include <dash/blocks/Master.h>
+#include <dash/blocks/Reduce.h>
+#include <dash/blocks/ReducePartners.h>
+#include <dash/blocks/Serialization.h>
+
+#include <boost/container/flat_map.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dash {
+namespace bp {
+
+template <class Block, class F>
+void all_to_all(Master<Block>& master, F&& f, int k = 2);
+
+// A block's view of all_to_all: its queues to every block (sending call)
+// or from every block that sent to it (receiving call).
+class AllToAllProxy {
+ public:
+  AllToAllProxy(int gid, int nblocks, bool sending)
+      : gid_(gid), nblocks_(nblocks), sending_(sending) {}
+  int gid() const { return gid_; }
+  int nblocks() const { return nblocks_; }
+  // True in the first call (enqueue), false in the last one (dequeue). Local.
+  bool sending() const { return sending_; }
+
+  // Appends value to the queue to block `to`; InvalidArgument if `to` is
+  // outside [0, nblocks) or this is the receiving call. Local; one copy.
+  template <class T>
+  void enqueue(int to, const T& value) {
+    save(out_queue(to), value);
+  }
+  // Appends n elements at data as a std::vector<T> would be. Local; one copy.
+  template <class T>
+  void enqueue(int to, const T* data, std::size_t n) {
+    MemoryBuffer& q = out_queue(to);
+    internal::save_count(q, n);
+    q.write(data, n * sizeof(T));
+  }
+
+  // The blocks that enqueued to this one, in increasing gid. Local.
+  std::vector<int> incoming_from() const {
+    std::vector<int> from;
+    from.reserve(queues_.size());
+    for (const auto& [gid, q] : queues_)
+      if (q.remaining() > 0) from.push_back(gid);
+    return from;
+  }
+  // Bytes left in the queue from `from` (0 if none). Local.
+  std::size_t incoming(int from) const {
+    auto it = queues_.find(from);
+    return sending_ || it == queues_.end() ? 0 : it->second.remaining();
+  }
+  // Reads the next value of the queue from `from`; InvalidArgument if it
+  // has none left (or this is the sending call). Local; one copy.
+  template <class T>
+  void dequeue(int from, T& value) {
+    auto it = queues_.find(from);
+    if (sending_ || it == queues_.end())
+      throw exception::InvalidArgument(
+          "dash::bp::AllToAllProxy::dequeue: block " + std::to_string(gid_) +
+          (sending_ ? " is sending (dequeue in the receiving call)"
+                    : " has no queue from block " + std::to_string(from)));
+    load(it->second, value);
+  }
+
+ private:
+  template <class B, class G>
+  friend void all_to_all(Master<B>&, G&&, int);
+
+  MemoryBuffer& out_queue(int to) {
+    if (!sending_ || to < 0 || to >= nblocks_)
+      throw exception::InvalidArgument(
+          "dash::bp::AllToAllProxy::enqueue: block " + std::to_string(gid_) +
+          (sending_ ? " enqueued to gid " + std::to_string(to) + ", outside [0, " +
+                          std::to_string(nblocks_) + ")"
+                    : " is receiving (enqueue in the sending call)"));
+    return queues_[to];
+  }
+
+  int gid_, nblocks_;
+  bool sending_;
+  // Sending: the queues to each target; receiving: those from each source.
+  boost::container::flat_map<int, MemoryBuffer> queues_;
+};
+
+namespace detail {
+
+// The head of a record travelling through all_to_all's rounds; its bytes
+// follow in the same queue as a counted array.
+struct AllToAllRecord {
+  std::int32_t target, source;
+};
+
+// The member of `group` (a round's out_link, in increasing gid) a record
+// for `target` goes to: the one whose digit of the round is the target's
+// (`step`: the product of the group sizes of the rounds before). Local.
+inline int all_to_all_next(const std::vector<int>& group, std::uint64_t step, int target) {
+  return group[std::size_t(std::uint64_t(target) / step % group.size())];
+}
+
+}  // namespace detail
+
+// Calls f(block, AllToAllProxy&) on every block of the master twice, first
+// sending, then receiving what every block sent to it, moving the queues
+// in k-ary swap rounds (k >= 2, else InvalidArgument on every unit).
+// Collective over master.team(); every unit must call it.
+template <class Block, class F>
+void all_to_all(Master<Block>& master, F&& f, int k) {
+  const int nb = master.nblocks();
+  RegularDecomposer<1> dec({{0}, {nb}}, nb);
+  RegularSwapPartners<1> partners(dec, k);
+  const int rounds = partners.rounds();
+  std::vector<std::uint64_t> step(std::size_t(rounds) + 1, 1);
+  for (int r = 0; r < rounds; ++r)
+    step[std::size_t(r) + 1] = step[std::size_t(r)] * std::uint64_t(partners.size(r));
+  reduce(master, partners, [&](Block& b, ReduceProxy& rp) {
+    const int r = rp.round();
+    // Where a record goes this round (the last call keeps what is its own).
+    auto pass = [&](const detail::AllToAllRecord& head, const char* bytes, std::size_t n,
+                    AllToAllProxy& mine) {
+      if (r < rounds) {
+        const int to = detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], head.target);
+        rp.enqueue(to, head);
+        rp.enqueue(to, bytes, n);
+      } else if (head.target == rp.gid()) {
+        mine.queues_[head.source].write(bytes, n);
+      } else {
+        throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
+                                      std::to_string(head.target) + " reached block " +
+                                      std::to_string(rp.gid()));
+      }
+    };
+    AllToAllProxy received(rp.gid(), nb, false);
+    if (r == 0) {
+      AllToAllProxy sent(rp.gid(), nb, true);
+      f(b, sent);
+      for (auto& [to, q] : sent.queues_)
+        pass(detail::AllToAllRecord{to, rp.gid()}, q.data(), q.size(), received);
+    }
+    for (int from : rp.in_link())
+      while (rp.incoming(from) > 0) {
+        detail::AllToAllRecord head;
+        rp.dequeue(from, head);
+        const QueueView<char> bytes = rp.dequeue_view<char>(from);
+        pass(head, bytes.data(), bytes.size(), received);
+      }
+    if (r == rounds) f(b, received);
+  });
+}
+
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BLOCKS__ALL_TO_ALL_H_
