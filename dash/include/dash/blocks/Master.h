@@ -495,9 +495,15 @@ class Master {
   // then again on every block that returned false or received messages,
   // until every block of every unit is done and no message is in flight.
   // Queues filled by a call are sent right after it (single-threaded) or
-  // after the pass of concurrent calls (threads > 1); messages arriving in
+  // after the pass of concurrent calls (threads > 1; under a memory-block
+  // limit after each batch of them); messages arriving in
   // between are delivered to their blocks' incoming queues. Values a call
-  // leaves unread stay queued. Collective over the team; every unit must
+  // leaves unread stay queued. Under a memory-block limit, when the unit's
+  // blocks exceed it, messages of at least DASH_OOC_QUEUE_INLINE bytes for
+  // blocks not in memory wait in storage, and the unit holds at most about
+  // two blocks' bytes (at least 4 MiB) in messages being sent, polling
+  // before its next call until sends complete (peak_sending_bytes()).
+  // Collective over the team; every unit must
   // call it. A unit with nothing to do polls; where DART waits by yielding
   // (DART_WAIT, e.g. more units than cores) it yields and then sleeps 20 us
   // between polls.

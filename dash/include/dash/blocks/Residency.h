@@ -12,6 +12,7 @@
 //                  take its bytes from the store (prefetched if asked
 //                    before), make a Block, load it
 //                mark it in use and most recently used
+//                (an evicted block's empty queues free their memory too)
 //   prefetch(i): if block i is in the store, start reading it (the bytes of
 //                one block wait in memory beyond the limit)
 //   release(i):  not in use any more (stays in memory until evicted)
