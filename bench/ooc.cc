@@ -19,6 +19,9 @@
 //                                    device needs to move them, at most M in
 //                                    memory (16: all), DASH_OOC_DIRECT=1
 //       in_core       the same foreach with every block in memory
+//   BM_foreach_ooc_payload/<M>       the same with blocks whose doubles are a
+//                                    payload (release_payload / adopt_payload):
+//                                    evicted and loaded without a copy
 //   BM_jacobi_ooc/<strategy>/<S>     two Jacobi sweeps (ooc-jacobi's kernel) of a
 //                                    4096 x 2048 matrix of doubles (64 MiB) whose
 //                                    local array is a file, slabs of 1/S, one
@@ -243,9 +246,29 @@ void BM_store_load(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(kTotalBytes));
 }
 
-// A block with 8 MiB of doubles and compute that costs about what moving it costs.
+// A block with 8 MiB of doubles and compute that costs about what moving it
+// costs: saved and loaded as a std::vector (copied when evicted and loaded).
 struct Slab {
   std::vector<double> x;
+  double* data() { return x.data(); }
+  std::size_t size() const { return x.size(); }
+  void fill(std::size_t n, double v) { x.assign(n, v); }
+};
+
+// The same doubles as a payload (release_payload / adopt_payload): evicted
+// and loaded without a copy, as an out-of-core matrix's slabs are.
+struct PayloadSlab {
+  dash::bp::Bytes bytes;
+  double* data() { return reinterpret_cast<double*>(bytes.data()); }
+  std::size_t size() const { return bytes.size() / sizeof(double); }
+  void fill(std::size_t n, double v) {
+    bytes.resize(n * sizeof(double));
+    std::fill(data(), data() + n, v);
+  }
+  bool can_release_payload() const { return true; }
+  bool payload_resident() const { return bytes.size() > 0; }
+  dash::bp::Bytes release_payload() { return std::move(bytes); }
+  void adopt_payload(dash::bp::Bytes b) { bytes = std::move(b); }
 };
 
 }  // namespace
@@ -267,26 +290,31 @@ int sweeps = 1;
 
 // Not inlined: both sides run this one copy of the loop (inlined into each
 // caller, one copy came out twice as slow as the other).
-[[gnu::noinline]] void compute(Slab& s) {
+template <class S>
+[[gnu::noinline]] void compute(S& s) {
+  double* x = s.data();
+  const std::size_t n = s.size();
   for (int r = 0; r < sweeps; ++r)
-    for (double& v : s.x) v = v * 0.999999 + 1e-9 * r;
-  benchmark::DoNotOptimize(s.x.data());
+    for (std::size_t i = 0; i < n; ++i) x[i] = x[i] * 0.999999 + 1e-9 * r;
+  benchmark::DoNotOptimize(x);
 }
 
-std::unique_ptr<dash::bp::Master<Slab>> MakeSlabs(std::size_t limit) {
+template <class S>
+std::unique_ptr<dash::bp::Master<S>> MakeSlabs(std::size_t limit) {
   // Every slab on the calling unit (unit 0 measures alone).
-  auto master = std::make_unique<dash::bp::Master<Slab>>(
+  auto master = std::make_unique<dash::bp::Master<S>>(
       kSlabs, [](int) { return int(dash::Team::All().myid().id); }, dash::Team::All());
   master->limit(limit);
   for (int gid = 0; gid < kSlabs; ++gid) {
-    auto s = std::make_unique<Slab>();
-    s->x.assign(kSlabDoubles, 1.0 + gid);
+    auto s = std::make_unique<S>();
+    s->fill(kSlabDoubles, 1.0 + gid);
     master->add(gid, std::move(s), {});
   }
   return master;
 }
 
-void BM_foreach_ooc(benchmark::State& state) {
+template <class S>
+void ForeachOoc(benchmark::State& state, const char* what) {
   const std::size_t limit = std::size_t(state.range(0));
   if (!HasDeviceFigures(state)) return;
   // Sweeps so that one slab computes about as long as it takes to write and read it.
@@ -294,23 +322,23 @@ void BM_foreach_ooc(benchmark::State& state) {
   const double io_seconds =
       slab_bytes / device_write_bytes_per_s + slab_bytes / device_read_bytes_per_s;
   {
-    Slab probe;
-    probe.x.assign(kSlabDoubles, 1.0);
+    S probe;
+    probe.fill(kSlabDoubles, 1.0);
     sweeps = 1;
     const auto t0 = bench::Clock::now();
     compute(probe);
     const double one = std::chrono::duration<double>(bench::Clock::now() - t0).count();
     sweeps = std::max(1, int(std::lround(io_seconds / one)));
   }
-  auto spilled = MakeSlabs(limit);
-  auto in_core = MakeSlabs(0);
+  auto spilled = MakeSlabs<S>(limit);
+  auto in_core = MakeSlabs<S>(0);
   dash::bp::SpillCounters before{}, after{};
   bench::run_paired(
       state, double(kSlabs), "block",
-      bench::Side{"ooc", [&] { spilled->foreach ([](Slab& s, dash::bp::Proxy&) { compute(s); }); },
+      bench::Side{"ooc", [&] { spilled->foreach ([](S& s, dash::bp::Proxy&) { compute(s); }); },
                   [&] { before = spilled->spill_counters(); }},
       {bench::Side{"in_core",
-                   [&] { in_core->foreach ([](Slab& s, dash::bp::Proxy&) { compute(s); }); }}});
+                   [&] { in_core->foreach ([](S& s, dash::bp::Proxy&) { compute(s); }); }}});
   after = spilled->spill_counters();
   const double read = double(after.bytes_read - before.bytes_read);
   const double written = double(after.bytes_written - before.bytes_written);
@@ -320,10 +348,16 @@ void BM_foreach_ooc(benchmark::State& state) {
   const double io_s = read / device_read_bytes_per_s + written / device_write_bytes_per_s;
   const double ooc_s = state.counters["ns_per_block"].value * kSlabs * 1e-9;
   state.counters["io_bound_ratio"] = ooc_s / std::max(in_core_s, io_s);
-  state.SetLabel("foreach over 16 blocks of 8 MiB, " + std::to_string(limit) +
+  state.SetLabel(std::string("foreach over 16 blocks of 8 MiB (") + what + "), " +
+                 std::to_string(limit) +
                  " in memory (O_DIRECT), compute per block ~ its write+read time, vs all in "
                  "memory; io_bound_ratio = time / max(in-core time, last pass's bytes at the "
                  "device bandwidth)");
+}
+
+void BM_foreach_ooc(benchmark::State& state) { ForeachOoc<Slab>(state, "std::vector, copied"); }
+void BM_foreach_ooc_payload(benchmark::State& state) {
+  ForeachOoc<PayloadSlab>(state, "payload, not copied");
 }
 
 // The team of unit 0 alone (unit 0 measures alone).
@@ -482,6 +516,7 @@ void BM_fft2d_ooc(benchmark::State& state) {
 BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
+BENCHMARK(BM_foreach_ooc_payload)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_jacobi_ooc)->ArgsProduct({{0, 1, 2}, {2, 4, 16}})->Iterations(3)->UseManualTime();
 BENCHMARK(BM_copy_ooc)->Arg(0)->Arg(1)->Arg(2)->Iterations(3)->UseManualTime();
 #ifdef DASH_BENCH_HAVE_FFTW3
