@@ -44,6 +44,7 @@
 #include <boost/container/flat_map.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,17 +128,41 @@ class AllToAllProxy {
 
 namespace detail {
 
-// The head of a record travelling through all_to_all's rounds; its bytes
-// follow in the same queue as a counted array.
+// A record travelling through all_to_all's rounds, in a byte array:
+// [int32 target][int32 source][uint64 n][n bytes].
 struct AllToAllRecord {
   std::int32_t target, source;
+  std::uint64_t bytes;
 };
+
+// Appends a record to `to`. Local; one copy of the bytes.
+inline void append_record(MemoryBuffer& to, int target, int source, const char* bytes,
+                          std::size_t n) {
+  const AllToAllRecord head{target, source, n};
+  to.write(&head, sizeof head);
+  to.write(bytes, n);
+}
+
+// Calls f(head, bytes) on every record of a byte array. Local.
+template <class F>
+void for_each_record(const char* at, std::size_t n, F&& f) {
+  std::size_t pos = 0;
+  while (pos + sizeof(AllToAllRecord) <= n) {
+    AllToAllRecord head;
+    std::memcpy(&head, at + pos, sizeof head);
+    pos += sizeof head;
+    if (head.bytes > n - pos)
+      throw exception::RuntimeError("dash::bp::all_to_all: a record overruns its message");
+    f(head, at + pos);
+    pos += std::size_t(head.bytes);
+  }
+}
 
 // The member of `group` (a round's out_link, in increasing gid) a record
 // for `target` goes to: the one whose digit of the round is the target's
 // (`step`: the product of the group sizes of the rounds before). Local.
-inline int all_to_all_next(const std::vector<int>& group, std::uint64_t step, int target) {
-  return group[std::size_t(std::uint64_t(target) / step % group.size())];
+inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t step, int target) {
+  return std::size_t(std::uint64_t(target) / step % group.size());
 }
 
 }  // namespace detail
@@ -146,6 +171,11 @@ inline int all_to_all_next(const std::vector<int>& group, std::uint64_t step, in
 // sending, then receiving what every block sent to it, moving the queues
 // in k-ary swap rounds (k >= 2, else InvalidArgument on every unit).
 // Collective over master.team(); every unit must call it.
+//
+// Each round a block sends every member of its group one byte array of
+// records (enqueue_view: no pack or unpack copy, read in place), built in
+// memory kept for the block until its next call, when the round's exchange
+// is over.
 template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
@@ -155,38 +185,47 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
   std::vector<std::uint64_t> step(std::size_t(rounds) + 1, 1);
   for (int r = 0; r < rounds; ++r)
     step[std::size_t(r) + 1] = step[std::size_t(r)] * std::uint64_t(partners.size(r));
+  // Per block of this unit: the arrays it sends this round, one per member.
+  boost::container::flat_map<int, std::vector<MemoryBuffer>> sending;
   reduce(master, partners, [&](Block& b, ReduceProxy& rp) {
     const int r = rp.round();
+    std::vector<MemoryBuffer>& out = sending[rp.gid()];  // sent last round: reusable
+    out.resize(rp.out_link().size());
+    for (MemoryBuffer& m : out) m.clear();
+    AllToAllProxy received(rp.gid(), nb, false);
     // Where a record goes this round (the last call keeps what is its own).
-    auto pass = [&](const detail::AllToAllRecord& head, const char* bytes, std::size_t n,
-                    AllToAllProxy& mine) {
+    auto pass = [&](const detail::AllToAllRecord& head, const char* bytes) {
+      const std::size_t n = std::size_t(head.bytes);
       if (r < rounds) {
-        const int to = detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], head.target);
-        rp.enqueue(to, head);
-        rp.enqueue(to, bytes, n);
+        const std::size_t j =
+            detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], head.target);
+        detail::append_record(out[j], head.target, head.source, bytes, n);
       } else if (head.target == rp.gid()) {
-        mine.queues_[head.source].write(bytes, n);
+        received.queues_[head.source].write(bytes, n);
       } else {
         throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
                                       std::to_string(head.target) + " reached block " +
                                       std::to_string(rp.gid()));
       }
     };
-    AllToAllProxy received(rp.gid(), nb, false);
     if (r == 0) {
       AllToAllProxy sent(rp.gid(), nb, true);
       f(b, sent);
       for (auto& [to, q] : sent.queues_)
-        pass(detail::AllToAllRecord{to, rp.gid()}, q.data(), q.size(), received);
+        if (q.size() > 0) pass(detail::AllToAllRecord{to, rp.gid(), q.size()}, q.data());
     }
     for (int from : rp.in_link())
-      while (rp.incoming(from) > 0) {
-        detail::AllToAllRecord head;
-        rp.dequeue(from, head);
-        const QueueView<char> bytes = rp.dequeue_view<char>(from);
-        pass(head, bytes.data(), bytes.size(), received);
+      if (rp.incoming(from) > 0) {
+        const QueueView<char> array = rp.dequeue_view<char>(from);
+        detail::for_each_record(array.data(), array.size(), pass);
       }
-    if (r == rounds) f(b, received);
+    if (r == rounds) {
+      f(b, received);
+      sending.erase(rp.gid());
+      return;
+    }
+    for (std::size_t j = 0; j < out.size(); ++j)
+      rp.enqueue_view(rp.out_link()[j], out[j].data(), out[j].size());
   });
 }
 
