@@ -6,11 +6,14 @@
 //     if (ap.sending()) {                       // first call: send
 //       for (const Item& item : c.items) ap.enqueue(owner_of(item), item);
 //       c.items.clear();
-//     } else {                                  // last call: receive
-//       for (int from : ap.incoming_from())
-//         while (ap.incoming(from) > 0) { Item item; ap.dequeue(from, item);
-//         c.items.push_back(item); }
+//       return;
 //     }
+//     for (int from : ap.incoming_from())       // last call: receive
+//       while (ap.incoming(from) > 0) {
+//         Item item;
+//         ap.dequeue(from, item);
+//         c.items.push_back(item);
+//       }
 //   }, 4);
 //
 // f(block, proxy) runs twice on every block: once sending (enqueue to any
@@ -22,14 +25,15 @@
 // round r hands each record to the member of the block's group whose digit
 // r (mixed radix of the group sizes, lowest first) is the target's, so
 // after the last round every record is at its target. Out of core (a
-// memory-block limit), the records are the reduction's queues and go to
-// storage as they do (Reduce.h); the blocks are loaded in every round.
+// memory-block limit), the record arrays become the reduction's queues and
+// go to storage as they do (Reduce.h); the blocks are loaded in every round.
 // Failures as in reduce: thrown on every unit.
 //
 // | call              | cost                                                     |
 // |-------------------|----------------------------------------------------------|
 // | all_to_all        | collective over master.team(); log_k(nblocks) rounds of  |
-// |                   | reduce, each record's bytes copied once per round        |
+// |                   | reduce, each record copied once per round (one array per |
+// |                   | group member, sent by enqueue_view)                      |
 // | enqueue / dequeue | local; one copy of the value's bytes                     |
 #ifndef DASH__BLOCKS__ALL_TO_ALL_H_
 #define DASH__BLOCKS__ALL_TO_ALL_H_
