@@ -45,10 +45,10 @@
 #include <dash/blocks/ReducePartners.h>
 #include <dash/blocks/Serialization.h>
 
-#include <boost/container/flat_map.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -127,7 +127,7 @@ class AllToAllProxy {
   int gid_, nblocks_;
   bool sending_;
   // Sending: the queues to each target; receiving: those from each source.
-  boost::container::flat_map<int, MemoryBuffer> queues_;
+  std::map<int, MemoryBuffer> queues_;
 };
 
 namespace detail {
@@ -190,7 +190,7 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
   for (int r = 0; r < rounds; ++r)
     step[std::size_t(r) + 1] = step[std::size_t(r)] * std::uint64_t(partners.size(r));
   // Per block of this unit: the arrays it sends this round, one per member.
-  boost::container::flat_map<int, std::vector<MemoryBuffer>> sending;
+  std::map<int, std::vector<MemoryBuffer>> sending;
   reduce(master, partners, [&](Block& b, ReduceProxy& rp) {
     const int r = rp.round();
     std::vector<MemoryBuffer>& out = sending[rp.gid()];  // sent last round: reusable
