@@ -2,7 +2,6 @@
 // runs under a memory-block limit (see SpillStore.h).
 #include <dash/blocks/SpillStore.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -27,13 +26,10 @@ bool threshold_set_by_user() {
 
 bool return_freed_memory() {
 #if defined(__GLIBC__)
-  static std::atomic<int> state{0};  // 0: not yet, 1: fixed, 2: left alone
-  int expected = 0;
-  if (state.load() == 0 && state.compare_exchange_strong(expected, 2)) {
-    if (!threshold_set_by_user() && mallopt(M_MMAP_THRESHOLD, int(kFreedMemoryThreshold)) == 1)
-      state = 1;
-  }
-  return state.load() == 1;
+  // Once per process (thread-safe static initialisation).
+  static const bool fixed =
+      !threshold_set_by_user() && mallopt(M_MMAP_THRESHOLD, int(kFreedMemoryThreshold)) == 1;
+  return fixed;
 #else
   return false;
 #endif
