@@ -162,7 +162,7 @@ void for_each_record(const char* at, std::size_t n, F&& f) {
   }
 }
 
-// The member of `group` (a round's out_link, in increasing gid) a record
+// The index in `group` (a round's out_link, in increasing gid) of the member a record
 // for `target` goes to: the one whose digit of the round is the target's
 // (`step`: the product of the group sizes of the rounds before). Local.
 inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t step, int target) {
