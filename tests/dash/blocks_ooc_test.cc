@@ -346,6 +346,69 @@ TEST(BlocksOutOfCore, EvictionAgain_SavesIntoTheStoresBuffer) {
   EXPECT_EQ(store->queues_held() + store->parts_held(), 0);
 }
 
+// The unit's spill store (dash/ooc/BlockStore.h), counting the blocks
+// handed to put() and the bytes read() returned (the store's own counters
+// follow its I/O thread).
+class CountingStore : public dash::bp::SpillStore {
+ public:
+  void put(std::uint64_t key, dash::bp::Bytes bytes) override {
+    ++puts;
+    store_->put(key, std::move(bytes));
+  }
+  dash::bp::Bytes read(std::uint64_t key, bool& kept) override {
+    dash::bp::Bytes b = store_->read(key, kept);
+    read_bytes += b.size();
+    return b;
+  }
+  bool put_kept(std::uint64_t key) override { return store_->put_kept(key); }
+  void prefetch(std::uint64_t key) override { store_->prefetch(key); }
+  dash::bp::Bytes take(std::uint64_t key) override { return store_->take(key); }
+  void recycle(dash::bp::Bytes b) override { store_->recycle(std::move(b)); }
+  void erase(std::uint64_t key) override { store_->erase(key); }
+  dash::bp::SpillCounters counters() const override { return store_->counters(); }
+  int puts = 0;
+  std::size_t read_bytes = 0;
+
+ private:
+  std::unique_ptr<dash::bp::SpillStore> store_ = dash::bp::make_spill_store("counting");
+};
+
+// A block only read since it was loaded (foreach_read) is dropped, not
+// written again, while the unit's spill store keeps the file it was read
+// from; a call that may write saves it again. Rounds of exchange between
+// read-only passes give the sums of a run all in memory.
+TEST(BlocksOutOfCore, ReadOnlyPasses_WriteNothingAgain) {
+  const int nb = 3 * nunits();
+  auto store = std::make_shared<CountingStore>();
+  auto master = MakeRing(nb, 1, Assignment::contiguous, store);
+  auto in_memory = MakeRing(nb, 0, Assignment::contiguous);
+  CheckPayloads(*master, 0);  // may write: every block has been saved once
+  auto read_pass = [](Master<Heavy>& m) {
+    std::atomic<int> seen{0};
+    m.foreach_read([&](const Heavy& b, Proxy&) {
+      ++seen;
+      ASSERT_EQ(b.data.size(), kWords) << "block " << b.gid;
+      for (std::size_t i = 0; i < kWords; ++i) ASSERT_EQ(b.data[i], Word(b.gid, i)) << b.gid;
+    });
+    EXPECT_EQ(seen.load(), int(m.size()));
+  };
+  read_pass(*master);  // saves the block the writing pass left in memory (once evicted)
+  const int puts = store->puts;
+  const std::size_t read_bytes = store->read_bytes;
+  for (int pass = 0; pass < 2; ++pass) read_pass(*master);
+  EXPECT_EQ(store->puts, puts) << "read-only passes wrote blocks";
+  EXPECT_GE(store->read_bytes - read_bytes,
+            2 * (master->size() - 1) * kWords * sizeof(std::uint64_t));
+  CheckPayloads(*master, 0);
+  EXPECT_EQ(store->puts, puts + int(master->size()) - 1)
+      << "a writing pass saves each block evicted";
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<std::uint64_t> expected = RunRing(*in_memory, 1);
+    EXPECT_EQ(RunRing(*master, 1), expected) << "round " << round;
+    read_pass(*master);
+  }
+}
+
 // An evicted block's queues leave memory with it: once every queue is
 // empty, the proxies of evicted blocks hold no queue memory, while without
 // a limit (and for the block still in memory) the queues keep theirs for

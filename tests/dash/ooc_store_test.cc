@@ -260,6 +260,62 @@ TEST(OocStore, Quota_RefusesAndStaysUsable) {
   EXPECT_TRUE(Same(store.take(4), Pattern(4, 30000)));
 }
 
+// read() keeps the file (until a put or erase of the key, or a put that
+// needs the room under DASH_OOC_MAX_BYTES); put_kept() makes it the key's
+// stored bytes again, which are then never dropped for room.
+TEST(OocStore, Read_KeepsTheFileUntilReplacedOrNeeded) {
+  ScopedEnv quota("DASH_OOC_MAX_BYTES", "100K");  // two files of 40 KB fit, three do not
+  BlockStore store("read");
+  store.put(1, Pattern(1, 40000));
+  store.flush();
+  bool kept = false;
+  EXPECT_TRUE(Same(store.read(1, kept), Pattern(1, 40000)));
+  EXPECT_TRUE(kept);
+  EXPECT_TRUE(store.contains(1));
+  store.prefetch(1);  // read again, prefetched: the same bytes, still kept
+  EXPECT_TRUE(Same(store.read(1, kept), Pattern(1, 40000)));
+  EXPECT_TRUE(kept);
+  EXPECT_TRUE(store.put_kept(1));
+  EXPECT_EQ(store.stats().bytes_read, 80000u);
+  EXPECT_EQ(store.stats().files_written, 1u);
+
+  store.put(2, Pattern(2, 40000));
+  store.flush();
+  EXPECT_THROW(store.put(3, Pattern(3, 40000)), dash::exception::RuntimeError)
+      << "key 1's file is its stored bytes again: not dropped for room";
+  EXPECT_TRUE(Same(store.read(2, kept), Pattern(2, 40000)));
+  EXPECT_TRUE(kept);
+  store.put(3, Pattern(3, 40000));  // key 2's kept file makes the room
+  EXPECT_FALSE(store.contains(2));
+  EXPECT_FALSE(store.put_kept(2)) << "the caller must put key 2's bytes";
+  store.flush();
+
+  // A put replaces a kept file; an erase drops it.
+  EXPECT_TRUE(Same(store.read(3, kept), Pattern(3, 40000)));
+  store.put(3, Pattern(4, 1000));
+  EXPECT_TRUE(Same(store.take(3), Pattern(4, 1000)));
+  EXPECT_TRUE(Same(store.read(1, kept), Pattern(1, 40000)));
+  store.erase(1);
+  EXPECT_FALSE(store.contains(1));
+  EXPECT_FALSE(store.put_kept(1));
+
+  // A kept file damaged before the next read: reported, and the key leaves.
+  store.put(5, Pattern(5, 5000));
+  store.flush();
+  EXPECT_TRUE(Same(store.read(5, kept), Pattern(5, 5000)));
+  ASSERT_EQ(truncate(store.path_of(5).c_str(), 100), 0);
+  EXPECT_THROW(store.read(5, kept), dash::exception::RuntimeError);
+  EXPECT_FALSE(store.contains(5));
+
+  // Read right after a put: the bytes may still be queued (taken, not
+  // kept) or written (kept); the same bytes either way.
+  for (std::uint64_t k = 10; k < 20; ++k) {
+    store.put(k, Pattern(k, 100 + k));
+    EXPECT_TRUE(Same(store.read(k, kept), Pattern(k, 100 + k)));
+    EXPECT_EQ(store.contains(k), kept);
+  }
+}
+
 TEST(OocStore, FailedWrite_ReportedAndNothingLost) {
   ScopedEnv fail("DASH_OOC_TEST_FAIL_WRITE", "2");
   BlockStore store("fullfs");

@@ -90,6 +90,7 @@ struct BlockStore::Entry {
   std::shared_ptr<StoreStats> stats;
   bool direct = false;          // DASH_OOC_DIRECT of its store
   bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
+  bool kept = false;            // on disk after read(): the caller has the bytes too
 };
 
 namespace {
@@ -416,6 +417,22 @@ void throw_unreported(Engine& engine) {
   throw exception::RuntimeError(text);
 }
 
+// Reads entry e (on disk) on the calling thread: the bytes, or the error,
+// as a prefetch leaves them (read_done). Call with the engine's mutex held
+// in `lock`; it is let go during the read.
+void read_here(Engine& engine, BlockStore::Entry& e, std::unique_lock<std::mutex>& lock) {
+  e.state = BlockStore::Entry::reading;
+  lock.unlock();
+  dash::bp::Bytes payload;
+  std::string error;
+  engine.read_file(e, payload, error);
+  lock.lock();
+  e.bytes = std::move(payload);
+  e.error = std::move(error);
+  e.state = BlockStore::Entry::read_done;
+  engine.changed.notify_all();
+}
+
 // Keeps an entry's file as a spent file (or removes it) and gives its bytes
 // back to the quota. Call with the mutex held.
 void drop_file(Engine& engine, BlockStore::Entry& e) {
@@ -463,9 +480,16 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   std::unique_lock<std::mutex> lock(engine.mutex);
   engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
   throw_unreported(engine);
-  if (settings.max_bytes > 0) {  // spent files go first
-    const std::uint64_t needed = engine.disk_bytes + e->disk_bytes;
-    spent_files().shrink_to(needed < settings.max_bytes ? settings.max_bytes - needed : 0);
+  if (settings.max_bytes > 0) {  // spent files go first, then kept ones (spent in turn)
+    auto shrink_spent = [&] {
+      const std::uint64_t needed = engine.disk_bytes + e->disk_bytes;
+      spent_files().shrink_to(needed < settings.max_bytes ? settings.max_bytes - needed : 0);
+    };
+    shrink_spent();
+    if (engine.disk_bytes + spent_files().bytes() + e->disk_bytes > settings.max_bytes) {
+      drop_kept_files(e->disk_bytes);
+      shrink_spent();
+    }
   }
   if (settings.max_bytes > 0 &&
       engine.disk_bytes + spent_files().bytes() + e->disk_bytes > settings.max_bytes)
@@ -517,17 +541,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
     e->state = Entry::dropped;
     return std::move(e->bytes);
   }
-  if (e->state == Entry::on_disk) {  // not prefetched: read it here
-    e->state = Entry::reading;
-    lock.unlock();
-    dash::bp::Bytes payload;
-    std::string error;
-    engine.read_file(*e, payload, error);
-    lock.lock();
-    e->bytes = std::move(payload);
-    e->error = std::move(error);
-    e->state = Entry::read_done;
-  }
+  if (e->state == Entry::on_disk) read_here(engine, *e, lock);
   e->state = Entry::dropped;
   const std::uint64_t file_bytes = e->disk_bytes;
   engine.disk_bytes -= e->disk_bytes;
@@ -547,6 +561,58 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
     throw exception::RuntimeError("dash::ooc::BlockStore: reading key " + std::to_string(key) +
                                   " from " + e->path + ": " + error);
   return bytes;
+}
+
+dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
+  kept = false;
+  std::shared_ptr<Entry> e = find(key);
+  if (!e)
+    throw exception::InvalidArgument("dash::ooc::BlockStore::read: no key " + std::to_string(key) +
+                                     " in the store of " + prefix_ + "*");
+  Engine& engine = Engine::get();
+  std::unique_lock<std::mutex> lock(engine.mutex);
+  engine.changed.wait(lock,
+                      [&] { return e->state != Entry::writing && e->state != Entry::reading; });
+  if (e->state == Entry::on_disk) read_here(engine, *e, lock);
+  if (e->state != Entry::read_done || !e->error.empty()) {
+    // Still in memory (a queued or failed write), or damaged: take() hands
+    // the bytes over, or reports the damage and drops the file.
+    lock.unlock();
+    return take(key);
+  }
+  dash::bp::Bytes bytes = std::move(e->bytes);
+  e->bytes = dash::bp::Bytes();
+  e->state = Entry::on_disk;
+  e->kept = true;
+  e->stats->bytes_read += bytes.size();
+  e->stats->files_read += 1;
+  kept = true;
+  return bytes;
+}
+
+bool BlockStore::put_kept(std::uint64_t key) {
+  std::shared_ptr<Entry> e = find(key);
+  if (!e) return false;
+  std::lock_guard<std::mutex> lock(Engine::get().mutex);
+  e->kept = false;
+  return true;
+}
+
+void BlockStore::drop_kept_files(std::uint64_t needed) {
+  Engine& engine = Engine::get();
+  const std::uint64_t max = settings_->max_bytes;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (engine.disk_bytes + needed <= max) return;
+    Entry& k = *it->second;
+    if (k.kept && k.state == Entry::on_disk) {
+      drop_file(engine, k);
+      k.state = Entry::dropped;
+      it = entries_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 bool BlockStore::contains(std::uint64_t key) const { return find(key) != nullptr; }
@@ -638,6 +704,8 @@ class BlockSpillStore : public SpillStore {
   void put(std::uint64_t key, Bytes bytes) override { store_.put(key, std::move(bytes)); }
   void prefetch(std::uint64_t key) override { store_.prefetch(key); }
   Bytes take(std::uint64_t key) override { return store_.take(key); }
+  Bytes read(std::uint64_t key, bool& kept) override { return store_.read(key, kept); }
+  bool put_kept(std::uint64_t key) override { return store_.put_kept(key); }
   void recycle(Bytes bytes) override { store_.recycle(std::move(bytes)); }
   Bytes buffer(std::size_t n) override { return store_.buffer(n); }
   void erase(std::uint64_t key) override { store_.erase(key); }

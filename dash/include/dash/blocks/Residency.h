@@ -22,15 +22,18 @@
 // with a payload (has_payload_v: its bulk data as Bytes, e.g. the slabs of
 // an out-of-core matrix) is evicted differently: the block object (its
 // shell: halos, links, metadata) stays in memory and only the payload goes
-// to the store; a block that was only read since it was loaded (a foreach
+// to the store. A block that was only read since it was loaded (foreach_read,
 // whose callback takes the block by const reference) is dropped, not
-// written, when the store keeps what it gave (SpillStore::keeps_taken).
+// written, while the store still holds the bytes it was loaded from (a
+// container's file always does; the spill files keep them through
+// SpillStore::read and put_kept unless the store needs the room).
 //
 // | call              | cost                                                |
 // |-------------------|-----------------------------------------------------|
 // | acquire (resident)| local, O(1)                                         |
-// | acquire (evicted) | local: one eviction (serialise + write behind) and  |
-// |                   | one load (read, verify, deserialise)                |
+// | acquire (evicted) | local: one eviction (serialise + write behind; none |
+// |                   | if unchanged and still stored) and one load (read,  |
+// |                   | verify, deserialise)                                |
 // | prefetch, release | local, O(1)                                         |
 #ifndef DASH__BLOCKS__RESIDENCY_H_
 #define DASH__BLOCKS__RESIDENCY_H_
@@ -242,6 +245,7 @@ class Residency {
     bool prefetched = false;
     bool in_memory = true;        // the block (or its payload) is in memory
     bool dirty = true;            // changed since it was loaded (or never stored)
+    bool stored = false;          // the store kept the bytes it was loaded from
     std::size_t saved_bytes = 0;  // its size as bytes when last stored (0: not yet)
   };
 
@@ -268,21 +272,34 @@ class Residency {
     return true;
   }
 
+  // Whether slot s (in memory) is unchanged since it was loaded and the
+  // store still holds the bytes it was loaded from
+  // (then it is the store's again).
+  bool unchanged_in_store(const Slot& s) {
+    return !s.dirty && s.stored && store().put_kept(key(s.gid));
+  }
+
   void evict(std::size_t i) {
     if (slots_[i].queues) slots_[i].queues->free_empty_queues();
     if constexpr (has_payload_v<Block>) {
       Slot& s = slots_[i];
       Bytes payload = s.block->release_payload();
       largest_stored_ = std::max(largest_stored_, payload.size());
-      if (s.dirty || !store().keeps_taken())
-        store().put(key(s.gid), std::move(payload));
-      else
+      if (unchanged_in_store(s))
         store().recycle(std::move(payload));
+      else
+        store().put(key(s.gid), std::move(payload));
       s.in_memory = false;
       s.dirty = false;
       --resident_;
     } else if constexpr (is_spillable_v<Block>) {
       Slot& s = slots_[i];
+      if (unchanged_in_store(s)) {  // the store has these bytes: nothing to write
+        s.block.reset();
+        s.in_memory = false;
+        --resident_;
+        return;
+      }
       MemoryBuffer buf;
       if (s.saved_bytes > 0) {
         // The store's recycled memory, sized as before: no fresh pages, and
@@ -304,7 +321,7 @@ class Residency {
     if constexpr (has_payload_v<Block>) {
       if (limited()) shrink(limit_ - 1);
       Slot& s = slots_[i];
-      s.block->adopt_payload(store().take(key(s.gid)));
+      s.block->adopt_payload(store().read(key(s.gid), s.stored));
       s.prefetched = false;
       s.in_memory = true;
       s.dirty = false;
@@ -313,7 +330,7 @@ class Residency {
       if (limited()) shrink(limit_ - 1);  // room for block i (blocks in use stay)
       Slot& s = slots_[i];
       MemoryBuffer buf;
-      buf.bytes() = store().take(key(s.gid));
+      buf.bytes() = store().read(key(s.gid), s.stored);
       s.saved_bytes = buf.size();
       s.prefetched = false;
       auto block = std::make_unique<Block>();

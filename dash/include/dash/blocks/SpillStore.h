@@ -11,11 +11,15 @@
 // | put      | local; returns at once, the bytes are written behind        |
 // | prefetch | local; starts reading in the background                     |
 // | take     | local; waits for the bytes (no disk access if still queued) |
+// | read     | local; as take, the store may keep its copy                 |
+// | put_kept | local, O(1): the kept copy is stored again                  |
 // | erase    | local                                                       |
 //
 // A store that keeps what take() returned (keeps_taken(), e.g.
 // dash::ooc::LocalArrayFile) holds a container's data: its bytes stay valid
 // after take, so a block that was only read is dropped, not written back.
+// Other stores may keep a copy when asked through read() (the unit's spill
+// files do), with the same effect while they hold it.
 #ifndef DASH__BLOCKS__SPILL_STORE_H_
 #define DASH__BLOCKS__SPILL_STORE_H_
 
@@ -57,6 +61,19 @@ class SpillStore {
   // The bytes of `key`, verified, removed from the store; errors of its
   // background write or read surface here. Local, waits.
   virtual Bytes take(std::uint64_t key) = 0;
+  // The bytes of `key`, verified, as take() gives them; but a store that can
+  // keeps its copy (until the next put or erase of `key`) and sets `kept`, so
+  // a block that was only read can later be dropped instead of written
+  // again. Local, waits.
+  virtual Bytes read(std::uint64_t key, bool& kept) {
+    kept = keeps_taken();
+    return take(key);
+  }
+  // As put() of the bytes read() returned for `key` (and which did not
+  // change), without writing them: the copy read() kept becomes the key's
+  // bytes again. False if the store has dropped that copy meanwhile (a
+  // store may, to stay within its quota): put() them then. Local.
+  virtual bool put_kept(std::uint64_t /*key*/) { return keeps_taken(); }
   // Gives back bytes that take() returned, once read, for a later take. Local.
   virtual void recycle(Bytes bytes) = 0;
   // Drops `key`. Local.

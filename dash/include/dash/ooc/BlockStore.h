@@ -12,6 +12,14 @@
 //                     touching the disk; otherwise the prefetched (or now
 //                     read) file is checked (trailer, size, checksum) and its
 //                     bytes returned; the file is kept as a spent file
+//   read(key, kept):  as take, but a file read stays the key's (kept =
+//                     true) until the next put or erase of the key, so an
+//                     unchanged block needs no new write; a write still
+//                     queued is taken instead (kept = false). Kept files
+//                     count against DASH_OOC_MAX_BYTES and are the first
+//                     to go (after spent files) when a put needs the room
+//   put_kept(key):    the kept file is the key's stored bytes again (the
+//                     caller drops its unchanged copy instead of a put)
 //
 // Spent files: a file whose bytes were taken (or erased) is renamed to
 // "<dir>/.spent-<n>" and the next write renames one to its own name and
@@ -39,6 +47,8 @@
 // | put          | local; O(1), the write happens on an I/O thread        |
 // | prefetch     | local; O(1), the read happens on an I/O thread         |
 // | take         | local; waits for the read (or reads), checksums        |
+// | read         | local; as take, keeps the file                         |
+// | put_kept     | local, O(1)                                            |
 // | erase        | local; removes the file (or drops the queued write)    |
 // | buffer       | local; a recycled buffer, or a new one                 |
 // | recycle      | local; keeps up to 8 buffers (256 MiB) for later I/O    |
@@ -82,6 +92,14 @@ class BlockStore {
   void prefetch(std::uint64_t key);
   // The bytes of `key`, checked; the key leaves the store. Local.
   dash::bp::Bytes take(std::uint64_t key);
+  // The bytes of `key`, checked, as take() returns them; if they came from
+  // the file, the file stays the key's (kept: true) until the next put or
+  // erase of it, or until a put needs its room under DASH_OOC_MAX_BYTES.
+  // Local.
+  dash::bp::Bytes read(std::uint64_t key, bool& kept);
+  // The file read() kept for `key` is the key's again, as after a put of the
+  // same bytes (no longer dropped for room); false if it was dropped. Local.
+  bool put_kept(std::uint64_t key);
   // Gives back bytes that take() returned, once read: their memory serves a
   // later read (a fresh buffer of many MiB costs a page fault per 4 KiB).
   // Local.
@@ -102,6 +120,10 @@ class BlockStore {
 
  private:
   std::shared_ptr<Entry> find(std::uint64_t key) const;
+  // Drops kept files (read() and not put_kept since) of this store, as
+  // spent files, until `needed` more bytes fit DASH_OOC_MAX_BYTES beside
+  // the stored ones. Call with the engine's mutex held.
+  void drop_kept_files(std::uint64_t needed);
 
   std::string prefix_;  // "<dir>/<name>-"
   mutable std::mutex mutex_;
