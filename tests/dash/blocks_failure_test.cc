@@ -100,6 +100,26 @@ TEST(BlocksFailure, Exchange_ForeachFailure_ThrowsOnEveryUnit) {
   }
 }
 
+// report_failures: a foreach failure held on some units is thrown on every
+// unit before the program's own collective (a sum here); without one it
+// returns, and the master goes on.
+TEST(BlocksFailure, ReportFailures_ThrowsWhatForeachHeldOnEveryUnit) {
+  for (const std::set<int>& failing : FailingSets()) {
+    SCOPED_TRACE("lowest failing unit " + std::to_string(*failing.begin()) + ", " +
+                 std::to_string(failing.size()) + " failing");
+    const int nb = 2 * nunits() + 1;
+    auto master = MakeRing(nb, Assignment::round_robin);
+    master->report_failures();  // nothing held: returns
+    master->foreach ([&](Ring& b, Proxy&) {
+      if (failing.count(myid()) && b.gid == master->gid(0)) throw std::runtime_error(Why(myid()));
+    });
+    ExpectAgreedFailure([&] { master->report_failures(); }, failing,
+                        "dash::bp::Master::report_failures");
+    master->report_failures();  // reported once: nothing held any more
+    CleanRingRound(*master, 1);
+  }
+}
+
 // ---- iexchange --------------------------------------------------------------
 
 // The token relay of relay_blocks.h: every block stays busy until it has

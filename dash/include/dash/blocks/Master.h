@@ -335,6 +335,18 @@ class Master {
     }
   }
 
+  // Throws, on every unit, a failure that foreach holds on any unit (its own
+  // exception where it happened, dash::exception::RemoteFailure on the
+  // others); returns if there is none. For programs that follow foreach
+  // calls with collectives of their own (exchange, iexchange and reduce do
+  // it already). Collective over the team: one int allreduce.
+  void report_failures() {
+    run_delayed();
+    dash::internal::Failure failure;
+    failure.capture(std::exchange(held_, nullptr));
+    dash::internal::agree(failure, team_->dart_id(), "dash::bp::Master::report_failures");
+  }
+
   // Delivers every outgoing queue to its target block's incoming queue (the
   // incoming queues of the previous round are dropped first). Collective
   // over the team.
