@@ -50,6 +50,12 @@ class DisjointSets {
     return root;
   }
 
+  // The root of i's set, leaving the paths as they are (for readers). Local.
+  index_type root(index_type i) const {
+    while (parent_[std::size_t(i)] != i) i = parent_[std::size_t(i)];
+    return i;
+  }
+
   // Merges the sets of a and b (the smaller under the larger); returns the
   // root of the merged set.
   index_type unite(index_type a, index_type b) {

@@ -13,6 +13,7 @@
 #include <dash/Team.h>
 
 #include <chrono>
+#include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Report.h"
 #include "unionfind.h"
 
 namespace {
@@ -47,7 +49,8 @@ const char* const kUsage =
     "  --seed S              seed of the field (default: 1)\n"
     "  --threads N           threads running the blocks of a unit (default: 1)\n"
     "  --mem-blocks M        blocks per unit kept in memory, 1 .. B; the others wait\n"
-    "                        in the unit's spill directory (DASH_OOC_DIR) (default: B)\n"
+    "                        in the unit's spill directory (DASH_OOC_DIR), and unit 0\n"
+    "                        prints the bytes they moved (default: B)\n"
     "  --check               also run a serial union-find over the whole grid on\n"
     "                        unit 0 and fail (exit 1) unless the component count and\n"
     "                        every cell's label (the smallest cell id of its\n"
@@ -194,6 +197,16 @@ int run(const Options& o) {
         kProgram, components->decomposer().nblocks(), div[0], div[1], div[2], units, cfg.threads,
         unionfind::to_string(o.protocol).c_str(), steps.c_str(), stats.messages, stats.updates,
         stats.unions);
+  }
+
+  if (cfg.mem_blocks > 0) {
+    // Bytes the blocks moved to and from storage, over all units.
+    const dash::bp::SpillCounters moved = components->master().spill_counters();
+    const std::uint64_t read = examples::sum_over_units(moved.bytes_read, kProgram);
+    const std::uint64_t written = examples::sum_over_units(moved.bytes_written, kProgram);
+    if (root)
+      std::printf("%s: storage bytes_read=%" PRIu64 " bytes_written=%" PRIu64 "\n", kProgram, read,
+                  written);
   }
 
   std::string failure;

@@ -58,6 +58,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -130,20 +131,20 @@ class Block {
 
   // Selected cells whose label is their own id (components rooted here).
   // Local.
-  long long roots();
+  long long roots() const;
   long long selected() const { return selected_count_; }
 
   // The label of the cell with local index i (kNoLabel if not selected).
   // Local.
-  std::int64_t label_at(index_type i) {
-    return selected_[std::size_t(i)] ? label_[std::size_t(sets_.find(i))] : kNoLabel;
+  std::int64_t label_at(index_type i) const {
+    return selected_[std::size_t(i)] ? label_[std::size_t(sets_.root(i))] : kNoLabel;
   }
 
   // A digest of the (id, label) pairs of the selected cells of `part` (a
   // box inside this block): the sum of a 64-bit hash of each pair, so equal
   // labellings give equal digests whatever the order or decomposition, and
   // any differing label changes it (but for a 2^-64 chance). Local.
-  std::uint64_t digest(const Box& part);
+  std::uint64_t digest(const Box& part) const;
 
   const Box& box() const { return box_; }
 
@@ -418,19 +419,19 @@ inline std::size_t Block::send_changes(dash::bp::Proxy& p) {
   return sent;
 }
 
-inline long long Block::roots() {
+inline long long Block::roots() const {
   long long n = 0;
   index_type i = 0;
   for (long x = box_.min[0]; x < box_.max[0]; ++x)
     for (long y = box_.min[1]; y < box_.max[1]; ++y) {
       std::int64_t id = ids_.id({x, y, box_.min[2]});
       for (long z = box_.min[2]; z < box_.max[2]; ++z, ++i, ++id)
-        if (selected_[std::size_t(i)] && label_[std::size_t(sets_.find(i))] == id) ++n;
+        if (selected_[std::size_t(i)] && label_[std::size_t(sets_.root(i))] == id) ++n;
     }
   return n;
 }
 
-inline std::uint64_t Block::digest(const Box& part) {
+inline std::uint64_t Block::digest(const Box& part) const {
   std::uint64_t sum = 0;
   Coords c;
   for (c[0] = part.min[0]; c[0] < part.max[0]; ++c[0])
@@ -441,7 +442,7 @@ inline std::uint64_t Block::digest(const Box& part) {
       for (; c[2] < part.max[2]; ++c[2], ++i, ++id)
         if (selected_[std::size_t(i)])
           sum +=
-              mix64(std::uint64_t(id) ^ mix64(std::uint64_t(label_[std::size_t(sets_.find(i))])));
+              mix64(std::uint64_t(id) ^ mix64(std::uint64_t(label_[std::size_t(sets_.root(i))])));
     }
   return sum;
 }
@@ -492,46 +493,57 @@ inline void Components::merge(Protocol protocol) {
     });
     return;
   }
-  auto enqueued = [this] {
-    long long n = 0;
-    for (std::size_t i = 0; i < master_->size(); ++i) n += master_->block(i).updates;
-    return n;
-  };
-  for (;;) {
-    const long long before = enqueued();
-    master_->foreach ([](Block& b, dash::bp::Proxy& p) {
+  // After the first round a block with nothing incoming has nothing to do
+  // (its labels drop only by what it receives): it is skipped, and out of
+  // core not even loaded.
+  auto nothing_incoming = [](const dash::bp::Proxy& p) { return p.incoming_from().empty(); };
+  for (bool first = true;; first = false) {
+    std::atomic<long long> sent{0};
+    auto step = [&sent](Block& b, dash::bp::Proxy& p) {
       b.receive(p);
-      b.send_changes(p);
-    });
+      sent += (long long)b.send_changes(p);
+    };
+    if (first)
+      master_->foreach (step);
+    else
+      master_->foreach (step, nothing_incoming);
+    master_->report_failures();
     // Nothing enqueued anywhere: every update sent has been applied and
     // changed nothing that is still unsent, so no label can drop any more.
-    if (sum(enqueued() - before) == 0) break;
+    if (sum(sent.load()) == 0) break;
     master_->exchange();
     ++rounds_;
   }
 }
 
+// The blocks are only read from here on (foreach_read): out of core they
+// are loaded, and dropped again without being written.
+
 inline long long Components::count() {
-  long long n = 0;
-  for (std::size_t i = 0; i < master_->size(); ++i) n += master_->block(i).roots();
-  return sum(n);
+  std::atomic<long long> n{0};
+  master_->foreach_read([&n](const Block& b, dash::bp::Proxy&) { n += b.roots(); });
+  master_->report_failures();
+  return sum(n.load());
 }
 
 inline long long Components::selected() {
-  long long n = 0;
-  for (std::size_t i = 0; i < master_->size(); ++i) n += master_->block(i).selected();
-  return sum(n);
+  std::atomic<long long> n{0};
+  master_->foreach_read([&n](const Block& b, dash::bp::Proxy&) { n += b.selected(); });
+  master_->report_failures();
+  return sum(n.load());
 }
 
 inline MergeStats Components::stats() {
-  long long local[4] = {0, 0, 0, 0}, total[4];
-  for (std::size_t i = 0; i < master_->size(); ++i) {
-    const Block& b = master_->block(i);
-    local[0] += b.calls;
-    local[1] += b.messages;
-    local[2] += b.updates;
-    local[3] += b.unions;
-  }
+  std::atomic<long long> counters[4] = {{0}, {0}, {0}, {0}};
+  master_->foreach_read([&counters](const Block& b, dash::bp::Proxy&) {
+    counters[0] += b.calls;
+    counters[1] += b.messages;
+    counters[2] += b.updates;
+    counters[3] += b.unions;
+  });
+  master_->report_failures();
+  long long local[4], total[4];
+  for (int k = 0; k < 4; ++k) local[k] = counters[k].load();
   dash::internal::check_dart(
       dart_allreduce(local, total, 4, DART_TYPE_LONGLONG, DART_OP_SUM, team_->dart_id()),
       "dart_allreduce");
@@ -546,10 +558,10 @@ inline MergeStats Components::stats() {
 
 inline std::vector<std::uint64_t> Components::digests() {
   std::vector<std::uint64_t> mine(std::size_t(decomposer_.nblocks()), 0), all(mine.size());
-  for (std::size_t i = 0; i < master_->size(); ++i) {
-    Block& b = master_->block(i);
-    mine[std::size_t(master_->gid(i))] = b.digest(b.box());
-  }
+  master_->foreach_read([&mine](const Block& b, dash::bp::Proxy& p) {
+    mine[std::size_t(p.gid())] = b.digest(b.box());  // one element per block: no race
+  });
+  master_->report_failures();
   // Every block has one owner: the sum puts each digest in its place.
   dash::internal::check_dart(dart_allreduce(mine.data(), all.data(), mine.size(),
                                             DART_TYPE_ULONGLONG, DART_OP_SUM, team_->dart_id()),
