@@ -191,13 +191,13 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     step[std::size_t(r) + 1] = step[std::size_t(r)] * std::uint64_t(partners.size(r));
   // Per block of this unit: the arrays it sends this round, one per member.
   std::map<int, std::vector<MemoryBuffer>> sending;
-  reduce(master, partners, [&](Block& b, ReduceProxy& rp) {
+  // A call of round r: the block's records (of f at round 0, received from the group
+  // otherwise) go to the group member on their way, or at the last call to `received`.
+  auto pass_on = [&](ReduceProxy& rp, AllToAllProxy* sent, AllToAllProxy* received) {
     const int r = rp.round();
     std::vector<MemoryBuffer>& out = sending[rp.gid()];  // sent last round: reusable
     out.resize(rp.out_link().size());
     for (MemoryBuffer& m : out) m.clear();
-    AllToAllProxy received(rp.gid(), nb, false);
-    // Where a record goes this round (the last call keeps what is its own).
     auto pass = [&](const detail::AllToAllRecord& head, const char* bytes) {
       const std::size_t n = std::size_t(head.bytes);
       if (r < rounds) {
@@ -205,32 +205,39 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
             detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], head.target);
         detail::append_record(out[j], head.target, head.source, bytes, n);
       } else if (head.target == rp.gid()) {
-        received.queues_[head.source].write(bytes, n);
+        received->queues_[head.source].write(bytes, n);
       } else {
         throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
                                       std::to_string(head.target) + " reached block " +
                                       std::to_string(rp.gid()));
       }
     };
-    if (r == 0) {
-      AllToAllProxy sent(rp.gid(), nb, true);
-      f(b, sent);
-      for (auto& [to, q] : sent.queues_)
+    if (sent)
+      for (auto& [to, q] : sent->queues_)
         if (q.size() > 0) pass(detail::AllToAllRecord{to, rp.gid(), q.size()}, q.data());
-    }
     for (int from : rp.in_link())
       if (rp.incoming(from) > 0) {
         const QueueView<char> array = rp.dequeue_view<char>(from);
         detail::for_each_record(array.data(), array.size(), pass);
       }
     if (r == rounds) {
-      f(b, received);
       sending.erase(rp.gid());
       return;
     }
     for (std::size_t j = 0; j < out.size(); ++j)
       rp.enqueue_view(rp.out_link()[j], out[j].data(), out[j].size());
-  });
+  };
+  // The first call sends and the last receives; the calls between only pass records on,
+  // and out of core do not load the blocks.
+  auto call = [&](Block& b, ReduceProxy& rp) {
+    const int r = rp.round();
+    AllToAllProxy sent(rp.gid(), nb, true), received(rp.gid(), nb, false);
+    if (r == 0) f(b, sent);
+    pass_on(rp, r == 0 ? &sent : nullptr, r == rounds ? &received : nullptr);
+    if (r == rounds) f(b, received);
+  };
+  auto route = [&](ReduceProxy& rp) { pass_on(rp, nullptr, nullptr); };
+  reduce(master, partners, call, route, [rounds](int r) { return r == 0 || r == rounds; });
 }
 
 }  // namespace bp

@@ -446,7 +446,22 @@ template <class Block, class Partners, class F>
 void reduce(Master<Block>& master, const Partners& partners, F&& f) {
   master.run_delayed_calls();
   detail::ReduceRun<Block, Partners> run(master, partners);
-  run.run(f);
+  auto no_route = [](ReduceProxy&) {};
+  auto every_round = [](int) { return true; };
+  run.run(f, no_route, every_round);
+}
+
+// The same for reductions whose calls in some rounds only pass queues on:
+// in call r, when uses_block(r) is false, route(proxy) runs instead of
+// f(block, proxy) and the block is not touched (under a memory-block limit
+// not loaded, nor written). uses_block must give the same answer on every
+// unit. Collective, as above.
+template <class Block, class Partners, class F, class Route, class UsesBlock>
+void reduce(Master<Block>& master, const Partners& partners, F&& f, Route&& route,
+            UsesBlock&& uses_block) {
+  master.run_delayed_calls();
+  detail::ReduceRun<Block, Partners> run(master, partners);
+  run.run(f, route, uses_block);
 }
 
 // ---- implementation ------------------------------------------------------
@@ -475,8 +490,8 @@ class ReduceRun {
     }
   }
 
-  template <class F>
-  void run(F& f) {
+  template <class F, class Route, class UsesBlock>
+  void run(F& f, Route& route, UsesBlock& uses_block) {
     if (partners_.nblocks() != master_.nblocks())
       throw exception::InvalidArgument("dash::bp::reduce: the partners cover " +
                                        std::to_string(partners_.nblocks()) +
@@ -488,7 +503,10 @@ class ReduceRun {
     }
     const int rounds = partners_.rounds();
     for (int r = 0;; ++r) {
-      call(r, f);
+      if (uses_block(r))
+        call(r, f);
+      else
+        call_without_blocks(r, route);
       if (r == rounds) break;
       exchange(r);
     }
@@ -663,13 +681,7 @@ class ReduceRun {
             }
         }
         f(block, slot.proxy);
-        // What the call read is done with (dequeue_view's elements were
-        // valid until it returned): its memory goes now, not after the
-        // round, so a round holds the queues of one block at a time.
-        for (InQueue& q : slot.proxy.in_) q = InQueue();
-        slot.proxy.scratch_.clear();
-        if (residency.limited()) slot.proxy.copy_views();
-        if (memory_short()) spill_outgoing(round, slot);
+        after_call(round, slot);
       } catch (const exception::InvalidArgument& e) {
         failure_.capture(where(slot.gid, round));
         fail(kInvalidArgument, failure_.own_message());
@@ -678,6 +690,38 @@ class ReduceRun {
         fail(kRuntimeError, failure_.own_message());
       }
     }
+  }
+
+  // Calls route(proxy) for the active blocks (not touching them), unless
+  // this unit has failed; the queues' memory as in call().
+  template <class Route>
+  void call_without_blocks(int round, Route& route) {
+    for (Slot& slot : slots_) {
+      if (!slot.active || failed()) continue;
+      try {
+        if (master_.residency_.limited()) restore_queues(slot);
+        route(slot.proxy);
+        after_call(round, slot);
+      } catch (const exception::InvalidArgument& e) {
+        failure_.capture(where(slot.gid, round));
+        fail(kInvalidArgument, failure_.own_message());
+      } catch (...) {
+        failure_.capture(where(slot.gid, round));
+        fail(kRuntimeError, failure_.own_message());
+      }
+    }
+  }
+
+  // After a call: what it read is done with (dequeue_view's elements were
+  // valid until it returned): its memory goes now, not after the round, so
+  // a round holds the queues of one block at a time; under a limit its
+  // enqueue_view arrays are copied into their queues (another block may
+  // evict this one) and, when memory is short, its big queues go to storage.
+  void after_call(int round, Slot& slot) {
+    for (InQueue& q : slot.proxy.in_) q = InQueue();
+    slot.proxy.scratch_.clear();
+    if (master_.residency_.limited()) slot.proxy.copy_views();
+    if (memory_short()) spill_outgoing(round, slot);
   }
 
   // Under a memory-block limit: the block's spilled incoming queues come
