@@ -3,16 +3,21 @@
 //   BM_sort/<blocks per unit>/<items per unit>  random 64-bit keys, the
 //       unit's items spread over its blocks; dash::bp::sort with 32 samples
 //       per block (k = 2)
+//     dash_array_sort  dash::sort of a dash::Array holding the same keys
+//                      (the unit's items its local part)
 //     mpi_psrs  std::sort of the unit's items, 32 regular samples,
 //               MPI_Allgather of the samples, splitters, MPI_Alltoall of the
 //               counts, MPI_Alltoallv of the items, the runs that came merged
 // Both sides start from the same items (restored untimed before each pass)
 // and are checked once to end with the same items in the same global order
 // (per unit, dash's blocks in gid order against MPI's unit). Counters: ns
-// per item of each side and ratio_vs_mpi_psrs (median of dash / MPI).
+// per item of each side and ratio_vs_<side> (median of dash::bp::sort /
+// that side).
 #include <benchmark/benchmark.h>
+#include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/algorithm/Sort.h>
 #include <dash/blocks/Master.h>
 #include <dash/blocks/Sort.h>
 #include <mpi.h>
@@ -45,7 +50,8 @@ struct SortCase {
   int units = 1, me = 0, per_unit = 1;
   std::size_t items = 0;  // per unit
   std::unique_ptr<dash::bp::Master<Keys>> master;
-  std::vector<std::vector<std::uint64_t>> input;  // per local block, never changed
+  std::unique_ptr<dash::Array<std::uint64_t>> array;  // items per unit, blocked
+  std::vector<std::vector<std::uint64_t>> input;      // per local block, never changed
   std::vector<std::uint64_t> mpi_items, samples, all_samples, splitters, recv;
   std::vector<int> send_counts, recv_counts, send_displs, recv_displs;
 };
@@ -75,6 +81,7 @@ std::unique_ptr<SortCase> MakeCase(int per_unit, std::size_t items) {
   c->send_displs.resize(units);
   c->recv_displs.resize(units);
   c->mpi_items.reserve(items);
+  c->array = std::make_unique<dash::Array<std::uint64_t>>(items * units);
   c->recv.reserve(4 * items);
   return c;
 }
@@ -83,6 +90,13 @@ void Restore(SortCase& c) {
   for (std::size_t i = 0; i < c.master->size(); ++i) c.master->block(i).values = c.input[i];
   c.mpi_items.clear();
   for (const auto& v : c.input) c.mpi_items.insert(c.mpi_items.end(), v.begin(), v.end());
+}
+
+// The unit's items into its part of the array (untimed).
+void RestoreArray(SortCase& c) {
+  std::uint64_t* at = c.array->lbegin();
+  for (const auto& v : c.input) at = std::copy(v.begin(), v.end(), at);
+  c.array->barrier();
 }
 
 void DashPass(SortCase& c) { dash::bp::sort(*c.master, &Keys::values, std::less<>(), kSamples); }
@@ -125,9 +139,9 @@ void MpiPass(SortCase& c) {
                        c.recv.begin() + c.recv_displs[u] + c.recv_counts[u]);
 }
 
-// Whether both sides hold the same items in the same global order: the
-// concatenation over units (dash: blocks in gid order) is the same sorted
-// sequence, compared through its length and a position-weighted hash.
+// Whether the three sides hold the same items in the same global order: the
+// concatenation over units (dash::bp::sort: blocks in gid order) is the same
+// sorted sequence, compared through its length and a position-weighted hash.
 bool SameOrder(SortCase& c) {
   std::vector<std::uint64_t> dash_items;
   for (std::size_t i = 0; i < c.master->size(); ++i) {
@@ -143,7 +157,9 @@ bool SameOrder(SortCase& c) {
     MPI_Allreduce(&h, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     return all;
   };
-  return digest(dash_items) == digest(c.recv);
+  const std::vector<std::uint64_t> array_items(c.array->lbegin(), c.array->lend());
+  const std::uint64_t expected = digest(c.recv);
+  return digest(dash_items) == expected && digest(array_items) == expected;
 }
 
 void BM_sort(benchmark::State& state) {
@@ -151,16 +167,22 @@ void BM_sort(benchmark::State& state) {
   Restore(*c);
   DashPass(*c);
   MpiPass(*c);
+  RestoreArray(*c);
+  dash::sort(c->array->begin(), c->array->end());
   if (!SameOrder(*c)) {
-    state.SkipWithError("dash::bp::sort and the MPI sample sort ended in different orders");
+    state.SkipWithError("dash::bp::sort, dash::sort and the MPI sample sort disagree");
     return;
   }
-  bench::run_paired(state, double(c->items), "item",
-                    bench::Side{"dash", [&] { DashPass(*c); }, [&] { Restore(*c); }},
-                    {bench::Side{"mpi_psrs", [&] { MpiPass(*c); }, [&] { Restore(*c); }}},
-                    [] { MPI_Barrier(MPI_COMM_WORLD); });
-  state.SetLabel("dash::bp::sort vs an MPI sample sort, " + std::to_string(c->per_unit) +
-                 " blocks per unit, " + std::to_string(c->items) + " keys per unit");
+  bench::run_paired(
+      state, double(c->items), "item",
+      bench::Side{"dash", [&] { DashPass(*c); }, [&] { Restore(*c); }},
+      {bench::Side{"dash_array_sort", [&] { dash::sort(c->array->begin(), c->array->end()); },
+                   [&] { RestoreArray(*c); }},
+       bench::Side{"mpi_psrs", [&] { MpiPass(*c); }, [&] { Restore(*c); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  state.SetLabel("dash::bp::sort vs dash::sort of a dash::Array and an MPI sample sort, " +
+                 std::to_string(c->per_unit) + " blocks per unit, " + std::to_string(c->items) +
+                 " keys per unit");
 }
 
 BENCHMARK(BM_sort)->ArgsProduct({{1, 4}, {1 << 16, 1 << 20}})->Iterations(10)->UseManualTime();
