@@ -682,12 +682,8 @@ class ReduceRun {
         }
         f(block, slot.proxy);
         after_call(round, slot);
-      } catch (const exception::InvalidArgument& e) {
-        failure_.capture(where(slot.gid, round));
-        fail(kInvalidArgument, failure_.own_message());
       } catch (...) {
-        failure_.capture(where(slot.gid, round));
-        fail(kRuntimeError, failure_.own_message());
+        failed_call(round, slot);
       }
     }
   }
@@ -702,13 +698,23 @@ class ReduceRun {
         if (master_.residency_.limited()) restore_queues(slot);
         route(slot.proxy);
         after_call(round, slot);
-      } catch (const exception::InvalidArgument& e) {
-        failure_.capture(where(slot.gid, round));
-        fail(kInvalidArgument, failure_.own_message());
       } catch (...) {
-        failure_.capture(where(slot.gid, round));
-        fail(kRuntimeError, failure_.own_message());
+        failed_call(round, slot);
       }
+    }
+  }
+
+  // Keeps the exception being handled as this unit's failure in the call of
+  // slot's block in `round` (InvalidArgument stays one on every unit). Call
+  // inside a catch block.
+  void failed_call(int round, const Slot& slot) {
+    failure_.capture(where(slot.gid, round));
+    try {
+      throw;
+    } catch (const exception::InvalidArgument&) {
+      fail(kInvalidArgument, failure_.own_message());
+    } catch (...) {
+      fail(kRuntimeError, failure_.own_message());
     }
   }
 
