@@ -25,9 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "../support/mix.h"
 #include "../support/paired.h"
 
 namespace {
+
+using bench::mix64;
 
 struct Item {
   std::uint64_t id;
@@ -40,14 +43,6 @@ struct Cell {
 };
 
 constexpr int kBlocksPerUnit = 4;
-
-std::uint64_t Mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  return x ^ (x >> 33);
-}
 
 struct AllToAllCase {
   int units = 1, me = 0, nb = 0;
@@ -65,7 +60,7 @@ struct AllToAllCase {
   }
   ~AllToAllCase() { MPI_Type_free(&item_type); }
 
-  int destination(const Item& item) const { return int(Mix(item.id) % std::uint64_t(nb)); }
+  int destination(const Item& item) const { return int(mix64(item.id) % std::uint64_t(nb)); }
   int owner(int gid) const { return gid / kBlocksPerUnit; }  // contiguous assignment
 };
 
@@ -80,7 +75,7 @@ std::unique_ptr<AllToAllCase> MakeCase(std::size_t items) {
     std::vector<Item> v(items);
     for (std::size_t i = 0; i < items; ++i) {
       v[i].id = std::uint64_t(gid) * items + i;
-      for (int w = 0; w < 7; ++w) v[i].payload[w] = Mix(v[i].id * 7 + std::uint64_t(w));
+      for (int w = 0; w < 7; ++w) v[i].payload[w] = mix64(v[i].id * 7 + std::uint64_t(w));
     }
     c->input.push_back(v);
     auto cell = std::make_unique<Cell>();

@@ -28,23 +28,18 @@
 #include <string>
 #include <vector>
 
+#include "../support/mix.h"
 #include "../support/paired.h"
 
 namespace {
+
+using bench::mix64;
 
 constexpr int kSamples = 32;
 
 struct Keys {
   std::vector<std::uint64_t> values;
 };
-
-std::uint64_t Mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  return x ^ (x >> 33);
-}
 
 struct SortCase {
   int units = 1, me = 0, per_unit = 1;
@@ -69,7 +64,7 @@ std::unique_ptr<SortCase> MakeCase(int per_unit, std::size_t items) {
     const std::size_t n = items / std::size_t(per_unit) +
                           (std::size_t(gid % per_unit) < items % std::size_t(per_unit) ? 1 : 0);
     std::vector<std::uint64_t> v(n);
-    for (auto& x : v) x = Mix(next++);
+    for (auto& x : v) x = mix64(next++);
     c->input.push_back(std::move(v));
     c->master->add(gid, std::make_unique<Keys>(), {});
   }
@@ -152,7 +147,7 @@ bool SameOrder(SortCase& c) {
     std::uint64_t n = v.size(), before = 0, h = 0;
     MPI_Exscan(&n, &before, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     if (c.me == 0) before = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) h += Mix(v[i] ^ Mix(before + i));
+    for (std::size_t i = 0; i < v.size(); ++i) h += mix64(v[i] ^ mix64(before + i));
     std::uint64_t all = 0;
     MPI_Allreduce(&h, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     return all;

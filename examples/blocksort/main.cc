@@ -26,9 +26,12 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Mix.h"
 #include "../common/Report.h"
 
 namespace {
+
+using examples::mix64;
 
 const char* const kProgram = "blocksort";
 
@@ -92,14 +95,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-std::uint64_t Mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  return x ^ (x >> 33);
-}
-
 // A record of S bytes: the key, then bytes made from the record's index.
 template <std::size_t S>
 struct Record {
@@ -114,9 +109,9 @@ struct Record<8> {
 template <std::size_t S>
 Record<S> make_record(std::uint64_t seed, std::uint64_t i) {
   Record<S> r;
-  r.key = Mix(seed * 0x9e3779b97f4a7c15ull + i);
+  r.key = mix64(seed * 0x9e3779b97f4a7c15ull + i);
   if constexpr (S > 8)
-    for (std::size_t j = 0; j < S - 8; ++j) r.rest[j] = (unsigned char)Mix(i * 131 + j);
+    for (std::size_t j = 0; j < S - 8; ++j) r.rest[j] = (unsigned char)mix64(i * 131 + j);
   return r;
 }
 
@@ -135,7 +130,7 @@ template <std::size_t S>
 Summary summarise(int gid, const std::vector<Record<S>>& v, bool& sorted) {
   Summary s;
   s.count = v.size();
-  std::uint64_t h = Mix(std::uint64_t(gid) + 1);
+  std::uint64_t h = mix64(std::uint64_t(gid) + 1);
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i > 0 && v[i].key < v[i - 1].key) sorted = false;
     std::uint64_t x = v[i].key;
@@ -143,10 +138,10 @@ Summary summarise(int gid, const std::vector<Record<S>>& v, bool& sorted) {
       for (std::size_t j = 0; j < S - 8; j += 8) {
         std::uint64_t w = 0;
         std::memcpy(&w, v[i].rest + j, std::min<std::size_t>(8, S - 8 - j));
-        x = Mix(x ^ w);
+        x = mix64(x ^ w);
       }
     }
-    h = Mix(h ^ x);
+    h = mix64(h ^ x);
   }
   s.checksum = v.empty() ? 0 : h;
   if (!v.empty()) {

@@ -31,10 +31,13 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Mix.h"
 #include "../common/Report.h"
 #include "RowFft.h"
 
 namespace {
+
+using examples::mix64;
 
 const char* const kProgram = "ooc-fft2d";
 
@@ -117,15 +120,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  x ^= x >> 33;
-  return x;
-}
-
 using Complex = std::complex<double>;
 using Coords = std::array<long, 2>;
 
@@ -135,7 +129,7 @@ struct StartValues {
   long n;
   Complex operator()(const Coords& g) const {
     const std::uint64_t at = seed * 0x9e3779b97f4a7c15ull + std::uint64_t(g[0] * n + g[1]);
-    return {double(mix(at) >> 11) * 0x1.0p-53, double(mix(at ^ 0x5bd1e995u) >> 11) * 0x1.0p-53};
+    return {double(mix64(at) >> 11) * 0x1.0p-53, double(mix64(at ^ 0x5bd1e995u) >> 11) * 0x1.0p-53};
   }
 };
 
@@ -145,7 +139,7 @@ std::uint64_t element_hash(const Coords& g, long n, const Complex& v) {
   const double parts[2] = {v.real(), v.imag()};
   std::memcpy(&re, &parts[0], sizeof re);
   std::memcpy(&im, &parts[1], sizeof im);
-  return mix(mix(std::uint64_t(g[0] * n + g[1]) * 0x9e3779b97f4a7c15ull ^ re) ^ im);
+  return mix64(mix64(std::uint64_t(g[0] * n + g[1]) * 0x9e3779b97f4a7c15ull ^ re) ^ im);
 }
 
 // X(k, l) of the start values by the definition (O(N^2)). Local.

@@ -31,10 +31,13 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Mix.h"
 #include "../common/Report.h"
 #include "Jacobi.h"
 
 namespace {
+
+using examples::mix64;
 
 const char* const kProgram = "ooc-jacobi";
 
@@ -127,15 +130,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  x ^= x >> 33;
-  return x;
-}
-
 using examples::jacobi;
 using Block = dash::bp::ContainerBlock<double, 2>;
 using Coords = std::array<long, 2>;
@@ -154,13 +148,13 @@ int run(const Options& o) {
   const std::uint64_t seed = o.seed;
   const long cols = o.cols;
   auto start_value = [seed, cols](const Coords& g) {
-    return double(mix(seed * 0x9e3779b97f4a7c15ull + std::uint64_t(g[0] * cols + g[1])) >> 11) *
+    return double(mix64(seed * 0x9e3779b97f4a7c15ull + std::uint64_t(g[0] * cols + g[1])) >> 11) *
            0x1.0p-53;
   };
   auto cell_hash = [cols](const Coords& g, double v) {
     std::uint64_t bits;
     std::memcpy(&bits, &v, sizeof bits);
-    return mix(std::uint64_t(g[0] * cols + g[1]) * 0x9e3779b97f4a7c15ull ^ bits);
+    return mix64(std::uint64_t(g[0] * cols + g[1]) * 0x9e3779b97f4a7c15ull ^ bits);
   };
   Result r;
   std::atomic<std::uint64_t> local{0};  // foreach may run blocks on several threads

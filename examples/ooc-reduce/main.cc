@@ -32,9 +32,12 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Mix.h"
 #include "../common/Report.h"
 
 namespace {
+
+using examples::mix64;
 
 const char* const kProgram = "ooc-reduce";
 
@@ -129,15 +132,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  x ^= x >> 33;
-  return x;
-}
-
 // One block: its items, of which [begin, end) are its result (swap: a slice).
 // alltoall: the global index of each item it holds (ids).
 struct Block {
@@ -183,9 +177,9 @@ void add_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
 
 // Hash of item `index` with its bytes; summed over items for the checksum.
 std::uint64_t item_hash(std::uint64_t index, const std::uint8_t* item, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull ^ mix(index + 1);
+  std::uint64_t h = 0xcbf29ce484222325ull ^ mix64(index + 1);
   for (std::size_t i = 0; i < n; ++i) h = (h ^ item[i]) * 0x100000001b3ull;
-  return mix(h);
+  return mix64(h);
 }
 
 int run(const Options& o) {
@@ -202,7 +196,7 @@ int run(const Options& o) {
     b->bytes.resize(N * S);
     for (std::size_t w = 0; w < b->bytes.size(); w += 8) {
       const std::uint64_t r =
-          mix(o.seed * 0x9e3779b97f4a7c15ull + std::uint64_t(gid) * (N * S) + w);
+          mix64(o.seed * 0x9e3779b97f4a7c15ull + std::uint64_t(gid) * (N * S) + w);
       for (std::size_t i = 0; i < 8 && w + i < b->bytes.size(); ++i)
         b->bytes[w + i] = std::uint8_t(r >> (8 * i));
     }
@@ -214,7 +208,7 @@ int run(const Options& o) {
   // alltoall: the block item `id` goes to.
   const std::uint64_t seed = o.seed;
   auto destination = [seed, nb](std::uint64_t id) {
-    return mix(id * 0x9e3779b97f4a7c15ull ^ seed) % std::uint64_t(nb);
+    return mix64(id * 0x9e3779b97f4a7c15ull ^ seed) % std::uint64_t(nb);
   };
 
   dash::barrier();
@@ -294,8 +288,8 @@ int run(const Options& o) {
                                               " ended at block " + std::to_string(b.gid) +
                                               ", not at its destination " +
                                               std::to_string(destination(b.ids[i])));
-        sum += mix(item_hash(b.ids[i], b.bytes.data() + i * S, S) ^
-                   (std::uint64_t(b.gid) * 0xff51afd7ed558ccdull));
+        sum += mix64(item_hash(b.ids[i], b.bytes.data() + i * S, S) ^
+                     (std::uint64_t(b.gid) * 0xff51afd7ed558ccdull));
       }
       local += sum;
       return;
