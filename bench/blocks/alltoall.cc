@@ -25,12 +25,12 @@
 #include <string>
 #include <vector>
 
-#include "../support/mix.h"
+#include "../../examples/common/Mix.h"
 #include "../support/paired.h"
 
 namespace {
 
-using bench::mix64;
+using examples::mix64;
 
 struct Item {
   std::uint64_t id;

@@ -1,4 +1,4 @@
-// A 64-bit mixing function for the examples' seeded data and checksums.
+// A 64-bit mixing function for the seeded data and checksums of the examples (and benchmarks).
 #ifndef EXAMPLES__COMMON__MIX_H_
 #define EXAMPLES__COMMON__MIX_H_
 
