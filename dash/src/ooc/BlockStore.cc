@@ -91,6 +91,9 @@ struct BlockStore::Entry {
   bool direct = false;          // DASH_OOC_DIRECT of its store
   bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
   bool kept = false;            // on disk after read(): the caller has the bytes too
+  // read() waits for this entry's write: once written, the bytes stay
+  // (read_done) and go back to the reader instead of being freed.
+  bool hand_back = false;
 };
 
 namespace {
@@ -375,7 +378,10 @@ class Engine {
           entry->state = Entry::on_disk;
           entry->stats->bytes_written += entry->bytes.size();
           entry->stats->files_written += 1;
-          recycle(std::exchange(entry->bytes, dash::bp::Bytes()));
+          if (entry->hand_back)
+            entry->state = Entry::read_done;  // read() takes the bytes: no file read
+          else
+            recycle(std::exchange(entry->bytes, dash::bp::Bytes()));
         } else {
           entry->state = Entry::write_failed;  // the bytes stay: take() returns them
           disk_bytes -= entry->disk_bytes;
@@ -571,8 +577,14 @@ dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
                                      " in the store of " + prefix_ + "*");
   Engine& engine = Engine::get();
   std::unique_lock<std::mutex> lock(engine.mutex);
-  engine.changed.wait(lock,
-                      [&] { return e->state != Entry::writing && e->state != Entry::reading; });
+  // A write queued or under way is let finish and its bytes handed back: the
+  // file is then the key's (an unchanged block is not written again), and
+  // nothing is read. At most two writes of the unit wait ahead of it.
+  if (e->state == Entry::queued || e->state == Entry::writing) e->hand_back = true;
+  engine.changed.wait(lock, [&] {
+    return e->state != Entry::queued && e->state != Entry::writing && e->state != Entry::reading;
+  });
+  const bool handed_back = std::exchange(e->hand_back, false) && e->state == Entry::read_done;
   if (e->state == Entry::on_disk) read_here(engine, *e, lock);
   if (e->state != Entry::read_done || !e->error.empty()) {
     // Still in memory (a queued or failed write), or damaged: take() hands
@@ -584,8 +596,10 @@ dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
   e->bytes = dash::bp::Bytes();
   e->state = Entry::on_disk;
   e->kept = true;
-  e->stats->bytes_read += bytes.size();
-  e->stats->files_read += 1;
+  if (!handed_back) {
+    e->stats->bytes_read += bytes.size();
+    e->stats->files_read += 1;
+  }
   kept = true;
   return bytes;
 }

@@ -15,7 +15,8 @@
 //   read(key, kept):  as take, but a file read stays the key's (kept =
 //                     true) until the next put or erase of the key, so an
 //                     unchanged block needs no new write; a write still
-//                     queued is taken instead (kept = false). Kept files
+//                     queued or under way is let finish and its bytes are
+//                     handed back (no file read). Kept files
 //                     count against DASH_OOC_MAX_BYTES and are the first
 //                     to go (after spent files) when a put needs the room
 //   put_kept(key):    the kept file is the key's stored bytes again (the
@@ -47,7 +48,7 @@
 // | put          | local; O(1), the write happens on an I/O thread        |
 // | prefetch     | local; O(1), the read happens on an I/O thread         |
 // | take         | local; waits for the read (or reads), checksums        |
-// | read         | local; as take, keeps the file                         |
+// | read         | local; as take, keeps the file (waits for its write)   |
 // | put_kept     | local, O(1)                                            |
 // | erase        | local; removes the file (or drops the queued write)    |
 // | buffer       | local; a recycled buffer, or a new one                 |
