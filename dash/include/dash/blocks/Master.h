@@ -147,6 +147,17 @@ class Master {
     if (residency_.limited()) residency_.limit(residency_.limit(), "dash::bp::Master::add");
   }
 
+  // Replaces the links of block i (e.g. once a decomposition moved the
+  // blocks' bounds: dash::bp::kdtree). InvalidArgument for a gid outside
+  // [0, nblocks). Local.
+  void set_link(std::size_t i, std::vector<int> link) {
+    for (int to : link)
+      if (to < 0 || to >= nblocks_)
+        throw exception::InvalidArgument("dash::bp::Master::set_link: gid " + std::to_string(to) +
+                                         " outside [0, " + std::to_string(nblocks_) + ")");
+    entries_.at(i)->link = std::move(link);
+  }
+
   int nblocks() const { return nblocks_; }
   std::size_t size() const { return entries_.size(); }
   int gid(std::size_t i) const { return entries_[i]->gid; }
