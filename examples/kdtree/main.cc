@@ -174,7 +174,9 @@ int run_dims(const Options& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // Counts, links and the checksum (a sum over blocks: any unit count).
-  std::uint64_t most = 0, fewest = std::numeric_limits<std::uint64_t>::max(), links = 0;
+  // Units without blocks count N as their fewest (MPICH's MPI_MIN takes
+  // unsigned long long values of 2^63 and more for negative ones).
+  std::uint64_t most = 0, fewest = o.points, links = 0;
   std::uint64_t checksum = 0, count = 0;
   for (std::size_t i = 0; i < master.size(); ++i) {
     const int gid = master.gid(i);

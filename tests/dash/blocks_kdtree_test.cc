@@ -195,7 +195,7 @@ Balance CheckTree(Master<Cloud<N>>& master, const KdTree<N>& tree, bool wrap, st
   // Points: each in its block's box; all there once (count and a sum of
   // hashes of the ids).
   std::uint64_t sums[2] = {0, 0}, all[2];
-  std::uint64_t most = 0, fewest = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t most = 0, fewest = n;  // n, not 2^64 - 1: MPICH's MPI_MIN takes that as -1
   for (std::size_t i = 0; i < master.size(); ++i) {
     const int gid = master.gid(i);
     const auto& points = master.block(i).points;

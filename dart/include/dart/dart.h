@@ -7,6 +7,7 @@
 #include <dart/dart_flags.h>
 #include <dart/dart_globmem.h>
 #include <dart/dart_initialization.h>
+#include <dart/dart_io.h>
 #include <dart/dart_locality.h>
 #include <dart/dart_synchronization.h>
 #include <dart/dart_team_group.h>

@@ -173,6 +173,33 @@ class Proxy {
     }
   }
 
+  // Appends the unread bytes of every queue, incoming then outgoing, to
+  // `out` (for dash::bp::save: the proxy is not changed). Local.
+  void save_queues(MemoryBuffer& out) const {
+    for (const auto* queues : {&incoming_, &outgoing_}) {
+      for (const auto& [gid, buf] : *queues) {
+        if (buf.remaining() == 0) continue;
+        save(out, gid);
+        internal::save_count(out, buf.remaining());
+        out.write(buf.data() + buf.position(), buf.remaining());
+      }
+      save(out, -1);
+    }
+  }
+  // Appends queues saved by save_queues to this proxy's. Local.
+  void load_queues(MemoryBuffer& in) {
+    for (bool incoming : {true, false}) {
+      for (;;) {
+        int gid = 0;
+        load(in, gid);
+        if (gid < 0) break;
+        const std::size_t n = internal::load_count(in, 1);
+        MemoryBuffer& queue = incoming ? incoming_queue(gid) : outgoing_queue(gid);
+        queue.write(in.read_in_place(n), n);
+      }
+    }
+  }
+
  private:
   // outgoing_queue() past the table: finds or creates the queue, enters it
   // in the table (small decompositions) or the last-used cache.

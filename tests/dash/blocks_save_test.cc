@@ -1,0 +1,295 @@
+// dash::bp::save and dash::bp::load: a round trip gives back every block,
+// its links and its queues (incoming and outgoing), whatever the round size,
+// on another assignment and on a team of fewer units, out of core too; a
+// damaged, truncated or missing file, another block count or a master that
+// holds blocks throws on every unit and loads nothing; a failed save leaves
+// the file that was there whole and no temporary file behind.
+#include <dart/dart.h>
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/blocks/Master.h>
+#include <dash/blocks/SaveLoad.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash::bp::Assignment;
+using dash::bp::Master;
+using dash_test::myid;
+using dash_test::nunits;
+
+struct Cell {
+  int gid = -1;
+  std::vector<std::uint64_t> values;
+  bool fail_save = false;  // its serialisation throws (for the failure tests)
+};
+
+}  // namespace
+
+template <>
+struct dash::bp::Serialization<Cell> {
+  static void save(MemoryBuffer& buf, const Cell& c) {
+    if (c.fail_save) throw std::runtime_error("cell " + std::to_string(c.gid) + " cannot save");
+    dash::bp::save(buf, c.gid);
+    dash::bp::save(buf, c.values);
+  }
+  static void load(MemoryBuffer& buf, Cell& c) {
+    dash::bp::load(buf, c.gid);
+    dash::bp::load(buf, c.values);
+  }
+};
+
+namespace {
+
+std::uint64_t Value(int gid, std::size_t i) { return std::uint64_t(gid) * 1000003u + i * 7u + 1; }
+std::size_t CountOf(int gid) { return gid % 4 == 3 ? 0 : 100 + std::size_t(gid) * 37; }
+
+std::vector<int> LinksOf(int gid, int nb) {
+  std::vector<int> l;
+  if (nb > 1) l.push_back((gid + 1) % nb);
+  if (nb > 2) l.push_back((gid + nb - 1) % nb);
+  return l;
+}
+
+// Blocks with values and links; after one exchange each block's incoming
+// queue from its successor holds (from, gid) and a vector, and its outgoing
+// queue to its predecessor holds one value not yet sent.
+std::unique_ptr<Master<Cell>> MakeMaster(int nb, Assignment a,
+                                         dash::Team& team = dash::Team::All()) {
+  auto m = std::make_unique<Master<Cell>>(nb, a, team);
+  for (int gid : dash::bp::local_gids(int(team.myid().id), nb, int(team.size()), a)) {
+    auto c = std::make_unique<Cell>();
+    c->gid = gid;
+    for (std::size_t i = 0; i < CountOf(gid); ++i) c->values.push_back(Value(gid, i));
+    m->add(gid, std::move(c), LinksOf(gid, nb));
+  }
+  if (nb < 2) return m;
+  m->foreach ([nb](Cell& c, dash::bp::Proxy& p) {
+    const int to = (c.gid + nb - 1) % nb;
+    p.enqueue(to, c.gid);
+    p.enqueue(to, std::vector<std::uint64_t>(std::size_t(c.gid % 5), Value(c.gid, 9)));
+  });
+  m->exchange();
+  m->foreach ([nb](Cell& c, dash::bp::Proxy& p) { p.enqueue((c.gid + 1) % nb, -c.gid); });
+  return m;
+}
+
+// What MakeMaster made, checked on every block of `m`: values, links and
+// queues (read from the incoming one, moved by one more exchange from the
+// outgoing one).
+void CheckMaster(Master<Cell>& m, bool queues = true) {
+  const int nb = m.nblocks();
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const int gid = m.gid(i);
+    const Cell& c = m.block(i);
+    EXPECT_EQ(c.gid, gid);
+    ASSERT_EQ(c.values.size(), CountOf(gid)) << "block " << gid;
+    for (std::size_t j = 0; j < c.values.size(); ++j) EXPECT_EQ(c.values[j], Value(gid, j));
+    EXPECT_EQ(m.proxy(i).link(), LinksOf(gid, nb)) << "block " << gid;
+    ++count;
+  }
+  std::uint64_t all = 0, mine = count;
+  dash::internal::check_dart(
+      dart_allreduce(&mine, &all, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, m.team().dart_id()),
+      "count");
+  EXPECT_EQ(all, std::uint64_t(nb)) << "blocks lost or doubled";
+  if (!queues || nb < 2) return;
+  m.foreach ([nb](Cell& c, dash::bp::Proxy& p) {
+    const int from = (c.gid + 1) % nb;
+    int who = -1;
+    std::vector<std::uint64_t> v;
+    p.dequeue(from, who);
+    p.dequeue(from, v);
+    EXPECT_EQ(who, from);
+    EXPECT_EQ(v, std::vector<std::uint64_t>(std::size_t(from % 5), Value(from, 9)));
+    EXPECT_EQ(p.incoming(from), 0u);
+  });
+  m.exchange();
+  m.foreach ([nb](Cell& c, dash::bp::Proxy& p) {
+    const int from = (c.gid + nb - 1) % nb;
+    int v = 1;
+    p.dequeue(from, v);
+    EXPECT_EQ(v, -from) << "the unsent queue of block " << from;
+  });
+}
+
+// A fresh directory shared by the units (made by unit 0), removed with its
+// files at the end.
+class SharedDir {
+ public:
+  SharedDir() {
+    char name[4096] = {};
+    if (myid() == 0) {
+      std::string t = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/bpsave-XXXXXX";
+      std::snprintf(name, sizeof name, "%s", t.c_str());
+      if (mkdtemp(name) == nullptr) name[0] = '\0';
+    }
+    dash::internal::check_dart(
+        dart_bcast(name, sizeof name, DART_TYPE_BYTE, dart_team_unit_t{0}, DART_TEAM_ALL), "bcast");
+    path_ = name;
+  }
+  ~SharedDir() {
+    dart_barrier(DART_TEAM_ALL);
+    if (myid() == 0 && !path_.empty()) {
+      std::string cmd = "rm -rf '" + path_ + "'";
+      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "cannot remove %s\n", path_.c_str());
+    }
+  }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  bool ok() const { return !path_.empty(); }
+
+ private:
+  std::string path_;
+};
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+TEST(BlocksSave, RoundTrip_BlocksLinksQueues_AnyRoundSize) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  for (std::size_t round_bytes : {std::size_t(1), std::size_t(3000), std::size_t(64) << 20}) {
+    SCOPED_TRACE("rounds of " + std::to_string(round_bytes) + " bytes");
+    const int nb = 3 * nunits() + 2;
+    auto master = MakeMaster(nb, Assignment::contiguous);
+    dash::bp::save(*master, dir.file("ring"), round_bytes);
+    EXPECT_FALSE(Exists(dir.file("ring.tmp")));
+    CheckMaster(*master);  // save changed nothing
+    Master<Cell> again(nb, Assignment::contiguous);
+    dash::bp::load(again, dir.file("ring"));
+    CheckMaster(again);
+  }
+}
+
+// Loaded by another rule (round robin), out of core, and on a team of fewer
+// units: the blocks go where the loading master's owners say.
+TEST(BlocksSave, Load_OtherAssignmentLimitAndTeam) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const int nb = 4 * nunits() + 1;
+  auto master = MakeMaster(nb, Assignment::contiguous);
+  master->limit(1);
+  dash::bp::save(*master, dir.file("ckpt"), 4096);
+  {
+    Master<Cell> again(nb, Assignment::round_robin);
+    dash::bp::load(again, dir.file("ckpt"));
+    CheckMaster(again);
+  }
+  {
+    Master<Cell> again(nb, Assignment::contiguous);
+    again.limit(2);
+    dash::bp::load(again, dir.file("ckpt"));
+    EXPECT_LE(again.resident_blocks(), 2u);
+    CheckMaster(again);
+  }
+  if (nunits() >= 2) {
+    dash::Team& half = dash::Team::All().split(2);
+    if (half.position() == 0) {  // the first half of the units loads every block
+      Master<Cell> fewer(nb, Assignment::contiguous, half);
+      dash::bp::load(fewer, dir.file("ckpt"));
+      EXPECT_EQ(int(fewer.size()),
+                int(dash::bp::local_gids(int(half.myid().id), nb, int(half.size()),
+                                         Assignment::contiguous)
+                        .size()));
+      CheckMaster(fewer);
+    }
+    dart_barrier(DART_TEAM_ALL);
+  }
+}
+
+// A record damaged on disk: the unit that owns it throws RuntimeError, the
+// others RemoteFailure; no unit loaded anything. A truncated or missing
+// file, or a file of another block count: every unit throws.
+TEST(BlocksSave, DamagedTruncatedMissing_ThrowOnEveryUnitLoadNothing) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const int nb = 2 * nunits() + 1;
+  auto master = MakeMaster(nb, Assignment::contiguous);
+  dash::bp::save(*master, dir.file("good"));
+  const std::string damaged = dir.file("damaged"), truncated = dir.file("truncated");
+  if (myid() == 0) {
+    std::ifstream in(dir.file("good"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string d = bytes;
+    d[64 + 10] ^= 0x5a;  // inside the first record
+    std::ofstream(damaged, std::ios::binary) << d;
+    std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() - 9);
+  }
+  dart_barrier(DART_TEAM_ALL);
+  {
+    Master<Cell> again(nb, Assignment::contiguous);
+    try {
+      dash::bp::load(again, damaged);
+      ADD_FAILURE() << "no exception for a damaged record";
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_NE(again.owner(0), myid()) << e.what();
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_EQ(again.owner(0), myid()) << e.what();
+      EXPECT_NE(std::string(e.what()).find("block 0"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(again.size(), 0u) << "loaded blocks of a damaged file";
+  }
+  for (const std::string& bad : {truncated, dir.file("missing")}) {
+    Master<Cell> again(nb, Assignment::contiguous);
+    EXPECT_THROW(dash::bp::load(again, bad), dash::exception::RuntimeError) << bad;
+    EXPECT_EQ(again.size(), 0u);
+  }
+  {
+    Master<Cell> other(nb + 1, Assignment::contiguous);
+    EXPECT_THROW(dash::bp::load(other, dir.file("good")), dash::exception::InvalidArgument);
+  }
+  {
+    auto full = MakeMaster(nb, Assignment::contiguous);
+    EXPECT_THROW(dash::bp::load(*full, dir.file("good")), dash::exception::InvalidArgument);
+  }
+  Master<Cell> again(nb, Assignment::contiguous);
+  dash::bp::load(again, dir.file("good"));  // the good file still loads
+  CheckMaster(again);
+}
+
+// A save that fails (a path in no directory; a block that cannot be
+// serialised on one unit) throws on every unit, leaves the file already at
+// the path whole and no temporary file.
+TEST(BlocksSave, FailedSave_ThrowsOnEveryUnitKeepsTheOldFile) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const int nb = 2 * nunits();
+  auto master = MakeMaster(nb, Assignment::contiguous);
+  EXPECT_THROW(dash::bp::save(*master, dir.file("no/such/dir/file")),
+               dash::exception::RuntimeError);
+  const std::string path = dir.file("kept");
+  dash::bp::save(*master, path);
+  const int last = nunits() - 1;
+  if (myid() == last) master->block(master->size() - 1).fail_save = true;
+  try {
+    dash::bp::save(*master, path);
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_NE(myid(), last) << e.what();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(myid(), last) << e.what();
+  }
+  EXPECT_FALSE(Exists(path + ".tmp"));
+  if (myid() == last) master->block(master->size() - 1).fail_save = false;
+  Master<Cell> again(nb, Assignment::contiguous);
+  dash::bp::load(again, path);
+  CheckMaster(again);
+}
+
+}  // namespace
