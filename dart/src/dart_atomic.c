@@ -1,6 +1,7 @@
 /* Atomics. They always go through MPI (also for same-node targets), so that
  * they are atomic with respect to each other whichever unit issues them. */
 #include <limits.h>
+#include <string.h>
 
 #include "dart_internal.h"
 
@@ -15,6 +16,31 @@ static dart_ret_t prepare(const char* call, dart_gptr_t gptr, size_t nelem, dart
   return dart__resolve(call, gptr, nelem * (*t)->size, to);
 }
 
+/* MIN or MAX of one unsigned element at disp, as a compare-and-swap loop
+ * (for an MPI whose own compares unsigned values as signed: dart_types.c);
+ * *old gets the value it replaced or kept. Atomic with respect to the
+ * other atomics on the element. */
+static dart_ret_t unsigned_min_max(const char* call, const dart_target_t* to,
+                                   const dart_type_info_t* t, MPI_Aint disp, const void* value,
+                                   void* old, dart_operation_t op) {
+  unsigned long long cur = 0, seen = 0, v = 0;
+  memcpy(&v, value, t->size); /* little-endian: the low bytes */
+  DART_MPI_CALL(call,
+                MPI_Fetch_and_op(NULL, &cur, t->mpi, to->target, disp, MPI_NO_OP, to->seg->win));
+  DART_MPI_CALL(call, MPI_Win_flush(to->target, to->seg->win));
+  for (;;) {
+    const bool replace = op == DART_OP_MIN ? v < cur : v > cur;
+    if (!replace) break;
+    DART_MPI_CALL(call,
+                  MPI_Compare_and_swap(&v, &cur, &seen, t->mpi, to->target, disp, to->seg->win));
+    DART_MPI_CALL(call, MPI_Win_flush(to->target, to->seg->win));
+    if (seen == cur) break;
+    cur = seen;
+  }
+  if (old != NULL) memcpy(old, &cur, t->size);
+  return DART_OK;
+}
+
 static dart_ret_t accumulate(const char* call, dart_gptr_t gptr, const void* values, size_t nelem,
                              dart_datatype_t dtype, dart_operation_t op, bool flush_local) {
   const dart_type_info_t* t;
@@ -24,6 +50,15 @@ static dart_ret_t accumulate(const char* call, dart_gptr_t gptr, const void* val
   DART_CHECK_ARG(call, op != DART_OP_NO_OP, "DART_OP_NO_OP makes no sense in an accumulate");
   if (nelem == 0) return DART_OK;
   DART_CHECK_ARG(call, values != NULL, "values is NULL");
+  if (dart__unsigned_minmax_emulated(op, t)) {
+    for (size_t i = 0; i < nelem; ++i) {
+      const MPI_Aint offset = (MPI_Aint)(i * t->size);
+      ret =
+          unsigned_min_max(call, &to, t, to.disp + offset, (const char*)values + offset, NULL, op);
+      if (ret != DART_OK) return ret;
+    }
+    return DART_OK;
+  }
   const size_t chunk =
       nelem * t->size > dart__state.config.transfer_chunk_size ? dart__chunk_elems(t->size) : nelem;
   for (size_t first = 0; first < nelem; first += chunk) {
@@ -56,6 +91,8 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void* value, void* result,
   if (ret != DART_OK) return ret;
   DART_CHECK_ARG(call, result != NULL && (value != NULL || op == DART_OP_NO_OP),
                  "value or result is NULL");
+  if (dart__unsigned_minmax_emulated(op, t))
+    return unsigned_min_max(call, &to, t, to.disp, value, result, op);
   DART_MPI_CALL(call, MPI_Fetch_and_op(value, result, t->mpi, to.target, to.disp, dart__mpi_op(op),
                                        to.seg->win));
   DART_MPI_CALL(call, MPI_Win_flush(to.target, to.seg->win));

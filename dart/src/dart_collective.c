@@ -170,13 +170,13 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
     void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + first * t->size;
     if (root < 0) {
       DART_MPI_COLLECTIVE(
-          call, team, MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm),
-          MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), team->comm, &req_));
+          call, team, MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm),
+          MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm, &req_));
     } else {
       DART_MPI_COLLECTIVE(
           call, team,
-          MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm),
-          MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_op(op), root, team->comm, &req_));
+          MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm),
+          MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm, &req_));
     }
   }
   return DART_OK;
@@ -274,7 +274,7 @@ dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dar
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   h->team = team->id;
   h->collective = dart__wait_collective(call, team).collective;
-  int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_op(op), team->comm,
+  int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_reduce_op(op, t), team->comm,
                                &h->reqs[0]);
   if (mpi_ret != MPI_SUCCESS) {
     dart__handle_release(h);

@@ -97,6 +97,19 @@ static inline const dart_type_info_t* dart__type(dart_datatype_t dtype) {
 /* MPI operation for op, or MPI_OP_NULL. */
 MPI_Op dart__mpi_op(dart_operation_t op);
 
+/* MPI operation for a reduction of op over type t: dart__mpi_op's, or, for
+ * MIN and MAX of unsigned types on an MPI that compares them as signed,
+ * one of DART's own (dart_types.c). */
+MPI_Op dart__mpi_reduce_op(dart_operation_t op, const dart_type_info_t* t);
+
+/* Whether op over t needs DART's own unsigned MIN/MAX (see above); atomics
+ * then run a compare-and-swap loop. Local. */
+bool dart__unsigned_minmax_emulated(dart_operation_t op, const dart_type_info_t* t);
+
+/* Checks once, after MPI_Init, whether the MPI's MIN and MAX of unsigned
+ * types are right (dart_init). Local. */
+void dart__types_probe_mpi(void);
+
 /* Checks that op may be applied to the basic type t (reductions: not
  * REPLACE/NO_OP unless atomic). Logs and returns DART_ERR_INVAL otherwise. */
 dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type_info_t* t,

@@ -1,6 +1,7 @@
 /* Element types: the basic types, strided and custom types, and the mapping
  * of DART operations onto MPI. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "dart_internal.h"
 
@@ -12,6 +13,10 @@ bool dart__basic_types_ready = false;
 
 static dart_type_info_t** derived_types = NULL;
 static size_t derived_capacity = 0;
+
+/* DART's own unsigned MIN and MAX, where the MPI's are wrong (see below). */
+static bool unsigned_minmax_wrong[3] = {false, false, false}; /* uint, ulong, ull */
+static MPI_Op unsigned_ops[2] = {MPI_OP_NULL, MPI_OP_NULL};   /* min, max */
 
 static void set_basic(dart_datatype_t id, MPI_Datatype mpi, size_t size, bool integer,
                       bool floating) {
@@ -147,6 +152,10 @@ dart_ret_t dart_type_destroy(dart_datatype_t* dtype) {
 }
 
 void dart__types_cleanup(void) {
+  for (int k = 0; k < 2; ++k)
+    if (unsigned_ops[k] != MPI_OP_NULL && !dart__mpi_finalized()) MPI_Op_free(&unsigned_ops[k]);
+  unsigned_ops[0] = unsigned_ops[1] = MPI_OP_NULL;
+  unsigned_minmax_wrong[0] = unsigned_minmax_wrong[1] = unsigned_minmax_wrong[2] = false;
   for (size_t i = 0; i < derived_capacity; ++i) {
     dart_datatype_t id = DART_TYPE_DERIVED_BASE + (dart_datatype_t)i;
     if (derived_types[i] != NULL) dart_type_destroy(&id);
@@ -154,6 +163,87 @@ void dart__types_cleanup(void) {
   free(derived_types);
   derived_types = NULL;
   derived_capacity = 0;
+}
+
+/* ---- unsigned minimum and maximum ------------------------------------------
+ * Debian 12's MPIs compare some unsigned integer types as signed in MPI_MIN
+ * and MPI_MAX, in collectives and in RMA alike (measured: the minimum of 100
+ * and the type's largest value comes out as the largest): MPICH 4.0.2 for
+ * MPI_UNSIGNED, MPI_UNSIGNED_LONG and MPI_UNSIGNED_LONG_LONG, OpenMPI 4.1
+ * for MPI_UNSIGNED_LONG. dart_init probes each type once
+ * (MPI_Reduce_local); where it is wrong, reductions of that type use the ops
+ * below and atomics a compare-and-swap loop (dart_atomic.c). */
+
+#define DART_UNSIGNED_OP(name, T, pick)            \
+  static void name(void* in, void* inout, int n) { \
+    const T* a = (const T*)in;                     \
+    T* b = (T*)inout;                              \
+    for (int i = 0; i < n; ++i)                    \
+      if (a[i] pick b[i]) b[i] = a[i];             \
+  }
+DART_UNSIGNED_OP(min_u, unsigned, <)
+DART_UNSIGNED_OP(max_u, unsigned, >)
+DART_UNSIGNED_OP(min_ul, unsigned long, <)
+DART_UNSIGNED_OP(max_ul, unsigned long, >)
+DART_UNSIGNED_OP(min_ull, unsigned long long, <)
+DART_UNSIGNED_OP(max_ull, unsigned long long, >)
+
+static void unsigned_min(void* in, void* inout, int* n, MPI_Datatype* dt) {
+  if (*dt == MPI_UNSIGNED)
+    min_u(in, inout, *n);
+  else if (*dt == MPI_UNSIGNED_LONG)
+    min_ul(in, inout, *n);
+  else
+    min_ull(in, inout, *n);
+}
+
+static void unsigned_max(void* in, void* inout, int* n, MPI_Datatype* dt) {
+  if (*dt == MPI_UNSIGNED)
+    max_u(in, inout, *n);
+  else if (*dt == MPI_UNSIGNED_LONG)
+    max_ul(in, inout, *n);
+  else
+    max_ull(in, inout, *n);
+}
+
+/* Whether MPI_MIN of the largest value and 1 of MPI type dt gives 1. */
+static bool unsigned_min_right(MPI_Datatype dt, size_t size) {
+  unsigned long long big = ~0ull, one = 1, result = 1;
+  memcpy(&result, &one, size);
+  MPI_Reduce_local(&big, &result, 1, dt, MPI_MIN); /* the low bytes: little-endian */
+  unsigned long long got = 0;
+  memcpy(&got, &result, size);
+  return got == 1;
+}
+
+void dart__types_probe_mpi(void) {
+  unsigned_minmax_wrong[0] = !unsigned_min_right(MPI_UNSIGNED, sizeof(unsigned));
+  unsigned_minmax_wrong[1] = !unsigned_min_right(MPI_UNSIGNED_LONG, sizeof(unsigned long));
+  unsigned_minmax_wrong[2] =
+      !unsigned_min_right(MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long));
+  if (unsigned_minmax_wrong[0] || unsigned_minmax_wrong[1] || unsigned_minmax_wrong[2]) {
+    MPI_Op_create(unsigned_min, 1, &unsigned_ops[0]);
+    MPI_Op_create(unsigned_max, 1, &unsigned_ops[1]);
+  }
+}
+
+bool dart__unsigned_minmax_emulated(dart_operation_t op, const dart_type_info_t* t) {
+  if (op != DART_OP_MIN && op != DART_OP_MAX) return false;
+  switch (t->base) {
+    case DART_TYPE_UINT:
+      return unsigned_minmax_wrong[0];
+    case DART_TYPE_ULONG:
+      return unsigned_minmax_wrong[1];
+    case DART_TYPE_ULONGLONG:
+      return unsigned_minmax_wrong[2];
+    default:
+      return false;
+  }
+}
+
+MPI_Op dart__mpi_reduce_op(dart_operation_t op, const dart_type_info_t* t) {
+  if (dart__unsigned_minmax_emulated(op, t)) return unsigned_ops[op == DART_OP_MAX];
+  return dart__mpi_op(op);
 }
 
 MPI_Op dart__mpi_op(dart_operation_t op) {

@@ -36,6 +36,39 @@ std::string Peer(int unit) {
   return " (unit " + std::to_string(Me()) + ", peer " + std::to_string(unit) + ")";
 }
 
+// ---- unsigned minimum and maximum ----------------------------------------------------------
+
+// Every unit applies MIN and MAX with a value on either side of the signed range to elements
+// on unit 0 (fetch-and-op and accumulate): they end at the true unsigned minimum and maximum
+// (MPICH 4.0.2 compares unsigned values as signed; DART must not).
+TEST(DartAtomic, MinMaxOfUnsignedValuesAboveTheSignedRange) {
+  using U = unsigned long long;
+  auto value = [](int u) { return u % 2 == 0 ? ~U(0) - U(u) : U(u + 1); };
+  const U start = U(1) << 63;
+  U lo = start, hi = start;
+  for (int u = 0; u < N(); ++u) lo = std::min(lo, value(u)), hi = std::max(hi, value(u));
+  TeamArray<U> cells(4);
+  cells.Fill(start);
+  Barrier();
+  const U mine = value(Me());
+  U old = 0;
+  EXPECT_EQ(DART_OK,
+            dart_fetch_and_op(cells.At(0, 0), &mine, &old, DART_TYPE_ULONGLONG, DART_OP_MIN));
+  EXPECT_EQ(DART_OK,
+            dart_fetch_and_op(cells.At(0, 1), &mine, &old, DART_TYPE_ULONGLONG, DART_OP_MAX));
+  EXPECT_EQ(DART_OK, dart_accumulate_blocking_local(cells.At(0, 2), &mine, 1, DART_TYPE_ULONGLONG,
+                                                    DART_OP_MIN));
+  EXPECT_EQ(DART_OK, dart_accumulate_blocking_local(cells.At(0, 3), &mine, 1, DART_TYPE_ULONGLONG,
+                                                    DART_OP_MAX));
+  EXPECT_EQ(DART_OK, dart_flush_all(cells.At(0, 0)));
+  Barrier();
+  EXPECT_EQ(AtomicRead<U>(cells.At(0, 0)), lo) << "fetch-and-op MIN";
+  EXPECT_EQ(AtomicRead<U>(cells.At(0, 1)), hi) << "fetch-and-op MAX";
+  EXPECT_EQ(AtomicRead<U>(cells.At(0, 2)), lo) << "accumulate MIN";
+  EXPECT_EQ(AtomicRead<U>(cells.At(0, 3)), hi) << "accumulate MAX";
+  Barrier();
+}
+
 // ---- fetch-and-op counters ------------------------------------------------------------------
 
 // Each unit adds 1 K times to a counter on unit 0 and to one on the last unit (different words

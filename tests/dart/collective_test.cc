@@ -353,6 +353,32 @@ TEST(DartCollective, ReduceAndAllreduceWithEveryArithmeticOpOnDouble) {
   });
 }
 
+// MIN and MAX of unsigned values on both sides of the signed range: unit u
+// gives the largest value minus u (even u) or u + 1 (odd u). MPICH 4.0.2
+// compares unsigned values as signed here; DART must not.
+template <typename T>
+void ExpectUnsignedMinMax(dart_datatype_t type) {
+  auto value = [](int u) { return u % 2 == 0 ? T(~T(0) - T(u)) : T(u + 1); };
+  T lo = value(0), hi = value(0);
+  for (int u = 1; u < N(); ++u) lo = std::min(lo, value(u)), hi = std::max(hi, value(u));
+  const T mine[2] = {value(Me()), value(Me())};
+  T got[2] = {T(0), T(0)};
+  EXPECT_EQ(dart_allreduce(mine, got, 1, type, DART_OP_MIN, DART_TEAM_ALL), DART_OK);
+  EXPECT_EQ(got[0], lo) << "allreduce MIN of type " << type;
+  EXPECT_EQ(dart_allreduce(mine, got, 2, type, DART_OP_MAX, DART_TEAM_ALL), DART_OK);
+  EXPECT_EQ(got[1], hi) << "allreduce MAX of type " << type;
+  got[0] = T(0);
+  EXPECT_EQ(dart_reduce(mine, got, 1, type, DART_OP_MIN, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL),
+            DART_OK);
+  if (Me() == 0) EXPECT_EQ(got[0], lo) << "reduce MIN of type " << type;
+}
+
+TEST(DartCollective, MinMaxOfUnsignedTypesAboveTheSignedRange) {
+  ExpectUnsignedMinMax<unsigned>(DART_TYPE_UINT);
+  ExpectUnsignedMinMax<unsigned long>(DART_TYPE_ULONG);
+  ExpectUnsignedMinMax<unsigned long long>(DART_TYPE_ULONGLONG);
+}
+
 template <typename T>
 void ExpectSumOf(dart_datatype_t type) {
   T send[2] = {static_cast<T>(Me() + 1), static_cast<T>(2)};
