@@ -65,6 +65,15 @@ const char* const kUsage =
     "                       decomposer choose near-cubic blocks (default: 0). More\n"
     "                       x-layers put more blocks on the diagonal (all of them\n"
     "                       when D is the block count), so the work changes too\n"
+    "  --stop-after K       exchange: stop after K exchange rounds (or at the end if\n"
+    "                       it comes first) and save every block with its queues\n"
+    "                       to --save PATH; the last line is then\n"
+    "                       'saved_after_rounds=<k> path=<PATH>'\n"
+    "  --save PATH          where --stop-after saves (dash::bp::save)\n"
+    "  --restart PATH       continue a saved run (any protocol; any unit count and\n"
+    "                       blocks per unit giving the saved block count) instead\n"
+    "                       of seeding: it ends with the uninterrupted run's\n"
+    "                       particles and checksum\n"
     "  --verbose            also print each unit's peak resident memory and the\n"
     "                       bytes its blocks moved to and from storage\n"
     "  --help               print this text\n"
@@ -79,6 +88,8 @@ struct Options {
   particles::Config config;
   bool verbose = false;
   bool help = false;
+  int stop_after = 0;  // 0: no checkpoint
+  std::string save_path, restart_path;
 };
 
 using examples::UsageError;
@@ -169,12 +180,22 @@ Options parse_args(int argc, char** argv) {
       }
     } else if (arg == "--x-divisions") {
       o.config.x_divisions = parse_int(arg, opt.value(), 0, 1 << 16);
+    } else if (arg == "--stop-after") {
+      o.stop_after = parse_int(arg, opt.value(), 1, 1 << 30);
+    } else if (arg == "--save") {
+      o.save_path = opt.value();
+    } else if (arg == "--restart") {
+      o.restart_path = opt.value();
     } else if (arg.compare(0, 1, "-") == 0) {
       throw UsageError("unknown option '" + arg + "'");
     } else {
       throw UsageError("unexpected argument '" + arg + "'");
     }
   });
+  if (o.stop_after > 0 && o.save_path.empty()) throw UsageError("--stop-after needs --save PATH");
+  if (o.stop_after == 0 && !o.save_path.empty()) throw UsageError("--save needs --stop-after K");
+  if (o.stop_after > 0 && o.protocol != particles::Protocol::exchange)
+    throw UsageError("--stop-after needs --protocol exchange (iexchange has no rounds)");
   return o;
 }
 
@@ -214,7 +235,8 @@ void trace(const Options& o) {
   const int units = int(dash::size());
   std::unique_ptr<particles::Tracer> made;
   try {
-    made = std::make_unique<particles::Tracer>(o.blocks_per_unit, o.config);
+    made = std::make_unique<particles::Tracer>(o.blocks_per_unit, o.config, dash::Team::All(),
+                                               o.restart_path.empty());
   } catch (const dash::exception::InvalidArgument& e) {
     // The decomposer rejects the block count (more blocks along an axis than it has cells, or
     // --x-divisions not dividing it): a bad command line, alike on every unit.
@@ -226,6 +248,8 @@ void trace(const Options& o) {
     throw UsageError("--mem-blocks: " + std::to_string(o.mem_blocks) +
                      " exceeds --blocks-per-unit " + std::to_string(o.blocks_per_unit));
   if (o.mem_blocks > 0) tracer.master().limit(std::size_t(o.mem_blocks));
+  if (o.stop_after > 0) tracer.checkpoint(o.stop_after, o.save_path);
+  if (!o.restart_path.empty()) tracer.restart(o.restart_path);
   const auto& div = tracer.decomposer().divisions();
   if (root) {
     std::printf(
@@ -267,8 +291,11 @@ void trace(const Options& o) {
       std::printf(" exchange=%.3f", r.bound_exchange);
       if (r.bound_any > 0) std::printf(" exchange_over_any=%.2f", r.bound_exchange / r.bound_any);
     }
-    std::printf("\ntime_s=%.6f particles=%" PRId64 " checksum=%016" PRIx64 "\n", r.seconds,
-                r.retired, r.checksum);
+    if (r.saved)
+      std::printf("\nsaved_after_rounds=%d path=%s\n", r.rounds, o.save_path.c_str());
+    else
+      std::printf("\ntime_s=%.6f particles=%" PRId64 " checksum=%016" PRIx64 "\n", r.seconds,
+                  r.retired, r.checksum);
     std::fflush(stdout);
   }
 }

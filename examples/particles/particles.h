@@ -81,6 +81,7 @@
 #include <dash/Team.h>
 #include <dash/blocks/Decomposer.h>
 #include <dash/blocks/Master.h>
+#include <dash/blocks/SaveLoad.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -149,6 +150,7 @@ struct Result {
   std::int64_t steps = 0;      // RK4 steps taken (each counted once)
   std::int64_t handoffs = 0;   // particles enqueued to another block
   int rounds = 0;              // exchange: foreach + exchange rounds
+  bool saved = false;          // stopped after the checkpoint's rounds, blocks saved
   // CPU seconds spent advecting (callbacks), and what they imply for the
   // wall time on `cores` cores when every unit keeps its blocks:
   double cpu_total = 0;         // all units
@@ -277,7 +279,9 @@ class Tracer {
   // Collective over `team` only in that every unit must build the same.
   // Throws dash::exception::InvalidArgument for a bad configuration, also
   // when config.x_divisions does not divide the block count.
-  Tracer(int blocks_per_unit, const Config& config, dash::Team& team = dash::Team::All())
+  // With add_blocks false the master stays empty, for a restart (restart()).
+  Tracer(int blocks_per_unit, const Config& config, dash::Team& team = dash::Team::All(),
+         bool add_blocks = true)
       : config_(checked(config)),
         team_(&team),
         decomposer_(dash::bp::Box<3>{{0, 0, 0}, {kCellsPerAxis, kCellsPerAxis, kCellsPerAxis}},
@@ -285,6 +289,7 @@ class Tracer {
         master_(blocks_per_unit * int(team.size()), config.assignment, team) {
     const int nblocks = decomposer_.nblocks();
     const int me = int(team.myid().id);
+    if (!add_blocks) return;
     for (int gid : dash::bp::local_gids(me, nblocks, int(team.size()), config.assignment)) {
       auto b = std::make_unique<Block>();
       b->gid = gid;
@@ -299,6 +304,16 @@ class Tracer {
   const Config& config() const { return config_; }
   // Runs the blocks' callbacks on n threads. Local.
   void threads(int n) { master_.threads(n); }
+  // run() with the exchange protocol stops after `rounds` exchange rounds
+  // (or at the end, if it comes first) and saves every block with its
+  // queues to `path` (dash::bp::save). Local.
+  void checkpoint(int rounds, std::string path) {
+    stop_after_ = rounds;
+    save_path_ = std::move(path);
+  }
+  // run() starts from the blocks saved at `path` instead of seeding (the
+  // tracer was built without blocks). Local.
+  void restart(std::string path) { restart_path_ = std::move(path); }
 
   // Gives every block of this unit its seeds and zeroes its counters. Local.
   void seed() {
@@ -355,9 +370,22 @@ class Tracer {
       dash::internal::check_dart(
           dart_allreduce(&enqueued, &any_enqueued, 1, DART_TYPE_INT, DART_OP_MAX, team_->dart_id()),
           "dart_allreduce");
-      if (any_enqueued == 0) return int(round_cpu_.size());
+      if (any_enqueued == 0) {
+        if (stop_after_ > 0) save();  // finished before the checkpoint: save the end
+        return int(round_cpu_.size());
+      }
       master_.exchange();
+      if (stop_after_ > 0 && int(round_cpu_.size()) == stop_after_) {
+        save();
+        return int(round_cpu_.size());
+      }
     }
+  }
+
+  // Saves every block with its queues to the checkpoint's path. Collective.
+  void save() {
+    dash::bp::save(master_, save_path_);
+    saved_ = true;
   }
 
   // Traces every particle with one iexchange(). Collective.
@@ -376,7 +404,10 @@ class Tracer {
   // Seeds, then traces with `protocol` between two barriers, and reduces the
   // counts over all units. Collective.
   Result run(Protocol protocol) {
-    seed();
+    if (restart_path_.empty())
+      seed();
+    else
+      dash::bp::load(master_, restart_path_);
     dash::internal::check_dart(dart_barrier(team_->dart_id()), "dart_barrier");
     Result r;
     const double cpu_start = process_cpu_seconds();
@@ -388,6 +419,7 @@ class Tracer {
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     reduce(r, process_cpu_seconds() - cpu_start);
+    r.saved = saved_;
     return r;
   }
 
@@ -536,6 +568,9 @@ class Tracer {
   Config config_;
   dash::Team* team_;
   std::vector<double> round_cpu_;  // exchange: this unit's CPU seconds per round
+  int stop_after_ = 0;             // checkpoint(): rounds before saving (0: none)
+  std::string save_path_, restart_path_;
+  bool saved_ = false;
   dash::bp::RegularDecomposer<3> decomposer_;
   Master master_;
 };

@@ -56,6 +56,14 @@ const char* const kUsage =
     "                        every cell's label (the smallest cell id of its\n"
     "                        component; compared through a digest per block) agree;\n"
     "                        UNIONFIND_CHECK=1 in the environment does the same\n"
+    "  --stop-after K        exchange: stop after K exchange rounds of the merge (or\n"
+    "                        at its end, if it comes first) and save every block\n"
+    "                        with its queues to --save PATH; the last line is then\n"
+    "                        'saved_after_rounds=<k> path=<PATH>'\n"
+    "  --save PATH           where --stop-after saves (dash::bp::save)\n"
+    "  --restart PATH        continue a saved merge (any protocol; any unit count and\n"
+    "                        blocks per unit giving the saved block count): it ends\n"
+    "                        with the uninterrupted run's component count\n"
     "  --help                print this text\n"
     "\n"
     "Options also take the form --option=VALUE. Unit 0 prints the run, the check\n"
@@ -67,6 +75,8 @@ struct Options {
   unionfind::Protocol protocol = unionfind::Protocol::exchange;
   bool check = false;
   bool help = false;
+  int stop_after = 0;  // 0: no checkpoint
+  std::string save_path, restart_path;
 };
 
 using examples::UsageError;
@@ -131,6 +141,12 @@ Options parse_args(int argc, char* argv[]) {
       o.config.seed = std::uint64_t(examples::parse_integer(arg, opt.value(), 0, (1ll << 62)));
     } else if (arg == "--threads") {
       o.config.threads = int(examples::parse_integer(arg, opt.value(), 1, 256));
+    } else if (arg == "--stop-after") {
+      o.stop_after = int(examples::parse_integer(arg, opt.value(), 1, 1 << 30));
+    } else if (arg == "--save") {
+      o.save_path = opt.value();
+    } else if (arg == "--restart") {
+      o.restart_path = opt.value();
     } else if (arg == "--mem-blocks") {
       o.config.mem_blocks = int(examples::parse_integer(arg, opt.value(), 1, 1 << 20));
     } else {
@@ -147,6 +163,10 @@ Options parse_args(int argc, char* argv[]) {
     else if (!e.empty() && e != "0")
       throw UsageError("UNIONFIND_CHECK: expected 0 or 1, got '" + e + "'");
   }
+  if (o.stop_after > 0 && o.save_path.empty()) throw UsageError("--stop-after needs --save PATH");
+  if (o.stop_after == 0 && !o.save_path.empty()) throw UsageError("--save needs --stop-after K");
+  if (o.stop_after > 0 && o.protocol != unionfind::Protocol::exchange)
+    throw UsageError("--stop-after needs --protocol exchange (iexchange has no rounds)");
   return o;
 }
 
@@ -163,7 +183,8 @@ int run(const Options& o) {
   const unionfind::Config& cfg = o.config;
   std::unique_ptr<unionfind::Components> components;
   try {
-    components = std::make_unique<unionfind::Components>(cfg);
+    components =
+        std::make_unique<unionfind::Components>(cfg, dash::Team::All(), o.restart_path.empty());
   } catch (const dash::exception::InvalidArgument& e) {
     // The same on every unit: the decomposer rejects the block count.
     throw UsageError("--blocks-per-unit: " + std::to_string(cfg.blocks_per_unit) + " x " +
@@ -174,8 +195,15 @@ int run(const Options& o) {
 
   dash::barrier();
   const auto start = std::chrono::steady_clock::now();
-  components->local_union();
-  components->merge(o.protocol);
+  if (o.restart_path.empty())
+    components->local_union();
+  else
+    components->restart(o.restart_path);
+  if (components->merge(o.protocol, o.stop_after, o.save_path)) {
+    const long long rounds = components->stats().rounds;
+    if (root) std::printf("saved_after_rounds=%lld path=%s\n", rounds, o.save_path.c_str());
+    return 0;
+  }
   const long long count = components->count();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -55,6 +55,7 @@
 #include <dash/blocks/Decomposer.h>
 #include <dash/blocks/Master.h>
 #include <dash/blocks/Proxy.h>
+#include <dash/blocks/SaveLoad.h>
 
 #include <algorithm>
 #include <array>
@@ -241,7 +242,9 @@ class Components {
   // this unit's blocks (field values included). Throws
   // dash::exception::InvalidArgument when the grid cannot be cut that way.
   // Local (every unit must build one with the same config).
-  explicit Components(const Config& config, dash::Team& team = dash::Team::All());
+  // With add_blocks false the master stays empty, for restart().
+  explicit Components(const Config& config, dash::Team& team = dash::Team::All(),
+                      bool add_blocks = true);
 
   const Config& config() const { return config_; }
   const Field& field() const { return field_; }
@@ -250,8 +253,17 @@ class Components {
 
   // Local union-find in every block of this unit. Local.
   void local_union();
-  // Merges the components across blocks with `protocol`. Collective.
-  void merge(Protocol protocol);
+  // Merges the components across blocks with `protocol`. With stop_after
+  // > 0 (exchange only) it stops after that many exchange rounds (or at the
+  // end, if it comes first), saves every block with its queues to
+  // save_path (dash::bp::save) and returns true. Collective.
+  bool merge(Protocol protocol, int stop_after = 0, const std::string& save_path = "");
+  // Loads the blocks a merge saved (instead of local_union), to merge on.
+  // Collective.
+  void restart(const std::string& path) {
+    dash::bp::load(*master_, path);
+    rounds_ = 0;
+  }
   // Components over the whole grid. Collective.
   long long count();
   // Selected cells over the whole grid. Collective.
@@ -450,7 +462,7 @@ inline std::uint64_t Block::digest(const Box& part) const {
 // ---------------------------------------------------------------------------
 // Components
 
-inline Components::Components(const Config& config, dash::Team& team)
+inline Components::Components(const Config& config, dash::Team& team, bool add_blocks)
     : config_(config),
       team_(&team),
       field_(config.field, config.grid, config.seed),
@@ -462,6 +474,7 @@ inline Components::Components(const Config& config, dash::Team& team)
       std::make_unique<dash::bp::Master<Block>>(nblocks, dash::bp::Assignment::contiguous, team);
   master_->threads(config.threads);
   if (config.mem_blocks > 0) master_->limit(std::size_t(config.mem_blocks));
+  if (!add_blocks) return;
   for (int gid : dash::bp::local_gids(int(team.myid().id), nblocks, units,
                                       dash::bp::Assignment::contiguous)) {
     auto block = std::make_unique<Block>(decomposer_.bounds(gid), ids_, field_, config.threshold);
@@ -482,7 +495,7 @@ inline void Components::local_union() {
   rounds_ = 0;
 }
 
-inline void Components::merge(Protocol protocol) {
+inline bool Components::merge(Protocol protocol, int stop_after, const std::string& save_path) {
   if (protocol == Protocol::iexchange) {
     // Everything a call changed has been enqueued when it returns: the block
     // is done until more updates arrive.
@@ -491,7 +504,7 @@ inline void Components::merge(Protocol protocol) {
       b.send_changes(p);
       return true;
     });
-    return;
+    return false;
   }
   // After the first round a block with nothing incoming has nothing to do
   // (its labels drop only by what it receives): it is skipped, and out of
@@ -513,7 +526,11 @@ inline void Components::merge(Protocol protocol) {
     if (sum(sent.load()) == 0) break;
     master_->exchange();
     ++rounds_;
+    if (stop_after > 0 && rounds_ == stop_after) break;
   }
+  if (stop_after == 0) return false;
+  dash::bp::save(*master_, save_path);
+  return true;
 }
 
 // The blocks are only read from here on (foreach_read): out of core they
