@@ -242,9 +242,11 @@ SavedFileReader::~SavedFileReader() {
   if (file_ != nullptr) dart_file_close(&file_);
 }
 
-std::vector<char> SavedFileReader::read(int gid) {
+void SavedFileReader::read(int gid, MemoryBuffer& into) {
   const SavedRecord& r = index_.at(std::size_t(gid));
-  std::vector<char> bytes(std::size_t(r.bytes));
+  into.clear();
+  Bytes& bytes = into.bytes();
+  bytes.resize(std::size_t(r.bytes));
   std::size_t got = 0;
   if (dart_file_read_at(file_, r.offset, bytes.data(), bytes.size(), &got) != DART_OK ||
       got != bytes.size())
@@ -252,7 +254,6 @@ std::vector<char> SavedFileReader::read(int gid) {
   if (saved_checksum(bytes.data(), bytes.size()) != r.checksum)
     fail("dash::bp::load: '" + path_ + "': block " + std::to_string(gid) +
          " is damaged (checksum)");
-  return bytes;
 }
 
 }  // namespace detail

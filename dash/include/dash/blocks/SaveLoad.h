@@ -130,10 +130,9 @@ void load(Master<Block>& master, const std::string& path) {
     std::unique_ptr<Block> block;
     MemoryBuffer queues;
   };
+  MemoryBuffer buf;  // one record at a time
   auto unpack = [&](int gid) {
-    std::vector<char> bytes = reader.read(gid);
-    MemoryBuffer buf;
-    buf.write(bytes.data(), bytes.size());
+    reader.read(gid, buf);
     Loaded l{gid, {}, std::make_unique<Block>(), MemoryBuffer()};
     dash::bp::load(buf, l.link);
     Serialization<Block>::load(buf, *l.block);
@@ -153,7 +152,7 @@ void load(Master<Block>& master, const std::string& path) {
       if (hold)
         held.push_back(unpack(gid));
       else
-        reader.read(gid);
+        reader.read(gid, buf);
     } catch (...) {
       failure.capture("block " + std::to_string(gid));
       break;

@@ -14,6 +14,7 @@
 
 #include <dart/dart_io.h>
 #include <dart/dart_types.h>
+#include <dash/blocks/Serialization.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -72,9 +73,10 @@ class SavedFileReader {
   SavedFileReader(const SavedFileReader&) = delete;
   SavedFileReader& operator=(const SavedFileReader&) = delete;
 
-  // Block gid's record, read and checked (its size and checksum); throws
-  // RuntimeError (this unit only) if it differs. Local.
-  std::vector<char> read(int gid);
+  // Block gid's record, read into `into` (its bytes replaced, read from the
+  // start) and checked (its size and checksum); throws RuntimeError (this
+  // unit only) if it differs. Local.
+  void read(int gid, MemoryBuffer& into);
 
  private:
   std::string path_;
