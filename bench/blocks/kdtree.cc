@@ -11,8 +11,9 @@
 //                    (MPI_Sendrecv of the count, then of the points, as
 //                    dash pairs them), MPI_Comm_split into the halves
 // Both sides start from the same points (restored untimed before each
-// pass). With more blocks per unit than one, dash cuts the same points into
-// that many more boxes: the ratio then includes the finer decomposition.
+// pass), in vectors with room for four times their points. With more
+// blocks per unit than one, dash cuts the same points into that many more
+// boxes: the ratio then includes the finer decomposition.
 // Counters: ns per point of each side, ratio_vs_mpi_bisection (median of
 // dash / MPI), balance and mpi_balance (most points of a block / mean: 1 is
 // perfect).
@@ -80,7 +81,9 @@ std::unique_ptr<KdCase> MakeCase(int per_unit, std::size_t points, int bins, boo
       }
     }
     c->input.push_back(std::move(v));
-    c->master->add(gid, std::make_unique<Cell>(), {});
+    auto cell = std::make_unique<Cell>();
+    cell->points.reserve(4 * n);  // as the MPI side's vector: no regrowth while points arrive
+    c->master->add(gid, std::move(cell), {});
   }
   c->mpi_points.reserve(4 * points);
   c->incoming.reserve(4 * points);

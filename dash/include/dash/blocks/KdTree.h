@@ -301,14 +301,18 @@ KdTree<N> kdtree(Master<Block>& master, const ContinuousBox<N>& domain, PointsOf
   }
   master.foreach_read([&](const Block& b, Proxy& p) {
     const Points& points = std::invoke(points_of, const_cast<Block&>(b));
-    for (const Point& pt : points)
+    std::vector<std::uint64_t>& histogram = states.at(p.gid()).histogram;
+    histogram.assign(levels > 0 ? std::size_t(bins) : 0, 0);
+    const detail::KdBins bin(domain, 0, bins);
+    for (const Point& pt : points) {  // one pass: check, and count along dimension 0
       if (!box_holds<N>(domain, domain, pt)) {
         std::string at;
         for (dim_t d = 0; d < N; ++d) at += (d ? ", " : "") + std::to_string(double(pt[d]));
         throw exception::InvalidArgument("dash::bp::kdtree: block " + std::to_string(p.gid()) +
                                          " holds a point outside the domain: (" + at + ")");
       }
-    if (levels > 0) detail::kd_histogram<N>(points, domain, 0, bins, states.at(p.gid()).histogram);
+      if (levels > 0) ++histogram[bin.of(double(pt[0]))];
+    }
   });
   master.report_failures();
 

@@ -161,19 +161,30 @@ double kd_cut(const std::vector<std::uint64_t>& histogram, const ContinuousBox<N
   return hi;
 }
 
+// The bins of a histogram along one dimension of a box: `bins` equal bins
+// over its extent (a flat box: all in bin 0).
+struct KdBins {
+  double lo = 0, scale = 0;
+  long bins = 1;
+  template <dim_t N>
+  KdBins(const ContinuousBox<N>& box, dim_t dim, int n) : lo(box.min[dim]), bins(n) {
+    const double extent = box.max[dim] - lo;
+    scale = extent > 0 ? double(n) / extent : 0;
+  }
+  // The bin of coordinate x. Local, O(1).
+  std::size_t of(double x) const {
+    return std::size_t(std::clamp(long((x - lo) * scale), 0l, bins - 1));
+  }
+};
+
 // Counts the points' coordinates along dim in `bins` equal bins over the
 // box's extent. Local, O(points).
 template <dim_t N, class Point>
 void kd_histogram(const std::vector<Point>& points, const ContinuousBox<N>& box, dim_t dim,
                   int bins, std::vector<std::uint64_t>& histogram) {
   histogram.assign(std::size_t(bins), 0);
-  const double lo = box.min[dim], extent = box.max[dim] - lo;
-  const double scale = extent > 0 ? double(bins) / extent : 0;
-  for (const Point& p : points) {
-    const double at = (double(p[dim]) - lo) * scale;
-    const long bin = std::clamp(long(at), 0l, long(bins) - 1);
-    ++histogram[std::size_t(bin)];
-  }
+  const KdBins at(box, dim, bins);
+  for (const Point& p : points) ++histogram[at.of(double(p[dim]))];
 }
 
 // The partners of one level's reduction, calls c = 0 .. 2M + 1, where M is
