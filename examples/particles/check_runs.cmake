@@ -7,35 +7,10 @@
 #     the command exits with <code> and its stdout + stderr match <regex>.
 
 # The commands after "--", split at "::".
-set(commands "")
-set(current "")
-set(after_dashes FALSE)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  set(arg "${CMAKE_ARGV${i}}")
-  if(NOT after_dashes)
-    if(arg STREQUAL "--")
-      set(after_dashes TRUE)
-    endif()
-  elseif(arg STREQUAL "::")
-    list(LENGTH commands n)
-    set(command_${n} "${current}")
-    list(APPEND commands ${n})
-    set(current "")
-  else()
-    list(APPEND current "${arg}")
-  endif()
-endforeach()
-list(LENGTH current length)
-if(length GREATER 0)
-  list(LENGTH commands n)
-  set(command_${n} "${current}")
-  list(APPEND commands ${n})
-endif()
-list(LENGTH commands count)
-if(count EQUAL 0)
-  message(FATAL_ERROR "check_runs.cmake: no command after --")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/../common/command_after_dashes.cmake)
+command_after_dashes(arguments)
+split_commands(count ${arguments})
+math(EXPR last "${count} - 1")
 
 # Expect mode: exit code and output of one command.
 if(DEFINED EXIT)
@@ -56,7 +31,7 @@ endif()
 
 # Result mode: every command's result line, all equal.
 set(reference "")
-foreach(n IN LISTS commands)
+foreach(n RANGE ${last})
   string(JOIN " " text ${command_${n}})
   message("-- ${text}")
   execute_process(COMMAND ${command_${n}} RESULT_VARIABLE code OUTPUT_VARIABLE out
