@@ -153,6 +153,67 @@ TEST(BlocksExchange, ManySmallItemsArriveOnceInOrder) {
   EXPECT_GE(total, 1000000L);
 }
 
+// dequeue_view reads a vector in place, after exchange and inside
+// iexchange, small and large (a message of its own), aligned and not (after
+// a one-byte value), and an empty one; then the queue is empty.
+TEST(BlocksExchange, DequeueView_ReadsVectorsInPlace) {
+  const int nb = 2 * nunits() + 1;
+  struct Box {
+    int gid;
+    bool sent = false;
+  };
+  auto values = [](int from, std::size_t n) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = from * 1e6 + double(i);
+    return v;
+  };
+  const std::size_t sizes[3] = {5, 10000, 0};  // 10000 doubles: 80 KB, a message of its own
+  for (bool async : {false, true}) {
+    SCOPED_TRACE(async ? "iexchange" : "exchange");
+    Master<Box> master(nb, Assignment::contiguous);
+    for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::contiguous))
+      master.add(gid, std::make_unique<Box>(Box{gid, false}), {});
+    auto send = [&](Box& b, Proxy& p) {
+      const int to = (b.gid + 1) % nb;
+      for (std::size_t n : sizes) p.enqueue(to, values(b.gid, n));
+      p.enqueue(to, char(7));  // the next vector starts misaligned
+      p.enqueue(to, values(b.gid, 3));
+    };
+    std::atomic<int> checked{0};
+    auto check = [&](Box& b, Proxy& p) {
+      const int from = (b.gid + nb - 1) % nb;
+      if (p.incoming(from) == 0) return;
+      for (std::size_t n : sizes) {
+        const dash::bp::QueueView<double> v = p.dequeue_view<double>(from);
+        ASSERT_EQ(v.size(), n);
+        const std::vector<double> want = values(from, n);
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(v[i], want[i]) << i;
+      }
+      char c = 0;
+      p.dequeue(from, c);
+      EXPECT_EQ(c, 7);
+      const dash::bp::QueueView<double> last = p.dequeue_view<double>(from);
+      EXPECT_EQ(std::vector<double>(last.begin(), last.end()), values(from, 3));
+      EXPECT_EQ(p.incoming(from), 0u);
+      EXPECT_THROW(p.dequeue_view<double>(from), dash::exception::InvalidArgument);
+      ++checked;
+    };
+    if (!async) {
+      master.foreach (send);
+      master.exchange();
+      master.foreach (check);
+    } else {
+      master.iexchange([&](Box& b, Proxy& p) {
+        if (!b.sent) send(b, p);
+        b.sent = true;
+        check(b, p);  // once the queue has come (called again when it does)
+        return true;
+      });
+    }
+    EXPECT_EQ(checked.load(), int(master.size()));
+  }
+}
+
 // Queues below and above the size that exchange() sends as messages of their
 // own (32 KiB), mixed between the same units and changing from round to
 // round: every byte arrives, in order, in the round it was sent.

@@ -11,6 +11,7 @@
 // | call                 | cost                                          |
 // |----------------------|-----------------------------------------------|
 // | enqueue / dequeue    | local: a memcpy of the value's bytes          |
+// | dequeue_view         | local: no copy (one if misaligned for T)      |
 // | incoming / link      | local                                         |
 #ifndef DASH__BLOCKS__PROXY_H_
 #define DASH__BLOCKS__PROXY_H_
@@ -19,8 +20,11 @@
 #include <dash/blocks/Serialization.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dash {
@@ -58,6 +62,28 @@ class Proxy {
       throw exception::InvalidArgument("dash::bp::Proxy::dequeue: block " + std::to_string(gid_) +
                                        " has no queue from block " + std::to_string(from));
     load(*in, value);
+  }
+  // Reads the next std::vector<T> of the queue from block `from` in place:
+  // the elements stay in the queue's buffer, valid until the block's
+  // callback returns (no copy; one into this proxy's scratch memory, valid
+  // until its next dequeue_view, when the bytes are misaligned for T).
+  // Errors as dequeue. Local.
+  template <class T>
+  QueueView<T> dequeue_view(int from) {
+    static_assert(std::is_trivially_copyable_v<T>, "dequeue_view needs trivially copyable T");
+    static_assert(alignof(T) <= alignof(std::max_align_t), "dequeue_view: T is over-aligned");
+    MemoryBuffer* in = find_incoming(from);
+    if (in == nullptr)
+      throw exception::InvalidArgument("dash::bp::Proxy::dequeue_view: block " +
+                                       std::to_string(gid_) + " has no queue from block " +
+                                       std::to_string(from));
+    const std::size_t n = internal::load_count(*in, sizeof(T));
+    const char* at = in->read_in_place(n * sizeof(T));
+    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
+      return QueueView<T>(reinterpret_cast<const T*>(at), n);
+    scratch_.resize((n * sizeof(T) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    if (n > 0) std::memcpy(scratch_.data(), at, n * sizeof(T));
+    return QueueView<T>(reinterpret_cast<const T*>(scratch_.data()), n);
   }
   // Bytes left in the queue from block `from` (0 if none). Local.
   std::size_t incoming(int from) const {
@@ -232,6 +258,7 @@ class Proxy {
   std::map<int, MemoryBuffer> outgoing_;
   std::map<int, MemoryBuffer> incoming_;
   std::vector<MemoryBuffer*> out_table_;
+  std::vector<std::max_align_t> scratch_;  // dequeue_view of misaligned bytes
   int last_out_gid_ = -1;
   MemoryBuffer* last_out_ = nullptr;
   mutable int last_in_gid_ = -1;

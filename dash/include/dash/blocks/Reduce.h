@@ -189,25 +189,6 @@ class ArrayBuffer {
 
 }  // namespace detail
 
-// Elements of a std::vector<T> read in place from an incoming queue; valid
-// until the reduction's function returns.
-template <class T>
-class QueueView {
- public:
-  QueueView() = default;
-  QueueView(const T* data, std::size_t size) : data_(data), size_(size) {}
-  const T* data() const { return data_; }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const T* begin() const { return data_; }
-  const T* end() const { return data_ + size_; }
-  const T& operator[](std::size_t i) const { return data_[i]; }
-
- private:
-  const T* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
 // A block's view of one call of a reduction: its links and queues.
 class ReduceProxy {
  public:

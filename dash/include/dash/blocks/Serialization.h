@@ -196,6 +196,26 @@ class MemoryBuffer {
   std::size_t position_ = 0;
 };
 
+// Elements of a std::vector<T> read in place from an incoming queue
+// (ReduceProxy::dequeue_view: valid until the reduction's function returns;
+// Proxy::dequeue_view: see there).
+template <class T>
+class QueueView {
+ public:
+  QueueView() = default;
+  QueueView(const T* data, std::size_t size) : data_(data), size_(size) {}
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  const T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 // How a type is saved and loaded; specialise it for your own types.
 template <class T, class Enable = void>
 struct Serialization {
