@@ -307,4 +307,36 @@ TEST(BlocksForeach, ThreadsRunEveryBlockOnceConcurrently) {
   EXPECT_THROW(master.threads(0), dash::exception::InvalidArgument);
 }
 
+// iexchange calls of different masters on one team, one after the other: a
+// unit that finished one call and sends for the next (on another master)
+// while another unit still polls for the one before must not hand it those
+// messages. Unit 0 lags behind the others in every call.
+TEST(BlocksIExchange, ConsecutiveMastersKeepTheirMessages) {
+  const int nb = 2 * nunits() + 1;
+  for (int call = 0; call < 12; ++call) {
+    Master<int> master(nb, Assignment::round_robin);
+    for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::round_robin))
+      master.add(gid, std::make_unique<int>(gid), {});
+    std::vector<char> sent(master.size(), 0), got(master.size(), 0);
+    master.iexchange([&](int& gid, Proxy& p) {
+      const std::size_t i = std::size_t(gid / nunits());  // round robin: the local index
+      if (!sent[i]) {
+        if (myid() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        p.enqueue((gid + 1) % nb, std::vector<int>{call, gid});
+        sent[i] = 1;
+      }
+      const int from = (gid + nb - 1) % nb;
+      while (p.incoming(from) > 0) {
+        std::vector<int> v;
+        p.dequeue(from, v);
+        EXPECT_EQ(v, (std::vector<int>{call, from})) << "block " << gid << " in call " << call;
+        ++got[i];
+      }
+      return true;
+    });
+    for (std::size_t i = 0; i < master.size(); ++i)
+      EXPECT_EQ(got[i], 1) << "block " << master.gid(i) << " in call " << call;
+  }
+}
+
 }  // namespace

@@ -65,6 +65,9 @@ TEST(Serialization, RoundTrips) {
   EXPECT_EQ(RoundTrip(Particle{1.5, -2, 3.25, 7}), (Particle{1.5, -2, 3.25, 7}));
   EXPECT_EQ(RoundTrip(std::vector<double>{}), std::vector<double>{});
   EXPECT_EQ(RoundTrip(std::vector<double>{1, 2, 3}), (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(RoundTrip(std::vector<bool>{}), std::vector<bool>{});
+  EXPECT_EQ(RoundTrip(std::vector<bool>{true, false, false, true, true}),
+            (std::vector<bool>{true, false, false, true, true}));
   EXPECT_EQ(RoundTrip(std::string()), std::string());
   EXPECT_EQ(RoundTrip(std::string("block 17\0x", 10)), std::string("block 17\0x", 10));
   std::map<int, std::string> m{{1, "one"}, {-4, ""}, {9, "nine"}};

@@ -17,6 +17,7 @@
 #include <dash/util/LocalityScope.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -100,6 +101,12 @@ class Team {
   void retain_container() { ++containers_; }
   void release_container(bool may_communicate);
 
+  // Counts a collective call that alternates message tags (dash::bp's
+  // iexchange, on any master of the team) and returns how many came before
+  // it on this team: the same on every unit, which all make these calls in
+  // the same order; 0 for the first call of a new team. Local.
+  std::uint64_t count_tagged_call() { return tagged_calls_++; }
+
  private:
   Team(dart_team_t id, Team* parent, int position);
   Team& adopt(dart_team_t id);
@@ -110,8 +117,9 @@ class Team {
   Team* parent_;
   int position_;
   std::vector<std::unique_ptr<Team>> subteams_;
-  std::size_t containers_ = 0;    // live containers on this team
-  bool destroy_pending_ = false;  // free_subteams() asked while containers lived
+  std::size_t containers_ = 0;      // live containers on this team
+  bool destroy_pending_ = false;    // free_subteams() asked while containers lived
+  std::uint64_t tagged_calls_ = 0;  // count_tagged_call()
 };
 
 inline Team& Team::locality_split(util::LocalityScope scope, unsigned num_split) {

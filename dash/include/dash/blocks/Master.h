@@ -197,6 +197,7 @@ class Master {
   // (is_spillable_v). Local; evicts blocks down to m.
   void limit(std::size_t m) {
     run_delayed();
+    if (m > 0) materialize_views();  // blocks may leave memory
     residency_.limit(m, "dash::bp::Master::limit");
   }
   std::size_t limit() const { return residency_.limit(); }
@@ -216,6 +217,7 @@ class Master {
     failure.capture(std::exchange(held_, nullptr));
     if (!failure.any()) {
       try {
+        materialize_views();  // the blocks leave memory
         residency_.write_back();
       } catch (...) {
         failure.capture("writing blocks back");
@@ -406,11 +408,11 @@ class Master {
         if (dest != me) sx_.send_counts[std::size_t(dest)] += kHeaderBytes;
       }
       for (auto& e : entries_)
-        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
+        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
           const int dest = owner_(to);
-          if (dest != me)
-            sx_.send_counts[std::size_t(dest)] +=
-                kHeaderBytes + (buf.size() >= kDirectBytes ? 0 : buf.size());
+          if (dest == me) return;
+          sx_.send_counts[std::size_t(dest)] += packed_bytes(buf.size());
+          if (view.bytes > 0) sx_.send_counts[std::size_t(dest)] += packed_bytes(view.bytes);
         });
     }
     sx_.send_offsets.resize(units);
@@ -432,28 +434,37 @@ class Master {
         std::memcpy(sx_.send.data() + fill[std::size_t(dest)], header, sizeof(header));
         fill[std::size_t(dest)] += kHeaderBytes;
       }
+    // A queue's bytes, then its enqueue_view array's (if any): each packed,
+    // or from kDirectBytes announced by its header (negative size) and sent
+    // after the sizes, straight from its memory.
+    auto add = [&](int dest, int from, int to, const char* data, std::size_t n) {
+      char* at = sx_.send.data() + fill[std::size_t(dest)];
+      const bool direct = n >= kDirectBytes;
+      const std::int64_t header[3] = {from, to, direct ? -std::int64_t(n) : std::int64_t(n)};
+      std::memcpy(at, header, sizeof(header));
+      if (direct) {
+        sx_.direct.push_back(Direct{dest, data, n, DART_HANDLE_NULL});
+      } else if (n > 0) {
+        std::memcpy(at + sizeof(header), data, n);
+      }
+      fill[std::size_t(dest)] += packed_bytes(n);
+    };
     if (!failure.any())
       for (auto& e : entries_)
-        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
+        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
           const int dest = owner_(to);
-          char* at = sx_.send.data() + fill[std::size_t(dest)];
           if (dest == me) {
             deliver(e->gid, to, buf, "exchange");
-            buf.clear();
-          } else if (buf.size() >= kDirectBytes) {
-            // Announced by its header (negative size), sent after the sizes.
-            const std::int64_t header[3] = {e->gid, to, -std::int64_t(buf.size())};
-            std::memcpy(at, header, sizeof(header));
-            fill[std::size_t(dest)] += kHeaderBytes;
-            sx_.direct.push_back(Direct{dest, &buf, DART_HANDLE_NULL});
+            if (view.bytes > 0) deliver(e->gid, to, view.data, view.bytes, "exchange");
           } else {
-            fill[std::size_t(dest)] = pack_into(at, e->gid, to, buf) - sx_.send.data();
-            buf.clear();
+            add(dest, e->gid, to, buf.data(), buf.size());
+            if (view.bytes > 0) add(dest, e->gid, to, view.data, view.bytes);
           }
         });
     if (units == 1) {
       if (failure.any()) drop_queues();
       failure.raise(call);
+      for (auto& e : entries_) e->proxy->clear_outgoing();
       if (my_parts) exchange_parts(call);
       spill_queues();
       return;
@@ -489,8 +500,8 @@ class Master {
     }
     // No unit failed: the big queues may go now, straight from their memory.
     for (Direct& d : sx_.direct)
-      check(dart_isend(d.queue->data(), d.queue->size(), kExchangeTag, DART_TEAM_UNIT_ID(d.unit),
-                       team_->dart_id(), &d.handle),
+      check(dart_isend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), team_->dart_id(),
+                       &d.handle),
             "dart_isend");
     std::size_t total = 0;
     for (std::size_t u = 0; u < units; ++u) {
@@ -506,10 +517,9 @@ class Master {
     // and a unit's own messages arrive in the order of its headers.
     for (std::size_t u = 0; u < units; ++u)
       unpack(sx_.recv.data() + sx_.recv_offsets[u], sx_.recv_counts[u], "exchange", int(u));
-    for (Direct& d : sx_.direct) {
-      check(dart_wait(&d.handle), "dart_wait");
-      d.queue->clear();
-    }
+    for (Direct& d : sx_.direct) check(dart_wait(&d.handle), "dart_wait");
+    sx_.direct.clear();
+    for (auto& e : entries_) e->proxy->clear_outgoing();
     if (any_parts) exchange_parts(call);
     spill_queues();
   }
@@ -552,11 +562,12 @@ class Master {
     const int me = int(team_->myid().id);
     const SendDelay delay = SendDelay::from_environment(me);
     std::mt19937_64 random(delay.seed);
-    // Consecutive calls use two tags in turn: a unit that has seen the end
-    // of this call may already send for the next one while another unit
-    // still polls for this one, which must not receive those messages (no
-    // unit can finish the next call before every unit has finished this one).
-    const int tag = (iexchange_calls_++ % 2 == 0) ? kIexchangeTag : kIexchangeTagOdd;
+    // Consecutive calls on a team, of this master or another, use two tags
+    // in turn: a unit that has seen the end of this call may already send
+    // for the next one while another unit still polls for this one, which
+    // must not receive those messages (no unit can finish the next call
+    // before every unit has finished this one).
+    const int tag = team_->count_tagged_call() % 2 == 0 ? kIexchangeTag : kIexchangeTagOdd;
     std::vector<Outbound> outbound;  // packed, sending or held back
     std::size_t outbound_bytes = 0;  // their bytes
     peak_sending_bytes_ = 0;
@@ -575,7 +586,7 @@ class Master {
     // Hands the queues block e filled to their targets: in memory on this
     // unit, packed per destination unit for the others.
     auto route = [&](Entry& e) {
-      e.proxy->drain_outgoing([&](int to, MemoryBuffer& buf) {
+      e.proxy->drain_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
         if (to < 0 || to >= nblocks_)
           throw exception::InvalidArgument(
               "dash::bp::Master::iexchange: block " + std::to_string(e.gid) + " enqueued to gid " +
@@ -583,9 +594,11 @@ class Master {
         const int dest = owner_(to);
         if (dest == me) {
           deliver(e.gid, to, buf, "iexchange");
+          if (view.bytes > 0) deliver(e.gid, to, view.data, view.bytes, "iexchange");
           if (memory_short()) spill_incoming(index_.at(to));
         } else {
-          pack(packs[std::size_t(dest)], e.gid, to, buf);
+          pack(packs[std::size_t(dest)], e.gid, to, buf.data(), buf.size());
+          if (view.bytes > 0) pack(packs[std::size_t(dest)], e.gid, to, view.data, view.bytes);
         }
       });
     };
@@ -816,12 +829,18 @@ class Master {
   // incoming queue: no pack and unpack copies, one message each.
   static constexpr std::size_t kDirectBytes = std::size_t(32) << 10;
 
-  // A queue exchange() sends on its own, until the send completes.
+  // A queue (or enqueue_view array) exchange() sends on its own, until the
+  // send completes.
   struct Direct {
     int unit;
-    MemoryBuffer* queue;
+    const char* data;
+    std::size_t bytes;
     dart_handle_t handle;
   };
+  // Bytes a queue of n bytes takes in exchange()'s packed message.
+  static std::size_t packed_bytes(std::size_t n) {
+    return kHeaderBytes + (n >= kDirectBytes ? 0 : n);
+  }
 
   // The test flag DASH_BP_TEST_SEND_DELAY_US (and DASH_BP_TEST_SEED), read by the strict
   // flag parser of DART (dart_flags.h).
@@ -856,7 +875,7 @@ class Master {
             " of unit " + std::to_string(team_->myid().id) + " enqueued to gid " +
             std::to_string(part.to) + ", outside [0, " + std::to_string(nblocks_) + ")")));
     for (auto& e : entries_)
-      e->proxy->for_each_outgoing([&](int to, MemoryBuffer&) {
+      e->proxy->for_each_outgoing([&](int to, MemoryBuffer&, Proxy::View) {
         if ((to >= 0 && to < nblocks_) || failure.any()) return;
         failure.capture(std::make_exception_ptr(exception::InvalidArgument(
             std::string("dash::bp::Master::") + call + ": block " + std::to_string(e->gid) +
@@ -872,7 +891,7 @@ class Master {
     if (!spilled_.outgoing().empty()) spilled_.drop_outgoing(residency_.extra_store());
     for (auto& e : entries_) {
       e->proxy->clear_incoming();
-      e->proxy->for_each_outgoing([](int, MemoryBuffer& buf) { buf.clear(); });
+      e->proxy->clear_outgoing();
     }
   }
 
@@ -1116,17 +1135,10 @@ class Master {
   }
 
   // Writes {from, to, nbytes} and the queue's bytes at `at`; returns the end.
-  static char* pack_into(char* at, int from, int to, const MemoryBuffer& buf) {
-    const std::int64_t header[3] = {from, to, std::int64_t(buf.size())};
-    std::memcpy(at, header, sizeof(header));
-    if (buf.size() > 0) std::memcpy(at + sizeof(header), buf.data(), buf.size());
-    return at + sizeof(header) + buf.size();
-  }
-
-  static void pack(MemoryBuffer& pack, int from, int to, const MemoryBuffer& buf) {
-    const std::int64_t header[3] = {from, to, std::int64_t(buf.size())};
+  static void pack(MemoryBuffer& pack, int from, int to, const char* data, std::size_t n) {
+    const std::int64_t header[3] = {from, to, std::int64_t(n)};
     pack.write(header, sizeof(header));
-    pack.write(buf.data(), buf.size());
+    pack.write(data, n);
   }
 
   // Runs the delayed foreach calls (delay()) in one pass: each block that
@@ -1159,6 +1171,10 @@ class Master {
     }
   }
 
+  // Copies every enqueue_view array into its queue. Local.
+  void materialize_views() {
+    for (auto& e : entries_) e->proxy->materialize_views();
+  }
   // Under a memory-block limit, after exchange(): the incoming queues of
   // every evicted block holding at least DASH_OOC_QUEUE_INLINE bytes go to
   // the store, to come back when the block runs (restore_queues). Local.
@@ -1195,9 +1211,10 @@ class Master {
   // DASH_OOC_QUEUE_INLINE bytes go to the store after its foreach call, to
   // be sent one at a time by exchange(). Local.
   void spill_outgoing(std::size_t i) {
-    if (!memory_short()) return;
     Entry& e = *entries_[i];
-    e.proxy->for_each_outgoing([&](int to, MemoryBuffer& buf) {
+    e.proxy->materialize_views();  // the block may leave memory
+    if (!memory_short()) return;
+    e.proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View) {
       if (buf.size() >= std::max<std::size_t>(queue_inline_bytes_, 1))
         spilled_.add_outgoing(residency_.extra_store(), e.gid, to, buf);
     });
@@ -1327,8 +1344,7 @@ class Master {
   int threads_ = 1;
   std::size_t peak_sending_bytes_ = 0;  // iexchange: the most in messages being sent
   std::unique_ptr<ThreadPool> pool_;
-  std::exception_ptr held_;  // a failure of foreach, until a collective reports it
-  long iexchange_calls_ = 0;
+  std::exception_ptr held_;             // a failure of foreach, until a collective reports it
   detail::Residency<Block> residency_;  // blocks, by entry index; which are in memory
   std::vector<std::size_t> order_;      // foreach under a limit: the entries to run
   std::vector<Block*> batch_blocks_;    // run_resident with threads: a batch's blocks

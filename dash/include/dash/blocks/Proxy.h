@@ -11,6 +11,7 @@
 // | call                 | cost                                          |
 // |----------------------|-----------------------------------------------|
 // | enqueue / dequeue    | local: a memcpy of the value's bytes          |
+// | enqueue_view         | local: no copy (see there for when one)       |
 // | dequeue_view         | local: no copy (one if misaligned for T)      |
 // | incoming / link      | local                                         |
 #ifndef DASH__BLOCKS__PROXY_H_
@@ -52,6 +53,33 @@ class Proxy {
   template <class T>
   void enqueue(int to, const T& value) {
     save(outgoing_queue(to), value);
+  }
+  // Sends the n elements at data to block `to` as one std::vector<T> (read
+  // it with dequeue as one, or with dequeue_view<T>) without copying them
+  // into the queue. exchange() sends them from this memory: from 32 KiB to
+  // another unit as a message of their own (no copy), else packed with the
+  // rest (one copy); iexchange() packs them when the callback returns (one
+  // copy, where enqueue makes two). The memory must stay valid and
+  // unchanged until then: the next exchange(), or the callback's return in
+  // iexchange(). The elements are copied into the queue instead (once, at
+  // the time given) when more is enqueued to `to` afterwards, when the
+  // block's call returns under a memory-block limit (the block may leave
+  // memory), and by Master::limit, write_back and dash::bp::save.
+  // InvalidArgument if n * sizeof(T) overflows. Local; no copy.
+  template <class T>
+  void enqueue_view(int to, const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>, "enqueue_view needs trivially copyable T");
+    if (n > ~std::size_t(0) / 2 / sizeof(T))
+      throw exception::InvalidArgument("dash::bp::Proxy::enqueue_view: " + std::to_string(n) +
+                                       " elements of " + std::to_string(sizeof(T)) +
+                                       " bytes overflow the queue");
+    OutQueue& queue = out_queue(to);
+    internal::save_count(queue.buf, n);  // materialises an earlier view first
+    if (n > 0) {
+      queue.view = reinterpret_cast<const char*>(data);
+      queue.view_bytes = n * sizeof(T);
+      ++views_;
+    }
   }
   // Reads the next value of the queue from block `from`; throws
   // dash::exception::InvalidArgument if the queue has nothing left. Local.
@@ -112,35 +140,56 @@ class Proxy {
 
   // ---- for Master and the reductions --------------------------------------
 
-  // The queue to block `to` (created empty if new). Local.
+  // The bytes of an enqueue_view array that follow a queue's own bytes
+  // (none: bytes == 0).
+  struct View {
+    const char* data = nullptr;
+    std::size_t bytes = 0;
+  };
+
+  // The queue to block `to` (created empty if new; an enqueue_view array
+  // still outside it is copied in first). Local.
   MemoryBuffer& outgoing_queue(int to) {
-    // The table first: with random targets the last-used check would
-    // mispredict on almost every call.
-    if (std::size_t(to) < out_table_.size() && out_table_[std::size_t(to)] != nullptr)
-      return *out_table_[std::size_t(to)];
-    if (last_out_ != nullptr && to == last_out_gid_) return *last_out_;
-    return new_outgoing_queue(to);
+    OutQueue& queue = out_queue(to);
+    return queue.buf;
   }
-  // Calls f(to, buffer) on every non-empty outgoing queue, in increasing
-  // gid. Local.
+  // Calls f(to, buffer, view) on every non-empty outgoing queue, in
+  // increasing gid: the queue's bytes are buffer's, followed by view's.
+  // Local.
   template <class F>
   void for_each_outgoing(F&& f) {
-    for (auto& [to, buf] : outgoing_)
-      if (buf.size() > 0) f(to, buf);
+    for (auto& [to, queue] : outgoing_)
+      if (queue.buf.size() > 0) f(to, queue.buf, View{queue.view, queue.view_bytes});
   }
   // The same, emptying each queue after f (keeping its memory). Local.
   template <class F>
   void drain_outgoing(F&& f) {
-    for (auto& [to, buf] : outgoing_) {
-      if (buf.size() == 0) continue;
-      f(to, buf);
-      buf.clear();
+    for (auto& [to, queue] : outgoing_) {
+      if (queue.buf.size() == 0) continue;
+      f(to, queue.buf, View{queue.view, queue.view_bytes});
+      queue.buf.clear();
+      forget_view(queue);
     }
   }
+  // Empties every outgoing queue (keeping its memory). Local.
+  void clear_outgoing() {
+    for (auto& [to, queue] : outgoing_) {
+      queue.buf.clear();
+      forget_view(queue);
+    }
+  }
+  // Copies every enqueue_view array into its queue (its memory may go
+  // away: the block leaves memory). Local; one copy of each array.
+  void materialize_views() {
+    if (views_ == 0) return;
+    for (auto& [to, queue] : outgoing_) materialize(queue);
+  }
+  // Whether any enqueue_view array is outside its queue. Local.
+  bool has_views() const { return views_ > 0; }
   // Whether any outgoing queue holds something. Local.
   bool has_outgoing() const {
-    for (const auto& [to, buf] : outgoing_)
-      if (buf.size() > 0) return true;
+    for (const auto& [to, queue] : outgoing_)
+      if (queue.buf.size() > 0) return true;
     return false;
   }
   // The queue from block `from` (created empty if new). Local.
@@ -159,7 +208,7 @@ class Proxy {
   // O(queues).
   std::size_t queue_memory() const {
     std::size_t n = 0;
-    for (const auto& [to, buf] : outgoing_) n += buf.capacity();
+    for (const auto& [to, queue] : outgoing_) n += queue.buf.capacity();
     for (const auto& [from, buf] : incoming_) n += buf.capacity();
     return n;
   }
@@ -167,8 +216,8 @@ class Proxy {
   // otherwise for the next round): an evicted block's queues leave memory
   // with it, and its next message allocates again. Local, O(queues).
   void free_empty_queues() {
-    for (auto& [to, buf] : outgoing_)
-      if (buf.size() == 0 && buf.capacity() > 0) buf = MemoryBuffer();
+    for (auto& [to, queue] : outgoing_)
+      if (queue.buf.size() == 0 && queue.buf.capacity() > 0) queue.buf = MemoryBuffer();
     for (auto& [from, buf] : incoming_)
       if (buf.remaining() == 0 && buf.capacity() > 0) buf = MemoryBuffer();
   }
@@ -199,18 +248,15 @@ class Proxy {
     }
   }
 
-  // Appends the unread bytes of every queue, incoming then outgoing, to
-  // `out` (for dash::bp::save: the proxy is not changed). Local.
+  // Appends the unread bytes of every queue, incoming then outgoing
+  // (enqueue_view arrays included), to `out` (for dash::bp::save: the
+  // queues are not changed). Local.
   void save_queues(MemoryBuffer& out) const {
-    for (const auto* queues : {&incoming_, &outgoing_}) {
-      for (const auto& [gid, buf] : *queues) {
-        if (buf.remaining() == 0) continue;
-        save(out, gid);
-        internal::save_count(out, buf.remaining());
-        out.write(buf.data() + buf.position(), buf.remaining());
-      }
-      save(out, -1);
-    }
+    for (const auto& [gid, buf] : incoming_) save_queue(out, gid, buf, View{});
+    save(out, -1);
+    for (const auto& [gid, queue] : outgoing_)
+      save_queue(out, gid, queue.buf, View{queue.view, queue.view_bytes});
+    save(out, -1);
   }
   // Appends queues saved by save_queues to this proxy's. Local.
   void load_queues(MemoryBuffer& in) {
@@ -227,18 +273,58 @@ class Proxy {
   }
 
  private:
-  // outgoing_queue() past the table: finds or creates the queue, enters it
-  // in the table (small decompositions) or the last-used cache.
-  MemoryBuffer& new_outgoing_queue(int to) {
-    MemoryBuffer* buf = &outgoing_[to];
+  // An outgoing queue: its bytes, then those of an enqueue_view array not
+  // copied in (view_bytes > 0).
+  struct OutQueue {
+    MemoryBuffer buf;
+    const char* view = nullptr;
+    std::size_t view_bytes = 0;
+  };
+
+  // The queue to `to` for appending: an array still outside it is copied in.
+  OutQueue& out_queue(int to) {
+    // The table first: with random targets the last-used check would
+    // mispredict on almost every call.
+    OutQueue* queue = nullptr;
+    if (std::size_t(to) < out_table_.size() && out_table_[std::size_t(to)] != nullptr)
+      queue = out_table_[std::size_t(to)];
+    else if (last_out_ != nullptr && to == last_out_gid_)
+      queue = last_out_;
+    else
+      queue = &new_out_queue(to);
+    if (queue->view_bytes > 0) materialize(*queue);
+    return *queue;
+  }
+  // out_queue() past the table: finds or creates the queue, enters it in
+  // the table (small decompositions) or the last-used cache.
+  OutQueue& new_out_queue(int to) {
+    OutQueue* queue = &outgoing_[to];
     if (to >= 0 && to < nblocks_ && nblocks_ <= kDenseBlocks) {
       if (out_table_.empty()) out_table_.assign(std::size_t(nblocks_), nullptr);
-      out_table_[std::size_t(to)] = buf;
+      out_table_[std::size_t(to)] = queue;
     } else {
       last_out_gid_ = to;
-      last_out_ = buf;
+      last_out_ = queue;
     }
-    return *buf;
+    return *queue;
+  }
+  void materialize(OutQueue& queue) {
+    if (queue.view_bytes == 0) return;
+    queue.buf.write(queue.view, queue.view_bytes);
+    forget_view(queue);
+  }
+  void forget_view(OutQueue& queue) {
+    if (queue.view_bytes == 0) return;
+    queue.view = nullptr;
+    queue.view_bytes = 0;
+    --views_;
+  }
+  static void save_queue(MemoryBuffer& out, int gid, const MemoryBuffer& buf, View view) {
+    if (buf.remaining() == 0) return;
+    save(out, gid);
+    internal::save_count(out, buf.remaining() + view.bytes);
+    out.write(buf.data() + buf.position(), buf.remaining());
+    if (view.bytes > 0) out.write(view.data, view.bytes);
   }
 
   MemoryBuffer* find_incoming(int from) const {
@@ -255,12 +341,13 @@ class Proxy {
   int nblocks_;
   // std::map: nodes never move, so the cached pointers stay valid (queues
   // are emptied, never erased).
-  std::map<int, MemoryBuffer> outgoing_;
+  std::map<int, OutQueue> outgoing_;
   std::map<int, MemoryBuffer> incoming_;
-  std::vector<MemoryBuffer*> out_table_;
+  std::vector<OutQueue*> out_table_;
+  std::size_t views_ = 0;                  // enqueue_view arrays outside their queues
   std::vector<std::max_align_t> scratch_;  // dequeue_view of misaligned bytes
   int last_out_gid_ = -1;
-  MemoryBuffer* last_out_ = nullptr;
+  OutQueue* last_out_ = nullptr;
   mutable int last_in_gid_ = -1;
   mutable MemoryBuffer* last_in_ = nullptr;
 };

@@ -336,6 +336,8 @@ class ReduceProxy {
   struct is_vector_of_trivial : std::false_type {};
   template <class T, class A>
   struct is_vector_of_trivial<std::vector<T, A>> : std::is_trivially_copyable<T> {};
+  template <class A>
+  struct is_vector_of_trivial<std::vector<bool, A>> : std::false_type {};
 
   static constexpr std::size_t npos = ~std::size_t(0);
   // Bytes reserved past a large queue for the message trailer, so the

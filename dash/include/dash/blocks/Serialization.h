@@ -314,6 +314,24 @@ struct Serialization<std::vector<T, A>> {
   }
 };
 
+// std::vector<bool>: a count, then one byte (0 or 1) per element.
+template <class A>
+struct Serialization<std::vector<bool, A>> {
+  static void save(MemoryBuffer& buf, const std::vector<bool, A>& v) {
+    internal::save_count(buf, v.size());
+    for (bool x : v) {
+      const unsigned char byte = x ? 1 : 0;
+      buf.write(&byte, 1);
+    }
+  }
+  static void load(MemoryBuffer& buf, std::vector<bool, A>& v) {
+    const std::size_t n = internal::load_count(buf, 1);
+    v.resize(n);
+    const char* bytes = buf.read_in_place(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = bytes[i] != 0;
+  }
+};
+
 template <class C, class Tr, class A>
 struct Serialization<std::basic_string<C, Tr, A>> {
   static void save(MemoryBuffer& buf, const std::basic_string<C, Tr, A>& s) {
