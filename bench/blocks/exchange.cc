@@ -6,6 +6,14 @@
 // Both sides read the same precomputed destination blocks, build the same
 // items and sum one field of every received item into a local. Counters: ns
 // per item of each side and their ratio (target <= 1.2).
+//
+// Big arrays (BM_arrays): every block sends one array of doubles to each of
+// its two ring neighbours (blocks spread over the units, so most go to
+// another unit) and reads what came in place (dequeue_view). Subject:
+// enqueue_view (sent from the block's memory); baselines: enqueue (copied
+// into the queue) and the same transfers written by hand with MPI_Isend /
+// MPI_Irecv between the arrays' memory (received into a buffer per
+// neighbour, summed in place as well).
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
@@ -162,6 +170,124 @@ BENCHMARK(BM_small_items)
     ->Args({8, 1 << 16})
     ->Args({1, 1 << 19})
     ->Args({8, 1 << 19})
+    ->Iterations(30)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+struct Ring {
+  int gid = 0;
+  std::vector<double> out;               // what it sends each neighbour
+  std::vector<double> in_prev, in_next;  // the MPI baseline's receive buffers
+  double sum = 0;
+};
+
+struct ArraysCase {
+  int units = 1, me = 0, nblocks = 0;
+  std::unique_ptr<dash::bp::Master<Ring>> master;
+  std::vector<Ring*> rings;
+  std::vector<MPI_Request> requests;
+};
+
+std::unique_ptr<ArraysCase> make_arrays(int blocks_per_unit, std::size_t doubles) {
+  auto c = std::make_unique<ArraysCase>();
+  c->units = int(dash::size());
+  c->me = int(dash::myid().id);
+  c->nblocks = blocks_per_unit * c->units;
+  // Round robin: a block's ring neighbours are on other units (from 2 units).
+  c->master =
+      std::make_unique<dash::bp::Master<Ring>>(c->nblocks, dash::bp::Assignment::round_robin);
+  for (int gid :
+       dash::bp::local_gids(c->me, c->nblocks, c->units, dash::bp::Assignment::round_robin)) {
+    auto r = std::make_unique<Ring>();
+    r->gid = gid;
+    r->out.assign(doubles, double(gid));
+    r->in_prev.resize(doubles);
+    r->in_next.resize(doubles);
+    c->rings.push_back(r.get());
+    const int nb = c->nblocks;
+    c->master->add(gid, std::move(r), {(gid + 1) % nb, (gid + nb - 1) % nb});
+  }
+  c->requests.resize(4 * c->rings.size());
+  return c;
+}
+
+// The dash side: each block sends `out` to both neighbours, then reads.
+void arrays_pass(ArraysCase& c, bool view) {
+  c.master->foreach ([view](Ring& r, dash::bp::Proxy& p) {
+    for (int to : p.link()) {
+      if (view)
+        p.enqueue_view(to, r.out.data(), r.out.size());
+      else
+        p.enqueue(to, r.out.data(), r.out.size());
+    }
+  });
+  c.master->exchange();
+  c.master->foreach ([](Ring& r, dash::bp::Proxy& p) {
+    double sum = 0;
+    for (int from : p.link()) {
+      const dash::bp::QueueView<double> v = p.dequeue_view<double>(from);
+      sum += v[0] + v[v.size() - 1];
+    }
+    r.sum += sum;
+  });
+}
+
+// The hand-written side: one Irecv and one Isend per neighbour of every
+// block (tag: the receiving block's side), then a wait and the same reads.
+void arrays_mpi_pass(ArraysCase& c) {
+  const int nb = c.nblocks;
+  std::size_t k = 0;
+  for (Ring* r : c.rings) {
+    const int prev = (r->gid + nb - 1) % nb, next = (r->gid + 1) % nb;
+    const int n = int(r->out.size());
+    // Tag = the sender's gid * 2 + (0: to its next, 1: to its previous).
+    MPI_Irecv(r->in_prev.data(), n, MPI_DOUBLE, c.master->owner(prev), prev * 2, MPI_COMM_WORLD,
+              &c.requests[k++]);
+    MPI_Irecv(r->in_next.data(), n, MPI_DOUBLE, c.master->owner(next), next * 2 + 1, MPI_COMM_WORLD,
+              &c.requests[k++]);
+  }
+  for (Ring* r : c.rings) {
+    const int prev = (r->gid + nb - 1) % nb, next = (r->gid + 1) % nb;
+    const int n = int(r->out.size());
+    MPI_Isend(r->out.data(), n, MPI_DOUBLE, c.master->owner(next), r->gid * 2, MPI_COMM_WORLD,
+              &c.requests[k++]);
+    MPI_Isend(r->out.data(), n, MPI_DOUBLE, c.master->owner(prev), r->gid * 2 + 1, MPI_COMM_WORLD,
+              &c.requests[k++]);
+  }
+  MPI_Waitall(int(k), c.requests.data(), MPI_STATUSES_IGNORE);
+  for (Ring* r : c.rings)
+    r->sum += r->in_prev[0] + r->in_prev.back() + r->in_next[0] + r->in_next.back();
+}
+
+void BM_arrays(benchmark::State& state) {
+  const int blocks_per_unit = int(state.range(0));
+  const std::size_t doubles = std::size_t(state.range(1)) / sizeof(double);
+  if (blocks_per_unit * int(dash::size()) < 3) {
+    state.SkipWithError("BM_arrays needs a ring of at least 3 blocks");
+    return;
+  }
+  auto c = make_arrays(blocks_per_unit, doubles);
+  arrays_pass(*c, true);  // warm: queue and receive buffers reach their sizes
+  arrays_pass(*c, false);
+  arrays_mpi_pass(*c);
+  const double bytes = double(2 * c->rings.size() * doubles * sizeof(double));
+  bench::run_paired(state, bytes, "byte",
+                    bench::Side{"enqueue_view", [&] { arrays_pass(*c, true); }},
+                    {bench::Side{"enqueue", [&] { arrays_pass(*c, false); }},
+                     bench::Side{"isend", [&] { arrays_mpi_pass(*c); }}},
+                    [] { MPI_Barrier(MPI_COMM_WORLD); });
+  double sum = 0;
+  for (Ring* r : c->rings) sum += r->sum;
+  benchmark::DoNotOptimize(sum);
+  state.counters["blocks_per_unit"] = blocks_per_unit;
+  state.counters["array_bytes"] = double(doubles * sizeof(double));
+}
+
+BENCHMARK(BM_arrays)
+    ->Args({2, 1 << 16})
+    ->Args({2, 1 << 20})
+    ->Args({2, 16 << 20})
+    ->Args({8, 1 << 20})
     ->Iterations(30)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);

@@ -110,6 +110,38 @@ TEST(Serialization, ManyValuesInOrder) {
   EXPECT_EQ(first, 0);
 }
 
+// extend_at_residue: the new bytes start at the asked residue, the unread
+// bytes before them are kept in order (moved), for every residue and amount
+// already read.
+TEST(Serialization, ExtendAtResidueKeepsTheUnreadBytes) {
+  for (std::size_t residue = 0; residue < 64; residue += 7) {
+    for (std::size_t read = 0; read <= 3; ++read) {
+      MemoryBuffer buf;
+      for (int k = 0; k < 5; ++k) dash::bp::save(buf, k);
+      for (std::size_t k = 0; k < read; ++k) {
+        int x = -1;
+        dash::bp::load(buf, x);
+        EXPECT_EQ(x, int(k));
+      }
+      char* at = buf.extend_at_residue(100, residue, 64);
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(at) % 64, residue);
+      EXPECT_EQ(at + 100, buf.data() + buf.size());
+      for (int k = 0; k < 100; ++k) at[k] = char(k);
+      EXPECT_EQ(buf.remaining(), (5 - read) * sizeof(int) + 100);
+      for (std::size_t k = read; k < 5; ++k) {
+        int x = -1;
+        dash::bp::load(buf, x);
+        EXPECT_EQ(x, int(k)) << "residue " << residue;
+      }
+      for (int k = 0; k < 100; ++k) {
+        char c = 0;
+        dash::bp::load(buf, c);
+        ASSERT_EQ(c, char(k));
+      }
+    }
+  }
+}
+
 TEST(Serialization, ReadingPastTheEndThrows) {
   MemoryBuffer buf;
   dash::bp::save(buf, 1);

@@ -54,6 +54,16 @@ class Proxy {
   void enqueue(int to, const T& value) {
     save(outgoing_queue(to), value);
   }
+  // Appends the n elements at data as a std::vector<T> would be (dequeue
+  // it as one, or with dequeue_view<T>). Local; one copy of the bytes.
+  template <class T>
+  void enqueue(int to, const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "enqueue(to, data, n) needs trivially copyable T");
+    MemoryBuffer& queue = outgoing_queue(to);
+    internal::save_count(queue, n);
+    queue.write(data, n * sizeof(T));
+  }
   // Sends the n elements at data to block `to` as one std::vector<T> (read
   // it with dequeue as one, or with dequeue_view<T>) without copying them
   // into the queue. exchange() sends them from this memory: from 32 KiB to
