@@ -719,4 +719,27 @@ TEST(BlocksOoc, DelayedForeachCallsLoadEachBlockOnce) {
   }
 }
 
+// A reduction's calls start with the blocks the pass before left in
+// memory: with 6 blocks a unit and a limit of 2, the foreach before and
+// each of the reduction's two calls load 4 blocks, not 6.
+TEST(BlocksOoc, ReduceCallsRunBlocksInMemoryFirst) {
+  const int nb = 6 * nunits();
+  auto master = MakeRing(nb, 2, Assignment::contiguous);
+  struct TwoCalls {  // every block in both calls, no messages
+    int nb;
+    int rounds() const { return 1; }
+    int nblocks() const { return nb; }
+    bool active(int, int) const { return true; }
+    void incoming(int, int, std::vector<int>& in) const { in.clear(); }
+    void outgoing(int, int, std::vector<int>& out) const { out.clear(); }
+  };
+  master->foreach ([](Heavy& b, Proxy&) { ++b.calls; });
+  const auto before = master->spill_counters();
+  dash::bp::reduce(*master, TwoCalls{nb}, [](Heavy& b, ReduceProxy&) { ++b.calls; });
+  const auto after = master->spill_counters();
+  EXPECT_LE(after.bytes_read - before.bytes_read, 8 * (kWords * sizeof(std::uint64_t) + 64))
+      << "blocks in memory were evicted and loaded again";
+  for (std::size_t i = 0; i < master->size(); ++i) EXPECT_EQ(master->block(i).calls, 3);
+}
+
 }  // namespace

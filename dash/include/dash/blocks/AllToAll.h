@@ -26,7 +26,8 @@
 // r (mixed radix of the group sizes, lowest first) is the target's, so
 // after the last round every record is at its target. Out of core (a
 // memory-block limit), the record arrays become the reduction's queues and
-// go to storage as they do (Reduce.h); the blocks are loaded in every round.
+// go to storage as they do (Reduce.h); the blocks are loaded for the two
+// calls of f only, those still in memory from the pass before first.
 // Failures as in reduce: thrown on every unit.
 //
 // | call              | cost                                                     |

@@ -417,14 +417,13 @@ class ReduceProxy {
 
 // Runs a reduction over master's blocks: for calls r = 0 .. partners.rounds()
 // it calls f(block, proxy) on the blocks active in call r (in increasing
-// gid) and then moves the call's queues to the next call's blocks (see the
-// top of this file). Partners: a structure of ReducePartners.h, or any type
-// with rounds(), nblocks(), active(round, gid), incoming(round, gid,
-// std::vector<int>&) and outgoing(round, gid, std::vector<int>&) whose links
-// are in increasing gid and agree (b in a's out_link of call r exactly when
-// a is in b's in_link of call r + 1). InvalidArgument if partners and master
-// differ in their number of blocks. Collective over master.team(): every
-// unit calls it, with the same partners and owners.
+// gid; under a memory-block limit those in memory first) and then moves the call's queues to the
+// next call's blocks (see the top of this file). Partners: a structure of ReducePartners.h, or any
+// type with rounds(), nblocks(), active(round, gid), incoming(round, gid, std::vector<int>&) and
+// outgoing(round, gid, std::vector<int>&) whose links are in increasing gid and agree (b in a's
+// out_link of call r exactly when a is in b's in_link of call r + 1). InvalidArgument if partners
+// and master differ in their number of blocks. Collective over master.team(): every unit calls it,
+// with the same partners and owners.
 template <class Block, class Partners, class F>
 void reduce(Master<Block>& master, const Partners& partners, F&& f) {
   master.run_delayed_calls();
@@ -643,9 +642,19 @@ class ReduceRun {
   template <class F>
   void call(int round, F& f) {
     auto& residency = master_.residency_;
-    for (std::size_t k = 0; k < slots_.size(); ++k) {
-      Slot& slot = slots_[k];
-      if (!slot.active || failed()) continue;
+    // The active slots; under a limit those whose blocks are in memory first
+    // (left there by the previous call, or by the pass before the
+    // reduction), so they are not evicted and loaded again.
+    std::vector<std::size_t>& order = order_;
+    order.clear();
+    for (std::size_t k = 0; k < slots_.size(); ++k)
+      if (slots_[k].active) order.push_back(k);
+    if (residency.limited())
+      std::stable_partition(order.begin(), order.end(),
+                            [&](std::size_t k) { return residency.resident(slots_[k].index); });
+    for (std::size_t at = 0; at < order.size(); ++at) {
+      Slot& slot = slots_[order[at]];
+      if (failed()) continue;
       try {
         Block& block = residency.acquire(slot.index);
         struct Release {
@@ -655,13 +664,12 @@ class ReduceRun {
         } release{residency, slot.index};
         if (residency.limited()) {
           restore_queues(slot);
-          for (std::size_t n = k + 1; n < slots_.size(); ++n)
-            if (slots_[n].active) {
-              residency.prefetch(slots_[n].index);
-              for (const InQueue& q : slots_[n].proxy.in_)
-                if (q.spilled) queue_store().prefetch(q.key);
-              break;
-            }
+          if (at + 1 < order.size()) {
+            const Slot& next = slots_[order[at + 1]];
+            residency.prefetch(next.index);
+            for (const InQueue& q : next.proxy.in_)
+              if (q.spilled) queue_store().prefetch(q.key);
+          }
         }
         f(block, slot.proxy);
         after_call(round, slot);
@@ -1152,6 +1160,7 @@ class ReduceRun {
   dart_team_t team_;
   int me_, units_;
   std::vector<Slot> slots_;             // in increasing gid
+  std::vector<std::size_t> order_;      // call(): the slots of a call, in the order they run
   std::int64_t error_kind_ = kNoError;  // what the rounds carry on
   std::string error_text_;
   dash::internal::Failure failure_;  // this unit's own failure
