@@ -20,6 +20,19 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Calls f(), a collective call that fails on every unit alike (it agrees on
+// failures, as dash::bp::load does), and turns its failure into
+// UsageError("<option>: <what>"): unit 0 reports it once and every unit
+// ends with exit status 2. Collective.
+template <class F>
+void agreed_or_usage_error(const std::string& option, F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    throw UsageError(option + ": " + e.what());
+  }
+}
+
 // How Option words a flag given a value and an option missing its value, after the option's
 // name: by default "--x: takes no value" and "--x: missing value".
 struct Wording {

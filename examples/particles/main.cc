@@ -249,7 +249,8 @@ void trace(const Options& o) {
                      " exceeds --blocks-per-unit " + std::to_string(o.blocks_per_unit));
   if (o.mem_blocks > 0) tracer.master().limit(std::size_t(o.mem_blocks));
   if (o.stop_after > 0) tracer.checkpoint(o.stop_after, o.save_path);
-  if (!o.restart_path.empty()) tracer.restart(o.restart_path);
+  if (!o.restart_path.empty())
+    examples::agreed_or_usage_error("--restart", [&] { tracer.restart(o.restart_path); });
   const auto& div = tracer.decomposer().divisions();
   if (root) {
     std::printf(

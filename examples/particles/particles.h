@@ -311,9 +311,13 @@ class Tracer {
     stop_after_ = rounds;
     save_path_ = std::move(path);
   }
-  // run() starts from the blocks saved at `path` instead of seeding (the
-  // tracer was built without blocks). Local.
-  void restart(std::string path) { restart_path_ = std::move(path); }
+  // Loads the blocks saved at `path` (the tracer was built without blocks);
+  // run() then starts from them instead of seeding. Collective; a failure
+  // throws on every unit (dash::bp::load).
+  void restart(const std::string& path) {
+    dash::bp::load(master_, path);
+    restarted_ = true;
+  }
 
   // Gives every block of this unit its seeds and zeroes its counters. Local.
   void seed() {
@@ -404,10 +408,7 @@ class Tracer {
   // Seeds, then traces with `protocol` between two barriers, and reduces the
   // counts over all units. Collective.
   Result run(Protocol protocol) {
-    if (restart_path_.empty())
-      seed();
-    else
-      dash::bp::load(master_, restart_path_);
+    if (!restarted_) seed();
     dash::internal::check_dart(dart_barrier(team_->dart_id()), "dart_barrier");
     Result r;
     const double cpu_start = process_cpu_seconds();
@@ -569,7 +570,8 @@ class Tracer {
   dash::Team* team_;
   std::vector<double> round_cpu_;  // exchange: this unit's CPU seconds per round
   int stop_after_ = 0;             // checkpoint(): rounds before saving (0: none)
-  std::string save_path_, restart_path_;
+  std::string save_path_;
+  bool restarted_ = false;  // restart() loaded the blocks
   bool saved_ = false;
   dash::bp::RegularDecomposer<3> decomposer_;
   Master master_;

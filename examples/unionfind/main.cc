@@ -198,7 +198,7 @@ int run(const Options& o) {
   if (o.restart_path.empty())
     components->local_union();
   else
-    components->restart(o.restart_path);
+    examples::agreed_or_usage_error("--restart", [&] { components->restart(o.restart_path); });
   if (components->merge(o.protocol, o.stop_after, o.save_path)) {
     const long long rounds = components->stats().rounds;
     if (root) std::printf("saved_after_rounds=%lld path=%s\n", rounds, o.save_path.c_str());

@@ -96,11 +96,10 @@ class KdLevelRun {
   using Points = std::remove_reference_t<std::invoke_result_t<PointsOf&, Block&>>;
   using Point = typename Points::value_type;
 
-  KdLevelRun(int nblocks, int level, int levels, int bins, bool wrap,
-             const ContinuousBox<N>& domain, PointsOf& points_of, std::map<int, KdState<N>>& states,
+  KdLevelRun(int level, int levels, int bins, bool wrap, const ContinuousBox<N>& domain,
+             PointsOf& points_of, std::map<int, KdState<N>>& states,
              const KdLevelPartners<N>& partners)
-      : nblocks_(nblocks),
-        level_(level),
+      : level_(level),
         levels_(levels),
         bins_(bins),
         wrap_(wrap),
@@ -248,7 +247,7 @@ class KdLevelRun {
       s.histogram.clear();
   }
 
-  int nblocks_, level_, levels_, bins_;
+  int level_, levels_, bins_;
   bool wrap_;
   ContinuousBox<N> domain_;
   PointsOf& points_of_;
@@ -318,8 +317,8 @@ KdTree<N> kdtree(Master<Block>& master, const ContinuousBox<N>& domain, PointsOf
 
   for (int level = 0; level < levels; ++level) {
     detail::KdLevelPartners<N> partners(nb, level, k, states);
-    detail::KdLevelRun<N, Block, PointsOf> run(nb, level, levels, bins, wrap, domain, points_of,
-                                               states, partners);
+    detail::KdLevelRun<N, Block, PointsOf> run(level, levels, bins, wrap, domain, points_of, states,
+                                               partners);
     const int split = partners.split_call();
     reduce(
         master, partners, [&](Block& b, ReduceProxy& rp) { run.call(&b, rp); },
