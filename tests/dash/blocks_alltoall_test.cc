@@ -27,6 +27,7 @@ struct Block {
   int gid = -1;
   std::vector<std::int64_t> got;  // (source, count, values...) per source
   int calls = 0;
+  std::vector<std::vector<std::int64_t>> sent;  // views: the arrays, until the call ends
 };
 
 }  // namespace
@@ -65,7 +66,11 @@ std::int64_t Value(int s, int t, std::size_t i) {
   return (std::int64_t(s) * 1000 + t) * 100000 + std::int64_t(i);
 }
 
-void SendEverywhere(Master<Block>& master, int k, std::size_t words) {
+// With views, the words go by enqueue_view (from memory the block keeps
+// until the receiving call) and come back by dequeue_view; every fourth
+// target then gets one more value after them (the view is copied into the
+// queue first).
+void SendEverywhere(Master<Block>& master, int k, std::size_t words, bool views = false) {
   const int nb = master.nblocks();
   dash::bp::all_to_all(
       master,
@@ -74,20 +79,38 @@ void SendEverywhere(Master<Block>& master, int k, std::size_t words) {
         EXPECT_EQ(ap.gid(), b.gid);
         EXPECT_EQ(ap.nblocks(), nb);
         if (ap.sending()) {
+          b.sent.assign(std::size_t(nb), {});
           for (int t = 0; t < nb; ++t) {
             if (!Sends(b.gid, t)) continue;
             ap.enqueue(t, std::int64_t(b.gid) * 1000 + t);
-            std::vector<std::int64_t> v(words);
+            std::vector<std::int64_t>& v = b.sent[std::size_t(t)];
+            v.resize(words);
             for (std::size_t i = 0; i < words; ++i) v[i] = Value(b.gid, t, i);
-            ap.enqueue(t, v.data(), v.size());
+            if (!views) {
+              ap.enqueue(t, v.data(), v.size());
+              continue;
+            }
+            ap.enqueue_view(t, v.data(), v.size());
+            if (t % 4 == 0) ap.enqueue(t, std::int64_t(-t));
           }
           return;
         }
+        b.sent.clear();
         for (int from : ap.incoming_from()) {
           std::int64_t head = 0;
           std::vector<std::int64_t> v;
           ap.dequeue(from, head);
-          ap.dequeue(from, v);
+          if (views) {
+            const dash::bp::QueueView<std::int64_t> view = ap.dequeue_view<std::int64_t>(from);
+            v.assign(view.begin(), view.end());
+            if (b.gid % 4 == 0) {
+              std::int64_t last = 1;
+              ap.dequeue(from, last);
+              EXPECT_EQ(last, -b.gid);
+            }
+          } else {
+            ap.dequeue(from, v);
+          }
           EXPECT_EQ(ap.incoming(from), 0u) << "block " << b.gid << " from " << from;
           b.got.push_back(from);
           b.got.push_back(head);
@@ -121,6 +144,21 @@ TEST(BlocksAllToAll, EveryQueueArrivesInOrder_AnyBlockCountAndGroupSize) {
         auto master = MakeMaster(nb, a, 0);
         SendEverywhere(*master, k, 3);
         Check(*master, 3);
+      }
+    }
+  }
+}
+
+TEST(BlocksAllToAll, Views_ArriveInOrder) {
+  for (int per_unit : {1, 4}) {
+    for (int k : {2, 3}) {
+      const int nb = per_unit * nunits();
+      SCOPED_TRACE(std::to_string(nb) + " blocks, k " + std::to_string(k));
+      for (std::size_t limit : {std::size_t(0), std::size_t(1)}) {
+        auto master = MakeMaster(nb, Assignment::round_robin, limit);
+        SendEverywhere(*master, k, 5, true);
+        Check(*master, 5);
+        SendEverywhere(*master, k, 0, true);  // empty arrays
       }
     }
   }

@@ -36,6 +36,8 @@
 // |                   | reduce, each record copied once per round (one array per |
 // |                   | group member, sent by enqueue_view)                      |
 // | enqueue / dequeue | local; one copy of the value's bytes                     |
+// | enqueue_view,     | local; no copy (the array is copied once into the first  |
+// | dequeue_view      | round's record; read in place)                           |
 #ifndef DASH__BLOCKS__ALL_TO_ALL_H_
 #define DASH__BLOCKS__ALL_TO_ALL_H_
 
@@ -51,6 +53,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -80,9 +83,28 @@ class AllToAllProxy {
   // Appends n elements at data as a std::vector<T> would be. Local; one copy.
   template <class T>
   void enqueue(int to, const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "enqueue(to, data, n) needs trivially copyable T");
     MemoryBuffer& q = out_queue(to);
     internal::save_count(q, n);
     q.write(data, n * sizeof(T));
+  }
+  // The same without copying the elements into the queue: they are copied
+  // once, into the first round's record, right after the sending call
+  // returns (enqueue copies twice). The memory must stay valid and
+  // unchanged until then: the call must not free it (e.g. clear the items
+  // in the receiving call instead). More enqueued to `to` afterwards copies
+  // the elements into the queue first. InvalidArgument as enqueue, or if
+  // n * sizeof(T) overflows. Local; no copy.
+  template <class T>
+  void enqueue_view(int to, const T* data, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>, "enqueue_view needs trivially copyable T");
+    if (n > ~std::size_t(0) / 2 / sizeof(T))
+      throw exception::InvalidArgument(
+          "dash::bp::AllToAllProxy::enqueue_view: " + std::to_string(n) + " elements of " +
+          std::to_string(sizeof(T)) + " bytes overflow the queue");
+    internal::save_count(out_queue(to), n);
+    if (n > 0) views_[to] = View{reinterpret_cast<const char*>(data), n * sizeof(T)};
   }
 
   // The blocks that enqueued to this one, in increasing gid. Local.
@@ -110,6 +132,29 @@ class AllToAllProxy {
                     : " has no queue from block " + std::to_string(from)));
     load(it->second, value);
   }
+  // Reads the next std::vector<T> of the queue from `from` in place: the
+  // elements stay in the queue (valid until the receiving call returns; a
+  // copy into this proxy's scratch memory, valid until its next
+  // dequeue_view, when the bytes are misaligned for T). Errors as dequeue.
+  // Local; no copy.
+  template <class T>
+  QueueView<T> dequeue_view(int from) {
+    static_assert(std::is_trivially_copyable_v<T>, "dequeue_view needs trivially copyable T");
+    static_assert(alignof(T) <= alignof(std::max_align_t), "dequeue_view: T is over-aligned");
+    auto it = queues_.find(from);
+    if (sending_ || it == queues_.end())
+      throw exception::InvalidArgument(
+          "dash::bp::AllToAllProxy::dequeue_view: block " + std::to_string(gid_) +
+          (sending_ ? " is sending (dequeue in the receiving call)"
+                    : " has no queue from block " + std::to_string(from)));
+    const std::size_t n = internal::load_count(it->second, sizeof(T));
+    const char* at = it->second.read_in_place(n * sizeof(T));
+    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
+      return QueueView<T>(reinterpret_cast<const T*>(at), n);
+    scratch_.resize((n * sizeof(T) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    if (n > 0) std::memcpy(scratch_.data(), at, n * sizeof(T));
+    return QueueView<T>(reinterpret_cast<const T*>(scratch_.data()), n);
+  }
 
  private:
   template <class B, class G>
@@ -122,13 +167,32 @@ class AllToAllProxy {
           (sending_ ? " enqueued to gid " + std::to_string(to) + ", outside [0, " +
                           std::to_string(nblocks_) + ")"
                     : " is receiving (enqueue in the sending call)"));
-    return queues_[to];
+    MemoryBuffer& q = queues_[to];
+    if (!views_.empty()) {  // an earlier view to `to` goes into the queue first
+      auto v = views_.find(to);
+      if (v != views_.end()) {
+        q.write(v->second.data, v->second.bytes);
+        views_.erase(v);
+      }
+    }
+    return q;
+  }
+  // The bytes of an enqueue_view array that follow a queue's own.
+  struct View {
+    const char* data = nullptr;
+    std::size_t bytes = 0;
+  };
+  View view_of(int to) const {
+    auto v = views_.find(to);
+    return v == views_.end() ? View{} : v->second;
   }
 
   int gid_, nblocks_;
   bool sending_;
   // Sending: the queues to each target; receiving: those from each source.
   std::map<int, MemoryBuffer> queues_;
+  std::map<int, View> views_;              // sending: arrays not copied into their queue
+  std::vector<std::max_align_t> scratch_;  // dequeue_view of misaligned bytes
 };
 
 namespace detail {
@@ -140,12 +204,14 @@ struct AllToAllRecord {
   std::uint64_t bytes;
 };
 
-// Appends a record to `to`. Local; one copy of the bytes.
+// Appends a record to `to`: n bytes at `bytes`, then tail_n at `tail`.
+// Local; one copy of the bytes.
 inline void append_record(MemoryBuffer& to, int target, int source, const char* bytes,
-                          std::size_t n) {
-  const AllToAllRecord head{target, source, n};
+                          std::size_t n, const char* tail = nullptr, std::size_t tail_n = 0) {
+  const AllToAllRecord head{target, source, n + tail_n};
   to.write(&head, sizeof head);
   to.write(bytes, n);
+  to.write(tail, tail_n);
 }
 
 // Calls f(head, bytes) on every record of a byte array. Local.
@@ -199,27 +265,36 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     std::vector<MemoryBuffer>& out = sending[rp.gid()];  // sent last round: reusable
     out.resize(rp.out_link().size());
     for (MemoryBuffer& m : out) m.clear();
-    auto pass = [&](const detail::AllToAllRecord& head, const char* bytes) {
-      const std::size_t n = std::size_t(head.bytes);
+    // A record whose bytes are n at `bytes`, then tail_n at `tail` (an
+    // enqueue_view array of the sending call).
+    auto pass = [&](int target, int source, const char* bytes, std::size_t n,
+                    const char* tail = nullptr, std::size_t tail_n = 0) {
       if (r < rounds) {
-        const std::size_t j =
-            detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], head.target);
-        detail::append_record(out[j], head.target, head.source, bytes, n);
-      } else if (head.target == rp.gid()) {
-        received->queues_[head.source].write(bytes, n);
+        const std::size_t j = detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], target);
+        detail::append_record(out[j], target, source, bytes, n, tail, tail_n);
+      } else if (target == rp.gid()) {
+        MemoryBuffer& q = received->queues_[source];
+        q.write(bytes, n);
+        q.write(tail, tail_n);
       } else {
         throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
-                                      std::to_string(head.target) + " reached block " +
+                                      std::to_string(target) + " reached block " +
                                       std::to_string(rp.gid()));
       }
     };
     if (sent)
       for (auto& [to, q] : sent->queues_)
-        if (q.size() > 0) pass(detail::AllToAllRecord{to, rp.gid(), q.size()}, q.data());
+        if (q.size() > 0) {
+          const AllToAllProxy::View view = sent->view_of(to);
+          pass(to, rp.gid(), q.data(), q.size(), view.data, view.bytes);
+        }
     for (int from : rp.in_link())
       if (rp.incoming(from) > 0) {
         const QueueView<char> array = rp.dequeue_view<char>(from);
-        detail::for_each_record(array.data(), array.size(), pass);
+        detail::for_each_record(array.data(), array.size(),
+                                [&](const detail::AllToAllRecord& head, const char* at) {
+                                  pass(head.target, head.source, at, std::size_t(head.bytes));
+                                });
       }
     if (r == rounds) {
       sending.erase(rp.gid());

@@ -150,9 +150,8 @@ void sort(Master<Block>& master, ItemsOf items_of, Cmp cmp = Cmp(), int samples 
           return;
         }
         std::vector<std::size_t> bounds{0};
-        std::vector<T> run;
         for (int from : ap.incoming_from()) {
-          ap.dequeue(from, run);
+          const QueueView<T> run = ap.dequeue_view<T>(from);  // read in place
           items.insert(items.end(), run.begin(), run.end());
           bounds.push_back(items.size());
         }
