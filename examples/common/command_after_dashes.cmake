@@ -37,3 +37,19 @@ function(split_commands count_var)
   math(EXPR n "${n} + 1")
   set(${count_var} ${n} PARENT_SCOPE)
 endfunction()
+
+# run_for_last_line(<line_var> <arg>...) prints the command line, runs it, prints what it printed,
+# stops with an error unless it exits 0, and sets <line_var> (in the caller's scope) to the last
+# line of its stdout.
+function(run_for_last_line line_var)
+  string(JOIN " " text ${ARGN})
+  message("-- ${text}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT code STREQUAL "0")
+    message(FATAL_ERROR "exit code ${code}: ${text}")
+  endif()
+  string(STRIP "${out}" out)
+  string(REGEX REPLACE "^.*\n" "" last_line "${out}")
+  set(${line_var} "${last_line}" PARENT_SCOPE)
+endfunction()
