@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -546,6 +547,39 @@ TEST(BlocksReduce, Queues_ViewsValuesAndTheirErrors) {
       EXPECT_EQ(rp.incoming(from), 0u);
       int more = 0;
       EXPECT_THROW(rp.dequeue(from, more), dash::exception::InvalidArgument);
+    }
+  });
+}
+
+// An enqueue_view array of doubles sent from an address not aligned for
+// double (its bytes at an odd offset of a string): it arrives at the
+// sender's address residue, so dequeue_view copies it to aligned memory;
+// the values are the bytes sent.
+TEST(BlocksReduce, Views_FromUnalignedMemory_ReadAligned) {
+  const int nb = 2 * nunits() + 1;
+  auto master = MakeMaster(nb, Assignment::round_robin);
+  RegularSwapPartners<1> partners(Decomposer<1>(nb), nb);  // one round of nb
+  auto bytes_of = [](int gid) {
+    std::string s(1 + 2 * sizeof(double), '\0');
+    const double v[2] = {gid + 0.25, -gid - 0.5};
+    std::memcpy(&s[1], v, sizeof v);
+    return s;
+  };
+  Reduce(*master, partners, [&](Block& b, ReduceProxy& rp) {
+    if (rp.round() == 0) {
+      b.payload = bytes_of(b.gid);
+      for (int to : rp.out_link())
+        if (to != rp.gid())  // two doubles' bytes, one byte past an aligned address
+          rp.enqueue_view(to, reinterpret_cast<const double*>(b.payload.data() + 1), 2);
+      return;
+    }
+    for (int from : rp.in_link()) {
+      if (from == rp.gid()) continue;
+      const auto v = rp.dequeue_view<double>(from);
+      ASSERT_EQ(v.size(), 2u);
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(v.data()) % alignof(double), 0u);
+      EXPECT_EQ(v[0], from + 0.25);
+      EXPECT_EQ(v[1], -from - 0.5);
     }
   });
 }

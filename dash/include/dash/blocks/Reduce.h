@@ -113,33 +113,25 @@ class ReduceRun;
 // more than the copy into it.
 class ArrayBuffer {
  public:
+  // Residues of data() it can give (see the constructor).
+  static constexpr std::size_t kResidues = 64;
+
   ArrayBuffer() = default;
-  // At least n bytes, not initialised. Local.
-  explicit ArrayBuffer(std::size_t n) {
-    Stock& stock = Stock::get();
-    {
-      std::lock_guard<std::mutex> lock(stock.mutex);
-      auto best = stock.kept.end();
-      for (auto it = stock.kept.begin(); it != stock.kept.end(); ++it)
-        if (it->second >= n && (best == stock.kept.end() || it->second < best->second)) best = it;
-      if (best != stock.kept.end()) {
-        data_ = best->first;
-        capacity_ = best->second;
-        stock.bytes -= capacity_;
-        stock.kept.erase(best);
-        return;
-      }
-    }
-    capacity_ = std::max<std::size_t>(n, 1);
-    data_ = new char[capacity_];
+  // At least n bytes, not initialised, starting at an address congruent to
+  // `residue` modulo kResidues (a message received at the residue of the
+  // memory it was sent from is copied fast: README, "MPI defects"). Local.
+  explicit ArrayBuffer(std::size_t n, std::size_t residue = 0) {
+    take(n + kResidues - 1);
+    const std::size_t shift = (residue - reinterpret_cast<std::uintptr_t>(base_)) & (kResidues - 1);
+    data_ = base_ + shift;
   }
-  ArrayBuffer(ArrayBuffer&& o) noexcept : data_(o.data_), capacity_(o.capacity_) {
-    o.data_ = nullptr;
-  }
+  ArrayBuffer(ArrayBuffer&& o) noexcept
+      : base_(std::exchange(o.base_, nullptr)), data_(o.data_), capacity_(o.capacity_) {}
   ArrayBuffer& operator=(ArrayBuffer&& o) noexcept {
     if (this != &o) {
       release();
-      data_ = std::exchange(o.data_, nullptr);
+      base_ = std::exchange(o.base_, nullptr);
+      data_ = o.data_;
       capacity_ = o.capacity_;
     }
     return *this;
@@ -148,6 +140,26 @@ class ArrayBuffer {
   char* data() const { return data_; }
 
  private:
+  // At least n bytes at base_: a kept buffer or a new one.
+  void take(std::size_t n) {
+    Stock& stock = Stock::get();
+    {
+      std::lock_guard<std::mutex> lock(stock.mutex);
+      auto best = stock.kept.end();
+      for (auto it = stock.kept.begin(); it != stock.kept.end(); ++it)
+        if (it->second >= n && (best == stock.kept.end() || it->second < best->second)) best = it;
+      if (best != stock.kept.end()) {
+        base_ = best->first;
+        capacity_ = best->second;
+        stock.bytes -= capacity_;
+        stock.kept.erase(best);
+        return;
+      }
+    }
+    capacity_ = std::max<std::size_t>(n, 1);
+    base_ = new char[capacity_];
+  }
+
   static constexpr std::size_t kMinKept = std::size_t(64) << 10;
   static constexpr std::size_t kMaxKept = 8;
   static constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
@@ -162,8 +174,9 @@ class ArrayBuffer {
     }
   };
   void release() {
-    if (data_ == nullptr) return;
-    char* data = std::exchange(data_, nullptr);
+    if (base_ == nullptr) return;
+    char* data = std::exchange(base_, nullptr);
+    data_ = nullptr;
     if (capacity_ < kMinKept || capacity_ > kMaxBytes) {
       delete[] data;
       return;
@@ -183,7 +196,8 @@ class ArrayBuffer {
     for (char* d : drop) delete[] d;
   }
 
-  char* data_ = nullptr;
+  char* base_ = nullptr;  // the allocation
+  char* data_ = nullptr;  // the bytes, up to kResidues - 1 past base_
   std::size_t capacity_ = 0;
 };
 
@@ -285,7 +299,14 @@ class ReduceProxy {
             std::to_string(queue.array_bytes) +
             " bytes in all, not of sizeof(T) = " + std::to_string(sizeof(T)));
       queue.has_array = false;  // read; the bytes stay until the function returns
-      return QueueView<T>(reinterpret_cast<const T*>(queue.array.data()), queue.array_elements);
+      const char* at = queue.array.data();
+      if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
+        return QueueView<T>(reinterpret_cast<const T*>(at), queue.array_elements);
+      // Received at the sender's address residue, which was not aligned for T.
+      scratch_.emplace_back((queue.array_bytes + sizeof(std::max_align_t) - 1) /
+                            sizeof(std::max_align_t));
+      if (queue.array_bytes > 0) std::memcpy(scratch_.back().data(), at, queue.array_bytes);
+      return QueueView<T>(reinterpret_cast<const T*>(scratch_.back().data()), queue.array_elements);
     }
     const std::size_t n = internal::load_count(queue.bytes, sizeof(T));
     const char* at = queue.bytes.read_in_place(n * sizeof(T));
@@ -509,6 +530,9 @@ class ReduceRun {
   // then one message per enqueue_view array (Entry offset kArray) and per
   // queue the sender spilled (offset kSpilled), in table order. The packed
   // queue 0 starts at offset 0 and is the largest.
+  // An array's `elements` holds its element count times
+  // ArrayBuffer::kResidues plus the residue of the sender's address (it is
+  // received at the same residue).
   struct Entry {
     std::int64_t from, to, offset, nbytes, elements;
   };
@@ -948,9 +972,9 @@ class ReduceRun {
     char* to = nullptr;
     if (e.offset == kArray) {
       in.has_array = true;
-      in.array = ArrayBuffer(nbytes);
+      in.array = ArrayBuffer(nbytes, std::size_t(e.elements) % ArrayBuffer::kResidues);
       in.array_bytes = nbytes;
-      in.array_elements = std::size_t(e.elements);
+      in.array_elements = std::size_t(e.elements) / ArrayBuffer::kResidues;
       to = in.array.data();
     } else {
       in.bytes.bytes().resize(nbytes);
@@ -987,7 +1011,8 @@ class ReduceRun {
       out.spilled = false;
     } else if (out.is_view) {
       in.has_array = true;
-      in.array = ArrayBuffer(out.view_bytes);
+      in.array = ArrayBuffer(out.view_bytes,
+                             reinterpret_cast<std::uintptr_t>(out.view) % ArrayBuffer::kResidues);
       if (out.view_bytes > 0) std::memcpy(in.array.data(), out.view, out.view_bytes);
       in.array_bytes = out.view_bytes;
       in.array_elements = out.view_elements;
@@ -1074,8 +1099,11 @@ class ReduceRun {
     for (std::size_t i = first; i < pieces.size(); ++i) {
       OutQueue& q = pieces[i].queue;
       if (q.is_view) {
-        entries[i] = Entry{pieces[i].from, pieces[i].to, kArray, std::int64_t(q.view_bytes),
-                           std::int64_t(q.view_elements)};
+        const std::size_t residue =
+            reinterpret_cast<std::uintptr_t>(q.view) % detail::ArrayBuffer::kResidues;
+        entries[i] =
+            Entry{pieces[i].from, pieces[i].to, kArray, std::int64_t(q.view_bytes),
+                  std::int64_t(q.view_elements * detail::ArrayBuffer::kResidues + residue)};
         follows.push_back(Follow{dest, q.view, q.view_bytes, false, 0});
       } else if (q.spilled) {
         entries[i] =
