@@ -147,13 +147,7 @@ class AllToAllProxy {
           "dash::bp::AllToAllProxy::dequeue_view: block " + std::to_string(gid_) +
           (sending_ ? " is sending (dequeue in the receiving call)"
                     : " has no queue from block " + std::to_string(from)));
-    const std::size_t n = internal::load_count(it->second, sizeof(T));
-    const char* at = it->second.read_in_place(n * sizeof(T));
-    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
-      return QueueView<T>(reinterpret_cast<const T*>(at), n);
-    scratch_.resize((n * sizeof(T) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-    if (n > 0) std::memcpy(scratch_.data(), at, n * sizeof(T));
-    return QueueView<T>(reinterpret_cast<const T*>(scratch_.data()), n);
+    return internal::load_view<T>(it->second, scratch_);
   }
 
  private:

@@ -115,13 +115,7 @@ class Proxy {
       throw exception::InvalidArgument("dash::bp::Proxy::dequeue_view: block " +
                                        std::to_string(gid_) + " has no queue from block " +
                                        std::to_string(from));
-    const std::size_t n = internal::load_count(*in, sizeof(T));
-    const char* at = in->read_in_place(n * sizeof(T));
-    if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
-      return QueueView<T>(reinterpret_cast<const T*>(at), n);
-    scratch_.resize((n * sizeof(T) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-    if (n > 0) std::memcpy(scratch_.data(), at, n * sizeof(T));
-    return QueueView<T>(reinterpret_cast<const T*>(scratch_.data()), n);
+    return internal::load_view<T>(*in, scratch_);
   }
   // Bytes left in the queue from block `from` (0 if none). Local.
   std::size_t incoming(int from) const {

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -301,6 +302,23 @@ inline std::size_t load_count(MemoryBuffer& buf, std::size_t min_bytes) {
                                      " bytes left in the buffer");
   buf.read(&count, sizeof(count));
   return std::size_t(count);
+}
+
+// Reads the next std::vector<T> of `in` in place (the elements stay in the
+// buffer); when they are misaligned for T, copies them into `scratch`
+// (valid until its next use). Errors as load. Local; no copy (one if
+// misaligned).
+template <class T>
+QueueView<T> load_view(MemoryBuffer& in, std::vector<std::max_align_t>& scratch) {
+  static_assert(std::is_trivially_copyable_v<T>, "a view needs trivially copyable T");
+  static_assert(alignof(T) <= alignof(std::max_align_t), "a view of an over-aligned T");
+  const std::size_t n = load_count(in, sizeof(T));
+  const char* at = in.read_in_place(n * sizeof(T));
+  if (reinterpret_cast<std::uintptr_t>(at) % alignof(T) == 0)
+    return QueueView<T>(reinterpret_cast<const T*>(at), n);
+  scratch.resize((n * sizeof(T) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+  if (n > 0) std::memcpy(scratch.data(), at, n * sizeof(T));
+  return QueueView<T>(reinterpret_cast<const T*>(scratch.data()), n);
 }
 
 }  // namespace internal
