@@ -165,10 +165,10 @@ static bool try_largest(int64_t n, int k, int64_t d, int* f) {
 }
 
 dart_ret_t dart__balanced_dims(int nunits, int ndims, int* dims) {
-  if (nunits < 1 || ndims < 1 || ndims > DART_MAPPING_MAX_DIMS || dims == NULL) {
+  if (nunits < 1 || ndims < 1 || ndims > DART_BALANCED_DIMS_MAX || dims == NULL) {
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, "dart__balanced_dims",
                               "need nunits >= 1 (got %d) and 1 <= ndims <= %d (got %d)", nunits,
-                              DART_MAPPING_MAX_DIMS, ndims);
+                              DART_BALANCED_DIMS_MAX, ndims);
   }
   balanced(nunits, ndims, dims);
   return DART_OK;

@@ -38,7 +38,7 @@ extern "C" {
  * factors in non-increasing order, the lexicographically smallest, i.e. the largest factor
  * is as small as possible, then the second largest, and so on. dims[0] >= dims[1] >= ...
  * E.g. 12,3 -> 3,2,2; 4,3 -> 2,2,1; 9216,3 -> 24,24,16. DART_ERR_INVAL (logged) unless
- * nunits >= 1 and 1 <= ndims <= DART_MAPPING_MAX_DIMS. Local, O(sqrt(nunits) * ndims). */
+ * nunits >= 1 and 1 <= ndims <= DART_BALANCED_DIMS_MAX. Local, O(sqrt(nunits) * ndims). */
 dart_ret_t dart__balanced_dims(int nunits, int ndims, int* dims);
 
 /* ---- Hilbert curve ----------------------------------------------------------------------- */

@@ -143,7 +143,7 @@ TEST(MappingBalancedDims, KnownExamplesAndBadInput) {
   EXPECT_EQ(d3, (std::vector<int>{1024, 1024, 1024}));
   EXPECT_EQ(dart__balanced_dims(0, 3, d3.data()), DART_ERR_INVAL);
   EXPECT_EQ(dart__balanced_dims(8, 0, d3.data()), DART_ERR_INVAL);
-  EXPECT_EQ(dart__balanced_dims(8, DART_MAPPING_MAX_DIMS + 1, d3.data()), DART_ERR_INVAL);
+  EXPECT_EQ(dart__balanced_dims(8, DART_BALANCED_DIMS_MAX + 1, d3.data()), DART_ERR_INVAL);
 }
 
 // ---- Hilbert curve ------------------------------------------------------------------------

@@ -75,15 +75,25 @@ TEST(Decomposer, PartitionsForManyShapesAndCounts) {
   }
 }
 
-TEST(Decomposer, DivisionsFollowTheDomainShape) {
-  // 8 blocks of a 64 x 64 x 64 cube: 2 x 2 x 2; of a 256 x 16 x 16 bar: 8 x 1 x 1.
+TEST(Decomposer, DivisionsAreTheBalancedGridLongestDimensionFirst) {
+  // 8 blocks of a 64 x 64 x 64 cube: 2 x 2 x 2; 12 blocks: 3 x 2 x 2 in DART's order.
   EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {64, 64, 64}}, 8).divisions(),
             (std::array<int, 3>{2, 2, 2}));
-  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {256, 16, 16}}, 8).divisions(),
-            (std::array<int, 3>{8, 1, 1}));
+  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {64, 64, 64}}, 12).divisions(),
+            (std::array<int, 3>{3, 2, 2}));
+  // The largest factor goes along the longest dimension.
+  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {16, 256, 16}}, 12).divisions(),
+            (std::array<int, 3>{2, 3, 2}));
+  EXPECT_EQ(RegularDecomposer<2>({{0, 0}, {10, 1000}}, 72).divisions(), (std::array<int, 2>{8, 9}));
+  // Too thin for the balanced grid (4 x 4 over 64 x 2 cells): factors to the longest blocks.
+  EXPECT_EQ(RegularDecomposer<2>({{0, 0}, {64, 2}}, 16).divisions(), (std::array<int, 2>{16, 1}));
+  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {3, 100, 100}}, 64).divisions(),
+            (std::array<int, 3>{1, 8, 8}));
   // Fixed divisions are kept, the rest chosen.
   EXPECT_EQ(RegularDecomposer<2>({{0, 0}, {100, 100}}, 12, {}, {3, 0}).divisions(),
             (std::array<int, 2>{3, 4}));
+  EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {100, 100, 100}}, 24, {}, {0, 2, 0}).divisions(),
+            (std::array<int, 3>{4, 2, 3}));
 }
 
 TEST(Decomposer, NeighborCounts) {

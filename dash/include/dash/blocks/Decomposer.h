@@ -9,16 +9,19 @@
 //                                    // edges and corners), periodic or not
 //   dash::bp::owner(gid, 24, units, dash::bp::Assignment::contiguous);
 //
-// Divisions: unless given, the prime factors of b, largest first, each go
-// to the dimension whose blocks are currently longest, so blocks come out as
-// close to cubes as b allows. Along a dimension of extent e cut into d
-// parts, part i holds cells [i e / d, (i + 1) e / d): extents differ by at
-// most one. Blocks are numbered row-major over the block grid (the last
-// dimension fastest).
+// Divisions: unless given, the balanced grid of b blocks (dart_balanced_dims,
+// the grid of TeamSpec::balance_extents and DART_UNIT_MAPPING), its largest
+// factor along the longest dimension; a cube with b = the unit count and
+// contiguous assignment therefore puts block gid on unit gid of the grid the
+// unit mapping optimised. A domain too thin for that grid (more blocks along
+// a dimension than cells) is divided instead by giving the prime factors of b,
+// largest first, each to the dimension whose blocks are currently longest. Along a dimension of
+// extent e cut into d parts, part i holds cells [i e / d, (i + 1) e / d): extents differ by at most
+// one. Blocks are numbered row-major over the block grid (the last dimension fastest).
 //
 // | call                            | cost                                |
 // |---------------------------------|-------------------------------------|
-// | constructor                     | local, O(N + factors of b)          |
+// | constructor                     | local, O(N sqrt(b))                 |
 // | coords / gid / bounds           | local, O(N)                         |
 // | neighbors                       | local, O(3^N)                       |
 // | owner / local_gids              | local, O(1) / O(blocks of the unit) |
@@ -27,6 +30,7 @@
 
 #include <dash/Exception.h>
 #include <dash/Types.h>
+#include <dash/pattern/BalancedGrid.h>
 
 #include <algorithm>
 #include <array>
@@ -102,15 +106,20 @@ class RegularDecomposer {
       throw exception::InvalidArgument("dash::bp::RegularDecomposer: the given divisions make " +
                                        std::to_string(fixed) + " blocks, not " +
                                        std::to_string(nblocks));
-    for (int f : prime_factors_descending(rest)) {
-      dim_t best = -1;
-      double longest = -1;
-      for (dim_t d = 0; d < N; ++d) {
-        if (!free[d]) continue;
-        double len = double(domain.extent(d)) / div_[d];
-        if (len > longest) longest = len, best = d;
-      }
-      div_[best] *= f;
+    if (any_free) {
+      // The balanced grid of `rest` blocks over the free dimensions, its
+      // largest factor along the longest of them.
+      std::vector<long> extents;
+      for (dim_t d = 0; d < N; ++d)
+        if (free[d]) extents.push_back(domain.extent(d));
+      const auto factors = dash::internal::balanced_factors_for_extents(std::size_t(rest), extents);
+      bool fits = true;
+      for (std::size_t i = 0; i < extents.size(); ++i)
+        fits = fits && long(factors[i]) <= extents[i];
+      std::size_t next = 0;
+      for (dim_t d = 0; d < N; ++d)
+        if (free[d]) div_[d] = fits ? int(factors[next++]) : 1;
+      if (!fits) divide_longest_first(rest, free);
     }
     for (dim_t d = 0; d < N; ++d)
       if (div_[d] > domain.extent(d))
@@ -190,13 +199,23 @@ class RegularDecomposer {
   }
 
  private:
-  static std::vector<int> prime_factors_descending(int n) {
-    std::vector<int> f;
-    for (int p = 2; long(p) * p <= n; ++p)
-      while (n % p == 0) f.push_back(p), n /= p;
-    if (n > 1) f.push_back(n);
-    std::sort(f.rbegin(), f.rend());
-    return f;
+  // For domains too thin for the balanced grid: the prime factors of `rest`,
+  // largest first, each to the free dimension whose blocks are longest.
+  void divide_longest_first(int rest, const std::array<bool, N>& free) {
+    std::vector<int> primes;
+    for (int p = 2; long(p) * p <= rest; ++p)
+      while (rest % p == 0) primes.push_back(p), rest /= p;
+    if (rest > 1) primes.push_back(rest);
+    std::sort(primes.rbegin(), primes.rend());
+    for (int f : primes) {
+      dim_t best = 0;
+      double longest = -1;
+      for (dim_t d = 0; d < N; ++d) {
+        const double len = double(domain_.extent(d)) / div_[d];
+        if (free[d] && len > longest) longest = len, best = d;
+      }
+      div_[best] *= f;
+    }
   }
 
   Box<N> domain_;

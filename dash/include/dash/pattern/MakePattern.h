@@ -56,6 +56,26 @@ std::vector<default_size_t> block_extent_candidates(default_size_t extent, defau
 
 }  // namespace internal
 
+// The units of `team` in the balanced grid (dart_balanced_dims, as
+// TeamSpec::balance_extents()) over the N dimensions of `sizespec`, the
+// largest factor along the longest extent; equal extents keep DART's order,
+// so a cube's grid is the one DART_UNIT_MAPPING optimises. The properties
+// are accepted for DASH's signature. Local.
+template <class PartC = pattern_partitioning_properties<>,
+          class MapC = pattern_mapping_properties<>,
+          class LayC =
+              pattern_layout_properties<pattern_layout_tag::canonical, pattern_layout_tag::linear>,
+          dim_t N, class IndexType>
+TeamSpec<N, IndexType> make_team_spec(const SizeSpec<N, IndexType>& sizespec,
+                                      const Team& team = Team::All()) {
+  std::vector<long> extents(N);
+  for (dim_t d = 0; d < N; ++d) extents[d] = long(sizespec.extent(d));
+  const auto factors = internal::balanced_factors_for_extents(team.size(), extents);
+  std::array<typename TeamSpec<N, IndexType>::size_type, N> grid;
+  for (dim_t d = 0; d < N; ++d) grid[d] = factors[d];
+  return TeamSpec<N, IndexType>(grid);
+}
+
 template <class PartC = pattern_partitioning_properties<>,
           class MapC = pattern_mapping_properties<>,
           class LayC =

@@ -4,6 +4,7 @@
 #define DASH__PATTERN__TEAM_SPEC_H_
 
 #include <dash/Team.h>
+#include <dash/pattern/BalancedGrid.h>
 #include <dash/pattern/DistributionSpec.h>
 #include <dash/pattern/SizeSpec.h>
 
@@ -13,14 +14,6 @@
 #include <vector>
 
 namespace dash {
-
-namespace internal {
-
-// Splits n into k factors as equal as possible, largest first (12 -> 4 x 3,
-// 8 -> 4 x 2, 7 -> 7 x 1). Local.
-std::vector<std::size_t> balanced_factors(std::size_t n, std::size_t k);
-
-}  // namespace internal
 
 template <dim_t N, class IndexType = default_index_t>
 class TeamSpec {
@@ -54,6 +47,11 @@ class TeamSpec {
     for (auto e : extents_) n *= e;
     return n;
   }
+  // Number of units in the grid (DASH's name for size()).
+  size_type num_units() const { return size(); }
+  // Rearranges the same units in the balanced grid over all N dimensions
+  // (dart_balanced_dims: 12 units in 2-D -> 4 x 3). Local.
+  void balance_extents() { assign_balanced(size(), std::array<bool, N>{}, true); }
   // Number of dimensions with more than one unit.
   dim_t rank() const {
     dim_t r = 0;
@@ -76,6 +74,7 @@ class TeamSpec {
     std::size_t ndist = 0;
     for (dim_t d = 0; d < N; ++d) ndist += all_dims || !none[d];
     for (auto& e : extents_) e = 1;
+    if (nunits == 0) return;  // Team::Null(): the pattern names the null team
     if (ndist == 0) {
       // Nothing is distributed: keep the units in dimension 0 so the
       // pattern can report the mismatch with the distribution.
