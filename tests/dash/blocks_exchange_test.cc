@@ -5,7 +5,10 @@
 // order per (source, target); mixed value types in one queue; an enqueue to
 // a gid outside the decomposition throws on every unit (the failing unit
 // InvalidArgument, the others RemoteFailure; no hang); queues
-// below and above the size sent as messages of their own, over rounds.
+// below and above the size sent as messages of their own, over rounds; a
+// unit sends only to the units its queues go to (last_exchange), and the
+// program's own messages on the team, with the master's tags, stay apart.
+#include <dart/dart.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/blocks/Decomposer.h>
@@ -290,6 +293,96 @@ TEST(BlocksExchange, BadTargetsThrowOnEveryUnit) {
   Proxy& p = master.proxy(0);
   int v = 0;
   EXPECT_THROW(p.dequeue(12345, v), dash::exception::InvalidArgument);
+}
+
+TEST(BlocksExchange, SendsOnlyToTheUnitsItsQueuesGoTo) {
+  // One block per unit, each sends to the next block only (a ring): one message per unit
+  // whatever the unit count; a 40 KiB view to the same block adds one message of its own.
+  const int nb = nunits();
+  Master<int> master(nb);
+  master.add(myid(), std::make_unique<int>(myid()), {(myid() + 1) % nb});
+  std::vector<double> big(5120, double(myid()));  // 40 KiB: sent on its own
+  for (int round = 0; round < 3; ++round) {
+    master.foreach ([&](int& gid, Proxy& p) {
+      if (round == 2) return;  // nothing to send
+      p.enqueue(p.link()[0], gid * 10 + round);
+      if (round == 1) p.enqueue_view(p.link()[0], big.data(), big.size());
+    });
+    master.exchange();
+    const std::size_t expected = nb == 1 || round == 2 ? 0 : round == 0 ? 1 : 2;
+    EXPECT_EQ(master.last_exchange().messages, expected) << "round " << round;
+    if (expected > 0) {
+      EXPECT_GT(master.last_exchange().bytes, round == 1 ? big.size() * sizeof(double) : 0u);
+    } else {
+      EXPECT_EQ(master.last_exchange().bytes, 0u);
+    }
+    master.foreach ([&](int& gid, Proxy& p) {
+      const int from = (gid + nb - 1) % nb;
+      if (round == 2) {
+        EXPECT_EQ(p.incoming(from), 0u);
+        return;
+      }
+      int v = -1;
+      p.dequeue(from, v);
+      EXPECT_EQ(v, from * 10 + round);
+      if (round == 1) {
+        std::vector<double> got;
+        p.dequeue(from, got);
+        ASSERT_EQ(got.size(), big.size());
+        EXPECT_EQ(got.front(), double(from));
+        EXPECT_EQ(got.back(), double(from));
+      }
+    });
+  }
+}
+
+TEST(BlocksExchange, ProgramMessagesWithTheMastersTagsStayApart) {
+  // The program sends its own messages on the master's team with every tag the block layer
+  // uses, before the exchange, and receives them after it: neither side takes the other's.
+  if (nunits() < 2) GTEST_SKIP() << "needs two units";
+  const int nb = 2 * nunits();
+  Master<int> master(nb, Assignment::round_robin);
+  for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::round_robin))
+    master.add(gid, std::make_unique<int>(gid), {});
+  const int next = (myid() + 1) % nunits(), prev = (myid() + nunits() - 1) % nunits();
+  const std::vector<int> tags = {30001, 30002, 30003, 30004, 30005};
+  std::vector<std::vector<char>> mine(tags.size());
+  std::vector<dart_handle_t> handles(tags.size(), DART_HANDLE_NULL);
+  for (std::size_t k = 0; k < tags.size(); ++k) {
+    mine[k].assign(48 << 10, char('a' + k + myid()));  // as large as a queue sent on its own
+    ASSERT_EQ(dart_isend(mine[k].data(), mine[k].size(), tags[k], DART_TEAM_UNIT_ID(next),
+                         DART_TEAM_ALL, &handles[k]),
+              DART_OK);
+  }
+  std::vector<unsigned char> payload(40 << 10);
+  master.foreach ([&](int& gid, Proxy& p) {
+    for (int t = 0; t < nb; ++t) {
+      std::fill(payload.begin(), payload.end(), static_cast<unsigned char>(gid * 7 + t));
+      p.enqueue(t, payload);
+      p.enqueue(t, gid);
+    }
+  });
+  master.exchange();
+  master.foreach ([&](int& gid, Proxy& p) {
+    for (int s = 0; s < nb; ++s) {
+      std::vector<unsigned char> v;
+      int from = -1;
+      p.dequeue(s, v);
+      p.dequeue(s, from);
+      EXPECT_EQ(from, s);
+      ASSERT_EQ(v.size(), payload.size());
+      EXPECT_EQ(v.front(), static_cast<unsigned char>(s * 7 + gid));
+      EXPECT_EQ(v.back(), static_cast<unsigned char>(s * 7 + gid));
+    }
+  });
+  for (std::size_t k = 0; k < tags.size(); ++k) {
+    std::vector<char> got(48 << 10);
+    ASSERT_EQ(dart_recv(got.data(), got.size(), DART_TYPE_BYTE, tags[k], dart_global_unit_t{prev}),
+              DART_OK);
+    EXPECT_EQ(got.front(), char('a' + k + prev));
+    EXPECT_EQ(got.back(), char('a' + k + prev));
+  }
+  EXPECT_EQ(dart_waitall(handles.data(), handles.size()), DART_OK);
 }
 
 }  // namespace

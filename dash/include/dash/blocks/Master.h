@@ -21,14 +21,21 @@
 // A block is identified by its global id (gid); `owner(gid)` says which unit
 // holds it (contiguous assignment of `nblocks` blocks unless another rule is
 // given). Messages between blocks of the same unit never leave memory.
-// exchange() packs all queues bound for one unit into one buffer and moves
-// them with one alltoall of sizes and one alltoallv of bytes; queues of 32 KiB
-// or more go as messages of their own (tag 30003), from the sender's queue
-// straight into the receiver's, announced in the packed buffer. iexchange()
+// exchange() packs all queues bound for one unit into one buffer and sends it
+// to that unit alone (synchronous mode, tag 30005); queues of 32 KiB or more
+// go as messages of their own (tag 30003), from the sender's queue straight
+// into the receiver's, announced in the packed buffer. A unit receives what
+// comes until a non-blocking barrier, entered once its own sends were
+// matched, completes (NBX), then one allreduce agrees on failures: the cost
+// follows the units a unit sends to, not the team size. iexchange()
 // sends each unit's packed queues with a synchronous-mode send (tags 30001
 // and 30004 in turn) as soon as a callback has filled them and detects termination with the
 // IExchange state machine (Termination.h). Queues keep the order of enqueue per (source, target)
 // pair in both.
+//
+// Every message and collective of a master travels on its private duplicate
+// of the team's communicator (message_team()), so its tags cannot meet the
+// program's own messages or another master's.
 //
 // Threads: with threads(t), t > 1, foreach and iexchange run the callbacks
 // of different blocks concurrently on a pool of t threads (each block on one
@@ -39,7 +46,8 @@
 // |-------------|---------------------------------------------------------|
 // | add         | local                                                   |
 // | foreach     | local: f on every block of the calling unit             |
-// | exchange    | collective over the team: 2 collectives, bytes moved    |
+// | exchange    | collective over the team: a message per destination     |
+// |             | unit, one ibarrier and one 2-int allreduce              |
 // | iexchange   | collective over the team: point-to-point messages plus  |
 // |             | one ibarrier and one iallreduce per termination attempt |
 #ifndef DASH__BLOCKS__MASTER_H_
@@ -61,6 +69,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -223,7 +232,7 @@ class Master {
         failure.capture("writing blocks back");
       }
     }
-    dash::internal::agree(failure, team_->dart_id(), "dash::bp::Master::write_back");
+    dash::internal::agree(failure, message_team(), "dash::bp::Master::write_back");
   }
   // Blocks of the calling unit in memory now. Local.
   std::size_t resident_blocks() const { return residency_.resident_count(); }
@@ -357,7 +366,7 @@ class Master {
     run_delayed();
     dash::internal::Failure failure;
     failure.capture(std::exchange(held_, nullptr));
-    dash::internal::agree(failure, team_->dart_id(), "dash::bp::Master::report_failures");
+    dash::internal::agree(failure, message_team(), "dash::bp::Master::report_failures");
   }
 
   // Delivers every outgoing queue to its target block's incoming queue (the
@@ -365,22 +374,23 @@ class Master {
   // over the team.
   //
   // Failures: a failure held from foreach, or an enqueue to a gid outside
-  // [0, nblocks), makes this unit send a failure mark instead of its sizes;
-  // then no queue moves, every queue of every unit is emptied, and every
-  // unit throws: the failing unit its own exception, the others
-  // dash::exception::RemoteFailure naming it. Nothing is added to the
-  // collectives of a successful exchange, except when memory is short:
+  // [0, nblocks), or a queue this unit cannot take in, makes this unit send
+  // nothing and drop what it receives; the closing allreduce tells every
+  // unit, every queue of every unit is emptied, and every unit throws: the
+  // failing unit its own exception, the others
+  // dash::exception::RemoteFailure naming the lowest failing unit.
   //
   // Out of core: under a memory-block limit that the unit's blocks exceed,
   // outgoing queues of at least DASH_OOC_QUEUE_INLINE bytes went to the
   // store after their block's foreach call; they travel after the rest,
   // one message each, two loaded at a time (exchange_parts), and a unit
   // then ends the exchange with one int allreduce agreeing on failures
-  // (every unit learns from the sizes' alltoall whether any unit has such
+  // (every unit learns from the closing allreduce whether any unit has such
   // queues, so all or none take part).
   void exchange() {
     run_delayed();
     static const char* const call = "dash::bp::Master::exchange";
+    last_exchange_ = ExchangeStats{};
     const std::size_t units = team_->size();
     const int me = int(team_->myid().id);
     dash::internal::Failure failure;
@@ -401,7 +411,6 @@ class Master {
     // Sizes per destination unit: a {from, to, nbytes} header per queue,
     // followed by its bytes unless the queue goes as a message of its own.
     sx_.send_counts.assign(units, 0);
-    sx_.recv_counts.assign(units, 0);
     if (!failure.any()) {
       for (const auto& part : spilled_.outgoing()) {
         const int dest = owner_(part.to);
@@ -416,7 +425,6 @@ class Master {
         });
     }
     sx_.send_offsets.resize(units);
-    sx_.recv_offsets.resize(units);
     std::size_t send_total = 0;
     for (std::size_t u = 0; u < units; ++u) {
       sx_.send_offsets[u] = send_total;
@@ -469,59 +477,90 @@ class Master {
       spill_queues();
       return;
     }
-    constexpr std::size_t kFailed = ~std::size_t(0);
-    // Every unit learns whether any unit has queues in the store: then all
-    // run exchange_parts (which ends in an agreement) after the rest.
-    constexpr std::size_t kHasParts = std::size_t(1) << 62;
-    if (failure.any())
-      std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
-    else if (my_parts)
-      for (std::size_t& c : sx_.send_counts) c |= kHasParts;
-    check(dart_alltoall(sx_.send_counts.data(), sx_.recv_counts.data(), sizeof(std::size_t),
-                        DART_TYPE_BYTE, team_->dart_id()),
-          "dart_alltoall");
-    bool any_parts = my_parts;
-    for (std::size_t u = 0; u < units; ++u) {
-      if (sx_.recv_counts[u] == kFailed) continue;
-      any_parts = any_parts || (sx_.recv_counts[u] & kHasParts) != 0;
-      sx_.recv_counts[u] &= ~kHasParts;
-      sx_.send_counts[u] &= ~kHasParts;
+    // Sparse exchange (NBX): a packed message to each unit that has queues
+    // from this one, the large queues after it as messages of their own, all
+    // in synchronous mode; incoming messages are received as they come. Once
+    // every send of this unit was matched, the unit enters a non-blocking
+    // barrier; when the barrier completes, every message of every unit has
+    // been received. One allreduce then agrees on failures and on queue parts
+    // in the store. A failing unit sends nothing and drops what it receives.
+    const dart_team_t comm = message_team();
+    if (failure.any()) sx_.direct.clear();
+    sx_.sends.clear();
+    sx_.sends.reserve(units + sx_.direct.size());
+    if (!failure.any()) {
+      for (std::size_t u = 0; u < units; ++u) {
+        if (sx_.send_counts[u] == 0) continue;
+        sx_.sends.push_back(DART_HANDLE_NULL);
+        check(dart_issend(sx_.send.data() + sx_.send_offsets[u], sx_.send_counts[u], kPackedTag,
+                          DART_TEAM_UNIT_ID(int(u)), comm, &sx_.sends.back()),
+              "dart_issend");
+      }
+      for (const Direct& d : sx_.direct) {
+        sx_.sends.push_back(DART_HANDLE_NULL);
+        check(dart_issend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), comm,
+                          &sx_.sends.back()),
+              "dart_issend");
+      }
     }
-    // A failure mark from any unit (this one included): every unit stops
-    // here, learns the lowest failing unit's message and throws.
-    for (std::size_t u = 0; u < units; ++u) {
-      if (sx_.recv_counts[u] != kFailed) continue;
-      const std::string message = dash::internal::broadcast_failure_message(
-          failure.own() ? failure.own_message() : std::string(), int(u), team_->dart_id(), call);
-      sx_.direct.clear();
-      drop_queues();
-      if (failure.own()) std::rethrow_exception(failure.own_exception());
-      throw exception::RemoteFailure(call, int(u), message);
+    last_exchange_ = ExchangeStats{sx_.sends.size(), 0};
+    if (!sx_.sends.empty()) {
+      for (std::size_t c : sx_.send_counts) last_exchange_.bytes += c;
+      for (const Direct& d : sx_.direct) last_exchange_.bytes += d.bytes;
     }
-    // No unit failed: the big queues may go now, straight from their memory.
-    for (Direct& d : sx_.direct)
-      check(dart_isend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), team_->dart_id(),
-                       &d.handle),
-            "dart_isend");
-    std::size_t total = 0;
-    for (std::size_t u = 0; u < units; ++u) {
-      sx_.recv_offsets[u] = total;
-      total += sx_.recv_counts[u];
+    dart_handle_t barrier = DART_HANDLE_NULL;
+    bool in_barrier = false;
+    detail::IdleWait idle;
+    for (;;) {
+      bool progress = receive_packed(comm, failure);
+      std::int32_t done = 0;
+      if (!in_barrier) {
+        check(dart_testall(sx_.sends.data(), sx_.sends.size(), &done), "dart_testall");
+        if (done) {
+          check(dart_ibarrier(comm, &barrier), "dart_ibarrier");
+          in_barrier = progress = true;
+        }
+      } else {
+        check(dart_test(&barrier, &done), "dart_test");
+        if (done) break;
+      }
+      idle.after_poll(progress);
     }
-    sx_.recv.resize(total + 1);
-    check(dart_alltoallv(sx_.send.data(), sx_.send_counts.data(), sx_.send_offsets.data(),
-                         DART_TYPE_BYTE, sx_.recv.data(), sx_.recv_counts.data(),
-                         sx_.recv_offsets.data(), team_->dart_id()),
-          "dart_alltoallv");
-    // Unpack in unit order: each (source, target) queue comes from one unit,
-    // and a unit's own messages arrive in the order of its headers.
-    for (std::size_t u = 0; u < units; ++u)
-      unpack(sx_.recv.data() + sx_.recv_offsets[u], sx_.recv_counts[u], "exchange", int(u));
-    for (Direct& d : sx_.direct) check(dart_wait(&d.handle), "dart_wait");
+    sx_.sends.clear();
     sx_.direct.clear();
+    // [0]: the lowest failing unit (INT_MAX: none); [1]: 0 if any unit has parts.
+    const int mine[2] = {failure.own() ? me : INT_MAX, my_parts ? 0 : 1};
+    int agreed[2] = {INT_MAX, 1};
+    check(dart_allreduce(mine, agreed, 2, DART_TYPE_INT, DART_OP_MIN, comm), "dart_allreduce");
+    if (agreed[0] != INT_MAX) {
+      const std::string message = dash::internal::broadcast_failure_message(
+          failure.own() ? failure.own_message() : std::string(), agreed[0], comm, call);
+      drop_queues();
+      expected_parts_.clear();
+      if (failure.own()) std::rethrow_exception(failure.own_exception());
+      throw exception::RemoteFailure(call, agreed[0], message);
+    }
     for (auto& e : entries_) e->proxy->clear_outgoing();
-    if (any_parts) exchange_parts(call);
+    if (agreed[1] == 0) exchange_parts(call);
     spill_queues();
+  }
+
+  // What the last exchange() of this unit sent to other units: messages (one
+  // packed message per destination unit, plus each queue sent on its own)
+  // and their bytes (headers included). Local.
+  struct ExchangeStats {
+    std::size_t messages = 0, bytes = 0;
+  };
+  ExchangeStats last_exchange() const { return last_exchange_; }
+
+  // The master's private duplicate of its team's communicator: every message,
+  // collective and tag of exchange, iexchange and reduce lives on it, apart
+  // from the program's own. Created by the first call that needs it (those
+  // calls are collective). Local afterwards.
+  dart_team_t message_team() {
+    if (comm_.id == DART_TEAM_NULL)
+      check(dart_team_clone(team_->dart_id(), &comm_.id), "dart_team_clone");
+    return comm_.id;
   }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
@@ -575,7 +614,7 @@ class Master {
     std::vector<std::size_t> runnable;
     Bytes received;
     Termination termination;
-    TeamCollectives collectives(*team_);
+    TeamCollectives collectives(message_team());
     dash::internal::Failure failure;
     failure.capture(take_held());
     bool stopped = false;  // after a failure: no more calls of f
@@ -675,7 +714,7 @@ class Master {
             continue;
           }
           check(dart_issend(out.bytes.data(), out.bytes.size(), tag, DART_TEAM_UNIT_ID(out.unit),
-                            team_->dart_id(), &out.handle),
+                            message_team(), &out.handle),
                 "dart_issend");
           moved = true;
         }
@@ -695,7 +734,7 @@ class Master {
         dart_message_t message;
         dart_team_unit_t from;
         std::size_t nbytes = 0;
-        check(dart_improbe(tag, DART_UNDEFINED_TEAM_UNIT_ID, team_->dart_id(), &found, &message,
+        check(dart_improbe(tag, DART_UNDEFINED_TEAM_UNIT_ID, message_team(), &found, &message,
                            &from, &nbytes),
               "dart_improbe");
         if (!found) break;
@@ -823,6 +862,7 @@ class Master {
   // iexchange(): the `from` of a header announcing a failure notice.
   static constexpr std::int64_t kFailureNotice = -1;
   static constexpr int kExchangeTag = 30003;  // exchange(): queues sent on their own
+  static constexpr int kPackedTag = 30005;    // exchange(): a unit's packed queues
 
   // exchange() sends queues of at least this many bytes to another unit as
   // messages of their own, from the queue's memory into the target's
@@ -970,6 +1010,50 @@ class Master {
     }
   }
 
+  // exchange(): receives one packed message if one is there and unpacks it.
+  // If unpacking fails (or this unit failed before), the message's queues
+  // are dropped, but the queues it announces as sent on their own are still
+  // received (their senders wait for that), into scratch memory. Returns
+  // whether a message came. Local.
+  bool receive_packed(dart_team_t comm, dash::internal::Failure& failure) {
+    std::int32_t found = 0;
+    dart_message_t message;
+    dart_team_unit_t from;
+    std::size_t nbytes = 0;
+    check(dart_improbe(kPackedTag, DART_UNDEFINED_TEAM_UNIT_ID, comm, &found, &message, &from,
+                       &nbytes),
+          "dart_improbe");
+    if (!found) return false;
+    if (sx_.recv.size() < nbytes + 1) sx_.recv.resize(nbytes + 1);
+    check(dart_mrecv(sx_.recv.data(), nbytes, &message), "dart_mrecv");
+    sx_.directs_received = 0;
+    if (!failure.any()) {
+      try {
+        unpack(sx_.recv.data(), nbytes, "exchange", from.id);
+        return true;
+      } catch (...) {
+        failure.capture("unit " + std::to_string(team_->myid().id) +
+                        ", receiving the queues of unit " + std::to_string(from.id));
+      }
+    }
+    std::size_t announced = 0;
+    for (std::size_t at = 0; at < nbytes;) {
+      std::int64_t header[3];
+      std::memcpy(header, sx_.recv.data() + at, sizeof(header));
+      at += sizeof(header);
+      if (header[2] >= 0) at += std::size_t(header[2]);
+      if (header[2] < 0 && header[2] > -kPartMark) ++announced;
+    }
+    std::vector<char> scratch;
+    for (std::size_t k = sx_.directs_received; k < announced; ++k) {
+      std::size_t n = 0;
+      check(dart_mprobe(kExchangeTag, from, comm, &message, &from, &n), "dart_mprobe");
+      scratch.resize(n + 1);
+      check(dart_mrecv(scratch.data(), n, &message), "dart_mrecv");
+    }
+    return true;
+  }
+
   // A queue sent on its own, received at an address with the sender's
   // residue modulo kResidues (see direct_size).
   void receive_direct(int from, int to, std::size_t n, std::size_t residue, int source_unit,
@@ -983,14 +1067,19 @@ class Master {
     dart_message_t message;
     dart_team_unit_t sender;
     std::size_t nbytes = 0;
-    check(dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(source_unit), team_->dart_id(), &message,
+    check(dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(source_unit), message_team(), &message,
                       &sender, &nbytes),
           "dart_mprobe");
-    if (nbytes != n)
+    if (nbytes != n) {
+      std::vector<char> scratch(nbytes + 1);  // received all the same: the sender waits
+      check(dart_mrecv(scratch.data(), nbytes, &message), "dart_mrecv");
+      ++sx_.directs_received;
       throw exception::RuntimeError(std::string("dash::bp::Master::") + call + ": unit " +
                                     std::to_string(source_unit) + " announced " +
                                     std::to_string(n) + " bytes for block " + std::to_string(to) +
                                     " and sent " + std::to_string(nbytes));
+    }
+    ++sx_.directs_received;
     check(dart_mrecv(in.extend_at_residue(n, residue, kResidues), n, &message), "dart_mrecv");
     target.fresh = true;
   }
@@ -1077,7 +1166,7 @@ class Master {
           failure.capture("unit " + std::to_string(me) + ", a queue from block " +
                           std::to_string(part.from) + " to block " + std::to_string(part.to));
         }
-        flight.send(std::move(bytes), owner_(part.to), kExchangeTag, team_->dart_id());
+        flight.send(std::move(bytes), owner_(part.to), kExchangeTag, message_team());
         progress = true;
       }
       // The first part still expected from each source, if it is there.
@@ -1091,7 +1180,7 @@ class Master {
         dart_message_t message;
         dart_team_unit_t sender;
         std::size_t nbytes = 0;
-        check(dart_improbe(kExchangeTag, DART_TEAM_UNIT_ID(part.unit), team_->dart_id(), &found,
+        check(dart_improbe(kExchangeTag, DART_TEAM_UNIT_ID(part.unit), message_team(), &found,
                            &message, &sender, &nbytes),
               "dart_improbe");
         if (!found) {
@@ -1105,7 +1194,7 @@ class Master {
       idle.after_poll(progress);
     }
     try {
-      dash::internal::agree(failure, team_->dart_id(), call);
+      dash::internal::agree(failure, message_team(), call);
     } catch (...) {
       drop_queues();
       throw;
@@ -1352,10 +1441,33 @@ class Master {
   std::unordered_map<int, std::size_t> index_;
   // exchange()'s buffers, kept from call to call.
   struct {
-    std::vector<std::size_t> send_counts, send_offsets, recv_counts, recv_offsets, fill;
+    std::vector<std::size_t> send_counts, send_offsets, fill;
     Bytes send, recv;
     std::vector<Direct> direct;
+    std::vector<dart_handle_t> sends;  // packed messages and directs in flight
+    std::size_t directs_received = 0;  // of the packed message being unpacked
   } sx_;
+  // The private duplicate of the team's communicator (message_team()).
+  struct PrivateTeam {
+    dart_team_t id = DART_TEAM_NULL;
+    PrivateTeam() = default;
+    PrivateTeam(PrivateTeam&& o) noexcept : id(std::exchange(o.id, DART_TEAM_NULL)) {}
+    PrivateTeam& operator=(PrivateTeam&& o) noexcept {
+      if (this != &o) {
+        release();
+        id = std::exchange(o.id, DART_TEAM_NULL);
+      }
+      return *this;
+    }
+    ~PrivateTeam() { release(); }
+    // Frees the communicator (MPI_Comm_free: no synchronisation in practice); after
+    // dash::finalize there is nothing left to free.
+    void release() noexcept {
+      if (id != DART_TEAM_NULL) dart_team_destroy(&id);
+      id = DART_TEAM_NULL;
+    }
+  } comm_;
+  ExchangeStats last_exchange_;
   int threads_ = 1;
   std::size_t peak_sending_bytes_ = 0;  // iexchange: the most in messages being sent
   std::unique_ptr<ThreadPool> pool_;

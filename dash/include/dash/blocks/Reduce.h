@@ -26,7 +26,7 @@
 //
 // Transport, between calls: queues between blocks of the same unit move in
 // memory. For other units, all queues for one unit travel in one message
-// (dart_isend, tag 30002 on the master's team), and each unit receives
+// (dart_isend, tag 30002 on the master's private communicator), and each unit receives
 // exactly the messages its blocks' in_links announce (dart_mprobe from each
 // source unit, then dart_mrecv): no collective, no alltoall. Every out_link
 // queue is sent, even if nothing was enqueued, so what arrives always
@@ -480,7 +480,7 @@ class ReduceRun {
   ReduceRun(Master<Block>& master, const Partners& partners)
       : master_(master),
         partners_(partners),
-        team_(master.team().dart_id()),
+        team_(master.message_team()),
         me_(int(master.team().myid().id)),
         units_(int(master.team().size())) {}
   // Erases the queues of this run still in the master's store (after an

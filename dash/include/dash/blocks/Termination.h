@@ -96,11 +96,11 @@ class Termination {
   int restarts_ = 0;
 };
 
-// The collectives of Termination over a DASH team, through DART's
+// The collectives of Termination over a DART team, through DART's
 // non-blocking barrier and all-reduce.
 class TeamCollectives {
  public:
-  explicit TeamCollectives(Team& team) : team_(team.dart_id()) {}
+  explicit TeamCollectives(dart_team_t team) : team_(team) {}
   TeamCollectives(const TeamCollectives&) = delete;
   TeamCollectives& operator=(const TeamCollectives&) = delete;
   ~TeamCollectives() {
