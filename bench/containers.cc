@@ -11,8 +11,8 @@
 //
 //   BM_local_sum/<bytes>, BM_local_write/<bytes>      (bytes of local data per unit)
 //       sum, and x = x * a + b, over arr.lbegin()..arr.lend() of a dash::Array<double> vs the
-//       same non-inlined function over a std::vector<double> of the same size (the issue asks
-//       for "within 5%")
+//       same non-inlined function over a std::vector<double> of the same size (the target:
+//       within 5%)
 //   BM_globiter_read_local/<bytes>
 //       the same sum over the local part through GlobIter (arr.begin() + first local index ..)
 //       vs through lbegin()..lend()

@@ -1,7 +1,7 @@
 // bench/stencil: the stencil3d kernel (six blocking puts to the face neighbours on the periodic
 // grid of all units, then a barrier) with the units in MPI rank order ("none") and in the
 // order DART_UNIT_MAPPING gave them ("mapped"), measured in the same run, interleaved; and the
-// modelled exchange time of the case, 384 nodes x 24 cores of a sparse allocation on a
+// modelled exchange time of a sparse allocation, 384 nodes x 24 cores on a
 // Cray XC40-like machine, without and with remapping.
 //
 // BM_exchange/<bytes>: ns_per_exchange (mapped), none_ns_per_exchange and ratio_vs_none

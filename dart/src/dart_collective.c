@@ -130,29 +130,51 @@ static dart_ret_t alltoallv_ints(const char* call, const void* sendbuf, const in
   return DART_OK;
 }
 
+/* The units of a collective whose set-up can fail on one unit (memory for
+ * its int counts, counts above INT_MAX) agree on the set-up before the
+ * collective: one allreduce of the worst error, so that a unit that cannot
+ * take part does not leave the others waiting. Returns `mine` on a failing
+ * unit, DART_ERR_OTHER (logged) on the others, DART_OK when every unit is
+ * ready. Collective. */
+static dart_ret_t agree_on_setup(const char* call, dart_team_data_t* team, dart_ret_t mine) {
+  const int failed = mine != DART_OK;
+  int any = 0;
+  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, team->comm),
+                      MPI_Iallreduce(&failed, &any, 1, MPI_INT, MPI_MAX, team->comm, &req_));
+  if (mine != DART_OK) return mine;
+  if (any != 0)
+    return DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
+                              "another unit of team %d could not set up its part", (int)team->id);
+  return DART_OK;
+}
+
 dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_t dtype,
                            void* recvbuf, const size_t* nrecvelem, const size_t* recvdispls,
                            dart_team_t teamid) {
   static const char* call = "dart_allgatherv";
   PREPARE(call, teamid, dtype);
   DART_CHECK_ARG(call, nrecvelem != NULL && recvdispls != NULL, "nrecvelem or recvdispls is NULL");
-  CHECK_COUNT(call, nsendelem);
-  DART_CHECK_ARG(call, nsendelem == nrecvelem[team->myid],
-                 "nsendelem %zu differs from nrecvelem[%d] = %zu", nsendelem, team->myid,
-                 nrecvelem[team->myid]);
   int* counts = malloc(2 * (size_t)team->size * sizeof *counts);
-  if (counts == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  dart_ret_t ret = DART_OK;
+  if (nsendelem > INT_MAX || nsendelem != nrecvelem[team->myid])
+    ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                             "nsendelem %zu differs from nrecvelem[%d] = %zu or exceeds INT_MAX",
+                             nsendelem, team->myid, nrecvelem[team->myid]);
+  else if (counts == NULL)
+    ret = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   int* displs = counts + team->size;
-  for (int u = 0; u < team->size; ++u) {
+  for (int u = 0; u < team->size && ret == DART_OK; ++u) {
     if (nrecvelem[u] > INT_MAX || recvdispls[u] > INT_MAX) {
-      free(counts);
-      return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "counts or offsets of unit %d exceed INT_MAX",
-                                u);
+      ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "counts or offsets of unit %d exceed INT_MAX",
+                               u);
+      break;
     }
     counts[u] = (int)nrecvelem[u];
     displs[u] = (int)recvdispls[u];
   }
-  dart_ret_t ret = allgatherv_ints(call, sendbuf, (int)nsendelem, t, recvbuf, counts, displs, team);
+  ret = agree_on_setup(call, team, ret);
+  if (ret == DART_OK)
+    ret = allgatherv_ints(call, sendbuf, (int)nsendelem, t, recvbuf, counts, displs, team);
   free(counts);
   return ret;
 }
@@ -170,13 +192,16 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
     void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + first * t->size;
     if (root < 0) {
       DART_MPI_COLLECTIVE(
-          call, team, MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm),
-          MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm, &req_));
+          call, team,
+          MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm),
+          MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm,
+                         &req_));
     } else {
       DART_MPI_COLLECTIVE(
           call, team,
           MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm),
-          MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm, &req_));
+          MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm,
+                      &req_));
     }
   }
   return DART_OK;
@@ -218,25 +243,27 @@ dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const si
                  nsendelem != NULL && senddispls != NULL && nrecvelem != NULL && recvdispls != NULL,
                  "a count or offset array is NULL");
   int* ints = malloc(4 * (size_t)team->size * sizeof *ints);
-  if (ints == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  dart_ret_t ret = DART_OK;
+  if (ints == NULL) ret = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   int* scounts = ints;
   int* sdispls = ints + team->size;
   int* rcounts = ints + 2 * team->size;
   int* rdispls = ints + 3 * team->size;
-  for (int u = 0; u < team->size; ++u) {
+  for (int u = 0; u < team->size && ret == DART_OK; ++u) {
     if (nsendelem[u] > INT_MAX || senddispls[u] > INT_MAX || nrecvelem[u] > INT_MAX ||
         recvdispls[u] > INT_MAX) {
-      free(ints);
-      return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
-                                "counts or offsets for unit %d exceed INT_MAX elements", u);
+      ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                               "counts or offsets for unit %d exceed INT_MAX elements", u);
+      break;
     }
     scounts[u] = (int)nsendelem[u];
     sdispls[u] = (int)senddispls[u];
     rcounts[u] = (int)nrecvelem[u];
     rdispls[u] = (int)recvdispls[u];
   }
-  dart_ret_t ret =
-      alltoallv_ints(call, sendbuf, scounts, sdispls, t, recvbuf, rcounts, rdispls, team);
+  ret = agree_on_setup(call, team, ret);
+  if (ret == DART_OK)
+    ret = alltoallv_ints(call, sendbuf, scounts, sdispls, t, recvbuf, rcounts, rdispls, team);
   free(ints);
   return ret;
 }
@@ -274,8 +301,8 @@ dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dar
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   h->team = team->id;
   h->collective = dart__wait_collective(call, team).collective;
-  int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_reduce_op(op, t), team->comm,
-                               &h->reqs[0]);
+  int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_reduce_op(op, t),
+                               team->comm, &h->reqs[0]);
   if (mpi_ret != MPI_SUCCESS) {
     dart__handle_release(h);
     return dart__mpi_error(mpi_ret, call, "MPI_Iallreduce");

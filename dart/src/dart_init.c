@@ -209,11 +209,13 @@ dart_ret_t dart_init_thread(int* argc, char*** argv, dart_thread_support_level_t
 
 dart_ret_t dart_exit(void) {
   DART_CHECK_INIT("dart_exit");
-  if (dart__state.poll_waits) { /* polled and watched (DART_WATCHDOG) */
-    dart__gather_before_blocking("dart_exit", dart__team(DART_TEAM_ALL));
-  } else {
-    MPI_Barrier(dart__state.comm_all);
-  }
+  /* A failed barrier is reported, but the unit still releases its state and finalises MPI. */
+  int barrier = dart__state.poll_waits /* polled and watched (DART_WATCHDOG) */
+                    ? dart__gather_before_blocking("dart_exit", dart__team(DART_TEAM_ALL))
+                    : MPI_Barrier(dart__state.comm_all);
+  dart_ret_t first_error = DART_OK;
+  if (barrier != MPI_SUCCESS)
+    first_error = dart__mpi_error(barrier, "dart_exit", "the closing barrier");
   dart__types_cleanup();
   release_state();
   dart__handles_cleanup();
@@ -221,7 +223,8 @@ dart_ret_t dart_exit(void) {
   int ret = MPI_SUCCESS;
   if (dart__state.mpi_initialized_by_dart) ret = MPI_Finalize();
   dart__state.mpi_initialized_by_dart = false;
-  return dart__mpi_error(ret, "dart_exit", "MPI_Finalize");
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, "dart_exit", "MPI_Finalize");
+  return first_error;
 }
 
 int dart_initialized(void) { return dart__state.initialized ? 1 : 0; }

@@ -142,6 +142,7 @@ typedef struct dart_segment {
   char* local_base;    /* calling unit's part (aligned) */
   char** shm_base;     /* per team unit: load/store address or NULL */
   MPI_Aint* disp_base; /* per team unit: displacement of its part in win */
+  int locked;          /* bit 0: win, bit 1: shm_win (window pair) in a lock_all epoch */
 } dart_segment_t;
 
 /* Allocates a segment of nbytes per unit on the team. Collective: the units

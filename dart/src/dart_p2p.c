@@ -32,11 +32,16 @@ static MPI_Message* mpi_message(dart_message_t* message) {
   return (MPI_Message*)&message->opaque_[0];
 }
 
-/* Matches a message from rank with tag: MPI_Mprobe, or in yield mode
- * MPI_Improbe polls that give the core away as dart__wait_requests does. */
+/* Waits for a message from rank with tag and matches it into *message
+ * (MPI_Mprobe), or with message NULL only looks at it (MPI_Probe); when waits
+ * poll, by MPI_Improbe / MPI_Iprobe polls that give the core away as
+ * dart__wait_requests does. */
 static int probe_wait(const char* call, dart_team_data_t* team, int rank, int tag,
                       MPI_Message* message, MPI_Status* status) {
-  if (!dart__state.poll_waits) return MPI_Mprobe(rank, tag, team->comm, message, status);
+  if (!dart__state.poll_waits) {
+    return message != NULL ? MPI_Mprobe(rank, tag, team->comm, message, status)
+                           : MPI_Probe(rank, tag, team->comm, status);
+  }
   const dart_wait_site_t site = {call, team, rank == MPI_ANY_SOURCE ? DART_WAIT_ANY_PEER : rank, 0,
                                  MPI_WIN_NULL};
   const bool watch = dart__state.config.watchdog_seconds > 0;
@@ -44,7 +49,8 @@ static int probe_wait(const char* call, dart_team_data_t* team, int rank, int ta
   bool reported = false;
   for (int polls = 0;; ++polls) {
     int flag = 0;
-    int ret = MPI_Improbe(rank, tag, team->comm, &flag, message, status);
+    int ret = message != NULL ? MPI_Improbe(rank, tag, team->comm, &flag, message, status)
+                              : MPI_Iprobe(rank, tag, team->comm, &flag, status);
     if (ret != MPI_SUCCESS || flag) return ret;
     if (watch && polls % 64 == 63) dart__watchdog_check(&site, start, &reported);
     dart__idle_pause(polls);
@@ -92,30 +98,43 @@ dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
   const dart_type_info_t* t = NULL;
   dart_ret_t checked = check_typed(call, buf, nelem, dtype, tag, unit, &team, &t);
   if (checked != DART_OK) return checked;
-  /* Probe first, so that a message of the wrong size is reported (and
-   * dropped) instead of truncated or half-filling buf. */
-  MPI_Message message = MPI_MESSAGE_NULL;
+  /* Probe first without matching, so that a message of the wrong size is
+   * reported and dropped (received whole into scratch memory: a truncating
+   * MPI_Mrecv is fatal in MPICH, its error handler is not the team's)
+   * instead of truncated or half-filling buf; the scratch memory is taken
+   * before the message is matched, so when there is none the message stays
+   * queued for a later receive. Then it is matched (the first message of
+   * unit and tag, the one probed) and received. */
   MPI_Status status;
-  int ret = probe_wait(call, team, unit.id, tag, &message, &status);
-  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Mprobe");
+  int ret = probe_wait(call, team, unit.id, tag, NULL, &status);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Probe");
   int count = 0;
   MPI_Get_count(&status, t->mpi, &count);
-  if (count == MPI_UNDEFINED || (size_t)count != nelem) {
-    /* Receive it whole into scratch memory to drop it: a truncating
-     * MPI_Mrecv is fatal in MPICH (its error handler is not the team's). */
-    int bytes = 0;
+  const bool wrong_size = count == MPI_UNDEFINED || (size_t)count != nelem;
+  int bytes = 0;
+  void* scratch = NULL;
+  if (wrong_size) {
     MPI_Get_count(&status, MPI_BYTE, &bytes);
-    void* scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
-    if (scratch != NULL) {
-      MPI_Mrecv(scratch, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
-      free(scratch);
-    }
+    scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
+    if (scratch == NULL)
+      return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
+                                "message from unit %d with tag %d does not hold %zu elements, and "
+                                "there is no memory to drop its %d bytes: it stays queued",
+                                unit.id, tag, nelem, bytes);
+  }
+  MPI_Message message = MPI_MESSAGE_NULL;
+  ret = MPI_Mprobe(unit.id, tag, team->comm, &message, &status);
+  if (ret == MPI_SUCCESS) {
+    ret = wrong_size ? MPI_Mrecv(scratch, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE)
+                     : MPI_Mrecv(buf, (int)nelem, t->mpi, &message, MPI_STATUS_IGNORE);
+  }
+  free(scratch);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Mrecv");
+  if (wrong_size)
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
                               "message from unit %d with tag %d does not hold %zu elements",
                               unit.id, tag, nelem);
-  }
-  ret = MPI_Mrecv(buf, (int)nelem, t->mpi, &message, MPI_STATUS_IGNORE);
-  return dart__mpi_error(ret, call, "MPI_Mrecv");
+  return DART_OK;
 }
 
 static dart_ret_t start_send(const char* call, bool synchronous, const void* buf, size_t nbytes,

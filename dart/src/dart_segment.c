@@ -1,6 +1,6 @@
 /* Team memory segments and the windows behind them.
  *
- * Layout (see DESIGN.md "Window layout"):
+ * Layout:
  *   single window: the team lives on one real node. One
  *     MPI_Win_allocate_shared window over the team communicator; units that
  *     may use the fast path get each other's base address from
@@ -188,9 +188,18 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
     dart__mpi_error(ret, call, pair ? "MPI_Win_create" : "MPI_Win_allocate_shared");
     failed = 1;
   } else {
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
-    if (pair) MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->shm_win);
-    if (query_shared_bases(call, team, seg, pair) != DART_OK) failed = 2;
+    int lock = MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
+    if (lock == MPI_SUCCESS) seg->locked |= 1;
+    if (lock == MPI_SUCCESS && pair) {
+      lock = MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->shm_win);
+      if (lock == MPI_SUCCESS) seg->locked |= 2;
+    }
+    if (lock != MPI_SUCCESS) {
+      dart__mpi_error(lock, call, "MPI_Win_lock_all");
+      failed = 2;
+    } else if (query_shared_bases(call, team, seg, pair) != DART_OK) {
+      failed = 2;
+    }
   }
   dret = agree_after_window(call, team, &failed);
   if (dret == DART_OK && failed != 0 && ret == MPI_SUCCESS) {
@@ -221,10 +230,12 @@ dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {
   dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
   if (team != NULL) dart__gather_before_blocking(call, team);
   if (seg->win != MPI_WIN_NULL) {
-    MPI_Win_unlock_all(seg->win);
+    int ret = (seg->locked & 1) ? MPI_Win_unlock_all(seg->win) : MPI_SUCCESS;
+    if (ret != MPI_SUCCESS) result = dart__mpi_error(ret, call, "MPI_Win_unlock_all");
     if (seg->win != seg->shm_win) {
-      MPI_Win_unlock_all(seg->shm_win);
-      int ret = MPI_Win_free(&seg->win);
+      ret = (seg->locked & 2) ? MPI_Win_unlock_all(seg->shm_win) : MPI_SUCCESS;
+      if (ret != MPI_SUCCESS) result = dart__mpi_error(ret, call, "MPI_Win_unlock_all");
+      ret = MPI_Win_free(&seg->win);
       if (ret != MPI_SUCCESS) result = dart__mpi_error(ret, call, "MPI_Win_free");
       --dart__state.live_windows;
     }

@@ -37,9 +37,9 @@ std::uint64_t header_checksum(const Header& h) {
 
 [[noreturn]] void fail(const std::string& what) { throw exception::RuntimeError(what); }
 
+// DART errors through the one mapping (check_dart), with the file operation as context.
 void check(dart_ret_t ret, const std::string& what) {
-  if (ret != DART_OK)
-    fail(what + " failed (DART error " + std::to_string(int(ret)) + "; see the log)");
+  if (ret != DART_OK) check_dart(ret, what.c_str());
 }
 
 // Unit 0's outcome of a file-system call, on every unit (an empty text: fine).

@@ -189,9 +189,7 @@ int run_sized(const Options& o) {
     std::uint64_t* at = &mine[4 * std::size_t(gid)];
     at[0] = s.first, at[1] = s.last, at[2] = s.count, at[3] = s.checksum;
   }
-  dash::internal::check_dart(dart_allreduce(mine.data(), all.data(), mine.size(),
-                                            DART_TYPE_ULONGLONG, DART_OP_SUM, DART_TEAM_ALL),
-                             "dart_allreduce");
+  all = dash::Team::All().allreduce(mine, dash::plus<std::uint64_t>());
   sorted = examples::sum_over_units(sorted ? 0 : 1, kProgram) == 0;
   std::uint64_t total = 0, checksum = 0, previous_last = 0;
   bool any = false;

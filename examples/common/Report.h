@@ -17,11 +17,8 @@
 namespace examples {
 
 // x summed over all units; every unit gets the sum. Collective.
-inline std::uint64_t sum_over_units(std::uint64_t x, const char* program) {
-  std::uint64_t total = 0;
-  if (dart_allreduce(&x, &total, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, DART_TEAM_ALL) != DART_OK)
-    throw dash::exception::RuntimeError(std::string(program) + ": dart_allreduce failed");
-  return total;
+inline std::uint64_t sum_over_units(std::uint64_t x, const char*) {
+  return dash::Team::All().allreduce(x, dash::plus<std::uint64_t>());
 }
 
 // The calling process's peak resident memory in KiB (getrusage). Local.
@@ -42,9 +39,7 @@ inline void print_peak_memory(const char* program, bool verbose, std::uint64_t i
   mine[3 * std::size_t(me)] = std::uint64_t(peak_rss_kib());
   mine[3 * std::size_t(me) + 1] = in_memory;
   mine[3 * std::size_t(me) + 2] = total;
-  if (dart_allreduce(mine.data(), all.data(), mine.size(), DART_TYPE_ULONGLONG, DART_OP_SUM,
-                     DART_TEAM_ALL) != DART_OK)
-    throw dash::exception::RuntimeError(std::string(program) + ": dart_allreduce failed");
+  all = dash::Team::All().allreduce(mine, dash::plus<std::uint64_t>());
   if (me != 0) return;
   for (int u = 0; u < units; ++u)
     std::printf("%s: unit %d: peak resident memory %" PRIu64 " KiB, %" PRIu64 " of %" PRIu64

@@ -32,7 +32,7 @@ int run() {
   char host[64] = {};
   gethostname(host, sizeof host - 1);
   std::vector<char> hosts(64 * units);
-  dash::internal::check_dart(
+  dash::check_dart(
       dart_gather(host, hosts.data(), 64, DART_TYPE_CHAR, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL),
       "dart_gather");
   if (me == 0) {
@@ -43,8 +43,8 @@ int run() {
   // A global array of block_size ints per unit: unit u writes u * 100 + i.
   const std::size_t block_size = 8;
   dart_gptr_t array;
-  dash::internal::check_dart(
-      dart_team_memalloc_aligned(DART_TEAM_ALL, block_size, DART_TYPE_INT, &array), "alloc");
+  dash::check_dart(dart_team_memalloc_aligned(DART_TEAM_ALL, block_size, DART_TYPE_INT, &array),
+                   "alloc");
   dart_gptr_t mine = array;
   dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me));
   int* local = nullptr;
@@ -58,7 +58,7 @@ int run() {
     for (int u = 0; u < units; ++u) {
       dart_gptr_t block = array;
       dart_gptr_setunit(&block, DART_TEAM_UNIT_ID(u));
-      dash::internal::check_dart(
+      dash::check_dart(
           dart_get_blocking(&all[block_size * u], block, block_size, DART_TYPE_INT, DART_TYPE_INT),
           "dart_get_blocking");
     }
@@ -74,7 +74,7 @@ int run() {
                 block_size * units, units, sum, errors);
   }
   dash::barrier();
-  dash::internal::check_dart(dart_team_memfree(array), "dart_team_memfree");
+  dash::check_dart(dart_team_memfree(array), "dart_team_memfree");
   return errors;
 }
 

@@ -193,13 +193,8 @@ int run_dims(const Options& o) {
     for (std::uint64_t id : ids) h = mix64(h ^ id);
     checksum += h;
   }
-  std::uint64_t max_points = 0, min_points = 0;
-  dash::internal::check_dart(
-      dart_allreduce(&most, &max_points, 1, DART_TYPE_ULONGLONG, DART_OP_MAX, DART_TEAM_ALL),
-      "dart_allreduce");
-  dash::internal::check_dart(
-      dart_allreduce(&fewest, &min_points, 1, DART_TYPE_ULONGLONG, DART_OP_MIN, DART_TEAM_ALL),
-      "dart_allreduce");
+  const std::uint64_t max_points = dash::Team::All().allreduce(most, dash::max<std::uint64_t>());
+  const std::uint64_t min_points = dash::Team::All().allreduce(fewest, dash::min<std::uint64_t>());
   links = examples::sum_over_units(links, kProgram);
   checksum = examples::sum_over_units(checksum, kProgram);
   count = examples::sum_over_units(count, kProgram);
@@ -214,9 +209,7 @@ int run_dims(const Options& o) {
         mine[std::size_t(gid) * 2 * D + std::size_t(d)] = t.bounds.min[d];
         mine[std::size_t(gid) * 2 * D + D + std::size_t(d)] = t.bounds.max[d];
       }
-    dash::internal::check_dart(dart_allreduce(mine.data(), all.data(), mine.size(),
-                                              DART_TYPE_DOUBLE, DART_OP_SUM, DART_TEAM_ALL),
-                               "dart_allreduce");
+    all = dash::Team::All().allreduce(mine, dash::plus<double>());
     std::vector<dash::bp::ContinuousBox<D>> boxes(static_cast<std::size_t>(nb));
     for (int g = 0; g < nb; ++g)
       for (int d = 0; d < D; ++d) {

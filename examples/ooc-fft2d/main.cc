@@ -240,10 +240,7 @@ int run(const Options& o) {
     double worst = 0;
     for (const auto& [g, value] : checked)
       worst = std::max(worst, std::abs(value - direct_dft(start, n, g[1], g[0])));
-    double all_worst = 0;
-    if (dart_allreduce(&worst, &all_worst, 1, DART_TYPE_DOUBLE, DART_OP_MAX, DART_TEAM_ALL) !=
-        DART_OK)
-      throw dash::exception::RuntimeError("ooc-fft2d: dart_allreduce failed");
+    const double all_worst = dash::Team::All().allreduce(worst, dash::max<double>());
     const std::uint64_t count = examples::sum_over_units(checked.size(), kProgram);
     const double allowed = 1e-12 * double(n) * double(n);
     verified = all_worst <= allowed;

@@ -211,21 +211,16 @@ double memory_of_nodes() {
   const double node_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   const int units = int(dash::size());
   dart_unit_locality_t mine{}, other{};
-  dash::internal::check_dart(
-      dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(dash::myid().id), &mine),
-      "dart_unit_locality");
+  dash::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(dash::myid().id), &mine),
+                   "dart_unit_locality");
   int on_my_node = 0;
   for (int u = 0; u < units; ++u) {
-    dash::internal::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &other),
-                               "dart_unit_locality");
+    dash::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &other),
+                     "dart_unit_locality");
     on_my_node += other.real_node == mine.real_node;
   }
   const double share = node_bytes / std::max(1, on_my_node);
-  double total = 0;
-  dash::internal::check_dart(
-      dart_allreduce(&share, &total, 1, DART_TYPE_DOUBLE, DART_OP_SUM, DART_TEAM_ALL),
-      "dart_allreduce");
-  return total;
+  return dash::Team::All().allreduce(share, dash::plus<double>());
 }
 
 // Traces with the options' protocol; unit 0 prints the parameters, the

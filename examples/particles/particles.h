@@ -371,9 +371,7 @@ class Tracer {
         cpu += master_.block(i).round_cpu_seconds;
       }
       round_cpu_.push_back(cpu);
-      dash::internal::check_dart(
-          dart_allreduce(&enqueued, &any_enqueued, 1, DART_TYPE_INT, DART_OP_MAX, team_->dart_id()),
-          "dart_allreduce");
+      any_enqueued = team_->allreduce(enqueued, dash::max<int>());
       if (any_enqueued == 0) {
         if (stop_after_ > 0) save();  // finished before the checkpoint: save the end
         return int(round_cpu_.size());
@@ -409,7 +407,7 @@ class Tracer {
   // counts over all units. Collective.
   Result run(Protocol protocol) {
     if (!restarted_) seed();
-    dash::internal::check_dart(dart_barrier(team_->dart_id()), "dart_barrier");
+    team_->barrier();
     Result r;
     const double cpu_start = process_cpu_seconds();
     const auto start = std::chrono::steady_clock::now();
@@ -428,7 +426,7 @@ class Tracer {
   // unit's and r.cpu_other from process_cpu, the calling unit's CPU
   // seconds during the run (0: not measured). Collective.
   void reduce(Result& r, double process_cpu = 0) {
-    std::int64_t counts[3] = {0, 0, 0}, count_sums[3];
+    std::int64_t counts[3] = {0, 0, 0};
     std::uint64_t checksum = 0, checksum_sum = 0;
     double cpu = 0;
     for (std::size_t i = 0; i < master_.size(); ++i) {
@@ -439,18 +437,13 @@ class Tracer {
       checksum += b.checksum;
       cpu += b.cpu_seconds;
     }
-    const dart_team_t team = team_->dart_id();
-    using dash::internal::check_dart;
-    check_dart(dart_allreduce(counts, count_sums, 3, DART_TYPE_LONGLONG, DART_OP_SUM, team),
-               "dart_allreduce");
-    check_dart(dart_allreduce(&checksum, &checksum_sum, 1, DART_TYPE_ULONGLONG, DART_OP_SUM, team),
-               "dart_allreduce");
-    double maxima[2] = {r.seconds, cpu}, max_all[2];
-    check_dart(dart_allreduce(maxima, max_all, 2, DART_TYPE_DOUBLE, DART_OP_MAX, team),
-               "dart_allreduce");
-    double sums[2] = {cpu, process_cpu > 0 ? process_cpu - cpu : 0}, sum_all[2];
-    check_dart(dart_allreduce(sums, sum_all, 2, DART_TYPE_DOUBLE, DART_OP_SUM, team),
-               "dart_allreduce");
+    const std::vector<std::int64_t> count_sums =
+        team_->allreduce(std::vector<std::int64_t>(counts, counts + 3), dash::plus<std::int64_t>());
+    checksum_sum = team_->allreduce(checksum, dash::plus<std::uint64_t>());
+    const std::vector<double> max_all =
+        team_->allreduce(std::vector<double>{r.seconds, cpu}, dash::max<double>());
+    const std::vector<double> sum_all = team_->allreduce(
+        std::vector<double>{cpu, process_cpu > 0 ? process_cpu - cpu : 0}, dash::plus<double>());
     r.cpu_total = sum_all[0];
     r.cpu_other = sum_all[1];
     r.retired = count_sums[0];
@@ -460,20 +453,15 @@ class Tracer {
     r.seconds = max_all[0];
     r.cpu_busiest_unit = max_all[1];
     r.cores = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-    check_dart(dart_bcast(&r.cores, 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), team), "dart_bcast");
+    team_->bcast(r.cores);
     r.bound_any = std::max(r.cpu_busiest_unit, r.cpu_total / r.cores);
     // Exchange: rounds do not overlap, so each costs at least its busiest
     // unit's time and its total over the cores.
     const std::size_t rounds = round_cpu_.size();  // the same on every unit
     r.bound_exchange = 0;
     if (rounds == 0) return;
-    std::vector<double> round_max(rounds), round_sum(rounds);
-    check_dart(dart_allreduce(round_cpu_.data(), round_max.data(), rounds, DART_TYPE_DOUBLE,
-                              DART_OP_MAX, team),
-               "dart_allreduce");
-    check_dart(dart_allreduce(round_cpu_.data(), round_sum.data(), rounds, DART_TYPE_DOUBLE,
-                              DART_OP_SUM, team),
-               "dart_allreduce");
+    const std::vector<double> round_max = team_->allreduce(round_cpu_, dash::max<double>());
+    const std::vector<double> round_sum = team_->allreduce(round_cpu_, dash::plus<double>());
     for (std::size_t i = 0; i < rounds; ++i)
       r.bound_exchange += std::max(round_max[i], round_sum[i] / r.cores);
   }

@@ -20,6 +20,28 @@ inline void check(dart_ret_t ret, const char* what) {
   if (ret != DART_OK) throw std::runtime_error(std::string("stencil3d: ") + what + " failed");
 }
 
+// Byte i of the message unit `unit` puts: differs between units and along the message, so a
+// slot written by the wrong unit or at a wrong offset shows. Local.
+inline char payload_byte(int unit, std::size_t i) {
+  return static_cast<char>((std::size_t(unit) * 131u + i * 7u + i / 251u) & 0xffu);
+}
+
+// How many bytes of this unit's six slots (slot t: the message of the neighbour in direction
+// t, see exchange) differ from what that neighbour put, after an exchange of `bytes` in the
+// neighbourhood `to`. Local.
+inline std::size_t wrong_payload_bytes(const std::array<int, 6>& to, dart_gptr_t buffer, int me,
+                                       std::size_t slot_bytes, std::size_t bytes) {
+  dart_gptr_t mine = buffer;
+  check(dart_gptr_setunit(&mine, dart_team_unit_t{me}), "dart_gptr_setunit");
+  char* base = nullptr;
+  check(dart_gptr_getaddr(mine, reinterpret_cast<void**>(&base)), "dart_gptr_getaddr");
+  std::size_t wrong = 0;
+  for (int t = 0; t < 6; ++t)
+    for (std::size_t i = 0; i < bytes; ++i)
+      wrong += base[std::size_t(t) * slot_bytes + i] != payload_byte(to[std::size_t(t)], i);
+  return wrong;
+}
+
 // A layout: which unit sits at each row-major grid position, and the inverse.
 struct Layout {
   std::vector<dart_global_unit_t> unit_at;

@@ -266,8 +266,7 @@ int run(const Options& o) {
             serial_count);
       failed = failure.empty() ? 0 : 1;
     }
-    dash::internal::check_dart(
-        dart_bcast(&failed, 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL), "dart_bcast");
+    dash::Team::All().bcast(failed);
   }
   if (root) {
     std::printf("time_s=%.6f components=%lld\n", seconds, count);

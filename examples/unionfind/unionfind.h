@@ -559,11 +559,9 @@ inline MergeStats Components::stats() {
     counters[3] += b.unions;
   });
   master_->report_failures();
-  long long local[4], total[4];
-  for (int k = 0; k < 4; ++k) local[k] = counters[k].load();
-  dash::internal::check_dart(
-      dart_allreduce(local, total, 4, DART_TYPE_LONGLONG, DART_OP_SUM, team_->dart_id()),
-      "dart_allreduce");
+  std::vector<long long> local(4);
+  for (int k = 0; k < 4; ++k) local[std::size_t(k)] = counters[k].load();
+  const std::vector<long long> total = team_->allreduce(local, dash::plus<long long>());
   MergeStats s;
   s.rounds = rounds_;
   s.calls = total[0];
@@ -574,25 +572,18 @@ inline MergeStats Components::stats() {
 }
 
 inline std::vector<std::uint64_t> Components::digests() {
-  std::vector<std::uint64_t> mine(std::size_t(decomposer_.nblocks()), 0), all(mine.size());
+  std::vector<std::uint64_t> mine(std::size_t(decomposer_.nblocks()), 0);
   master_->foreach_read([&mine](const Block& b, dash::bp::Proxy& p) {
     mine[std::size_t(p.gid())] = b.digest(b.box());  // one element per block: no race
   });
   master_->report_failures();
   // Every block has one owner: the sum puts each digest in its place.
-  dash::internal::check_dart(dart_allreduce(mine.data(), all.data(), mine.size(),
-                                            DART_TYPE_ULONGLONG, DART_OP_SUM, team_->dart_id()),
-                             "dart_allreduce");
-  return all;
+  return team_->allreduce(mine, dash::plus<std::uint64_t>());
 }
 
 // The sum of `local` over the team. Collective.
 inline long long Components::sum(long long local) {
-  long long total = 0;
-  dash::internal::check_dart(
-      dart_allreduce(&local, &total, 1, DART_TYPE_LONGLONG, DART_OP_SUM, team_->dart_id()),
-      "dart_allreduce");
-  return total;
+  return team_->allreduce(local, dash::plus<long long>());
 }
 
 }  // namespace unionfind

@@ -3,6 +3,7 @@
 // unit, so all of them return at once. (Use before dart_init / after dart_exit: dart_lifecycle.)
 #include <dart/dart.h>
 
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -489,6 +490,29 @@ TEST_F(DartBadInput, AllgathervWithInconsistentCountsIsRejected) {
             DART_ERR_INVAL);
   EXPECT_EQ(dart_allgatherv(buf, 1, DART_TYPE_INT, out, counts.data(), nullptr, DART_TEAM_ALL),
             DART_ERR_INVAL);
+}
+
+// A bad count on one unit only: that unit's call fails with DART_ERR_INVAL, every other unit's
+// with DART_ERR_OTHER, and none waits for it (they agree on the set-up first).
+TEST_F(DartBadInput, CollectiveFailingOnOneUnitFailsOnEveryUnit) {
+  const int bad = N() - 1;
+  const bool me_bad = Me() == bad;
+  std::vector<int> send(static_cast<size_t>(N()), Me()), recv(static_cast<size_t>(N()), -1);
+  std::vector<size_t> counts(static_cast<size_t>(N()), 1), displs(static_cast<size_t>(N()));
+  for (int u = 0; u < N(); ++u) displs[static_cast<size_t>(u)] = static_cast<size_t>(u);
+  std::vector<size_t> send_counts = counts;
+  if (me_bad) send_counts[0] = size_t(INT_MAX) + 1;
+  EXPECT_EQ(dart_alltoallv(send.data(), send_counts.data(), displs.data(), DART_TYPE_INT,
+                           recv.data(), counts.data(), displs.data(), DART_TEAM_ALL),
+            me_bad ? DART_ERR_INVAL : DART_ERR_OTHER);
+  EXPECT_EQ(dart_allgatherv(send.data(), me_bad ? 2 : 1, DART_TYPE_INT, recv.data(), counts.data(),
+                            displs.data(), DART_TEAM_ALL),
+            me_bad ? DART_ERR_INVAL : DART_ERR_OTHER);
+  // The team is usable afterwards: the same calls with good counts.
+  EXPECT_EQ(dart_alltoallv(send.data(), counts.data(), displs.data(), DART_TYPE_INT, recv.data(),
+                           counts.data(), displs.data(), DART_TEAM_ALL),
+            DART_OK);
+  for (int u = 0; u < N(); ++u) EXPECT_EQ(recv[static_cast<size_t>(u)], u);
 }
 
 TEST_F(DartBadInput, OperationsIllegalForTheTypeAreRejected) {

@@ -109,7 +109,7 @@ struct Item {
   int from, to, seq;
   float payload[2];
 };
-static_assert(sizeof(Item) == 20, "the issue's 20-byte items");
+static_assert(sizeof(Item) == 20, "20-byte items, as in the small-item benchmark");
 
 TEST(BlocksExchange, ManySmallItemsArriveOnceInOrder) {
   // One million 20-byte items in all, whatever the unit count.

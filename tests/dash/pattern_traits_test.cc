@@ -38,7 +38,7 @@ static_assert(dash::pattern_partitioning_traits<dash::BlockPattern<2>>::type::nd
 static_assert(!dash::pattern_partitioning_traits<dash::BlockPattern<1>>::type::ndimensional, "");
 static_assert(dash::pattern_layout_traits<dash::SeqTilePattern<2>>::type::blocked, "");
 
-// Both argument orders, and the short names of the seed paper.
+// Both argument orders, and the short names (partitioning_tag, mapping_tag, layout_tag).
 static_assert(dash::pattern_constraints<Part, Map, Lay, dash::TilePattern<2>>::satisfied::value,
               "");
 static_assert(dash::pattern_constraints<dash::TilePattern<2>, Part, Map, Lay>::satisfied::value,

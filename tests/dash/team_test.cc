@@ -1,10 +1,12 @@
 // dash::Team: the team of all units, split into consecutive parts,
-// locality_split by (real or emulated) node, id translation, nesting.
+// locality_split by (real or emulated) node, id translation, nesting; the
+// collectives with std:: types (allreduce, bcast, allgather).
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -102,3 +104,46 @@ TEST(Team, LocalitySplitByNode) {
 }
 
 }  // namespace
+
+// Team collectives with std:: types: values from every unit combined, broadcast and gathered
+// on the whole team and on a sub-team (unit ids relative to it).
+TEST(TeamCollectives, AllreduceBcastAllgather) {
+  for (dash::Team* team : {&dash::Team::All(), &dash::Team::All().split(2)}) {
+    const int me = int(team->myid().id), n = int(team->size());
+    EXPECT_EQ(team->allreduce(me + 1, dash::plus<int>()), n * (n + 1) / 2);
+    EXPECT_EQ(team->allreduce(double(me), dash::max<double>()), double(n - 1));
+    EXPECT_EQ(team->allreduce(std::uint64_t(100 + me), dash::min<std::uint64_t>()), 100u);
+    EXPECT_EQ(team->allreduce(long(2), dash::multiply<long>()), 1L << n);
+    const std::vector<long long> sums =
+        team->allreduce(std::vector<long long>{me, 1, -me}, dash::plus<long long>());
+    EXPECT_EQ(sums, (std::vector<long long>{n * (n - 1) / 2, n, -n * (n - 1) / 2}));
+    EXPECT_TRUE(team->allreduce(std::vector<float>{}, dash::plus<float>()).empty());
+
+    struct Pair {
+      int a;
+      double b;
+    };
+    Pair p{me == n - 1 ? 7 : -1, me == n - 1 ? 2.5 : -1.0};
+    team->bcast(p, dash::team_unit_t(n - 1));
+    EXPECT_EQ(p.a, 7);
+    EXPECT_EQ(p.b, 2.5);
+    std::string text = me == 0 ? std::string(70000, 'x') + "end" : std::string("stale");
+    team->bcast(text);
+    EXPECT_EQ(text.size(), 70003u);
+    EXPECT_EQ(text.substr(text.size() - 3), "end");
+    std::vector<int> v = me == 0 ? std::vector<int>{3, 1, 4} : std::vector<int>(9, -1);
+    team->bcast(v);
+    EXPECT_EQ(v, (std::vector<int>{3, 1, 4}));
+    std::vector<double> empty = me == 0 ? std::vector<double>{} : std::vector<double>(5, 1.0);
+    team->bcast(empty);
+    EXPECT_TRUE(empty.empty());
+
+    const std::vector<Pair> all = team->allgather(Pair{me, 0.5 * me});
+    ASSERT_EQ(all.size(), std::size_t(n));
+    for (int u = 0; u < n; ++u) {
+      EXPECT_EQ(all[std::size_t(u)].a, u);
+      EXPECT_EQ(all[std::size_t(u)].b, 0.5 * u);
+    }
+  }
+  dash::Team::All().barrier();
+}

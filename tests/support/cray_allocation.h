@@ -35,8 +35,9 @@ struct SplitMix64 {
 // machine come in runs (left over by finished jobs): runs of 1..24 consecutive nids at random
 // places until 384 nodes are taken, i.e. a sparse allocation with partial blades and chassis
 // spread over most cabinets. Ranks: 24 per node, node by node (SMP placement, the Cray
-// default). Node order: `scrambled` = a random permutation (the pessimistic case the issue
-// describes), otherwise nid order (what ALPS and Slurm usually hand out).
+// default). Node order: `scrambled` = a random permutation (the pessimistic case: a batch
+// system that hands out nodes in no order), otherwise nid order (what ALPS and Slurm usually
+// hand out).
 inline std::string CrayAllocation(SplitMix64& rng, int nnodes, bool scrambled) {
   const int cabinets = 20, per_cabinet = 3 * 16 * 4;
   std::vector<char> taken(cabinets * per_cabinet, 0);

@@ -62,10 +62,19 @@ namespace internal {
 // Local.
 void throw_dart_error(dart_ret_t ret, const char* call);
 
+}  // namespace internal
+
+// The one mapping of DART errors to exceptions, for every layer and for
+// programs that call DART themselves: DART_ERR_INVAL and DART_ERR_NOTFOUND
+// throw InvalidArgument, DART_ERR_NOTINIT NotInitialized, DART_ERR_NOMEM
+// OutOfMemory, any other error RuntimeError; the message names `call`.
+// Nothing for DART_OK. Local.
 inline void check_dart(dart_ret_t ret, const char* call) {
-  if (ret != DART_OK) throw_dart_error(ret, call);
+  if (ret != DART_OK) internal::throw_dart_error(ret, call);
 }
 
+namespace internal {
+using dash::check_dart;
 }  // namespace internal
 }  // namespace dash
 

@@ -7,6 +7,8 @@
 // | All(), myid(), size()     | local                         |
 // | split(), locality_split() | collective over this team     |
 // | barrier()                 | collective over this team     |
+// | bcast, allreduce,         | collective over this team:    |
+// | allgather                 | one or two DART collectives   |
 #ifndef DASH__TEAM_H_
 #define DASH__TEAM_H_
 
@@ -14,11 +16,15 @@
 #include <dart/dart_types.h>
 #include <dash/Exception.h>
 #include <dash/Types.h>
+#include <dash/algorithm/Operation.h>
+#include <dash/internal/DartType.h>
 #include <dash/util/LocalityScope.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dash {
@@ -52,6 +58,26 @@ class Team {
 
   // Waits for all units of the team. Collective.
   void barrier() const;
+
+  // Every unit's `value` combined with op: dash::plus<T>, dash::multiply<T>,
+  // dash::min<T> or dash::max<T>; T arithmetic. One allreduce. Collective.
+  template <class T, class Op>
+  T allreduce(const T& value, Op op) const;
+  // Element-wise over vectors of the same length on every unit. One
+  // allreduce. Collective.
+  template <class T, class Op>
+  std::vector<T> allreduce(const std::vector<T>& values, Op op) const;
+
+  // Unit root's `value` on every unit: a trivially copyable T (one
+  // broadcast), or a std::vector of one or a std::string of any length (two:
+  // the size, then the elements). Collective.
+  template <class T>
+  void bcast(T& value, team_unit_t root = team_unit_t(0)) const;
+
+  // Every unit's `value`, in unit order; T trivially copyable. One
+  // allgather. Collective.
+  template <class T>
+  std::vector<T> allgather(const T& value) const;
 
   // Splits the team into `parts` sub-teams of consecutive units (sizes differ
   // by at most one) and returns the calling unit's one, owned by this team.
@@ -101,12 +127,6 @@ class Team {
   void retain_container() { ++containers_; }
   void release_container(bool may_communicate);
 
-  // Counts a collective call that alternates message tags (dash::bp's
-  // iexchange, on any master of the team) and returns how many came before
-  // it on this team: the same on every unit, which all make these calls in
-  // the same order; 0 for the first call of a new team. Local.
-  std::uint64_t count_tagged_call() { return tagged_calls_++; }
-
  private:
   Team(dart_team_t id, Team* parent, int position);
   Team& adopt(dart_team_t id);
@@ -117,10 +137,81 @@ class Team {
   Team* parent_;
   int position_;
   std::vector<std::unique_ptr<Team>> subteams_;
-  std::size_t containers_ = 0;      // live containers on this team
-  bool destroy_pending_ = false;    // free_subteams() asked while containers lived
-  std::uint64_t tagged_calls_ = 0;  // count_tagged_call()
+  std::size_t containers_ = 0;    // live containers on this team
+  bool destroy_pending_ = false;  // free_subteams() asked while containers lived
 };
+
+// ---- collectives with std:: types -------------------------------------------
+
+namespace internal {
+// A std::vector Team::bcast sends as size and elements (not vector<bool>).
+template <class T>
+struct is_bcast_vector : std::false_type {};
+template <class E, class A>
+struct is_bcast_vector<std::vector<E, A>> : std::true_type {};
+template <class A>
+struct is_bcast_vector<std::vector<bool, A>> : std::false_type {};
+}  // namespace internal
+
+template <class T, class Op>
+T Team::allreduce(const T& value, Op) const {
+  constexpr dart_datatype_t type = internal::dart_datatype_of<T>();
+  static_assert(type != DART_TYPE_UNDEFINED, "dash::Team::allreduce: T must be arithmetic");
+  static_assert(internal::dart_operation_of<Op>::value != DART_OP_UNDEFINED,
+                "dash::Team::allreduce: op must be dash::plus, multiply, min or max");
+  T out{};
+  internal::check_dart(
+      dart_allreduce(&value, &out, 1, type, internal::dart_operation_of<Op>::value, id_),
+      "dash::Team::allreduce");
+  return out;
+}
+
+template <class T, class Op>
+std::vector<T> Team::allreduce(const std::vector<T>& values, Op) const {
+  constexpr dart_datatype_t type = internal::dart_datatype_of<T>();
+  static_assert(type != DART_TYPE_UNDEFINED, "dash::Team::allreduce: T must be arithmetic");
+  static_assert(internal::dart_operation_of<Op>::value != DART_OP_UNDEFINED,
+                "dash::Team::allreduce: op must be dash::plus, multiply, min or max");
+  std::vector<T> out(values.size());
+  if (!values.empty())
+    internal::check_dart(dart_allreduce(values.data(), out.data(), values.size(), type,
+                                        internal::dart_operation_of<Op>::value, id_),
+                         "dash::Team::allreduce");
+  return out;
+}
+
+template <class T>
+void Team::bcast(T& value, team_unit_t root) const {
+  static const char* const call = "dash::Team::bcast";
+  if constexpr (internal::is_bcast_vector<T>::value || std::is_same_v<T, std::string>) {
+    using E = typename T::value_type;
+    static_assert(std::is_trivially_copyable_v<E>,
+                  "dash::Team::bcast: vector elements must be trivially copyable");
+    unsigned long long n = value.size();
+    internal::check_dart(dart_bcast(&n, 1, DART_TYPE_ULONGLONG, DART_TEAM_UNIT_ID(root.id), id_),
+                         call);
+    value.resize(std::size_t(n));
+    if (n > 0)
+      internal::check_dart(dart_bcast(value.data(), std::size_t(n) * sizeof(E), DART_TYPE_BYTE,
+                                      DART_TEAM_UNIT_ID(root.id), id_),
+                           call);
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dash::Team::bcast: T must be trivially copyable, a std::vector or std::string");
+    internal::check_dart(
+        dart_bcast(&value, sizeof(T), DART_TYPE_BYTE, DART_TEAM_UNIT_ID(root.id), id_), call);
+  }
+}
+
+template <class T>
+std::vector<T> Team::allgather(const T& value) const {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "dash::Team::allgather: T must be trivially copyable");
+  std::vector<T> all(size());
+  internal::check_dart(dart_allgather(&value, all.data(), sizeof(T), DART_TYPE_BYTE, id_),
+                       "dash::Team::allgather");
+  return all;
+}
 
 inline Team& Team::locality_split(util::LocalityScope scope, unsigned num_split) {
   if (is_null()) throw exception::InvalidArgument("dash::Team::locality_split: the team is Null");

@@ -881,15 +881,15 @@ class ReduceRun {
         dart_message_t message;
         dart_team_unit_t from;
         std::size_t nbytes = 0;
-        check(dart_improbe(kTag, DART_TEAM_UNIT_ID(source.unit), team_, &found, &message, &from,
-                           &nbytes),
-              "dart_improbe");
+        dash::check_dart(dart_improbe(kTag, DART_TEAM_UNIT_ID(source.unit), team_, &found, &message,
+                                      &from, &nbytes),
+                         "dart_improbe");
         if (!found) continue;
         progress = true;
         if (!source.packed) {
           MemoryBuffer received;
           received.bytes().resize(nbytes);
-          check(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
+          dash::check_dart(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
           source.packed = true;
           unpack(round, source.unit, std::move(received), source.follow);
         } else {
@@ -899,7 +899,7 @@ class ReduceRun {
       if (!receiving && next_spilled == spilled.size() && flight.empty()) break;
       idle.after_poll(progress);
     }
-    check(dart_waitall(sends.data(), sends.size()), "dart_waitall");
+    dash::check_dart(dart_waitall(sends.data(), sends.size()), "dart_waitall");
     packed.clear();
     for (Slot& slot : slots_) {
       for (std::size_t i = 0; i < slot.next_in.size() && !failed(); ++i)
@@ -980,7 +980,7 @@ class ReduceRun {
       in.bytes.bytes().resize(nbytes);
       to = in.bytes.bytes().data();
     }
-    check(dart_mrecv(to, nbytes, &message), "dart_mrecv");
+    dash::check_dart(dart_mrecv(to, nbytes, &message), "dart_mrecv");
     if (std::int64_t(nbytes) != e.nbytes) {
       if (nbytes == 0)
         fail(kRuntimeError, "unit " + std::to_string(source.unit) +
@@ -996,7 +996,8 @@ class ReduceRun {
 
   void send(const char* data, std::size_t nbytes, int dest, std::vector<dart_handle_t>& sends) {
     dart_handle_t handle = DART_HANDLE_NULL;
-    check(dart_isend(data, nbytes, kTag, DART_TEAM_UNIT_ID(dest), team_, &handle), "dart_isend");
+    dash::check_dart(dart_isend(data, nbytes, kTag, DART_TEAM_UNIT_ID(dest), team_, &handle),
+                     "dart_isend");
     sends.push_back(handle);
   }
 
@@ -1177,10 +1178,6 @@ class ReduceRun {
       in.bytes = std::move(message);
       deliver(round, int(entries[0].from), int(entries[0].to), std::move(in));
     }
-  }
-
-  static void check(dart_ret_t ret, const char* call) {
-    if (ret != DART_OK) dash::internal::throw_dart_error(ret, call);
   }
 
   Master<Block>& master_;

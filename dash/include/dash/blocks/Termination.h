@@ -108,23 +108,19 @@ class TeamCollectives {
     // iexchange; completing it could wait forever, so it is left to MPI.
   }
 
-  void start_barrier() { check(dart_ibarrier(team_, &handle_), "dart_ibarrier"); }
+  void start_barrier() { dash::check_dart(dart_ibarrier(team_, &handle_), "dart_ibarrier"); }
   bool test_barrier() { return test(); }
   void start_or(const int* in, int* out) {
-    check(dart_iallreduce(in, out, 1, DART_TYPE_INT, DART_OP_BOR, team_, &handle_),
-          "dart_iallreduce");
+    dash::check_dart(dart_iallreduce(in, out, 1, DART_TYPE_INT, DART_OP_BOR, team_, &handle_),
+                     "dart_iallreduce");
   }
   bool test_or() { return test(); }
 
  private:
   bool test() {
     std::int32_t done = 0;
-    check(dart_test(&handle_, &done), "dart_test");
+    dash::check_dart(dart_test(&handle_, &done), "dart_test");
     return done != 0;
-  }
-  static void check(dart_ret_t ret, const char* what) {
-    if (ret != DART_OK)
-      throw exception::RuntimeError(std::string("dash::bp::iexchange: ") + what + " failed");
   }
 
   dart_team_t team_;

@@ -1,3 +1,4 @@
+// dart_datatype_of<T>: the DART basic type of a C++ type; and
 // dash::internal::OwnedDartType: a DART datatype made for one operation and
 // destroyed with it (records of a size, strided bytes).
 #ifndef DASH__INTERNAL__DART_TYPE_H_
@@ -7,9 +8,40 @@
 #include <dash/Exception.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace dash {
 namespace internal {
+
+// DART basic type of T, or DART_TYPE_UNDEFINED if T has none. Local.
+template <class T>
+constexpr dart_datatype_t dart_datatype_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, char>)
+    return DART_TYPE_CHAR;
+  else if constexpr (std::is_same_v<U, short>)
+    return DART_TYPE_SHORT;
+  else if constexpr (std::is_same_v<U, int>)
+    return DART_TYPE_INT;
+  else if constexpr (std::is_same_v<U, unsigned int>)
+    return DART_TYPE_UINT;
+  else if constexpr (std::is_same_v<U, long>)
+    return DART_TYPE_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long>)
+    return DART_TYPE_ULONG;
+  else if constexpr (std::is_same_v<U, long long>)
+    return DART_TYPE_LONGLONG;
+  else if constexpr (std::is_same_v<U, unsigned long long>)
+    return DART_TYPE_ULONGLONG;
+  else if constexpr (std::is_same_v<U, float>)
+    return DART_TYPE_FLOAT;
+  else if constexpr (std::is_same_v<U, double>)
+    return DART_TYPE_DOUBLE;
+  else if constexpr (std::is_same_v<U, long double>)
+    return DART_TYPE_LONG_DOUBLE;
+  else
+    return DART_TYPE_UNDEFINED;
+}
 
 // Records of `bytes` bytes each.
 struct RecordBytes {

@@ -114,7 +114,8 @@ struct pattern_layout_properties {
 #undef DASH_PROPERTY
 };
 
-// The seed paper's short names.
+// The short names of the pattern-property paper (Fuchs, Fuerlinger: "A multi-dimensional
+// distributed array abstraction for PGAS", HPCC 2016): partitioning_tag, mapping_tag, layout_tag.
 using partitioning_tag = pattern_partitioning_tag;
 using mapping_tag = pattern_mapping_tag;
 using layout_tag = pattern_layout_tag;

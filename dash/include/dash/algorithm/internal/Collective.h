@@ -21,36 +21,6 @@
 namespace dash {
 namespace internal {
 
-// DART basic type of T, or DART_TYPE_UNDEFINED if T has none. Local.
-template <class T>
-constexpr dart_datatype_t dart_datatype_of() {
-  using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, char>)
-    return DART_TYPE_CHAR;
-  else if constexpr (std::is_same_v<U, short>)
-    return DART_TYPE_SHORT;
-  else if constexpr (std::is_same_v<U, int>)
-    return DART_TYPE_INT;
-  else if constexpr (std::is_same_v<U, unsigned int>)
-    return DART_TYPE_UINT;
-  else if constexpr (std::is_same_v<U, long>)
-    return DART_TYPE_LONG;
-  else if constexpr (std::is_same_v<U, unsigned long>)
-    return DART_TYPE_ULONG;
-  else if constexpr (std::is_same_v<U, long long>)
-    return DART_TYPE_LONGLONG;
-  else if constexpr (std::is_same_v<U, unsigned long long>)
-    return DART_TYPE_ULONGLONG;
-  else if constexpr (std::is_same_v<U, float>)
-    return DART_TYPE_FLOAT;
-  else if constexpr (std::is_same_v<U, double>)
-    return DART_TYPE_DOUBLE;
-  else if constexpr (std::is_same_v<U, long double>)
-    return DART_TYPE_LONG_DOUBLE;
-  else
-    return DART_TYPE_UNDEFINED;
-}
-
 // The team of the range's container, or nullptr for a container that is not
 // allocated (then the range is empty on every unit). Local.
 template <class It>
