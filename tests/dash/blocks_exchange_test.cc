@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "mpi_test.h"
+#include "scoped_env.h"
 
 namespace {
 
@@ -383,6 +384,19 @@ TEST(BlocksExchange, ProgramMessagesWithTheMastersTagsStayApart) {
     EXPECT_EQ(got.back(), char('a' + k + prev));
   }
   EXPECT_EQ(dart_waitall(handles.data(), handles.size()), DART_OK);
+}
+
+TEST(BlocksExchange, MalformedSparseUnitsFlagThrows) {
+  for (const char* bad : {"-1", "eight", "1073741825", " 8"}) {
+    dash_test::ScopedEnv flag("DASH_BP_EXCHANGE_SPARSE_UNITS", bad);
+    try {
+      Master<int> master(1);
+      ADD_FAILURE() << "no exception for '" << bad << "'";
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("DASH_BP_EXCHANGE_SPARSE_UNITS"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -21,13 +21,16 @@
 // A block is identified by its global id (gid); `owner(gid)` says which unit
 // holds it (contiguous assignment of `nblocks` blocks unless another rule is
 // given). Messages between blocks of the same unit never leave memory.
-// exchange() packs all queues bound for one unit into one buffer and sends it
-// to that unit alone (synchronous mode, tag 30005); queues of 32 KiB or more
-// go as messages of their own (tag 30003), from the sender's queue straight
-// into the receiver's, announced in the packed buffer. A unit receives what
-// comes until a non-blocking barrier, entered once its own sends were
-// matched, completes (NBX), then one allreduce agrees on failures: the cost
-// follows the units a unit sends to, not the team size. iexchange()
+// exchange() packs all queues bound for one unit into one buffer; queues of
+// 32 KiB or more go as messages of their own (tag 30003), from the sender's
+// queue straight into the receiver's, announced in the packed buffer. On more
+// than 8 units (DASH_BP_EXCHANGE_SPARSE_UNITS) each packed buffer goes to its
+// unit alone (synchronous mode, tag 30005), and a unit receives what comes
+// until a non-blocking barrier, entered once its own sends were matched,
+// completes (NBX); one allreduce then agrees on failures: the cost follows
+// the units a unit sends to, not the team size. On fewer units, where two
+// dense collectives are cheaper, one alltoall of sizes and one alltoallv of
+// the buffers move them. iexchange()
 // sends each unit's packed queues with a synchronous-mode send (tags 30001
 // and 30004 in turn) as soon as a callback has filled them and detects termination with the
 // IExchange state machine (Termination.h). Queues keep the order of enqueue per (source, target)
@@ -47,7 +50,8 @@
 // | add         | local                                                   |
 // | foreach     | local: f on every block of the calling unit             |
 // | exchange    | collective over the team: a message per destination     |
-// |             | unit, one ibarrier and one 2-int allreduce              |
+// |             | unit, one ibarrier and one 2-int allreduce (more than 8 |
+// |             | units), else one alltoall and one alltoallv             |
 // | iexchange   | collective over the team: point-to-point messages plus  |
 // |             | one ibarrier and one iallreduce per termination attempt |
 #ifndef DASH__BLOCKS__MASTER_H_
@@ -373,11 +377,15 @@ class Master {
   // incoming queues of the previous round are dropped first). Collective
   // over the team.
   //
+  // Sparse (NBX) on more than DASH_BP_EXCHANGE_SPARSE_UNITS units (default
+  // 8; 0: always), dense collectives on fewer (see the top of this file).
+  //
   // Failures: a failure held from foreach, or an enqueue to a gid outside
-  // [0, nblocks), or a queue this unit cannot take in, makes this unit send
-  // nothing and drop what it receives; the closing allreduce tells every
-  // unit, every queue of every unit is emptied, and every unit throws: the
-  // failing unit its own exception, the others
+  // [0, nblocks), makes this unit send a failure mark instead of its queues
+  // (dense), or send nothing and drop what it receives (sparse; also for a
+  // queue it cannot take in), and the sizes' alltoall or the closing
+  // allreduce tells every unit; every queue of every unit is emptied, and
+  // every unit throws: the failing unit its own exception, the others
   // dash::exception::RemoteFailure naming the lowest failing unit.
   //
   // Out of core: under a memory-block limit that the unit's blocks exceed,
@@ -385,8 +393,8 @@ class Master {
   // store after their block's foreach call; they travel after the rest,
   // one message each, two loaded at a time (exchange_parts), and a unit
   // then ends the exchange with one int allreduce agreeing on failures
-  // (every unit learns from the closing allreduce whether any unit has such
-  // queues, so all or none take part).
+  // (every unit learns from the sizes' alltoall or the closing allreduce
+  // whether any unit has such queues, so all or none take part).
   void exchange() {
     run_delayed();
     static const char* const call = "dash::bp::Master::exchange";
@@ -477,74 +485,10 @@ class Master {
       spill_queues();
       return;
     }
-    // Sparse exchange (NBX): a packed message to each unit that has queues
-    // from this one, the large queues after it as messages of their own, all
-    // in synchronous mode; incoming messages are received as they come. Once
-    // every send of this unit was matched, the unit enters a non-blocking
-    // barrier; when the barrier completes, every message of every unit has
-    // been received. One allreduce then agrees on failures and on queue parts
-    // in the store. A failing unit sends nothing and drops what it receives.
-    const dart_team_t comm = message_team();
-    if (failure.any()) sx_.direct.clear();
-    sx_.sends.clear();
-    sx_.sends.reserve(units + sx_.direct.size());
-    if (!failure.any()) {
-      for (std::size_t u = 0; u < units; ++u) {
-        if (sx_.send_counts[u] == 0) continue;
-        sx_.sends.push_back(DART_HANDLE_NULL);
-        dash::check_dart(
-            dart_issend(sx_.send.data() + sx_.send_offsets[u], sx_.send_counts[u], kPackedTag,
-                        DART_TEAM_UNIT_ID(int(u)), comm, &sx_.sends.back()),
-            "dart_issend");
-      }
-      for (const Direct& d : sx_.direct) {
-        sx_.sends.push_back(DART_HANDLE_NULL);
-        dash::check_dart(dart_issend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), comm,
-                                     &sx_.sends.back()),
-                         "dart_issend");
-      }
-    }
-    last_exchange_ = ExchangeStats{sx_.sends.size(), 0};
-    if (!sx_.sends.empty()) {
-      for (std::size_t c : sx_.send_counts) last_exchange_.bytes += c;
-      for (const Direct& d : sx_.direct) last_exchange_.bytes += d.bytes;
-    }
-    dart_handle_t barrier = DART_HANDLE_NULL;
-    bool in_barrier = false;
-    detail::IdleWait idle;
-    for (;;) {
-      bool progress = receive_packed(comm, failure);
-      std::int32_t done = 0;
-      if (!in_barrier) {
-        dash::check_dart(dart_testall(sx_.sends.data(), sx_.sends.size(), &done), "dart_testall");
-        if (done) {
-          dash::check_dart(dart_ibarrier(comm, &barrier), "dart_ibarrier");
-          in_barrier = progress = true;
-        }
-      } else {
-        dash::check_dart(dart_test(&barrier, &done), "dart_test");
-        if (done) break;
-      }
-      idle.after_poll(progress);
-    }
-    sx_.sends.clear();
-    sx_.direct.clear();
-    // [0]: the lowest failing unit (INT_MAX: none); [1]: 0 if any unit has parts.
-    const int mine[2] = {failure.own() ? me : INT_MAX, my_parts ? 0 : 1};
-    int agreed[2] = {INT_MAX, 1};
-    dash::check_dart(dart_allreduce(mine, agreed, 2, DART_TYPE_INT, DART_OP_MIN, comm),
-                     "dart_allreduce");
-    if (agreed[0] != INT_MAX) {
-      const std::string message = dash::internal::broadcast_failure_message(
-          failure.own() ? failure.own_message() : std::string(), agreed[0], comm, call);
-      drop_queues();
-      expected_parts_.clear();
-      if (failure.own()) std::rethrow_exception(failure.own_exception());
-      throw exception::RemoteFailure(call, agreed[0], message);
-    }
-    for (auto& e : entries_) e->proxy->clear_outgoing();
-    if (agreed[1] == 0) exchange_parts(call);
-    spill_queues();
+    if (units > sparse_above_units_)
+      exchange_sparse(failure, my_parts, call);
+    else
+      exchange_dense(failure, my_parts, call);
   }
 
   // What the last exchange() of this unit sent to other units: messages (one
@@ -865,6 +809,10 @@ class Master {
   static constexpr std::int64_t kFailureNotice = -1;
   static constexpr int kExchangeTag = 30003;  // exchange(): queues sent on their own
   static constexpr int kPackedTag = 30005;    // exchange(): a unit's packed queues
+  // exchange() is NBX on more units than this, dense collectives on fewer
+  // (DASH_BP_EXCHANGE_SPARSE_UNITS).
+  static constexpr std::size_t kSparseAboveUnits = 8;
+  static constexpr std::uint64_t kMaxSparseAboveUnits = std::uint64_t(1) << 30;
 
   // exchange() sends queues of at least this many bytes to another unit as
   // messages of their own, from the queue's memory into the target's
@@ -1011,6 +959,150 @@ class Master {
       deliver(int(header[0]), int(header[1]), data + at, std::size_t(header[2]), call);
       at += std::size_t(header[2]);
     }
+  }
+
+  // exchange() on more than DASH_BP_EXCHANGE_SPARSE_UNITS units: NBX. The
+  // packed queues and the queues sent on their own are in sx_. Collective.
+  void exchange_sparse(dash::internal::Failure& failure, bool my_parts, const char* call) {
+    const std::size_t units = team_->size();
+    const int me = int(team_->myid().id);
+    // NBX: a packed message to each unit that has queues
+    // from this one, the large queues after it as messages of their own, all
+    // in synchronous mode; incoming messages are received as they come. Once
+    // every send of this unit was matched, the unit enters a non-blocking
+    // barrier; when the barrier completes, every message of every unit has
+    // been received. One allreduce then agrees on failures and on queue parts
+    // in the store. A failing unit sends nothing and drops what it receives.
+    const dart_team_t comm = message_team();
+    if (failure.any()) sx_.direct.clear();
+    sx_.sends.clear();
+    sx_.sends.reserve(units + sx_.direct.size());
+    if (!failure.any()) {
+      for (std::size_t u = 0; u < units; ++u) {
+        if (sx_.send_counts[u] == 0) continue;
+        sx_.sends.push_back(DART_HANDLE_NULL);
+        dash::check_dart(
+            dart_issend(sx_.send.data() + sx_.send_offsets[u], sx_.send_counts[u], kPackedTag,
+                        DART_TEAM_UNIT_ID(int(u)), comm, &sx_.sends.back()),
+            "dart_issend");
+      }
+      for (const Direct& d : sx_.direct) {
+        sx_.sends.push_back(DART_HANDLE_NULL);
+        dash::check_dart(dart_issend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), comm,
+                                     &sx_.sends.back()),
+                         "dart_issend");
+      }
+    }
+    last_exchange_ = ExchangeStats{sx_.sends.size(), 0};
+    if (!sx_.sends.empty()) {
+      for (std::size_t c : sx_.send_counts) last_exchange_.bytes += c;
+      for (const Direct& d : sx_.direct) last_exchange_.bytes += d.bytes;
+    }
+    dart_handle_t barrier = DART_HANDLE_NULL;
+    bool in_barrier = false;
+    detail::IdleWait idle;
+    for (;;) {
+      bool progress = receive_packed(comm, failure);
+      std::int32_t done = 0;
+      if (!in_barrier) {
+        dash::check_dart(dart_testall(sx_.sends.data(), sx_.sends.size(), &done), "dart_testall");
+        if (done) {
+          dash::check_dart(dart_ibarrier(comm, &barrier), "dart_ibarrier");
+          in_barrier = progress = true;
+        }
+      } else {
+        dash::check_dart(dart_test(&barrier, &done), "dart_test");
+        if (done) break;
+      }
+      idle.after_poll(progress);
+    }
+    sx_.sends.clear();
+    sx_.direct.clear();
+    // [0]: the lowest failing unit (INT_MAX: none); [1]: 0 if any unit has parts.
+    const int mine[2] = {failure.own() ? me : INT_MAX, my_parts ? 0 : 1};
+    int agreed[2] = {INT_MAX, 1};
+    dash::check_dart(dart_allreduce(mine, agreed, 2, DART_TYPE_INT, DART_OP_MIN, comm),
+                     "dart_allreduce");
+    if (agreed[0] != INT_MAX) {
+      const std::string message = dash::internal::broadcast_failure_message(
+          failure.own() ? failure.own_message() : std::string(), agreed[0], comm, call);
+      drop_queues();
+      expected_parts_.clear();
+      if (failure.own()) std::rethrow_exception(failure.own_exception());
+      throw exception::RemoteFailure(call, agreed[0], message);
+    }
+    for (auto& e : entries_) e->proxy->clear_outgoing();
+    if (agreed[1] == 0) exchange_parts(call);
+    spill_queues();
+  }
+
+  // exchange() on at most DASH_BP_EXCHANGE_SPARSE_UNITS units: one alltoall
+  // of sizes (a failure mark or the has-parts bit riding on them) and one
+  // alltoallv of the packed queues; queues sent on their own follow the
+  // sizes. On few units two dense collectives cost less than synchronous
+  // sends, a barrier and an allreduce (BM_sparse_protocol). Collective.
+  void exchange_dense(dash::internal::Failure& failure, bool my_parts, const char* call) {
+    const std::size_t units = team_->size();
+    const dart_team_t comm = message_team();
+    constexpr std::size_t kFailed = ~std::size_t(0);
+    constexpr std::size_t kHasParts = std::size_t(1) << 62;
+    sx_.recv_counts.assign(units, 0);
+    sx_.recv_offsets.resize(units);
+    if (failure.any())
+      std::fill(sx_.send_counts.begin(), sx_.send_counts.end(), kFailed);
+    else if (my_parts)
+      for (std::size_t& c : sx_.send_counts) c |= kHasParts;
+    dash::check_dart(dart_alltoall(sx_.send_counts.data(), sx_.recv_counts.data(),
+                                   sizeof(std::size_t), DART_TYPE_BYTE, comm),
+                     "dart_alltoall");
+    bool any_parts = my_parts;
+    for (std::size_t u = 0; u < units; ++u) {
+      if (sx_.recv_counts[u] == kFailed) continue;
+      any_parts = any_parts || (sx_.recv_counts[u] & kHasParts) != 0;
+      sx_.recv_counts[u] &= ~kHasParts;
+      sx_.send_counts[u] &= ~kHasParts;
+    }
+    // A failure mark from any unit (this one included): every unit learns
+    // the lowest failing unit's message and throws.
+    for (std::size_t u = 0; u < units; ++u) {
+      if (sx_.recv_counts[u] != kFailed) continue;
+      const std::string message = dash::internal::broadcast_failure_message(
+          failure.own() ? failure.own_message() : std::string(), int(u), comm, call);
+      sx_.direct.clear();
+      drop_queues();
+      if (failure.own()) std::rethrow_exception(failure.own_exception());
+      throw exception::RemoteFailure(call, int(u), message);
+    }
+    last_exchange_ = ExchangeStats{sx_.direct.size(), 0};
+    for (std::size_t u = 0; u < units; ++u) {
+      last_exchange_.messages += sx_.send_counts[u] > 0;
+      last_exchange_.bytes += sx_.send_counts[u];
+    }
+    for (Direct& d : sx_.direct) {
+      last_exchange_.bytes += d.bytes;
+      dash::check_dart(
+          dart_isend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), comm, &d.handle),
+          "dart_isend");
+    }
+    std::size_t total = 0;
+    for (std::size_t u = 0; u < units; ++u) {
+      sx_.recv_offsets[u] = total;
+      total += sx_.recv_counts[u];
+    }
+    if (sx_.recv.size() < total + 1) sx_.recv.resize(total + 1);
+    dash::check_dart(dart_alltoallv(sx_.send.data(), sx_.send_counts.data(),
+                                    sx_.send_offsets.data(), DART_TYPE_BYTE, sx_.recv.data(),
+                                    sx_.recv_counts.data(), sx_.recv_offsets.data(), comm),
+                     "dart_alltoallv");
+    // Unpack in unit order: each (source, target) queue comes from one unit,
+    // and a unit's own messages arrive in the order of its headers.
+    for (std::size_t u = 0; u < units; ++u)
+      unpack(sx_.recv.data() + sx_.recv_offsets[u], sx_.recv_counts[u], "exchange", int(u));
+    for (Direct& d : sx_.direct) dash::check_dart(dart_wait(&d.handle), "dart_wait");
+    sx_.direct.clear();
+    for (auto& e : entries_) e->proxy->clear_outgoing();
+    if (any_parts) exchange_parts(call);
+    spill_queues();
   }
 
   // exchange(): receives one packed message if one is there and unpacks it.
@@ -1408,6 +1500,11 @@ class Master {
                         sizeof err) != DART_OK)
       throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
     queue_inline_bytes_ = std::size_t(inline_bytes);
+    std::uint64_t sparse_above = kSparseAboveUnits;
+    if (dart_flag_integer("DASH_BP_EXCHANGE_SPARSE_UNITS", 0, kMaxSparseAboveUnits, &sparse_above,
+                          err, sizeof err) != DART_OK)
+      throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
+    sparse_above_units_ = std::size_t(sparse_above);
     if (m == 0) return;
     if constexpr (is_spillable_v<Block>) {
       residency_.limit(std::size_t(m), "dash::bp::Master");
@@ -1441,6 +1538,7 @@ class Master {
   // exchange()'s buffers, kept from call to call.
   struct {
     std::vector<std::size_t> send_counts, send_offsets, fill;
+    std::vector<std::size_t> recv_counts, recv_offsets;  // exchange_dense
     Bytes send, recv;
     std::vector<Direct> direct;
     std::vector<dart_handle_t> sends;  // packed messages and directs in flight
@@ -1468,6 +1566,8 @@ class Master {
   } comm_;
   ExchangeStats last_exchange_;
   std::uint64_t iexchange_calls_ = 0;  // alternates iexchange's tags
+  // DASH_BP_EXCHANGE_SPARSE_UNITS: exchange() is NBX on more units than this.
+  std::size_t sparse_above_units_ = kSparseAboveUnits;
   int threads_ = 1;
   std::size_t peak_sending_bytes_ = 0;  // iexchange: the most in messages being sent
   std::unique_ptr<ThreadPool> pool_;
