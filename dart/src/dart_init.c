@@ -211,7 +211,7 @@ dart_ret_t dart_exit(void) {
   DART_CHECK_INIT("dart_exit");
   /* A failed barrier is reported, but the unit still releases its state and finalises MPI. */
   int barrier = dart__state.poll_waits /* polled and watched (DART_WATCHDOG) */
-                    ? dart__gather_before_blocking("dart_exit", dart__team(DART_TEAM_ALL))
+                    ? dart__polled_barrier("dart_exit", dart__team(DART_TEAM_ALL))
                     : MPI_Barrier(dart__state.comm_all);
   dart_ret_t first_error = DART_OK;
   if (barrier != MPI_SUCCESS)

@@ -310,7 +310,7 @@ int dart__wait_requests(const dart_wait_site_t* site, int n, MPI_Request* reqs);
  * call that follows (communicator or window creation, which spin inside
  * MPI) starts with every unit present; counted and watched like a
  * collective. Nothing in spin mode without the watchdog. */
-int dart__gather_before_blocking(const char* call, struct dart_team_data* team);
+int dart__polled_barrier(const char* call, struct dart_team_data* team);
 
 /* Runs a collective on team: the blocking MPI call, or when waits poll its
  * non-blocking twin (which must use the MPI_Request req_) and

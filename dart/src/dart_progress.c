@@ -87,7 +87,7 @@ int dart__wait_requests(const dart_wait_site_t* site, int n, MPI_Request* reqs) 
   }
 }
 
-int dart__gather_before_blocking(const char* call, dart_team_data_t* team) {
+int dart__polled_barrier(const char* call, dart_team_data_t* team) {
   if (!dart__state.poll_waits) return MPI_SUCCESS;
   const dart_wait_site_t site = dart__wait_collective(call, team);
   MPI_Request req = MPI_REQUEST_NULL;

@@ -228,7 +228,7 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
 dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {
   dart_ret_t result = DART_OK;
   dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
-  if (team != NULL) dart__gather_before_blocking(call, team);
+  if (team != NULL) dart__polled_barrier(call, team);
   if (seg->win != MPI_WIN_NULL) {
     int ret = (seg->locked & 1) ? MPI_Win_unlock_all(seg->win) : MPI_SUCCESS;
     if (ret != MPI_SUCCESS) result = dart__mpi_error(ret, call, "MPI_Win_unlock_all");

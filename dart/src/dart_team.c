@@ -232,7 +232,7 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
   int32_t member = 0;
   dart_group_ismember(group, DART_GLOBAL_UNIT_ID(dart__state.myid), &member);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
+  DART_MPI_CALL(call, dart__polled_barrier(call, parent));
   DART_MPI_CALL(call,
                 MPI_Comm_split(parent->comm, member ? 0 : MPI_UNDEFINED, dart__state.myid, &comm));
   return register_new_team(call, parent, comm, newteam);
@@ -244,7 +244,7 @@ dart_ret_t dart_team_split(dart_team_t teamid, int color, int key, dart_team_t* 
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
+  DART_MPI_CALL(call, dart__polled_barrier(call, parent));
   DART_MPI_CALL(call, MPI_Comm_split(parent->comm, color < 0 ? MPI_UNDEFINED : color, key, &comm));
   return register_new_team(call, parent, comm, newteam);
 }
@@ -255,7 +255,7 @@ dart_ret_t dart_team_split_node(dart_team_t teamid, dart_team_t* newteam) {
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
+  DART_MPI_CALL(call, dart__polled_barrier(call, parent));
   DART_MPI_CALL(
       call, MPI_Comm_split(parent->comm, dart__state.node[dart__state.myid], parent->myid, &comm));
   return register_new_team(call, parent, comm, newteam);
@@ -267,7 +267,7 @@ dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t* newteam) {
   DART_CHECK_ARG(call, newteam != NULL, "newteam is NULL");
   TEAM_OR_RETURN(parent, call, teamid);
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, dart__gather_before_blocking(call, parent));
+  DART_MPI_CALL(call, dart__polled_barrier(call, parent));
   DART_MPI_CALL(call, MPI_Comm_dup(parent->comm, &comm));
   return register_new_team(call, parent, comm, newteam);
 }

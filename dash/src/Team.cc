@@ -64,12 +64,10 @@ Team& Team::split(unsigned parts) {
 
 Team& Team::locality_split(LocalityScope scope) {
   if (is_null()) throw exception::InvalidArgument("dash::Team::locality_split: the team is Null");
+  if (scope != LocalityScope::Node)  // as many parts as units: one per domain
+    return locality_split(scope, unsigned(std::max<std::size_t>(1, size())));
   dart_team_t sub = DART_TEAM_NULL;
-  switch (scope) {
-    case LocalityScope::Node:
-      check_dart(dart_team_split_node(id_, &sub), "dash::Team::locality_split");
-      break;
-  }
+  check_dart(dart_team_split_node(id_, &sub), "dash::Team::locality_split");
   return adopt(sub);
 }
 
@@ -90,10 +88,20 @@ team_unit_t Team::relative_id(global_unit_t unit) const {
   return team_unit_t(t);
 }
 
+dart_team_t Team::library_team() {
+  if (is_null()) throw exception::InvalidArgument("dash::Team::library_team: the team is Null");
+  if (library_id_ == DART_TEAM_NULL)
+    check_dart(dart_team_clone(id_, &library_id_), "dash::Team::library_team");
+  return library_id_;
+}
+
 void Team::destroy_dart_team() {
   dart_team_t id = id_;
   id_ = DART_TEAM_NULL;
   destroy_pending_ = false;
+  if (library_id_ != DART_TEAM_NULL)
+    check_dart(dart_team_destroy(&library_id_), "dash::Team::free_subteams");
+  library_id_ = DART_TEAM_NULL;
   if (id != DART_TEAM_NULL) check_dart(dart_team_destroy(&id), "dash::Team::free_subteams");
 }
 
@@ -110,6 +118,9 @@ void Team::free_subteams() {
     sub->destroy_dart_team();
   }
   subteams_ = std::move(kept);
+  if (id_ == DART_TEAM_ALL && library_id_ != DART_TEAM_NULL)
+    check_dart(dart_team_destroy(&library_id_), "dash::Team::free_subteams");
+  if (id_ == DART_TEAM_ALL) library_id_ = DART_TEAM_NULL;
 }
 
 void Team::release_container(bool may_communicate) {

@@ -4,11 +4,13 @@
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/util/Locality.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mpi_test.h"
@@ -101,6 +103,17 @@ TEST(Team, LocalitySplitByNode) {
   for (int i = 0; i < expected; ++i)
     EXPECT_EQ(int(node.global_id(dash::team_unit_t(i))), first + i);
   node.barrier();
+}
+
+// dash::LocalityScope is dash::util::LocalityScope: every scope splits into its domains.
+TEST(Team, LocalitySplitByAnyScope) {
+  static_assert(std::is_same_v<dash::LocalityScope, dash::util::Locality::Scope>);
+  dash::Team& units = dash::Team::All().locality_split(dash::LocalityScope::Unit);
+  EXPECT_EQ(units.size(), 1u);
+  EXPECT_EQ(int(units.global_id(dash::team_unit_t(0))), myid());
+  dash::Team& global = dash::Team::All().locality_split(dash::LocalityScope::Global);
+  EXPECT_EQ(global.size(), std::size_t(nunits()));
+  global.barrier();
 }
 
 }  // namespace

@@ -29,10 +29,9 @@
 
 namespace dash {
 
-// Where locality_split cuts a team.
-enum class LocalityScope {
-  Node,  // one sub-team per (real or emulated) node
-};
+// Where locality_split cuts a team: the one scope type of the library
+// (Global, Node, NUMA, Core, Unit; dash/util/LocalityScope.h).
+using LocalityScope = util::LocalityScope;
 
 class Team {
  public:
@@ -84,9 +83,8 @@ class Team {
   // parts is clamped to [1, size()]. Collective.
   Team& split(unsigned parts);
 
-  // Splits the team by locality: for LocalityScope::Node, one sub-team per
-  // node (virtual nodes count as nodes). Returns the caller's sub-team.
-  // Collective.
+  // Splits the team into one sub-team per domain of `scope` (for Node: per
+  // real or emulated node). Returns the caller's sub-team. Collective.
   Team& locality_split(LocalityScope scope);
 
   // Splits the team by locality (dash::util::Locality::Scope: Node, NUMA,
@@ -113,11 +111,11 @@ class Team {
   bool operator==(const Team& other) const { return id_ == other.id_; }
   bool operator!=(const Team& other) const { return id_ != other.id_; }
 
-  // Destroys all sub-teams of this team (recursively). Collective over each
-  // sub-team; called by dash::finalize. A sub-team that containers still
-  // use stays alive (and its Team object valid) until the last of them is
-  // freed, which then destroys it (collective, like the container's own
-  // release); one left at dash::finalize is freed by the runtime's exit.
+  // Destroys all sub-teams of this team (recursively), and for All() its
+  // library team. Collective over each sub-team; called by dash::finalize. A sub-team that
+  // containers still use stays alive (and its Team object valid) until the last of them is freed,
+  // which then destroys it (collective, like the container's own release); one left at
+  // dash::finalize is freed by the runtime's exit.
   void free_subteams();
 
   // Containers allocated on this team (GlobStaticMem) register here so that
@@ -126,6 +124,19 @@ class Team {
   // goes, if may_communicate (collective then); otherwise dart_exit does.
   void retain_container() { ++containers_; }
   void release_container(bool may_communicate);
+
+  // A duplicate of this team's communicator for the library's own messages
+  // (dash::bp masters: exchange, iexchange, reduce), so that their tags never
+  // meet the program's messages on the team. Made by the first call, which
+  // must be collective (a master's first exchange, iexchange or reduce is);
+  // freed with the team (All's by dash::finalize). Local afterwards.
+  dart_team_t library_team();
+
+  // Counts a collective call that alternates message tags on the library
+  // team (dash::bp's iexchange, on any master of the team) and returns how
+  // many came before it on this team: the same on every unit, which all make
+  // these calls in the same order. Local.
+  std::uint64_t count_tagged_call() { return tagged_calls_++; }
 
  private:
   Team(dart_team_t id, Team* parent, int position);
@@ -137,8 +148,10 @@ class Team {
   Team* parent_;
   int position_;
   std::vector<std::unique_ptr<Team>> subteams_;
-  std::size_t containers_ = 0;    // live containers on this team
-  bool destroy_pending_ = false;  // free_subteams() asked while containers lived
+  std::size_t containers_ = 0;               // live containers on this team
+  bool destroy_pending_ = false;             // free_subteams() asked while containers lived
+  dart_team_t library_id_ = DART_TEAM_NULL;  // library_team()
+  std::uint64_t tagged_calls_ = 0;           // count_tagged_call()
 };
 
 // ---- collectives with std:: types -------------------------------------------

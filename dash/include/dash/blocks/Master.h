@@ -36,9 +36,9 @@
 // IExchange state machine (Termination.h). Queues keep the order of enqueue per (source, target)
 // pair in both.
 //
-// Every message and collective of a master travels on its private duplicate
-// of the team's communicator (message_team()), so its tags cannot meet the
-// program's own messages or another master's.
+// Every message and collective of a master travels on its team's library
+// duplicate of the team's communicator (Team::library_team, made once per
+// team), so its tags cannot meet the program's own messages.
 //
 // Threads: with threads(t), t > 1, foreach and iexchange run the callbacks
 // of different blocks concurrently on a pool of t threads (each block on one
@@ -499,15 +499,11 @@ class Master {
   };
   ExchangeStats last_exchange() const { return last_exchange_; }
 
-  // The master's private duplicate of its team's communicator: every message,
-  // collective and tag of exchange, iexchange and reduce lives on it, apart
-  // from the program's own. Created by the first call that needs it (those
-  // calls are collective). Local afterwards.
-  dart_team_t message_team() {
-    if (comm_.id == DART_TEAM_NULL)
-      dash::check_dart(dart_team_clone(team_->dart_id(), &comm_.id), "dart_team_clone");
-    return comm_.id;
-  }
+  // The communicator of every message and collective of exchange, iexchange
+  // and reduce: the team's library duplicate (Team::library_team), apart
+  // from the program's own messages on the team. Made by the first call that
+  // needs it (those calls are collective). Local afterwards.
+  dart_team_t message_team() { return team_->library_team(); }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
   // then again on every block that returned false or received messages,
@@ -547,12 +543,12 @@ class Master {
     const int me = int(team_->myid().id);
     const SendDelay delay = SendDelay::from_environment(me);
     std::mt19937_64 random(delay.seed);
-    // Consecutive calls of this master use two tags in turn: a unit that
-    // has seen the end of this call may already send for the next one while
-    // another unit still polls for this one, which must not receive those
-    // messages (no unit can finish the next call before every unit has
-    // finished this one). Other masters send on their own communicators.
-    const int tag = iexchange_calls_++ % 2 == 0 ? kIexchangeTag : kIexchangeTagOdd;
+    // Consecutive calls on a team, of this master or another, use two tags
+    // in turn: a unit that has seen the end of this call may already send
+    // for the next one while another unit still polls for this one, which
+    // must not receive those messages (no unit can finish the next call
+    // before every unit has finished this one).
+    const int tag = team_->count_tagged_call() % 2 == 0 ? kIexchangeTag : kIexchangeTagOdd;
     std::vector<Outbound> outbound;  // packed, sending or held back
     std::size_t outbound_bytes = 0;  // their bytes
     peak_sending_bytes_ = 0;
@@ -1544,28 +1540,7 @@ class Master {
     std::vector<dart_handle_t> sends;  // packed messages and directs in flight
     std::size_t directs_received = 0;  // of the packed message being unpacked
   } sx_;
-  // The private duplicate of the team's communicator (message_team()).
-  struct PrivateTeam {
-    dart_team_t id = DART_TEAM_NULL;
-    PrivateTeam() = default;
-    PrivateTeam(PrivateTeam&& o) noexcept : id(std::exchange(o.id, DART_TEAM_NULL)) {}
-    PrivateTeam& operator=(PrivateTeam&& o) noexcept {
-      if (this != &o) {
-        release();
-        id = std::exchange(o.id, DART_TEAM_NULL);
-      }
-      return *this;
-    }
-    ~PrivateTeam() { release(); }
-    // Frees the communicator (MPI_Comm_free: no synchronisation in practice); after
-    // dash::finalize there is nothing left to free.
-    void release() noexcept {
-      if (id != DART_TEAM_NULL) dart_team_destroy(&id);
-      id = DART_TEAM_NULL;
-    }
-  } comm_;
   ExchangeStats last_exchange_;
-  std::uint64_t iexchange_calls_ = 0;  // alternates iexchange's tags
   // DASH_BP_EXCHANGE_SPARSE_UNITS: exchange() is NBX on more units than this.
   std::size_t sparse_above_units_ = kSparseAboveUnits;
   int threads_ = 1;
