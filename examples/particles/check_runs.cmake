@@ -1,8 +1,8 @@
 # Runs one or more particles commands and checks them (run by CTest):
-#   cmake [-DPARTICLES=<n>] -P check_runs.cmake -- <command> [:: <command>]...
+#   cmake [-DPARTICLES=<n>] [-DCHECKSUM=<hex>] -P check_runs.cmake -- <command> [:: <command>]...
 #     every command exits 0 and its last stdout line is
 #     "time_s=<seconds> particles=<n> checksum=<16 hex digits>", with the same particles and
-#     checksum for all commands (and particles = <n> when given).
+#     checksum for all commands (and particles = <n>, checksum = <hex> when given).
 #   cmake -DEXIT=<code> -DOUTPUT=<regex> -P check_runs.cmake -- <command>
 #     the command exits with <code> and its stdout + stderr match <regex>.
 
@@ -46,6 +46,9 @@ foreach(n RANGE ${last})
   endif()
   if(DEFINED PARTICLES AND NOT particles STREQUAL "${PARTICLES}")
     message(FATAL_ERROR "particles=${particles}, expected ${PARTICLES}: ${text}")
+  endif()
+  if(DEFINED CHECKSUM AND NOT checksum STREQUAL "${CHECKSUM}")
+    message(FATAL_ERROR "checksum=${checksum}, expected ${CHECKSUM} (the serial tracer's): ${text}")
   endif()
   set(result "particles=${particles} checksum=${checksum}")
   if(reference STREQUAL "")
