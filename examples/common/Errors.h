@@ -82,34 +82,12 @@ inline int finalize(const char* program, int status) {
   return status;
 }
 
-// The whole life of an example that takes only --help: dash::init, then `body()` (its exit
-// status) unless the arguments are just --help (unit 0 prints `usage`); a UsageError (every
-// unit alike) prints one line on unit 0 and gives 2, anything else thrown ends the run
-// (abort_run); dash::finalize. Collective.
-template <class Body>
-int run(const char* program, const char* usage, int* argc, char*** argv, Body&& body) {
-  init(program, argc, argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    // Every unit parses the same arguments, so all agree on errors; unit 0 reports them.
-    if (help_only(*argc, *argv)) {
-      if (root) std::fputs(usage, stdout);
-    } else {
-      status = body();
-    }
-  } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    status = 2;
-  } catch (const std::exception& e) {
-    abort_run(program, e);  // may have hit this unit only
-  }
-  return finalize(program, status);
-}
-
-// The same for an example with options: parse(*argc, *argv) gives them
-// (every unit alike, a UsageError as above); unit 0 prints `usage` if they
-// ask for help (options.help), else body(options) gives the exit status.
+// The whole life of an example with options: dash::init; parse(*argc, *argv) gives the
+// options (every unit parses the same arguments, so all agree on a UsageError); unit 0 prints
+// `usage` if they ask for help (options.help), else body(options) gives the exit status.
+// A UsageError (a bad command line, or a combination every unit checks alike) prints
+// "<program>: error: <what>" on unit 0 and gives 2; anything else
+// thrown may have hit this unit only and ends the run (abort_run). Then dash::finalize.
 // Collective.
 template <class Parse, class Body>
 int run_with_options(const char* program, const char* usage, int* argc, char*** argv, Parse&& parse,
@@ -131,6 +109,18 @@ int run_with_options(const char* program, const char* usage, int* argc, char*** 
     abort_run(program, e);
   }
   return finalize(program, status);
+}
+
+// The same for an example that takes only --help (anything else is a UsageError): body()
+// gives the exit status. Collective.
+template <class Body>
+int run(const char* program, const char* usage, int* argc, char*** argv, Body&& body) {
+  struct HelpOnly {
+    bool help;
+  };
+  return run_with_options(
+      program, usage, argc, argv, [](int n, char** args) { return HelpOnly{help_only(n, args)}; },
+      [&](const HelpOnly&) { return body(); });
 }
 
 }  // namespace examples

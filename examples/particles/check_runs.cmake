@@ -3,8 +3,6 @@
 #     every command exits 0 and its last stdout line is
 #     "time_s=<seconds> particles=<n> checksum=<16 hex digits>", with the same particles and
 #     checksum for all commands (and particles = <n>, checksum = <hex> when given).
-#   cmake -DEXIT=<code> -DOUTPUT=<regex> -P check_runs.cmake -- <command>
-#     the command exits with <code> and its stdout + stderr match <regex>.
 
 # The commands after "--", split at "::".
 include(${CMAKE_CURRENT_LIST_DIR}/../common/command_after_dashes.cmake)
@@ -12,24 +10,7 @@ command_after_dashes(arguments)
 split_commands(count ${arguments})
 math(EXPR last "${count} - 1")
 
-# Expect mode: exit code and output of one command.
-if(DEFINED EXIT)
-  if(NOT DEFINED OUTPUT)
-    message(FATAL_ERROR "check_runs.cmake: -DEXIT needs -DOUTPUT")
-  endif()
-  execute_process(COMMAND ${command_0} RESULT_VARIABLE code OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err)
-  message("${out}${err}")
-  if(NOT code STREQUAL "${EXIT}")
-    message(FATAL_ERROR "exit code ${code}, expected ${EXIT}")
-  endif()
-  if(NOT "${out}${err}" MATCHES "${OUTPUT}")
-    message(FATAL_ERROR "the output does not match '${OUTPUT}'")
-  endif()
-  return()
-endif()
-
-# Result mode: every command's result line, all equal.
+# Every command's result line, all equal.
 set(reference "")
 foreach(n RANGE ${last})
   string(JOIN " " text ${command_${n}})

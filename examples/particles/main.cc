@@ -299,36 +299,25 @@ void trace(const Options& o) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  examples::init(kProgram, &argc, &argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    // Every unit parses the same arguments, so all agree on errors; unit 0
-    // reports them.
-    const Options o = parse_args(argc, argv);
-    if (o.help) {
-      if (root) std::fputs(kUsage, stdout);
-    } else if (const double memory = memory_of_nodes(); bytes_needed(o.config) > memory) {
-      // Checked up front, alike on every unit: running out of memory midway would hit one unit.
-      if (root)
-        std::fprintf(stderr,
-                     "%s: error: --seeds %d: %.0f particles need about %.1f GiB at the peak, "
-                     "more than the %.1f GiB of memory of the run's node(s)\n",
-                     kProgram, o.config.seeds, std::pow(double(o.config.seeds), 3),
-                     bytes_needed(o.config) / double(1 << 30), memory / double(1 << 30));
-      status = 2;
-    } else {
-      trace(o);
-    }
-  } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
-    status = 2;
-  } catch (const std::bad_alloc&) {
-    // Beyond the check above (e.g. particles crowding into one unit): may hit this unit only.
-    examples::abort_run(kProgram,
-                        "out of memory (std::bad_alloc): try fewer --seeds or more nodes");
-  } catch (const std::exception& e) {
-    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
-  }
-  return examples::finalize(kProgram, status);
+  return examples::run_with_options(
+      kProgram, kUsage, &argc, &argv, parse_args, [](const Options& o) {
+        // Checked up front, alike on every unit: running out of memory midway would hit one unit.
+        if (const double memory = memory_of_nodes(); bytes_needed(o.config) > memory) {
+          char what[200];
+          std::snprintf(what, sizeof what,
+                        "--seeds %d: %.0f particles need about %.1f GiB at the peak, more than the "
+                        "%.1f GiB of memory of the run's node(s)",
+                        o.config.seeds, std::pow(double(o.config.seeds), 3),
+                        bytes_needed(o.config) / double(1 << 30), memory / double(1 << 30));
+          throw UsageError(what);
+        }
+        try {
+          trace(o);
+        } catch (const std::bad_alloc&) {
+          // Beyond the check above (e.g. particles crowding into one unit): may hit this unit only.
+          examples::abort_run(kProgram,
+                              "out of memory (std::bad_alloc): try fewer --seeds or more nodes");
+        }
+        return 0;
+      });
 }

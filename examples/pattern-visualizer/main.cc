@@ -517,9 +517,17 @@ int visualize(const Options& o, bool team_grid) {
   dash::Team& team = dash::Team::All();
   const dash::SizeSpec<2> sizespec(o.rows, o.cols);
   const dash::DistributionSpec<2> distspec(o.dist[0], o.dist[1]);
-  const dash::TeamSpec<2> teamspec =
-      o.team ? dash::TeamSpec<2>((*o.team)[0], (*o.team)[1]) : dash::TeamSpec<2>(distspec, team);
-  const Pattern pattern(sizespec, distspec, teamspec, team);
+  // Every unit builds the same pattern, so all agree when it rejects the combination (a
+  // --team grid that does not hold every unit, a NONE dimension spread over several units).
+  const Pattern pattern = [&] {
+    try {
+      const dash::TeamSpec<2> teamspec = o.team ? dash::TeamSpec<2>((*o.team)[0], (*o.team)[1])
+                                                : dash::TeamSpec<2>(distspec, team);
+      return Pattern(sizespec, distspec, teamspec, team);
+    } catch (const dash::exception::InvalidArgument& e) {
+      throw UsageError(e.what());
+    }
+  }();
   if (team.myid().id != 0) return 0;
 
   const std::string svg = render_svg(pattern, team_grid);
@@ -551,29 +559,9 @@ int visualize_arranged(const Options& o) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  examples::init(kProgram, &argc, &argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    // Every unit parses the same arguments and builds the same pattern, so
-    // all units agree on errors; unit 0 reports them.
-    Options o = parse_args(argc, argv);
-    if (o.help) {
-      if (root) std::fputs(kUsage, stdout);
-    } else {
-      status = o.arrangement == dash::COL_MAJOR ? visualize_arranged<dash::COL_MAJOR>(o)
+  return examples::run_with_options(
+      kProgram, kUsage, &argc, &argv, parse_args, [](const Options& o) {
+        return o.arrangement == dash::COL_MAJOR ? visualize_arranged<dash::COL_MAJOR>(o)
                                                 : visualize_arranged<dash::ROW_MAJOR>(o);
-    }
-  } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
-    status = 2;
-  } catch (const dash::exception::InvalidArgument& e) {
-    // The pattern rejects the combination, e.g. a --team grid that does not
-    // hold every unit or a NONE dimension spread over several units.
-    if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
-    status = 2;
-  } catch (const std::exception& e) {
-    examples::abort_run(kProgram, e);  // may have hit this unit only (Errors.h)
-  }
-  return examples::finalize(kProgram, status);
+      });
 }

@@ -173,23 +173,5 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
-  try {
-    options = parse_args(argc, argv);
-  } catch (const examples::UsageError& e) {
-    std::fprintf(stderr, "stencil3d: %s\n%s", e.what(), kUsage);
-    return 2;
-  }
-  if (options.help) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  examples::init("stencil3d", &argc, &argv);
-  int status = 0;
-  try {
-    status = run(options);
-  } catch (const std::exception& e) {
-    examples::abort_run("stencil3d", e);  // may have hit this unit only (Errors.h)
-  }
-  return examples::finalize("stencil3d", status);
+  return examples::run_with_options("stencil3d", kUsage, &argc, &argv, parse_args, run);
 }

@@ -279,24 +279,5 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  examples::init(kProgram, &argc, &argv);
-  const bool root = dash::myid().id == 0;
-  int status = 0;
-  try {
-    // Every unit parses the same arguments, so all agree on errors; unit 0
-    // reports them.
-    const Options o = parse_args(argc, argv);
-    if (o.help) {
-      if (root) std::fputs(kUsage, stdout);
-    } else {
-      status = run(o);
-    }
-  } catch (const UsageError& e) {
-    if (root) std::fprintf(stderr, "%s: error: %s\n\n%s", kProgram, e.what(), kUsage);
-    status = 2;
-  } catch (const std::exception& e) {
-    // Not the same on every unit: the others may be waiting in a collective.
-    examples::abort_run(kProgram, e);
-  }
-  return examples::finalize(kProgram, status);
+  return examples::run_with_options(kProgram, kUsage, &argc, &argv, parse_args, run);
 }
