@@ -52,21 +52,7 @@ class ShiftTilePattern
                                 pattern_layout_tag::blocked, pattern_layout_tag::linear>;
   using typename Base::size_type;
 
-  // Explicit unit grid (only its size matters). Local; throws
-  // dash::exception::InvalidArgument for a Null team, a TeamSpec of another
-  // size than the team, block size 0 or extents that overflow IndexType.
-  ShiftTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
-                   const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
-      : Base(sizespec, distspec, teamspec, team) {}
-  // All units of the team.
-  ShiftTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
-                   Team& team = Team::All())
-      : Base(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
-  // 1-D: `size` elements in tiles of `dist`.
-  template <dim_t M = N, class = std::enable_if_t<M == 1>>
-  ShiftTilePattern(size_type size, Distribution dist, Team& team = Team::All())
-      : Base(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
-             TeamSpec<1, IndexType>(team.size()), team) {}
+  using Base::Base;
 };
 
 }  // namespace dash

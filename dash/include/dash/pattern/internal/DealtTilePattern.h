@@ -212,9 +212,12 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
     return g;
   }
 
- protected:
+  // The constructors the patterns inherit (using Base::Base).
+  // Explicit unit grid (only its size matters). Local; throws
+  // dash::exception::InvalidArgument for a Null team, a TeamSpec of another
+  // size than the team, block size 0 or extents that overflow IndexType.
   DealtTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
-                   const TeamSpec<N, IndexType>& teamspec, Team& team)
+                   const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
       : Base(sizespec, team), distspec_(distspec), teamspec_(teamspec) {
     if (teamspec.size() != team.size())
       throw exception::InvalidArgument(
@@ -275,6 +278,15 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
           std::max(this->local_capacity_, local_size(team_unit_t(static_cast<dart_unit_t>(u))));
     }
   }
+  // All units of the team. Local.
+  DealtTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
+                   Team& team = Team::All())
+      : DealtTilePattern(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
+  // 1-D: `size` elements in tiles of `dist`. Local.
+  template <dim_t M = N, class = std::enable_if_t<M == 1>>
+  DealtTilePattern(size_type size, Distribution dist, Team& team = Team::All())
+      : DealtTilePattern(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
+                         TeamSpec<1, IndexType>(team.size()), team) {}
 
  private:
   struct Tile {
