@@ -83,6 +83,7 @@
 #include <vector>
 
 #include "support/paired.h"
+#include "support/runner.h"
 
 namespace {
 
@@ -938,7 +939,7 @@ void teardown() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return bench::guarded_main("algorithms", [&] {
     dash::init(&argc, &argv);
     fx.me = int(dash::myid().id);
     fx.units = int(dash::size());
@@ -954,9 +955,5 @@ int main(int argc, char** argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     teardown();
     dash::finalize();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "algorithms: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return 0;
+  });
 }

@@ -50,13 +50,13 @@
 #include <vector>
 
 #include "support/paired.h"
+#include "support/runner.h"
 
 namespace {
 
 using bench::median;
 using bench::run_paired;
 using bench::Side;
-using bench::sleeping_barrier;
 
 using Array = dash::Array<double>;
 using index_t = Array::index_type;
@@ -448,7 +448,7 @@ void teardown() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return bench::guarded_main("containers", [&] {
     dash::init(&argc, &argv);
     const int me = dash::myid().id;
     fx.units = dash::size();
@@ -461,22 +461,15 @@ int main(int argc, char** argv) {
     MPI_Comm_free(&node);
     setup(me == 0, node_size == world_size);
     dash::barrier();
+    std::unique_ptr<Patterns> patterns;
     if (me == 0) {
-      std::unique_ptr<Patterns> patterns = std::make_unique<Patterns>();
+      patterns = std::make_unique<Patterns>();
       register_pattern_benchmarks(*patterns);
-      benchmark::Initialize(&argc, argv);
-      benchmark::AddCustomContext("dart_units", std::to_string(fx.units));
-      const char* shm = std::getenv("DART_SHARED_WINDOWS");
-      benchmark::AddCustomContext("DART_SHARED_WINDOWS", shm ? shm : "1 (default)");
-      benchmark::RunSpecifiedBenchmarks();
-      benchmark::Shutdown();
     }
-    sleeping_barrier();
+    bench::run_on_unit_zero(argc, argv, me, fx.units,
+                            {{bench::env_context("DART_SHARED_WINDOWS", "1 (default)")}});
+    patterns.reset();
     teardown();
     dash::finalize();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "containers: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return 0;
+  });
 }

@@ -59,12 +59,12 @@
 #include <vector>
 
 #include "support/paired.h"
+#include "support/runner.h"
 
 namespace {
 
 using bench::median;
 using bench::Side;
-using bench::sleeping_barrier;
 
 using Array = dash::Array<double>;
 using index_t = Array::index_type;
@@ -333,43 +333,24 @@ void teardown() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return bench::guarded_main("copy", [&] {
     dash::init(&argc, &argv);
     const int me = dash::myid().id;
     fx.units = dash::size();
     fx.target = fx.units > 1 ? 1 : 0;
     setup(me == 0);
     dash::barrier();
-    if (me == 0) {
-      // Default minimum time kDefaultMinTime unless set on the command line or through
-      // BENCHMARK_MIN_TIME: the untimed cache flushes and baselines make a pass cost several
-      // times its dash part, and the whole binary should finish in well under a minute.
-      std::vector<char*> args(argv, argv + argc);
-      bool min_time_set = std::getenv("BENCHMARK_MIN_TIME") != nullptr;
-      for (int i = 1; i < argc; ++i)
-        if (std::strncmp(argv[i], "--benchmark_min_time", 20) == 0) min_time_set = true;
-      std::string min_time_arg = std::string("--benchmark_min_time=") + kDefaultMinTime;
-      if (!min_time_set) args.push_back(min_time_arg.data());
-      int nargs = int(args.size());
-      args.push_back(nullptr);
-      benchmark::Initialize(&nargs, args.data());
-      benchmark::AddCustomContext("dart_units", std::to_string(fx.units));
-      const char* shm = std::getenv("DART_SHARED_WINDOWS");
-      benchmark::AddCustomContext("DART_SHARED_WINDOWS", shm ? shm : "1 (default)");
-      const char* vnode = std::getenv("DART_VIRTUAL_NODE_SIZE");
-      benchmark::AddCustomContext("DART_VIRTUAL_NODE_SIZE", vnode ? vnode : "0 (default)");
-      benchmark::AddCustomContext("remote_path", fx.units > 1 ? remote_path() : "none (1 unit)");
-      if (fx.units < 2)
-        std::fprintf(stderr, "copy: 1 unit, skipping the remote benchmarks (need 2 units)\n");
-      benchmark::RunSpecifiedBenchmarks();
-      benchmark::Shutdown();
-    }
-    sleeping_barrier();
+    if (me == 0 && fx.units < 2)
+      std::fprintf(stderr, "copy: 1 unit, skipping the remote benchmarks (need 2 units)\n");
+    // The untimed cache flushes and baselines make a pass cost several times its dash part, and
+    // the whole binary should finish in well under a minute: kDefaultMinTime by default.
+    bench::RunOptions options;
+    options.context = {bench::env_context("DART_SHARED_WINDOWS", "1 (default)"),
+                       bench::env_context("DART_VIRTUAL_NODE_SIZE", "0 (default)"),
+                       {"remote_path", fx.units > 1 ? remote_path() : "none (1 unit)"}};
+    options.default_min_time = kDefaultMinTime;
+    bench::run_on_unit_zero(argc, argv, me, int(fx.units), options);
     teardown();
     dash::finalize();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "copy: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return 0;
+  });
 }

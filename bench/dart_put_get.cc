@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "support/runner.h"
+
 namespace {
 
 constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
@@ -164,17 +166,17 @@ int main(int argc, char** argv) {
   MPI_Win_allocate_shared(kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &fx.shared_win);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.allocate_win);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.shared_win);
-  if (me.id == 0 && failed == DART_OK) {
-    fx.local_a.assign(kMaxBytes, 1);
-    fx.local_b.assign(kMaxBytes, 2);
-    benchmark::Initialize(&argc, argv);
-    benchmark::AddCustomContext("dart_units", std::to_string(units));
-    const char* shm = std::getenv("DART_SHARED_WINDOWS");
-    benchmark::AddCustomContext("DART_SHARED_WINDOWS", shm ? shm : "1 (default)");
+  if (failed == DART_OK) {
+    if (me.id == 0) {
+      fx.local_a.assign(kMaxBytes, 1);
+      fx.local_b.assign(kMaxBytes, 2);
+    }
     RatioReporter reporter;
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    reporter.PrintRatios();
-    benchmark::Shutdown();
+    bench::RunOptions options;
+    options.context = {bench::env_context("DART_SHARED_WINDOWS", "1 (default)")};
+    options.reporter = &reporter;
+    bench::run_on_unit_zero(argc, argv, int(me.id), int(units), options);
+    if (me.id == 0) reporter.PrintRatios();
   }
   MPI_Win_unlock_all(fx.allocate_win);
   MPI_Win_unlock_all(fx.shared_win);

@@ -78,6 +78,7 @@
 #include "../examples/ooc-fft2d/RowFft.h"
 #endif
 #include "support/paired.h"
+#include "support/runner.h"
 
 namespace {
 
@@ -526,24 +527,16 @@ BENCHMARK(BM_fft2d_ooc)->ArgsProduct({{0, 1}, {2, 4, 16}})->Iterations(3)->UseMa
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return bench::guarded_main("ooc", [&] {
     dash::init(&argc, &argv);
     setenv("DASH_OOC_DIRECT", "1", 1);                         // the device, not the page cache
     alone = &dash::Team::All().split(unsigned(dash::size()));  // one unit per team
-    if (dash::myid().id == 0) {
-      raw = std::make_unique<RawFile>();
-      benchmark::Initialize(&argc, argv);
-      benchmark::AddCustomContext("DASH_OOC_DIRECT", "1");
-      benchmark::AddCustomContext("spill_directory", dash::ooc::SpillDirectory::instance().path());
-      benchmark::RunSpecifiedBenchmarks();
-      benchmark::Shutdown();
-      raw.reset();
-    }
-    bench::sleeping_barrier();  // the other units leave their cores to unit 0 meanwhile
+    const int me = int(dash::myid().id);
+    if (me == 0) raw = std::make_unique<RawFile>();
+    bench::run_on_unit_zero(argc, argv, me, int(dash::size()),
+                            {{{"DASH_OOC_DIRECT", "1"},
+                              {"spill_directory", dash::ooc::SpillDirectory::instance().path()}}});
+    raw.reset();
     dash::finalize();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ooc: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return 0;
+  });
 }

@@ -13,17 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "../support/paired.h"
+#include "../support/runner.h"
 
 int main(int argc, char** argv) {
-  try {
+  return bench::guarded_main("blocks", [&] {
     dash::init(&argc, &argv);
     bench::run_on_every_unit(argc, argv, int(dash::myid().id), int(dash::size()));
     MPI_Barrier(MPI_COMM_WORLD);
     dash::finalize();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "blocks: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return 0;
+  });
 }

@@ -25,7 +25,7 @@
 #include "../../dart/src/dart_mapping.h"
 #include "../../examples/stencil3d/kernel.h"
 #include "../../tests/support/cray_allocation.h"
-#include "../support/paired.h"
+#include "../support/runner.h"
 
 namespace {
 
@@ -160,19 +160,15 @@ BENCHMARK(BM_modelled_cray384)
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return bench::guarded_main("bench/stencil", [&] {
     dash::init(&argc, &argv);
     dart_unit_mapping_info_t info{};
     check(dart_unit_mapping_info(&info), "dart_unit_mapping_info");
     bench::run_on_every_unit(argc, argv, int(dash::myid().id), int(dash::size()),
-                             {{"dart_nodes", std::to_string(info.nodes)},
-                              {"dart_unit_renumbered", std::to_string(info.renumbered)}});
+                             {{{"dart_nodes", std::to_string(info.nodes)},
+                               {"dart_unit_renumbered", std::to_string(info.renumbered)}}});
     exchange_case.reset();
     MPI_Barrier(MPI_COMM_WORLD);
     dash::finalize();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench/stencil: %s\n", e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return 0;
+  });
 }

@@ -1,6 +1,6 @@
 // What the benchmarks share: a dash operation and its baselines measured in
 // the same benchmark, interleaved, with medians; and a barrier that leaves
-// the cores to the measuring unit.
+// the cores to the measuring unit. How a binary runs them: runner.h.
 #ifndef DASH_BENCH_SUPPORT_PAIRED_H_
 #define DASH_BENCH_SUPPORT_PAIRED_H_
 
@@ -96,38 +96,6 @@ inline void run_paired(benchmark::State& state, double items, const std::string&
                        const std::function<void()>& subject, const std::vector<Side>& baselines,
                        const std::function<void()>& before_pass = nullptr) {
   run_paired(state, items, item, Side{"subject", subject}, baselines, before_pass);
-}
-
-// Prints nothing: the display reporter of units other than 0 (every unit
-// runs the collective benchmarks, unit 0 reports).
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
-// Runs the registered benchmarks on every unit (they are collective): unit `me` 0 reports and
-// writes --benchmark_out, the others print nothing and write no file (an empty
-// --benchmark_out, last, overrides any given). context: extra key/value pairs for the report
-// ("dart_units" is added). Call between dash::init and dash::finalize.
-inline void run_on_every_unit(
-    int argc, char** argv, int me, int units,
-    const std::vector<std::pair<std::string, std::string>>& context = {}) {
-  std::vector<char*> args(argv, argv + argc);
-  std::string no_out = "--benchmark_out=";
-  if (me != 0) args.push_back(no_out.data());
-  int nargs = int(args.size());
-  args.push_back(nullptr);
-  benchmark::Initialize(&nargs, args.data());
-  if (me == 0) {
-    benchmark::AddCustomContext("dart_units", std::to_string(units));
-    for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    SilentReporter silent;
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
-  benchmark::Shutdown();
 }
 
 // A barrier over MPI_COMM_WORLD that polls every 500 us instead of spinning,

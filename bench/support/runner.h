@@ -1,0 +1,123 @@
+// How a benchmark binary runs its registered benchmarks under MPI: on every unit (collective
+// benchmarks, unit 0 reports) or on unit 0 alone (one-sided ones, the other units only serve
+// their memory and wait), with the report's context, and how its main() ends on an error.
+#ifndef DASH_BENCH_SUPPORT_RUNNER_H_
+#define DASH_BENCH_SUPPORT_RUNNER_H_
+
+#include <benchmark/benchmark.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "paired.h"
+
+namespace bench {
+
+// Key/value pairs for the report's context.
+using Context = std::vector<std::pair<std::string, std::string>>;
+
+// (name, the value of environment variable `name`, or `unset` when it is not set).
+inline std::pair<std::string, std::string> env_context(const char* name, const char* unset) {
+  const char* value = std::getenv(name);
+  return {name, value ? value : unset};
+}
+
+// How run_on_every_unit and run_on_unit_zero run the benchmarks.
+struct RunOptions {
+  Context context;  // besides "dart_units" (always added)
+  // --benchmark_min_time when neither the command line nor BENCHMARK_MIN_TIME sets one
+  // (nullptr: Google Benchmark's default).
+  const char* default_min_time = nullptr;
+  // Unit 0's display reporter (nullptr: the console's).
+  benchmark::BenchmarkReporter* reporter = nullptr;
+};
+
+namespace internal {
+
+// Prints nothing: the display reporter of units other than 0.
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+// benchmark::Initialize with argv, plus the default minimum time, plus an empty
+// --benchmark_out (last, so it overrides any given) unless `writes_file`.
+inline void initialize(int argc, char** argv, const RunOptions& options, bool writes_file) {
+  std::vector<char*> args(argv, argv + argc);
+  std::string min_time, no_out = "--benchmark_out=";
+  bool min_time_set = std::getenv("BENCHMARK_MIN_TIME") != nullptr;
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--benchmark_min_time", 20) == 0) min_time_set = true;
+  if (options.default_min_time && !min_time_set) {
+    min_time = std::string("--benchmark_min_time=") + options.default_min_time;
+    args.push_back(min_time.data());
+  }
+  if (!writes_file) args.push_back(no_out.data());
+  int nargs = int(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&nargs, args.data());
+}
+
+// Unit 0's part: the context, then the benchmarks with options.reporter.
+inline void run_reporting(int units, const RunOptions& options) {
+  benchmark::AddCustomContext("dart_units", std::to_string(units));
+  for (const auto& [key, value] : options.context) benchmark::AddCustomContext(key, value);
+  if (options.reporter)
+    benchmark::RunSpecifiedBenchmarks(options.reporter);
+  else
+    benchmark::RunSpecifiedBenchmarks();
+}
+
+}  // namespace internal
+
+// Runs the registered benchmarks on every unit (they are collective): unit `me` 0 reports and
+// writes --benchmark_out, the others print nothing and write no file. Call between dash::init
+// (or dart_init) and finalize. Collective over MPI_COMM_WORLD.
+inline void run_on_every_unit(int argc, char** argv, int me, int units,
+                              const RunOptions& options = {}) {
+  internal::initialize(argc, argv, options, me == 0);
+  if (me == 0) {
+    internal::run_reporting(units, options);
+  } else {
+    internal::SilentReporter silent;
+    benchmark::RunSpecifiedBenchmarks(&silent);
+  }
+  benchmark::Shutdown();
+}
+
+// Runs the registered benchmarks on unit `me` 0 only (one-sided benchmarks: the others serve
+// their memory); the other units wait in sleeping_barrier meanwhile, leaving their cores to unit
+// 0. Collective over MPI_COMM_WORLD.
+inline void run_on_unit_zero(int argc, char** argv, int me, int units,
+                             const RunOptions& options = {}) {
+  if (me == 0) {
+    internal::initialize(argc, argv, options, true);
+    internal::run_reporting(units, options);
+    benchmark::Shutdown();
+  }
+  sleeping_barrier();
+}
+
+// The body of a benchmark's main(): body(), 0; an exception prints "<program>: <what>" and
+// ends every unit (MPI_Abort with 1), since the others may wait in a collective.
+template <class Body>
+int guarded_main(const char* program, Body&& body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return 0;
+}
+
+}  // namespace bench
+
+#endif  // DASH_BENCH_SUPPORT_RUNNER_H_
