@@ -48,8 +48,8 @@
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <dash/Team.h>
-#include <dash/blocks/ContainerBlocks.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/ContainerBlocks.h>
+#include <dash/bp/Master.h>
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>

@@ -27,15 +27,15 @@
 #include <dash/algorithm/Predicates.h>
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
-#include <dash/blocks/ContainerBlocks.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Reduce.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/ContainerBlocks.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Reduce.h>
+#include <dash/bp/Serialization.h>
 #include <dash/memory/GlobPtr.h>
+#include <dash/memory/GlobRef.h>
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>
-#include <dash/memory/GlobRef.h>
 #include <dash/util/Locality.h>
 #include <dash/view/ViewFunctions.h>
 

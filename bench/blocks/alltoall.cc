@@ -15,8 +15,8 @@
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/AllToAll.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/AllToAll.h>
+#include <dash/bp/Master.h>
 #include <mpi.h>
 
 #include <algorithm>

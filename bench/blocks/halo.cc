@@ -39,7 +39,7 @@
 #include <dart/dart.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Master.h>
 #include <mpi.h>
 
 #include <algorithm>

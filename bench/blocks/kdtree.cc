@@ -20,8 +20,8 @@
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/KdTree.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/KdTree.h>
+#include <dash/bp/Master.h>
 #include <mpi.h>
 
 #include <algorithm>

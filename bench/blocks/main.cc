@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Master.h>
 #include <mpi.h>
 
 #include <cstdio>

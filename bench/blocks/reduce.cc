@@ -27,9 +27,9 @@
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Reduce.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Reduce.h>
 #include <mpi.h>
 
 #include <algorithm>

@@ -17,8 +17,8 @@
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/SaveLoad.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/SaveLoad.h>
 #include <mpi.h>
 #include <unistd.h>
 

@@ -18,8 +18,8 @@
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/algorithm/Sort.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Sort.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Sort.h>
 #include <mpi.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// The file of dash::bp::save and dash::bp::load (dash/blocks/detail/SavedFile.h).
+// The file of dash::bp::save and dash::bp::load (dash/bp/detail/SavedFile.h).
 #include <dart/dart.h>
 #include <dash/Exception.h>
-#include <dash/blocks/detail/SavedFile.h>
+#include <dash/bp/detail/SavedFile.h>
 #include <fcntl.h>
 #include <unistd.h>
 

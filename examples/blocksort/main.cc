@@ -10,8 +10,8 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Sort.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Sort.h>
 
 #include <algorithm>
 #include <atomic>

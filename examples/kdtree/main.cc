@@ -10,8 +10,8 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/KdTree.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/KdTree.h>
+#include <dash/bp/Master.h>
 
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 #ifndef EXAMPLES_OOC_JACOBI_JACOBI_H_
 #define EXAMPLES_OOC_JACOBI_JACOBI_H_
 
-#include <dash/blocks/ContainerBlocks.h>
+#include <dash/bp/ContainerBlocks.h>
 
 #include <cstddef>
 #include <vector>

@@ -14,7 +14,7 @@
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <dash/Team.h>
-#include <dash/blocks/ContainerBlocks.h>
+#include <dash/bp/ContainerBlocks.h>
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>
 #include <sys/resource.h>

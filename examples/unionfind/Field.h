@@ -19,7 +19,7 @@
 #ifndef EXAMPLES_UNIONFIND_FIELD_H_
 #define EXAMPLES_UNIONFIND_FIELD_H_
 
-#include <dash/blocks/Decomposer.h>
+#include <dash/bp/Decomposer.h>
 
 #include <algorithm>
 #include <array>

@@ -52,10 +52,10 @@
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Proxy.h>
-#include <dash/blocks/SaveLoad.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Proxy.h>
+#include <dash/bp/SaveLoad.h>
 
 #include <algorithm>
 #include <array>

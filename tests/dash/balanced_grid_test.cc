@@ -12,7 +12,7 @@
 #include <dart/dart.h>
 #include <dash/Pattern.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
+#include <dash/bp/Decomposer.h>
 #include <gtest/gtest.h>
 
 #include <array>

@@ -3,8 +3,8 @@
 // and memory-block limit; bad input and failures throw on every unit.
 #include <dash/Exception.h>
 #include <dash/Init.h>
-#include <dash/blocks/AllToAll.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/AllToAll.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>

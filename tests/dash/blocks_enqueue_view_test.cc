@@ -6,7 +6,7 @@
 // queue when blocks may leave memory (a memory-block limit set before or
 // after the calls); dropped with the queues of a failed exchange; bad sizes.
 #include <dash/Init.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 
 #include <atomic>

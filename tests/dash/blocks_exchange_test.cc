@@ -11,8 +11,8 @@
 #include <dart/dart.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 
 #include <map>

@@ -10,8 +10,8 @@
 // machine, 100 ms with both cores busy with other work.
 #include <dash/Exception.h>
 #include <dash/Init.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 

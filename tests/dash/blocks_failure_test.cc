@@ -10,11 +10,11 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
-#include <dash/blocks/ContainerBlocks.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Reduce.h>
-#include <dash/blocks/ReducePartners.h>
+#include <dash/bp/ContainerBlocks.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Reduce.h>
+#include <dash/bp/ReducePartners.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>

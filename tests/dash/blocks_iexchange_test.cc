@@ -12,8 +12,8 @@
 // the send path (DASH_BP_TEST_SEND_DELAY_US, variant send_delay).
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 

@@ -8,8 +8,8 @@
 // every unit.
 #include <dash/Exception.h>
 #include <dash/Init.h>
-#include <dash/blocks/KdTree.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/KdTree.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>

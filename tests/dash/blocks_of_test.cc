@@ -18,7 +18,7 @@
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <dash/Team.h>
-#include <dash/blocks/ContainerBlocks.h>
+#include <dash/bp/ContainerBlocks.h>
 #include <gtest/gtest.h>
 
 #include <array>

@@ -5,10 +5,10 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Reduce.h>
-#include <dash/blocks/ReducePartners.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Reduce.h>
+#include <dash/bp/ReducePartners.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 

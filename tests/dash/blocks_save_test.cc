@@ -8,8 +8,8 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/SaveLoad.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/SaveLoad.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -6,8 +6,8 @@
 // threads and one block in memory. Bad arguments throw on every unit.
 #include <dash/Exception.h>
 #include <dash/Init.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Sort.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Sort.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>

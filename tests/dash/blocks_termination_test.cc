@@ -9,7 +9,7 @@
 // been processed and nothing is queued or in flight; every unit detects
 // termination eventually (no hang); a machine whose dirty flag is ignored
 // is caught terminating early by the same simulation.
-#include <dash/blocks/Termination.h>
+#include <dash/bp/Termination.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 // with and without corners and periodicity; every block has exactly one
 // owner under both assignments, matching local_gids; bad arguments throw.
 #include <dash/Exception.h>
-#include <dash/blocks/Decomposer.h>
+#include <dash/bp/Decomposer.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 // and the value, on every unit alike.
 #include <dash/Exception.h>
 #include <dash/Init.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Master.h>
 #include <dash/internal/CopyEngine.h>
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
-#include <dash/blocks/ContainerBlocks.h>
+#include <dash/bp/ContainerBlocks.h>
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/LocalArrayFile.h>
 #include <dash/ooc/Matrix.h>

@@ -4,7 +4,7 @@
 // values in one buffer read back in order; reading past the end or a
 // corrupt count throws and reads nothing.
 #include <dash/Exception.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Serialization.h>
 #include <gtest/gtest.h>
 
 #include <array>

@@ -7,7 +7,7 @@
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/algorithm/Copy.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Master.h>
 #include <gtest/gtest.h>
 
 #include <atomic>

@@ -6,8 +6,8 @@
 #ifndef DASH_TESTS_SUPPORT_RELAY_BLOCKS_H_
 #define DASH_TESTS_SUPPORT_RELAY_BLOCKS_H_
 
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
 
 #include <memory>
 #include <stdexcept>

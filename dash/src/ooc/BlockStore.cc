@@ -2,7 +2,7 @@
 // dash/ooc/BlockStore.h).
 #include <dart/dart_flags.h>
 #include <dash/Exception.h>
-#include <dash/blocks/SpillStore.h>
+#include <dash/bp/SpillStore.h>
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>

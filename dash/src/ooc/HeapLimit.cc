@@ -1,6 +1,6 @@
 // dash::bp::detail::return_freed_memory(): glibc's mmap threshold fixed for
 // runs under a memory-block limit (see SpillStore.h).
-#include <dash/blocks/SpillStore.h>
+#include <dash/bp/SpillStore.h>
 
 #include <cstdlib>
 #include <cstring>

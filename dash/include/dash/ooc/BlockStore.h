@@ -57,7 +57,7 @@
 #ifndef DASH__OOC__BLOCK_STORE_H_
 #define DASH__OOC__BLOCK_STORE_H_
 
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Serialization.h>
 
 #include <cstdint>
 #include <map>

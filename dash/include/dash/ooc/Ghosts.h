@@ -36,7 +36,7 @@
 #define DASH__OOC__GHOSTS_H_
 
 #include <dash/Exception.h>
-#include <dash/blocks/ContainerBlocks.h>
+#include <dash/bp/ContainerBlocks.h>
 #include <dash/ooc/Strategy.h>
 
 #include <array>

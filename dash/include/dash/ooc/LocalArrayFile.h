@@ -38,7 +38,7 @@
 #ifndef DASH__OOC__LOCAL_ARRAY_FILE_H_
 #define DASH__OOC__LOCAL_ARRAY_FILE_H_
 
-#include <dash/blocks/SpillStore.h>
+#include <dash/bp/SpillStore.h>
 
 #include <cstdint>
 #include <memory>

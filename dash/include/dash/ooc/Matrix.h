@@ -47,7 +47,7 @@
 #include <dash/Exception.h>
 #include <dash/Matrix.h>
 #include <dash/algorithm/CopyView.h>
-#include <dash/blocks/ContainerBlocks.h>
+#include <dash/bp/ContainerBlocks.h>
 #include <dash/internal/Failure.h>
 #include <dash/ooc/LocalArrayFile.h>
 

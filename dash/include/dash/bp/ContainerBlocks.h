@@ -39,14 +39,14 @@
 // | b(i...)         | local, O(N), no bounds check                            |
 // | exchange_halos  | collective over the matrix's team: one Master exchange, |
 // |                 | the halo cells moved once, copied into send buffers     |
-#ifndef DASH__BLOCKS__CONTAINER_BLOCKS_H_
-#define DASH__BLOCKS__CONTAINER_BLOCKS_H_
+#ifndef DASH__BP__CONTAINER_BLOCKS_H_
+#define DASH__BP__CONTAINER_BLOCKS_H_
 
 #include <dash/Exception.h>
 #include <dash/Matrix.h>
 #include <dash/Types.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
 
 #include <algorithm>
 #include <array>
@@ -547,4 +547,4 @@ void exchange_halos(Master<ContainerBlock<T, N>>& master) {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__CONTAINER_BLOCKS_H_
+#endif  // DASH__BP__CONTAINER_BLOCKS_H_

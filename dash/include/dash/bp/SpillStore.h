@@ -20,10 +20,10 @@
 // after take, so a block that was only read is dropped, not written back.
 // Other stores may keep a copy when asked through read() (the unit's spill
 // files do), with the same effect while they hold it.
-#ifndef DASH__BLOCKS__SPILL_STORE_H_
-#define DASH__BLOCKS__SPILL_STORE_H_
+#ifndef DASH__BP__SPILL_STORE_H_
+#define DASH__BP__SPILL_STORE_H_
 
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Serialization.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -112,4 +112,4 @@ constexpr std::size_t kFreedMemoryThreshold = std::size_t(128) << 10;
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__SPILL_STORE_H_
+#endif  // DASH__BP__SPILL_STORE_H_

@@ -14,11 +14,11 @@
 // | enqueue_view         | local: no copy (see there for when one)       |
 // | dequeue_view         | local: no copy (one if misaligned for T)      |
 // | incoming / link      | local                                         |
-#ifndef DASH__BLOCKS__PROXY_H_
-#define DASH__BLOCKS__PROXY_H_
+#ifndef DASH__BP__PROXY_H_
+#define DASH__BP__PROXY_H_
 
 #include <dash/Exception.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Serialization.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -359,4 +359,4 @@ class Proxy {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__PROXY_H_
+#endif  // DASH__BP__PROXY_H_

@@ -7,12 +7,12 @@
 // | SendsInFlight::send    | one dart_isend; keeps the buffer               |
 // | SendsInFlight::retire  | one dart_test_local per send in flight         |
 // | IdleWait               | local; yields or sleeps 20 us when DART yields |
-#ifndef DASH__BLOCKS__POLLING_H_
-#define DASH__BLOCKS__POLLING_H_
+#ifndef DASH__BP__POLLING_H_
+#define DASH__BP__POLLING_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Serialization.h>
 #include <sched.h>
 
 #include <chrono>
@@ -96,4 +96,4 @@ class IdleWait {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__POLLING_H_
+#endif  // DASH__BP__POLLING_H_

@@ -39,13 +39,13 @@
 // |      | then an allreduce of the index, a sync and a rename              |
 // | load | collective: every unit reads the header and the index; each its  |
 // |      | own records (independent reads); one int allreduce               |
-#ifndef DASH__BLOCKS__SAVE_LOAD_H_
-#define DASH__BLOCKS__SAVE_LOAD_H_
+#ifndef DASH__BP__SAVE_LOAD_H_
+#define DASH__BP__SAVE_LOAD_H_
 
 #include <dash/Exception.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Serialization.h>
-#include <dash/blocks/detail/SavedFile.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Serialization.h>
+#include <dash/bp/detail/SavedFile.h>
 #include <dash/internal/Failure.h>
 
 #include <cstddef>
@@ -179,4 +179,4 @@ void load(Master<Block>& master, const std::string& path) {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__SAVE_LOAD_H_
+#endif  // DASH__BP__SAVE_LOAD_H_

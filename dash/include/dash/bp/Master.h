@@ -54,20 +54,20 @@
 // |             | units), else one alltoall and one alltoallv             |
 // | iexchange   | collective over the team: point-to-point messages plus  |
 // |             | one ibarrier and one iallreduce per termination attempt |
-#ifndef DASH__BLOCKS__MASTER_H_
-#define DASH__BLOCKS__MASTER_H_
+#ifndef DASH__BP__MASTER_H_
+#define DASH__BP__MASTER_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/Team.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Polling.h>
-#include <dash/blocks/Proxy.h>
-#include <dash/blocks/Residency.h>
-#include <dash/blocks/Serialization.h>
-#include <dash/blocks/SpilledQueues.h>
-#include <dash/blocks/Termination.h>
-#include <dash/blocks/ThreadPool.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Polling.h>
+#include <dash/bp/Proxy.h>
+#include <dash/bp/Residency.h>
+#include <dash/bp/Serialization.h>
+#include <dash/bp/SpilledQueues.h>
+#include <dash/bp/Termination.h>
+#include <dash/bp/ThreadPool.h>
 #include <dash/internal/Failure.h>
 
 #include <algorithm>
@@ -1568,4 +1568,4 @@ class Master {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__MASTER_H_
+#endif  // DASH__BP__MASTER_H_

@@ -48,12 +48,12 @@
 // | constructors                  | local, O(N + prime factors of divisions) |
 // | rounds / nblocks / size / dim | local, O(1)                              |
 // | active / incoming / outgoing  | local, O(rounds x N + group size)        |
-#ifndef DASH__BLOCKS__REDUCE_PARTNERS_H_
-#define DASH__BLOCKS__REDUCE_PARTNERS_H_
+#ifndef DASH__BP__REDUCE_PARTNERS_H_
+#define DASH__BP__REDUCE_PARTNERS_H_
 
 #include <dash/Exception.h>
 #include <dash/Types.h>
-#include <dash/blocks/Decomposer.h>
+#include <dash/bp/Decomposer.h>
 
 #include <algorithm>
 #include <array>
@@ -306,4 +306,4 @@ class RegularAllReducePartners {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__REDUCE_PARTNERS_H_
+#endif  // DASH__BP__REDUCE_PARTNERS_H_

@@ -18,12 +18,12 @@
 // | spill_incoming, add_outgoing| local; one put (written behind)          |
 // | restore_incoming            | local; one take per part                 |
 // | drop_*                      | local; one erase per part                |
-#ifndef DASH__BLOCKS__SPILLED_QUEUES_H_
-#define DASH__BLOCKS__SPILLED_QUEUES_H_
+#ifndef DASH__BP__SPILLED_QUEUES_H_
+#define DASH__BP__SPILLED_QUEUES_H_
 
-#include <dash/blocks/Proxy.h>
-#include <dash/blocks/Serialization.h>
-#include <dash/blocks/SpillStore.h>
+#include <dash/bp/Proxy.h>
+#include <dash/bp/Serialization.h>
+#include <dash/bp/SpillStore.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -127,4 +127,4 @@ class SpilledQueues {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__SPILLED_QUEUES_H_
+#endif  // DASH__BP__SPILLED_QUEUES_H_

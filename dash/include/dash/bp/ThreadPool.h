@@ -13,8 +13,8 @@
 // | call  | cost                                                           |
 // |-------|----------------------------------------------------------------|
 // | run   | local: n calls of f spread over the threads, two wake-ups      |
-#ifndef DASH__BLOCKS__THREAD_POOL_H_
-#define DASH__BLOCKS__THREAD_POOL_H_
+#ifndef DASH__BP__THREAD_POOL_H_
+#define DASH__BP__THREAD_POOL_H_
 
 #include <dash/Exception.h>
 
@@ -134,4 +134,4 @@ class ThreadPool {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__THREAD_POOL_H_
+#endif  // DASH__BP__THREAD_POOL_H_

@@ -35,13 +35,13 @@
 // |                   | if unchanged and still stored) and one load (read,  |
 // |                   | verify, deserialise)                                |
 // | prefetch, release | local, O(1)                                         |
-#ifndef DASH__BLOCKS__RESIDENCY_H_
-#define DASH__BLOCKS__RESIDENCY_H_
+#ifndef DASH__BP__RESIDENCY_H_
+#define DASH__BP__RESIDENCY_H_
 
 #include <dash/Exception.h>
-#include <dash/blocks/Proxy.h>
-#include <dash/blocks/Serialization.h>
-#include <dash/blocks/SpillStore.h>
+#include <dash/bp/Proxy.h>
+#include <dash/bp/Serialization.h>
+#include <dash/bp/SpillStore.h>
 
 #include <algorithm>
 #include <atomic>
@@ -361,4 +361,4 @@ class Residency {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__RESIDENCY_H_
+#endif  // DASH__BP__RESIDENCY_H_

@@ -53,14 +53,14 @@
 // |        | neighbouring group; out of core each block is loaded twice   |
 // |        | per level (histograms of the next level are counted while the |
 // |        | points come in)                                               |
-#ifndef DASH__BLOCKS__KD_TREE_H_
-#define DASH__BLOCKS__KD_TREE_H_
+#ifndef DASH__BP__KD_TREE_H_
+#define DASH__BP__KD_TREE_H_
 
 #include <dash/Exception.h>
 #include <dash/Types.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Reduce.h>
-#include <dash/blocks/detail/KdTreeLevel.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Reduce.h>
+#include <dash/bp/detail/KdTreeLevel.h>
 
 #include <algorithm>
 #include <cmath>
@@ -348,4 +348,4 @@ KdTree<N> kdtree(Master<Block>& master, const ContinuousBox<N>& domain, PointsOf
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__KD_TREE_H_
+#endif  // DASH__BP__KD_TREE_H_

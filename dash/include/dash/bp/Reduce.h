@@ -72,16 +72,16 @@
 // | enqueue_view         | local; no copy (one if the target is on this unit)      |
 // | dequeue_view         | local; no copy (one if misaligned for T)                |
 // | in_link / out_link   | local                                                   |
-#ifndef DASH__BLOCKS__REDUCE_H_
-#define DASH__BLOCKS__REDUCE_H_
+#ifndef DASH__BP__REDUCE_H_
+#define DASH__BP__REDUCE_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/Team.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Polling.h>
-#include <dash/blocks/ReducePartners.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Polling.h>
+#include <dash/bp/ReducePartners.h>
+#include <dash/bp/Serialization.h>
 #include <dash/internal/Failure.h>
 
 #include <algorithm>
@@ -1196,4 +1196,4 @@ class ReduceRun {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__REDUCE_H_
+#endif  // DASH__BP__REDUCE_H_

@@ -21,8 +21,8 @@
 // | call             | cost                                             |
 // |------------------|--------------------------------------------------|
 // | save / load      | local; memcpy of the bytes, amortised appends    |
-#ifndef DASH__BLOCKS__SERIALIZATION_H_
-#define DASH__BLOCKS__SERIALIZATION_H_
+#ifndef DASH__BP__SERIALIZATION_H_
+#define DASH__BP__SERIALIZATION_H_
 
 #include <dash/Exception.h>
 
@@ -473,4 +473,4 @@ inline constexpr bool is_serialisable_v = is_serialisable<T>::value;
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__SERIALIZATION_H_
+#endif  // DASH__BP__SERIALIZATION_H_

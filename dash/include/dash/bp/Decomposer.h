@@ -25,8 +25,8 @@
 // | coords / gid / bounds           | local, O(N)                         |
 // | neighbors                       | local, O(3^N)                       |
 // | owner / local_gids              | local, O(1) / O(blocks of the unit) |
-#ifndef DASH__BLOCKS__DECOMPOSER_H_
-#define DASH__BLOCKS__DECOMPOSER_H_
+#ifndef DASH__BP__DECOMPOSER_H_
+#define DASH__BP__DECOMPOSER_H_
 
 #include <dash/Exception.h>
 #include <dash/Types.h>
@@ -246,4 +246,4 @@ inline std::vector<int> local_gids(int unit, int nblocks, int nunits, Assignment
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__DECOMPOSER_H_
+#endif  // DASH__BP__DECOMPOSER_H_

@@ -28,8 +28,8 @@
 // Collectives interface (all local calls on the calling unit):
 //   void start_barrier();                 bool test_barrier();
 //   void start_or(const int* in, int* out); bool test_or();
-#ifndef DASH__BLOCKS__TERMINATION_H_
-#define DASH__BLOCKS__TERMINATION_H_
+#ifndef DASH__BP__TERMINATION_H_
+#define DASH__BP__TERMINATION_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
@@ -130,4 +130,4 @@ class TeamCollectives {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__TERMINATION_H_
+#endif  // DASH__BP__TERMINATION_H_

@@ -1,11 +1,11 @@
 // One level of dash::bp::kdtree (KdTree.h): the groups of blocks, the
 // partners of the level's reduction and what each call does. Not public.
-#ifndef DASH__BLOCKS__DETAIL__KD_TREE_LEVEL_H_
-#define DASH__BLOCKS__DETAIL__KD_TREE_LEVEL_H_
+#ifndef DASH__BP__DETAIL__KD_TREE_LEVEL_H_
+#define DASH__BP__DETAIL__KD_TREE_LEVEL_H_
 
 #include <dash/Exception.h>
 #include <dash/Types.h>
-#include <dash/blocks/Reduce.h>
+#include <dash/bp/Reduce.h>
 
 #include <algorithm>
 #include <array>
@@ -321,4 +321,4 @@ class KdLevelPartners {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__DETAIL__KD_TREE_LEVEL_H_
+#endif  // DASH__BP__DETAIL__KD_TREE_LEVEL_H_

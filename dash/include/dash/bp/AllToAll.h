@@ -38,15 +38,15 @@
 // | enqueue / dequeue | local; one copy of the value's bytes                     |
 // | enqueue_view,     | local; no copy (the array is copied once into the first  |
 // | dequeue_view      | round's record; read in place)                           |
-#ifndef DASH__BLOCKS__ALL_TO_ALL_H_
-#define DASH__BLOCKS__ALL_TO_ALL_H_
+#ifndef DASH__BP__ALL_TO_ALL_H_
+#define DASH__BP__ALL_TO_ALL_H_
 
 #include <dash/Exception.h>
-#include <dash/blocks/Decomposer.h>
-#include <dash/blocks/Master.h>
-#include <dash/blocks/Reduce.h>
-#include <dash/blocks/ReducePartners.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
+#include <dash/bp/Reduce.h>
+#include <dash/bp/ReducePartners.h>
+#include <dash/bp/Serialization.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -313,4 +313,4 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__ALL_TO_ALL_H_
+#endif  // DASH__BP__ALL_TO_ALL_H_

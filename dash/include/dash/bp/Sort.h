@@ -22,13 +22,13 @@
 // |      | allgatherv of nblocks * samples items, one all_to_all (k-ary   |
 // |      | rounds) of every item, a merge per block; out of core each     |
 // |      | block is loaded three times                                    |
-#ifndef DASH__BLOCKS__SORT_H_
-#define DASH__BLOCKS__SORT_H_
+#ifndef DASH__BP__SORT_H_
+#define DASH__BP__SORT_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
-#include <dash/blocks/AllToAll.h>
-#include <dash/blocks/Master.h>
+#include <dash/bp/AllToAll.h>
+#include <dash/bp/Master.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -163,4 +163,4 @@ void sort(Master<Block>& master, ItemsOf items_of, Cmp cmp = Cmp(), int samples 
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__SORT_H_
+#endif  // DASH__BP__SORT_H_

@@ -9,12 +9,12 @@
 //   [index, +32 B)      per block in gid order: gid, offset, bytes,
 //                       checksum of the record
 //   [+32 B, +8)         checksum of the index
-#ifndef DASH__BLOCKS__DETAIL__SAVED_FILE_H_
-#define DASH__BLOCKS__DETAIL__SAVED_FILE_H_
+#ifndef DASH__BP__DETAIL__SAVED_FILE_H_
+#define DASH__BP__DETAIL__SAVED_FILE_H_
 
 #include <dart/dart_io.h>
 #include <dart/dart_types.h>
-#include <dash/blocks/Serialization.h>
+#include <dash/bp/Serialization.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -88,4 +88,4 @@ class SavedFileReader {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BLOCKS__DETAIL__SAVED_FILE_H_
+#endif  // DASH__BP__DETAIL__SAVED_FILE_H_
