@@ -1,9 +1,13 @@
 // Two-sided messages: blocking send/recv in a ring, non-blocking and synchronous-mode sends
 // matched by probes (any source and a given source), empty messages, a synchronous send that
-// stays pending until the receiver matches it, messages on a sub-team, and bad arguments.
+// stays pending until the receiver matches it, messages on a sub-team, and bad arguments; a
+// message of the wrong size is refused whole, and stays queued when there is no memory to drop it.
 #include <dart/dart.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <vector>
 
@@ -210,6 +214,62 @@ TEST(DartP2p, WrongSizeIsReportedNotTruncated) {
                          &nbytes),
             DART_OK);
   EXPECT_EQ(found, 0);
+  dart_barrier(DART_TEAM_ALL);
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitizedAllocator = true;  // a failed malloc ends the run there
+#else
+constexpr bool kSanitizedAllocator = false;
+#endif
+
+// Lowers the calling process's address-space limit to what it maps now plus `headroom` bytes,
+// so that a larger malloc fails; restores the limit when it goes.
+class AddressSpaceLimit {
+ public:
+  explicit AddressSpaceLimit(std::size_t headroom) {
+    getrlimit(RLIMIT_AS, &saved_);
+    std::size_t pages = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    rlimit lowered = saved_;
+    lowered.rlim_cur = rlim_t(pages * std::size_t(sysconf(_SC_PAGESIZE)) + headroom);
+    active_ = pages > 0 && setrlimit(RLIMIT_AS, &lowered) == 0;
+  }
+  ~AddressSpaceLimit() {
+    if (active_) setrlimit(RLIMIT_AS, &saved_);
+  }
+  bool active() const { return active_; }
+
+ private:
+  rlimit saved_{};
+  bool active_ = false;
+};
+
+TEST(DartP2p, WrongSizeWithoutMemoryToDropItStaysQueued) {
+  // Each unit sends itself 64 MiB and asks for 2 ints while a 64 MiB malloc cannot succeed:
+  // DART_ERR_NOMEM, and the message is still there for a receive of the right size.
+  if (kSanitizedAllocator)
+    GTEST_SKIP() << "the sanitizer's allocator ends the run on a failed malloc";
+  const std::size_t count = (std::size_t(64) << 20) / sizeof(int);
+  std::vector<int> sent(count), got(count, -1);
+  std::iota(sent.begin(), sent.end(), Me() * 7);
+  int two[2] = {-1, -1};
+  dart_handle_t h = DART_HANDLE_NULL;
+  ASSERT_EQ(
+      dart_isend(sent.data(), count * sizeof(int), 14, DART_TEAM_UNIT_ID(Me()), DART_TEAM_ALL, &h),
+      DART_OK);
+  {
+    AddressSpaceLimit limit(std::size_t(16) << 20);
+    ASSERT_TRUE(limit.active()) << "could not lower RLIMIT_AS";
+    EXPECT_EQ(dart_recv(two, 2, DART_TYPE_INT, 14, DART_GLOBAL_UNIT_ID(Me())), DART_ERR_NOMEM);
+  }
+  EXPECT_EQ(two[0], -1);
+  ASSERT_EQ(dart_recv(got.data(), count, DART_TYPE_INT, 14, DART_GLOBAL_UNIT_ID(Me())), DART_OK);
+  ASSERT_EQ(dart_wait(&h), DART_OK);
+  EXPECT_TRUE(got == sent) << "the message received after the refusal differs";
   dart_barrier(DART_TEAM_ALL);
 }
 

@@ -400,3 +400,55 @@ TEST(BlocksExchange, MalformedSparseUnitsFlagThrows) {
 }
 
 }  // namespace
+
+// A queue to a block that its owner never added fails on the owner while it takes the queue in
+// (a remote sender) or packs it (its own block), and on every unit: the owner throws
+// InvalidArgument, the others RemoteFailure naming it, with queues sent on their own (40 KiB
+// views) in flight to it and from it; nobody waits for ever, and the next exchange works.
+TEST(BlocksExchange, QueueToABlockNeverAddedFailsOnEveryUnit) {
+  const int nb = 2 * nunits();
+  const int owner = nunits() - 1, missing = nb - 1;
+  std::vector<double> big(5120, 1.5);  // 40 KiB: sent on its own
+  for (const bool from_owner : {false, true}) {
+    SCOPED_TRACE(from_owner ? "sent by the owner itself" : "sent by unit 0");
+    Master<int> master(nb);
+    for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::contiguous))
+      if (gid != missing) master.add(gid, std::make_unique<int>(gid), {});
+    const int sender = from_owner ? owner : 0;
+    master.foreach ([&](int& gid, Proxy& p) {
+      for (int to = 0; to < nb - 1; ++to) {  // every block that exists: also sent on their own
+        p.enqueue(to, gid);
+        p.enqueue_view(to, big.data(), big.size());
+      }
+      if (myid() == sender && gid == master.gid(0)) {
+        p.enqueue(missing, gid);
+        p.enqueue_view(missing, big.data(), big.size());
+      }
+    });
+    try {
+      master.exchange();
+      ADD_FAILURE() << "no exception on unit " << myid();
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_NE(myid(), owner);
+      EXPECT_EQ(e.unit(), owner);
+      EXPECT_NE(e.message().find("block " + std::to_string(missing) + " is not on unit"),
+                std::string::npos)
+          << e.what();
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_EQ(myid(), owner) << e.what();
+    }
+    // Nothing of the failed round is left; the next round delivers.
+    master.foreach ([&](int& gid, Proxy& p) {
+      EXPECT_TRUE(p.incoming_from().empty()) << "block " << gid;
+      p.enqueue((gid + 1) % (nb - 1), gid);
+    });
+    master.exchange();
+    master.foreach ([&](int& gid, Proxy& p) {
+      const int from = (gid + nb - 2) % (nb - 1);
+      ASSERT_EQ(p.incoming_from(), std::vector<int>{from}) << "block " << gid;
+      int v = -1;
+      p.dequeue(from, v);
+      EXPECT_EQ(v, from);
+    });
+  }
+}

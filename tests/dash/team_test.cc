@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -159,4 +161,54 @@ TEST(TeamCollectives, AllreduceBcastAllgather) {
     }
   }
   dash::Team::All().barrier();
+}
+
+namespace {
+
+// An allocator that throws std::bad_alloc on the units where `refuse` is set: a unit that
+// cannot make room for the broadcast elements.
+bool refuse_allocation = false;
+template <class T>
+struct RefusingAllocator {
+  using value_type = T;
+  RefusingAllocator() = default;
+  template <class U>
+  RefusingAllocator(const RefusingAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    if (refuse_allocation) throw std::bad_alloc();
+    return std::allocator<T>().allocate(n);
+  }
+  void deallocate(T* p, std::size_t n) { std::allocator<T>().deallocate(p, n); }
+  bool operator==(const RefusingAllocator&) const { return true; }
+  bool operator!=(const RefusingAllocator&) const { return false; }
+};
+
+}  // namespace
+
+// A vector broadcast that one unit cannot make room for fails on every unit (that unit with its
+// std::bad_alloc, the others with RemoteFailure naming it) instead of leaving the others waiting
+// for the elements, and the team is usable after.
+TEST(TeamCollectives, BcastThatOneUnitCannotHoldFailsOnEveryUnit) {
+  dash::Team& team = dash::Team::All();
+  const int me = int(team.myid().id), n = int(team.size());
+  if (n < 2) GTEST_SKIP() << "needs 2 units";
+  const int refusing = n - 1;
+  using Vector = std::vector<int, RefusingAllocator<int>>;
+  Vector v;
+  if (me == 0) v.assign(1000, 5);
+  refuse_allocation = me == refusing;
+  if (me == refusing) {
+    EXPECT_THROW(team.bcast(v), std::bad_alloc);
+  } else {
+    try {
+      team.bcast(v);
+      ADD_FAILURE() << "bcast returned on unit " << me;
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_EQ(e.unit(), refusing);
+    }
+  }
+  refuse_allocation = false;
+  team.bcast(v);
+  EXPECT_EQ(v, Vector(1000, 5));
+  team.barrier();
 }

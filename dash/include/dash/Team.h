@@ -8,7 +8,7 @@
 // | split(), locality_split() | collective over this team     |
 // | barrier()                 | collective over this team     |
 // | bcast, allreduce,         | collective over this team:    |
-// | allgather                 | one or two DART collectives   |
+// | allgather                 | one to three DART collectives |
 #ifndef DASH__TEAM_H_
 #define DASH__TEAM_H_
 
@@ -18,6 +18,7 @@
 #include <dash/Types.h>
 #include <dash/algorithm/Operation.h>
 #include <dash/internal/DartType.h>
+#include <dash/internal/Failure.h>
 #include <dash/util/LocalityScope.h>
 
 #include <cstddef>
@@ -68,8 +69,10 @@ class Team {
   std::vector<T> allreduce(const std::vector<T>& values, Op op) const;
 
   // Unit root's `value` on every unit: a trivially copyable T (one
-  // broadcast), or a std::vector of one or a std::string of any length (two:
-  // the size, then the elements). Collective.
+  // broadcast), or a std::vector of one or a std::string of any length (the
+  // size, an allreduce agreeing that every unit made room, the elements; a
+  // unit that could not throws its exception, the others
+  // dash::exception::RemoteFailure). Collective.
   template <class T>
   void bcast(T& value, team_unit_t root = team_unit_t(0)) const;
 
@@ -203,7 +206,15 @@ void Team::bcast(T& value, team_unit_t root) const {
     unsigned long long n = value.size();
     internal::check_dart(dart_bcast(&n, 1, DART_TYPE_ULONGLONG, DART_TEAM_UNIT_ID(root.id), id_),
                          call);
-    value.resize(std::size_t(n));
+    // Every unit must know that every other can hold the n elements before the second
+    // broadcast: a unit whose resize threw would leave the others waiting in it.
+    internal::Failure failure;
+    try {
+      value.resize(std::size_t(n));
+    } catch (...) {
+      failure.capture();
+    }
+    internal::agree(failure, id_, call);
     if (n > 0)
       internal::check_dart(dart_bcast(value.data(), std::size_t(n) * sizeof(E), DART_TYPE_BYTE,
                                       DART_TEAM_UNIT_ID(root.id), id_),

@@ -28,9 +28,10 @@
 // unit alone (synchronous mode, tag 30005), and a unit receives what comes
 // until a non-blocking barrier, entered once its own sends were matched,
 // completes (NBX); one allreduce then agrees on failures: the cost follows
-// the units a unit sends to, not the team size. On fewer units, where two
-// dense collectives are cheaper, one alltoall of sizes and one alltoallv of
-// the buffers move them. iexchange()
+// the units a unit sends to, not the team size (the packing visits only the
+// units a unit sends to as well). On fewer units, where dense collectives
+// are cheaper, one alltoall of sizes and one alltoallv of the buffers move
+// them, and one int allreduce agrees on failures. iexchange()
 // sends each unit's packed queues with a synchronous-mode send (tags 30001
 // and 30004 in turn) as soon as a callback has filled them and detects termination with the
 // IExchange state machine (Termination.h). Queues keep the order of enqueue per (source, target)
@@ -51,7 +52,8 @@
 // | foreach     | local: f on every block of the calling unit             |
 // | exchange    | collective over the team: a message per destination     |
 // |             | unit, one ibarrier and one 2-int allreduce (more than 8 |
-// |             | units), else one alltoall and one alltoallv             |
+// |             | units), else one alltoall, one alltoallv and one int    |
+// |             | allreduce                                               |
 // | iexchange   | collective over the team: point-to-point messages plus  |
 // |             | one ibarrier and one iallreduce per termination attempt |
 #ifndef DASH__BP__MASTER_H_
@@ -382,8 +384,8 @@ class Master {
   //
   // Failures: a failure held from foreach, or an enqueue to a gid outside
   // [0, nblocks), makes this unit send a failure mark instead of its queues
-  // (dense), or send nothing and drop what it receives (sparse; also for a
-  // queue it cannot take in), and the sizes' alltoall or the closing
+  // (dense) or send nothing (sparse); a queue it cannot take in makes it
+  // drop the rest of what it receives. The sizes' alltoall or the closing
   // allreduce tells every unit; every queue of every unit is emptied, and
   // every unit throws: the failing unit its own exception, the others
   // dash::exception::RemoteFailure naming the lowest failing unit.
@@ -416,67 +418,77 @@ class Master {
     // Queues in the store (memory short): a {from, to, -(kPartMark + n)}
     // header each in the packed message, the bytes after the rest.
     const bool my_parts = !spilled_.outgoing().empty();
-    // Sizes per destination unit: a {from, to, nbytes} header per queue,
+    // Bytes per destination unit: a {from, to, nbytes} header per queue,
     // followed by its bytes unless the queue goes as a message of its own.
-    sx_.send_counts.assign(units, 0);
-    if (!failure.any()) {
-      for (const auto& part : spilled_.outgoing()) {
-        const int dest = owner_(part.to);
-        if (dest != me) sx_.send_counts[std::size_t(dest)] += kHeaderBytes;
+    // Only the units this one sends to are visited (sx_.destinations), so
+    // the work follows the neighbours, not the unit count.
+    // A failure here (memory, a queue to a block this unit does not hold)
+    // is sent as the failure mark (dense) or as nothing (sparse).
+    try {
+      sx_.clear_destinations(units);
+      if (!failure.any()) {
+        for (const auto& part : spilled_.outgoing()) {
+          const int dest = owner_(part.to);
+          if (dest != me) sx_.destination(dest).bytes += kHeaderBytes;
+        }
+        for (auto& e : entries_)
+          e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
+            const int dest = owner_(to);
+            if (dest == me) return;
+            Destination& d = sx_.destination(dest);
+            d.bytes += packed_bytes(buf.size());
+            if (view.bytes > 0) d.bytes += packed_bytes(view.bytes);
+          });
       }
-      for (auto& e : entries_)
-        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
-          const int dest = owner_(to);
-          if (dest == me) return;
-          sx_.send_counts[std::size_t(dest)] += packed_bytes(buf.size());
-          if (view.bytes > 0) sx_.send_counts[std::size_t(dest)] += packed_bytes(view.bytes);
-        });
+      std::size_t send_total = 0;
+      for (Destination& d : sx_.destinations) {
+        d.offset = d.fill = send_total;
+        send_total += d.bytes;
+      }
+      sx_.send.resize(send_total + 1);  // data() valid when nothing is sent
+      sx_.direct.clear();
+      if (!failure.any())
+        for (const auto& part : spilled_.outgoing()) {
+          const int dest = owner_(part.to);
+          if (dest == me) continue;
+          const std::int64_t header[3] = {part.from, part.to,
+                                          -kPartMark - std::int64_t(part.nbytes)};
+          Destination& d = sx_.destination(dest);
+          std::memcpy(sx_.send.data() + d.fill, header, sizeof(header));
+          d.fill += kHeaderBytes;
+        }
+      // A queue's bytes, then its enqueue_view array's (if any): each packed,
+      // or from kDirectBytes announced by its header (negative size) and sent
+      // after the sizes, straight from its memory.
+      auto add = [&](int dest, int from, int to, const char* data, std::size_t n) {
+        Destination& d = sx_.destination(dest);
+        char* at = sx_.send.data() + d.fill;
+        const bool direct = n >= kDirectBytes;
+        const std::int64_t header[3] = {from, to, direct ? direct_size(data, n) : std::int64_t(n)};
+        std::memcpy(at, header, sizeof(header));
+        if (direct) {
+          sx_.direct.push_back(Direct{dest, data, n});
+        } else if (n > 0) {
+          std::memcpy(at + sizeof(header), data, n);
+        }
+        d.fill += packed_bytes(n);
+      };
+      if (!failure.any())
+        for (auto& e : entries_)
+          e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
+            const int dest = owner_(to);
+            if (dest == me) {
+              deliver(e->gid, to, buf, "exchange");
+              if (view.bytes > 0) deliver(e->gid, to, view.data, view.bytes, "exchange");
+            } else {
+              add(dest, e->gid, to, buf.data(), buf.size());
+              if (view.bytes > 0) add(dest, e->gid, to, view.data, view.bytes);
+            }
+          });
+    } catch (...) {
+      failure.capture("unit " + std::to_string(me) + ", packing its queues");
+      sx_.direct.clear();
     }
-    sx_.send_offsets.resize(units);
-    std::size_t send_total = 0;
-    for (std::size_t u = 0; u < units; ++u) {
-      sx_.send_offsets[u] = send_total;
-      send_total += sx_.send_counts[u];
-    }
-    sx_.send.resize(send_total + 1);  // data() valid when nothing is sent
-    std::vector<std::size_t>& fill = sx_.fill;
-    fill.assign(sx_.send_offsets.begin(), sx_.send_offsets.end());
-    sx_.direct.clear();
-    if (!failure.any())
-      for (const auto& part : spilled_.outgoing()) {
-        const int dest = owner_(part.to);
-        if (dest == me) continue;
-        const std::int64_t header[3] = {part.from, part.to, -kPartMark - std::int64_t(part.nbytes)};
-        std::memcpy(sx_.send.data() + fill[std::size_t(dest)], header, sizeof(header));
-        fill[std::size_t(dest)] += kHeaderBytes;
-      }
-    // A queue's bytes, then its enqueue_view array's (if any): each packed,
-    // or from kDirectBytes announced by its header (negative size) and sent
-    // after the sizes, straight from its memory.
-    auto add = [&](int dest, int from, int to, const char* data, std::size_t n) {
-      char* at = sx_.send.data() + fill[std::size_t(dest)];
-      const bool direct = n >= kDirectBytes;
-      const std::int64_t header[3] = {from, to, direct ? direct_size(data, n) : std::int64_t(n)};
-      std::memcpy(at, header, sizeof(header));
-      if (direct) {
-        sx_.direct.push_back(Direct{dest, data, n, DART_HANDLE_NULL});
-      } else if (n > 0) {
-        std::memcpy(at + sizeof(header), data, n);
-      }
-      fill[std::size_t(dest)] += packed_bytes(n);
-    };
-    if (!failure.any())
-      for (auto& e : entries_)
-        e->proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
-          const int dest = owner_(to);
-          if (dest == me) {
-            deliver(e->gid, to, buf, "exchange");
-            if (view.bytes > 0) deliver(e->gid, to, view.data, view.bytes, "exchange");
-          } else {
-            add(dest, e->gid, to, buf.data(), buf.size());
-            if (view.bytes > 0) add(dest, e->gid, to, view.data, view.bytes);
-          }
-        });
     if (units == 1) {
       if (failure.any()) drop_queues();
       failure.raise(call);
@@ -821,7 +833,12 @@ class Master {
     int unit;
     const char* data;
     std::size_t bytes;
-    dart_handle_t handle;
+  };
+  // A unit exchange() sends a packed message to: its bytes and where they
+  // start in the send buffer (offset; fill while packing).
+  struct Destination {
+    int unit;
+    std::size_t bytes, offset, fill;
   };
   // A queue sent on its own is received at an address with the same
   // residue modulo kResidues as the one it is sent from: the shared-memory
@@ -960,7 +977,6 @@ class Master {
   // exchange() on more than DASH_BP_EXCHANGE_SPARSE_UNITS units: NBX. The
   // packed queues and the queues sent on their own are in sx_. Collective.
   void exchange_sparse(dash::internal::Failure& failure, bool my_parts, const char* call) {
-    const std::size_t units = team_->size();
     const int me = int(team_->myid().id);
     // NBX: a packed message to each unit that has queues
     // from this one, the large queues after it as messages of their own, all
@@ -972,15 +988,14 @@ class Master {
     const dart_team_t comm = message_team();
     if (failure.any()) sx_.direct.clear();
     sx_.sends.clear();
-    sx_.sends.reserve(units + sx_.direct.size());
+    sx_.sends.reserve(sx_.destinations.size() + sx_.direct.size());
     if (!failure.any()) {
-      for (std::size_t u = 0; u < units; ++u) {
-        if (sx_.send_counts[u] == 0) continue;
+      for (const Destination& d : sx_.destinations) {
+        if (d.bytes == 0) continue;
         sx_.sends.push_back(DART_HANDLE_NULL);
-        dash::check_dart(
-            dart_issend(sx_.send.data() + sx_.send_offsets[u], sx_.send_counts[u], kPackedTag,
-                        DART_TEAM_UNIT_ID(int(u)), comm, &sx_.sends.back()),
-            "dart_issend");
+        dash::check_dart(dart_issend(sx_.send.data() + d.offset, d.bytes, kPackedTag,
+                                     DART_TEAM_UNIT_ID(d.unit), comm, &sx_.sends.back()),
+                         "dart_issend");
       }
       for (const Direct& d : sx_.direct) {
         sx_.sends.push_back(DART_HANDLE_NULL);
@@ -991,7 +1006,7 @@ class Master {
     }
     last_exchange_ = ExchangeStats{sx_.sends.size(), 0};
     if (!sx_.sends.empty()) {
-      for (std::size_t c : sx_.send_counts) last_exchange_.bytes += c;
+      for (const Destination& d : sx_.destinations) last_exchange_.bytes += d.bytes;
       for (const Direct& d : sx_.direct) last_exchange_.bytes += d.bytes;
     }
     dart_handle_t barrier = DART_HANDLE_NULL;
@@ -1033,15 +1048,23 @@ class Master {
   }
 
   // exchange() on at most DASH_BP_EXCHANGE_SPARSE_UNITS units: one alltoall
-  // of sizes (a failure mark or the has-parts bit riding on them) and one
-  // alltoallv of the packed queues; queues sent on their own follow the
-  // sizes. On few units two dense collectives cost less than synchronous
-  // sends, a barrier and an allreduce (BM_sparse_protocol). Collective.
+  // of sizes (a failure mark or the has-parts bit riding on them), one
+  // alltoallv of the packed queues (queues sent on their own follow the
+  // sizes) and one int allreduce agreeing on failures while unpacking. On
+  // few units dense collectives cost less than synchronous sends, a barrier
+  // and an allreduce (BM_sparse_protocol). Collective.
   void exchange_dense(dash::internal::Failure& failure, bool my_parts, const char* call) {
     const std::size_t units = team_->size();
+    const int me = int(team_->myid().id);
     const dart_team_t comm = message_team();
     constexpr std::size_t kFailed = ~std::size_t(0);
     constexpr std::size_t kHasParts = std::size_t(1) << 62;
+    sx_.send_counts.assign(units, 0);
+    sx_.send_offsets.assign(units, 0);
+    for (const Destination& d : sx_.destinations) {
+      sx_.send_counts[std::size_t(d.unit)] = d.bytes;
+      sx_.send_offsets[std::size_t(d.unit)] = d.offset;
+    }
     sx_.recv_counts.assign(units, 0);
     sx_.recv_offsets.resize(units);
     if (failure.any())
@@ -1070,15 +1093,17 @@ class Master {
       throw exception::RemoteFailure(call, int(u), message);
     }
     last_exchange_ = ExchangeStats{sx_.direct.size(), 0};
-    for (std::size_t u = 0; u < units; ++u) {
-      last_exchange_.messages += sx_.send_counts[u] > 0;
-      last_exchange_.bytes += sx_.send_counts[u];
-    }
-    for (Direct& d : sx_.direct) {
+    for (const Destination& d : sx_.destinations) {
+      last_exchange_.messages += d.bytes > 0;
       last_exchange_.bytes += d.bytes;
-      dash::check_dart(
-          dart_isend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), comm, &d.handle),
-          "dart_isend");
+    }
+    sx_.sends.clear();
+    for (const Direct& d : sx_.direct) {
+      last_exchange_.bytes += d.bytes;
+      sx_.sends.push_back(DART_HANDLE_NULL);
+      dash::check_dart(dart_isend(d.data, d.bytes, kExchangeTag, DART_TEAM_UNIT_ID(d.unit), comm,
+                                  &sx_.sends.back()),
+                       "dart_isend");
     }
     std::size_t total = 0;
     for (std::size_t u = 0; u < units; ++u) {
@@ -1091,14 +1116,67 @@ class Master {
                                     sx_.recv_counts.data(), sx_.recv_offsets.data(), comm),
                      "dart_alltoallv");
     // Unpack in unit order: each (source, target) queue comes from one unit,
-    // and a unit's own messages arrive in the order of its headers.
-    for (std::size_t u = 0; u < units; ++u)
-      unpack(sx_.recv.data() + sx_.recv_offsets[u], sx_.recv_counts[u], "exchange", int(u));
-    for (Direct& d : sx_.direct) dash::check_dart(dart_wait(&d.handle), "dart_wait");
+    // and a unit's own messages arrive in the order of its headers. After a
+    // failure the queues sent on their own are still received (their
+    // senders wait for that), into scratch memory.
+    for (std::size_t u = 0; u < units; ++u) {
+      const char* data = sx_.recv.data() + sx_.recv_offsets[u];
+      sx_.directs_received = 0;
+      if (!failure.any()) {
+        try {
+          unpack(data, sx_.recv_counts[u], "exchange", int(u));
+          continue;
+        } catch (...) {
+          failure.capture("unit " + std::to_string(me) + ", receiving the queues of unit " +
+                          std::to_string(u));
+        }
+      }
+      drain_directs(data, sx_.recv_counts[u], int(u), comm);
+    }
+    dash::check_dart(dart_waitall(sx_.sends.data(), sx_.sends.size()), "dart_waitall");
+    sx_.sends.clear();
     sx_.direct.clear();
+    const int mine = failure.own() ? me : INT_MAX;
+    int lowest = INT_MAX;
+    dash::check_dart(dart_allreduce(&mine, &lowest, 1, DART_TYPE_INT, DART_OP_MIN, comm),
+                     "dart_allreduce");
+    if (lowest != INT_MAX) {
+      const std::string message = dash::internal::broadcast_failure_message(
+          failure.own() ? failure.own_message() : std::string(), lowest, comm, call);
+      drop_queues();
+      expected_parts_.clear();
+      if (failure.own()) std::rethrow_exception(failure.own_exception());
+      throw exception::RemoteFailure(call, lowest, message);
+    }
     for (auto& e : entries_) e->proxy->clear_outgoing();
     if (any_parts) exchange_parts(call);
     spill_queues();
+  }
+
+  // Receives into scratch memory the queues that the packed message at data
+  // (nbytes, from unit `from`) announces as sent on their own, past the
+  // sx_.directs_received of them already received: after a failure, so that
+  // their senders do not wait for ever. Local.
+  void drain_directs(const char* data, std::size_t nbytes, int from, dart_team_t comm) {
+    std::size_t announced = 0;
+    for (std::size_t at = 0; at < nbytes;) {
+      std::int64_t header[3];
+      std::memcpy(header, data + at, sizeof(header));
+      at += sizeof(header);
+      if (header[2] >= 0) at += std::size_t(header[2]);
+      if (header[2] < 0 && header[2] > -kPartMark) ++announced;
+    }
+    std::vector<char> scratch;
+    for (std::size_t k = sx_.directs_received; k < announced; ++k) {
+      dart_message_t message;
+      dart_team_unit_t sender;
+      std::size_t n = 0;
+      dash::check_dart(
+          dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(from), comm, &message, &sender, &n),
+          "dart_mprobe");
+      scratch.resize(n + 1);
+      dash::check_dart(dart_mrecv(scratch.data(), n, &message), "dart_mrecv");
+    }
   }
 
   // exchange(): receives one packed message if one is there and unpacks it.
@@ -1127,21 +1205,7 @@ class Master {
                         ", receiving the queues of unit " + std::to_string(from.id));
       }
     }
-    std::size_t announced = 0;
-    for (std::size_t at = 0; at < nbytes;) {
-      std::int64_t header[3];
-      std::memcpy(header, sx_.recv.data() + at, sizeof(header));
-      at += sizeof(header);
-      if (header[2] >= 0) at += std::size_t(header[2]);
-      if (header[2] < 0 && header[2] > -kPartMark) ++announced;
-    }
-    std::vector<char> scratch;
-    for (std::size_t k = sx_.directs_received; k < announced; ++k) {
-      std::size_t n = 0;
-      dash::check_dart(dart_mprobe(kExchangeTag, from, comm, &message, &from, &n), "dart_mprobe");
-      scratch.resize(n + 1);
-      dash::check_dart(dart_mrecv(scratch.data(), n, &message), "dart_mrecv");
-    }
+    drain_directs(sx_.recv.data(), nbytes, from.id, comm);
     return true;
   }
 
@@ -1310,6 +1374,11 @@ class Master {
                                       " could not send its queue from block " +
                                       std::to_string(part.from) + " to block " +
                                       std::to_string(part.to));
+      else if (it == index_.end())
+        failure.capture(std::make_exception_ptr(exception::InvalidArgument(
+            std::string(call) + ": block " + std::to_string(part.to) + " is not on unit " +
+            std::to_string(team_->myid().id) + " (a queue from block " +
+            std::to_string(part.from) + " of unit " + std::to_string(part.unit) + ")")));
       else
         failure.capture(std::make_exception_ptr(exception::RuntimeError(
             std::string(call) + ": unit " + std::to_string(part.unit) + " announced " +
@@ -1533,7 +1602,27 @@ class Master {
   std::unordered_map<int, std::size_t> index_;
   // exchange()'s buffers, kept from call to call.
   struct {
-    std::vector<std::size_t> send_counts, send_offsets, fill;
+    // The units this round sends to, in the order first met, and for each
+    // unit its index there (-1: none; only the entries used are reset).
+    std::vector<Destination> destinations;
+    std::vector<int> slot_of_unit;
+    // Destination of unit `unit` (added with no bytes if new). Local, O(1).
+    Destination& destination(int unit) {
+      int& slot = slot_of_unit[std::size_t(unit)];
+      if (slot < 0) {
+        slot = int(destinations.size());
+        destinations.push_back(Destination{unit, 0, 0, 0});
+      }
+      return destinations[std::size_t(slot)];
+    }
+    // Forgets the last round's destinations, for a team of `units`. Local:
+    // O(destinations), O(units) on the first call only.
+    void clear_destinations(std::size_t units) {
+      if (slot_of_unit.size() != units) slot_of_unit.assign(units, -1);
+      for (const Destination& d : destinations) slot_of_unit[std::size_t(d.unit)] = -1;
+      destinations.clear();
+    }
+    std::vector<std::size_t> send_counts, send_offsets;  // exchange_dense
     std::vector<std::size_t> recv_counts, recv_offsets;  // exchange_dense
     Bytes send, recv;
     std::vector<Direct> direct;
