@@ -404,7 +404,9 @@ TEST(BlocksExchange, MalformedSparseUnitsFlagThrows) {
 // A queue to a block that its owner never added fails on the owner while it takes the queue in
 // (a remote sender) or packs it (its own block), and on every unit: the owner throws
 // InvalidArgument, the others RemoteFailure naming it, with queues sent on their own (40 KiB
-// views) in flight to it and from it; nobody waits for ever, and the next exchange works.
+// views) in flight to it and from it; nobody waits for ever, and the next exchange works. A
+// failure while taking queues in on the dense path is held like one of foreach and thrown by
+// the next collective call (report_failures here).
 TEST(BlocksExchange, QueueToABlockNeverAddedFailsOnEveryUnit) {
   const int nb = 2 * nunits();
   const int owner = nunits() - 1, missing = nb - 1;
@@ -427,6 +429,7 @@ TEST(BlocksExchange, QueueToABlockNeverAddedFailsOnEveryUnit) {
     });
     try {
       master.exchange();
+      master.report_failures();
       ADD_FAILURE() << "no exception on unit " << myid();
     } catch (const dash::exception::RemoteFailure& e) {
       EXPECT_NE(myid(), owner);
@@ -437,9 +440,11 @@ TEST(BlocksExchange, QueueToABlockNeverAddedFailsOnEveryUnit) {
     } catch (const dash::exception::InvalidArgument& e) {
       EXPECT_EQ(myid(), owner) << e.what();
     }
-    // Nothing of the failed round is left; the next round delivers.
+    // Nothing of the failed round is left on the failing unit; the next round delivers.
     master.foreach ([&](int& gid, Proxy& p) {
-      EXPECT_TRUE(p.incoming_from().empty()) << "block " << gid;
+      if (myid() == owner) {
+        EXPECT_TRUE(p.incoming_from().empty()) << "block " << gid;
+      }
       p.enqueue((gid + 1) % (nb - 1), gid);
     });
     master.exchange();

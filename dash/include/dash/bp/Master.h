@@ -31,7 +31,7 @@
 // the units a unit sends to, not the team size (the packing visits only the
 // units a unit sends to as well). On fewer units, where dense collectives
 // are cheaper, one alltoall of sizes and one alltoallv of the buffers move
-// them, and one int allreduce agrees on failures. iexchange()
+// them. iexchange()
 // sends each unit's packed queues with a synchronous-mode send (tags 30001
 // and 30004 in turn) as soon as a callback has filled them and detects termination with the
 // IExchange state machine (Termination.h). Queues keep the order of enqueue per (source, target)
@@ -52,8 +52,7 @@
 // | foreach     | local: f on every block of the calling unit             |
 // | exchange    | collective over the team: a message per destination     |
 // |             | unit, one ibarrier and one 2-int allreduce (more than 8 |
-// |             | units), else one alltoall, one alltoallv and one int    |
-// |             | allreduce                                               |
+// |             | units), else one alltoall and one alltoallv             |
 // | iexchange   | collective over the team: point-to-point messages plus  |
 // |             | one ibarrier and one iallreduce per termination attempt |
 #ifndef DASH__BP__MASTER_H_
@@ -363,9 +362,10 @@ class Master {
     }
   }
 
-  // Throws, on every unit, a failure that foreach holds on any unit (its own
-  // exception where it happened, dash::exception::RemoteFailure on the
-  // others); returns if there is none. For programs that follow foreach
+  // Throws, on every unit, a failure held on any unit (from foreach, or one
+  // after an exchange's last collective: its own exception where it
+  // happened, dash::exception::RemoteFailure on the others); returns if
+  // there is none. For programs that follow foreach
   // calls with collectives of their own (exchange, iexchange and reduce do
   // it already). Collective over the team: one int allreduce.
   void report_failures() {
@@ -382,13 +382,17 @@ class Master {
   // Sparse (NBX) on more than DASH_BP_EXCHANGE_SPARSE_UNITS units (default
   // 8; 0: always), dense collectives on fewer (see the top of this file).
   //
-  // Failures: a failure held from foreach, or an enqueue to a gid outside
-  // [0, nblocks), makes this unit send a failure mark instead of its queues
-  // (dense) or send nothing (sparse); a queue it cannot take in makes it
-  // drop the rest of what it receives. The sizes' alltoall or the closing
-  // allreduce tells every unit; every queue of every unit is emptied, and
-  // every unit throws: the failing unit its own exception, the others
-  // dash::exception::RemoteFailure naming the lowest failing unit.
+  // Failures: a failure held from foreach, an enqueue to a gid outside
+  // [0, nblocks), or one while packing (a queue to a block of this unit that
+  // was never added, memory) makes this unit send a failure mark instead of
+  // its queues (dense) or send nothing (sparse), and the sizes' alltoall or
+  // the closing allreduce tells every unit; every queue of every unit is
+  // emptied, and every unit throws: the failing unit its own exception, the
+  // others dash::exception::RemoteFailure naming the lowest failing unit.
+  // A queue the unit cannot take in fails the same way on the sparse path;
+  // on the dense path, and for a failure storing incoming queues (out of
+  // core), the unit drops what it received and holds the failure like one
+  // of foreach, for the next collective call to report.
   //
   // Out of core: under a memory-block limit that the unit's blocks exceed,
   // outgoing queues of at least DASH_OOC_QUEUE_INLINE bytes went to the
@@ -1044,15 +1048,14 @@ class Master {
     }
     for (auto& e : entries_) e->proxy->clear_outgoing();
     if (agreed[1] == 0) exchange_parts(call);
-    spill_queues();
+    hold_failures_of([&] { spill_queues(); });
   }
 
   // exchange() on at most DASH_BP_EXCHANGE_SPARSE_UNITS units: one alltoall
   // of sizes (a failure mark or the has-parts bit riding on them), one
   // alltoallv of the packed queues (queues sent on their own follow the
-  // sizes) and one int allreduce agreeing on failures while unpacking. On
-  // few units dense collectives cost less than synchronous sends, a barrier
-  // and an allreduce (BM_sparse_protocol). Collective.
+  // sizes). On few units two dense collectives cost less than synchronous
+  // sends, a barrier and an allreduce (BM_sparse_protocol). Collective.
   void exchange_dense(dash::internal::Failure& failure, bool my_parts, const char* call) {
     const std::size_t units = team_->size();
     const int me = int(team_->myid().id);
@@ -1136,21 +1139,29 @@ class Master {
     dash::check_dart(dart_waitall(sx_.sends.data(), sx_.sends.size()), "dart_waitall");
     sx_.sends.clear();
     sx_.direct.clear();
-    const int mine = failure.own() ? me : INT_MAX;
-    int lowest = INT_MAX;
-    dash::check_dart(dart_allreduce(&mine, &lowest, 1, DART_TYPE_INT, DART_OP_MIN, comm),
-                     "dart_allreduce");
-    if (lowest != INT_MAX) {
-      const std::string message = dash::internal::broadcast_failure_message(
-          failure.own() ? failure.own_message() : std::string(), lowest, comm, call);
-      drop_queues();
-      expected_parts_.clear();
-      if (failure.own()) std::rethrow_exception(failure.own_exception());
-      throw exception::RemoteFailure(call, lowest, message);
-    }
     for (auto& e : entries_) e->proxy->clear_outgoing();
     if (any_parts) exchange_parts(call);
-    spill_queues();
+    if (failure.own()) {
+      // After the last collective: held like a failure of foreach (foreach
+      // does nothing meanwhile) and reported by the next collective call,
+      // which an agreement here would cost every exchange (1.2-1.6x for
+      // small halos on 2-4 units).
+      drop_queues();
+      held_ = failure.own_exception();
+      return;
+    }
+    hold_failures_of([&] { spill_queues(); });
+  }
+
+  // Runs f, a local step after an operation's last collective; a failure is
+  // held like one of foreach, for the next collective call to report. Local.
+  template <class F>
+  void hold_failures_of(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      if (!held_) held_ = std::current_exception();
+    }
   }
 
   // Receives into scratch memory the queues that the packed message at data
@@ -1377,8 +1388,8 @@ class Master {
       else if (it == index_.end())
         failure.capture(std::make_exception_ptr(exception::InvalidArgument(
             std::string(call) + ": block " + std::to_string(part.to) + " is not on unit " +
-            std::to_string(team_->myid().id) + " (a queue from block " +
-            std::to_string(part.from) + " of unit " + std::to_string(part.unit) + ")")));
+            std::to_string(team_->myid().id) + " (a queue from block " + std::to_string(part.from) +
+            " of unit " + std::to_string(part.unit) + ")")));
       else
         failure.capture(std::make_exception_ptr(exception::RuntimeError(
             std::string(call) + ": unit " + std::to_string(part.unit) + " announced " +
