@@ -1,5 +1,5 @@
-# Installs BUILD_DIR into WORK_DIR/prefix, configures and builds the consumer project against
-# it, checks the consumers link EXPECT_MPI, and runs each on 2 units with LAUNCH ('|'-separated).
+# Installs BUILD_DIR into WORK_DIR/prefix, configures and builds the consumer project (C and
+# C++) and the C++-only one against it, checks the consumers link EXPECT_MPI, and runs each on 2 units with LAUNCH ('|'-separated).
 
 # Runs a command and stops with its output when it fails.
 function(run_checked what)
@@ -18,6 +18,15 @@ run_checked("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR
             -G ${GENERATOR} -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
             -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_PREFIX_PATH=${prefix})
 run_checked("building the consumer" ${CMAKE_COMMAND} --build ${build})
+# The C++-only project (no C language enabled) next to it, into the same build directory's
+# sibling; its binary is copied next to the others.
+set(build_cxx_only ${WORK_DIR}/build-cxx-only)
+run_checked("configuring the C++-only consumer" ${CMAKE_COMMAND}
+            -S ${CONSUMER_SOURCE_DIR}/../consumer_cxx_only -B ${build_cxx_only} -G ${GENERATOR}
+            -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+            -DCMAKE_PREFIX_PATH=${prefix})
+run_checked("building the C++-only consumer" ${CMAKE_COMMAND} --build ${build_cxx_only})
+file(COPY ${build_cxx_only}/consumer_cxx_only DESTINATION ${build})
 
 string(REPLACE "|" ";" launch "${LAUNCH}")
 if(EXPECT_MPI STREQUAL "mpich")
@@ -27,7 +36,7 @@ elseif(EXPECT_MPI STREQUAL "openmpi")
 else()
   set(mpi_library "")  # unknown MPI: nothing to check
 endif()
-foreach(consumer IN ITEMS consumer_c consumer_cxx)
+foreach(consumer IN ITEMS consumer_c consumer_cxx consumer_cxx_only)
   run_checked("ldd ${consumer}" ldd ${build}/${consumer})
   if(mpi_library AND NOT last_output MATCHES "${mpi_library}")
     message(FATAL_ERROR "${consumer} does not link ${EXPECT_MPI}:\n${last_output}")
