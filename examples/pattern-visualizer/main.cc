@@ -511,6 +511,15 @@ std::string render_svg(const Pattern& pattern, bool team_grid) {
   return svg.str();
 }
 
+// The default unit grid: balanced over the distributed dimensions (DASH's
+// TeamSpec(dist, team) puts every unit in one dimension).
+dash::TeamSpec<2> balanced_team_spec(const dash::DistributionSpec<2>& dist, dash::Team& team) {
+  dash::TeamSpec<2> ts(dist, team);
+  if (dist[0].type != dash::DistributionType::NONE && dist[1].type != dash::DistributionType::NONE)
+    ts.balance_extents();
+  return ts;
+}
+
 // Builds the pattern (every unit), writes the SVG and the summary (unit 0).
 template <class Pattern>
 int visualize(const Options& o, bool team_grid) {
@@ -522,7 +531,7 @@ int visualize(const Options& o, bool team_grid) {
   const Pattern pattern = [&] {
     try {
       const dash::TeamSpec<2> teamspec = o.team ? dash::TeamSpec<2>((*o.team)[0], (*o.team)[1])
-                                                : dash::TeamSpec<2>(distspec, team);
+                                                : balanced_team_spec(distspec, team);
       return Pattern(sizespec, distspec, teamspec, team);
     } catch (const dash::exception::InvalidArgument& e) {
       throw UsageError(e.what());

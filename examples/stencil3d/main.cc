@@ -93,9 +93,10 @@ int run(const Options& o) {
   const bool root = me.id == 0;
   dart_unit_mapping_info_t info{};
   check(dart_unit_mapping_info(&info), "dart_unit_mapping_info");
-  // The grid a container's balanced TeamSpec gives: dart_balanced_dims, the grid
+  // The grid of a container's balanced TeamSpec: dart_balanced_dims, the grid
   // DART_UNIT_MAPPING optimises (one balanced grid for the runtime, containers and blocks).
-  const dash::TeamSpec<3> grid(dash::Team::All());
+  dash::TeamSpec<3> grid(dash::Team::All());
+  grid.balance_extents();
   const std::array<int, 3> dims = {int(grid.extent(0)), int(grid.extent(1)), int(grid.extent(2))};
 
   // none: position p holds the unit whose MPI rank is p; mapped: the ids in force.

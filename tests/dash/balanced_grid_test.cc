@@ -1,6 +1,6 @@
-// One balanced grid: dart_balanced_dims, the containers' TeamSpec (balanced
-// constructors, balance_extents, make_team_spec) and the blocks'
-// RegularDecomposer factor every unit count the same way, and under
+// One balanced grid: dart_balanced_dims, the containers' TeamSpec
+// (balance_extents, make_team_spec) and the blocks' RegularDecomposer factor
+// every unit count the same way, and under
 // DART_UNIT_MAPPING the neighbours of a container's and a block layer's own
 // unit grid are the neighbours the mapping optimised: counted on the grid the
 // container and the decomposer really use (the owner of each block), their
@@ -78,6 +78,7 @@ TEST(BalancedGrid, DartTeamSpecAndDecomposerAgreeUpTo1024UnitsIn1To4Dims) {
 TEST(BalancedGrid, TeamSpecsOfTheRunUseDartsGrid) {
   const auto dims3 = DartDims(nunits(), 3);
   dash::TeamSpec<3> all(dash::Team::All());
+  all.balance_extents();
   EXPECT_EQ(std::vector<std::size_t>(all.extents().begin(), all.extents().end()), dims3);
   const auto made = dash::make_team_spec(dash::SizeSpec<3>(40, 40, 40));
   EXPECT_EQ(std::vector<std::size_t>(made.extents().begin(), made.extents().end()), dims3);
@@ -143,6 +144,7 @@ TEST(BalancedGrid, RemappedContainerNeighboursAreTheMappedOnes) {
   const auto dims = DartDims(nunits(), 3);
   // A 3-D tiled container on the balanced TeamSpec, two elements per tile edge.
   dash::TeamSpec<3> ts(dash::Team::All());
+  ts.balance_extents();
   const dash::DistributionSpec<3> dist(dash::TILE(2), dash::TILE(2), dash::TILE(2));
   dash::TilePattern<3> pattern(dash::SizeSpec<3>(2 * dims[0], 2 * dims[1], 2 * dims[2]), dist, ts);
   std::vector<dart_global_unit_t> container(static_cast<std::size_t>(nunits()));

@@ -1230,4 +1230,49 @@ TYPED_TEST(TilePatternLayout, UnderfilledTilesArePacked) {
   }
 }
 
+// TeamSpec's constructors follow DASH: every unit in dimension 0 from a team, in the first TILE
+// (else the first distributed) dimension from a distribution; a grid made from a team and given
+// to a pattern that distributes more than one dimension is rearranged the same way, an
+// explicit grid is kept; balance_extents balances.
+TEST(TeamSpecDash, UnitsGoWhereDashPutsThem) {
+  const std::size_t n = std::size_t(nunits());
+  using TS2 = dash::TeamSpec<2>;
+  using DS2 = dash::DistributionSpec<2>;
+  EXPECT_EQ(TS2().extents(), (std::array<std::size_t, 2>{n, 1}));
+  EXPECT_EQ(dash::TeamSpec<3>(dash::Team::All()).extents(), (std::array<std::size_t, 3>{n, 1, 1}));
+  EXPECT_EQ(TS2(DS2(dash::TILE(2), dash::TILE(3))).extents(), (std::array<std::size_t, 2>{n, 1}));
+  EXPECT_EQ(TS2(DS2(dash::BLOCKED, dash::TILE(3))).extents(), (std::array<std::size_t, 2>{1, n}));
+  EXPECT_EQ(TS2(DS2(dash::NONE, dash::BLOCKED)).extents(), (std::array<std::size_t, 2>{1, n}));
+  EXPECT_EQ(TS2(DS2(dash::CYCLIC, dash::BLOCKED)).extents(), (std::array<std::size_t, 2>{n, 1}));
+  EXPECT_EQ(TS2(DS2(dash::NONE, dash::NONE)).extents(), (std::array<std::size_t, 2>{n, 1}));
+  // A grid made from the team, given with a distribution over two dimensions, is rearranged;
+  // with one distributed dimension, or an explicit grid, it is kept.
+  const DS2 tiles(dash::BLOCKED, dash::TILE(2));
+  EXPECT_EQ(TS2(TS2(), tiles, dash::Team::All()).extents(), (std::array<std::size_t, 2>{1, n}));
+  EXPECT_EQ(TS2(TS2(), DS2(dash::NONE, dash::BLOCKED), dash::Team::All()).extents(),
+            (std::array<std::size_t, 2>{n, 1}));
+  EXPECT_EQ(TS2(TS2(n, 1), tiles, dash::Team::All()).extents(), (std::array<std::size_t, 2>{n, 1}));
+  if (n > 1) {
+    EXPECT_THROW(TS2(TS2(n + 1, 1), tiles, dash::Team::All()), dash::exception::InvalidArgument);
+  }
+  TS2 balanced;
+  balanced.balance_extents();
+  EXPECT_EQ(balanced.num_units(), n);
+  TS2 copied = balanced;
+  EXPECT_EQ(TS2(copied, tiles, dash::Team::All()), balanced);  // not made from the team: kept
+  // DASH's tiled-matrix check: with TILE(b), TILE(b) over the default grid, the first local
+  // tile of unit u starts at row u * b, column 0.
+  const long b = 3;
+  const dash::TilePattern<2> pattern(dash::SizeSpec<2>(b * long(n) * 2, b * 4),
+                                     DS2(dash::TILE(b), dash::TILE(b)));
+  EXPECT_EQ(pattern.teamspec().extents(), (std::array<std::size_t, 2>{n, 1}));
+  const auto first = pattern.local_block(0);
+  EXPECT_EQ(first.offset(0), b * long(myid()));
+  EXPECT_EQ(first.offset(1), 0);
+  // A pattern given the team's default grid with a distribution over two dimensions puts the
+  // units in the first TILE dimension, as TeamSpec(dist, team) does.
+  const dash::BlockPattern<2> rows_of_tiles(dash::SizeSpec<2>(8, 6 * long(n)), tiles, TS2());
+  EXPECT_EQ(rows_of_tiles.teamspec().extents(), (std::array<std::size_t, 2>{1, n}));
+}
+
 }  // namespace

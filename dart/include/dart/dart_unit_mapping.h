@@ -85,7 +85,7 @@ dart_ret_t dart_unit_mpi_rank(dart_global_unit_t unit, int* world_rank);
 /* Balanced Cartesian factorisation of nunits into ndims factors, non-increasing, as equal as
  * possible (the largest factor as small as possible, then the next): 12,3 -> 3,2,2. The one
  * balanced grid of the library: the grid the mapping targets, and the grid of
- * dash::TeamSpec's balanced constructors, balance_extents(), dash::make_team_spec and
+ * dash::TeamSpec::balance_extents(), dash::make_team_spec and
  * dash::bp::RegularDecomposer. DART_ERR_INVAL unless nunits >= 1, 1 <= ndims <=
  * DART_BALANCED_DIMS_MAX and dims != NULL. Local; needs no dart_init. */
 dart_ret_t dart_balanced_dims(int nunits, int ndims, int* dims);

@@ -1,8 +1,12 @@
 // TeamSpec: arranges the units of a team in an N-D grid. Unit ids are the
-// row-major linearisation of their grid coordinates.
+// row-major linearisation of their grid coordinates. The constructors from a
+// team or a distribution follow DASH (all units in one dimension); the
+// balanced grid of DART_UNIT_MAPPING and the block decomposer is
+// balance_extents() or dash::make_team_spec.
 #ifndef DASH__PATTERN__TEAM_SPEC_H_
 #define DASH__PATTERN__TEAM_SPEC_H_
 
+#include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/pattern/BalancedGrid.h>
 #include <dash/pattern/DistributionSpec.h>
@@ -11,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace dash {
@@ -21,17 +26,42 @@ class TeamSpec {
   using index_type = IndexType;
   using size_type = std::make_unsigned_t<IndexType>;
 
-  // All units of `team` in a balanced grid over all N dimensions. Local.
-  explicit TeamSpec(const Team& team = Team::All()) {
-    assign_balanced(team.size(), std::array<bool, N>{} /* all distributed */, true);
+  // All units of `team` in dimension 0 (DASH's default; balance_extents()
+  // or make_team_spec balance them). Local.
+  explicit TeamSpec(const Team& team = Team::All()) : linear_(true) {
+    assign_in_dimension(team.size(), 0);
   }
-  // The units of `team` in a balanced grid over the dimensions `dist` does
-  // not mark NONE. Local.
+  // All units of `team` in the first dimension `dist` marks TILE if it marks
+  // any, else in the first it does not mark NONE (dimension 0 if it marks
+  // every one NONE), as DASH has it. Local.
   TeamSpec(const DistributionSpec<N>& dist, const Team& team = Team::All()) {
-    std::array<bool, N> none{};
-    for (dim_t d = 0; d < N; ++d) none[d] = dist[d].type == DistributionType::NONE;
-    assign_balanced(team.size(), none, false);
+    assign_in_dimension(team.size(), first_distributed(dist));
   }
+  // `other`'s grid for a pattern of `dist` over `team` (the grid the
+  // patterns use for a TeamSpec they are given): `other` itself, unless it
+  // was made by TeamSpec(team) and dist distributes more than one
+  // dimension, then TeamSpec(dist, team). Local; throws
+  // dash::exception::InvalidArgument when `other` does not hold the team's
+  // units.
+  TeamSpec(const TeamSpec& other, const DistributionSpec<N>& dist, const Team& team)
+      : extents_(other.extents_) {
+    if (other.size() != team.size())
+      throw exception::InvalidArgument("dash::TeamSpec: the grid holds " +
+                                       std::to_string(other.size()) + " units, the team " +
+                                       std::to_string(team.size()));
+    std::size_t distributed = 0;
+    for (dim_t d = 0; d < N; ++d) distributed += dist[d].type != DistributionType::NONE;
+    if (other.linear_ && distributed > 1) assign_in_dimension(team.size(), first_distributed(dist));
+  }
+  // What a pattern of `dist` over `team` makes of the grid it is given: the
+  // constructor above when the grid holds the team's units, else the grid
+  // unchanged (the pattern reports the mismatch). Local.
+  static TeamSpec for_pattern(const TeamSpec& given, const DistributionSpec<N>& dist,
+                              const Team& team) {
+    return given.size() == team.size() ? TeamSpec(given, dist, team) : given;
+  }
+  TeamSpec(const TeamSpec&) = default;
+  TeamSpec& operator=(const TeamSpec&) = default;
   // An explicit grid, e.g. TeamSpec<2>(2, 3).
   template <class... E,
             class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>
@@ -51,7 +81,10 @@ class TeamSpec {
   size_type num_units() const { return size(); }
   // Rearranges the same units in the balanced grid over all N dimensions
   // (dart_balanced_dims: 12 units in 2-D -> 4 x 3). Local.
-  void balance_extents() { assign_balanced(size(), std::array<bool, N>{}, true); }
+  void balance_extents() {
+    assign_balanced(size());
+    linear_ = false;
+  }
   // Number of dimensions with more than one unit.
   dim_t rank() const {
     dim_t r = 0;
@@ -70,25 +103,30 @@ class TeamSpec {
   bool operator!=(const TeamSpec& o) const { return !(*this == o); }
 
  private:
-  void assign_balanced(std::size_t nunits, const std::array<bool, N>& none, bool all_dims) {
-    std::size_t ndist = 0;
-    for (dim_t d = 0; d < N; ++d) ndist += all_dims || !none[d];
+  // The first dimension dist marks TILE, else the first it does not mark
+  // NONE, else 0.
+  static dim_t first_distributed(const DistributionSpec<N>& dist) {
+    for (dim_t d = 0; d < N; ++d)
+      if (dist[d].type == DistributionType::TILE) return d;
+    for (dim_t d = 0; d < N; ++d)
+      if (dist[d].type != DistributionType::NONE) return d;
+    return 0;
+  }
+  // nunits units in dimension d, 1 in the others (all 1 for the null team,
+  // which the pattern names).
+  void assign_in_dimension(std::size_t nunits, dim_t d) {
     for (auto& e : extents_) e = 1;
-    if (nunits == 0) return;  // Team::Null(): the pattern names the null team
-    if (ndist == 0) {
-      // Nothing is distributed: keep the units in dimension 0 so the
-      // pattern can report the mismatch with the distribution.
-      if (N > 0) extents_[0] = nunits;
-      return;
-    }
-    auto factors = internal::balanced_factors(nunits, ndist);
-    std::size_t next = 0;
-    for (dim_t d = 0; d < N; ++d) {
-      if (all_dims || !none[d]) extents_[d] = factors[next++];
-    }
+    if (N > 0 && nunits > 0) extents_[d] = static_cast<size_type>(nunits);
+  }
+  void assign_balanced(std::size_t nunits) {
+    for (auto& e : extents_) e = 1;
+    if (nunits == 0) return;
+    auto factors = internal::balanced_factors(nunits, N);
+    for (dim_t d = 0; d < N; ++d) extents_[d] = factors[std::size_t(d)];
   }
 
   std::array<size_type, N> extents_{};
+  bool linear_ = false;  // made by TeamSpec(team): patterns may rearrange it
 };
 
 }  // namespace dash

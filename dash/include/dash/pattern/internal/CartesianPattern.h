@@ -185,10 +185,13 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   // dash::exception::InvalidArgument if they do not fit each other or the team.
   CartesianPattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                    const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
-      : Base(sizespec, team), distspec_(distspec), teamspec_(teamspec) {
-    init_dimensions(sizespec, distspec, teamspec, team);
+      : Base(sizespec, team),
+        distspec_(distspec),
+        teamspec_(TeamSpec<N, IndexType>::for_pattern(teamspec, distspec, team)) {
+    init_dimensions(sizespec, distspec, teamspec_, team);
   }
-  // Unit grid balanced over the distributed dimensions. Local.
+  // Every unit in the first distributed dimension (TeamSpec(distspec, team),
+  // as DASH has it). Local.
   explicit CartesianPattern(const SizeSpec<N, IndexType>& sizespec,
                             const DistributionSpec<N>& distspec = DistributionSpec<N>(),
                             Team& team = Team::All())

@@ -218,7 +218,9 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
   // size than the team, block size 0 or extents that overflow IndexType.
   DealtTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                    const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
-      : Base(sizespec, team), distspec_(distspec), teamspec_(teamspec) {
+      : Base(sizespec, team),
+        distspec_(distspec),
+        teamspec_(TeamSpec<N, IndexType>::for_pattern(teamspec, distspec, team)) {
     if (teamspec.size() != team.size())
       throw exception::InvalidArgument(
           this->where("the TeamSpec holds " + std::to_string(teamspec.size()) +
