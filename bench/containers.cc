@@ -22,6 +22,11 @@
 //       unit 1's part is not reachable by load/store (DART_SHARED_WINDOWS=0) the remote case
 //       also vs MPI_Get + MPI_Win_flush of 8 bytes on an MPI_Win_allocate window and on an
 //       MPI_Win_allocate_shared window (the window kind DART reads through on one node)
+//   BM_matrix_subscript/<0|1>
+//       DASH's subscripts over unit 0's 256 x 1024 doubles of a BLOCKED x NONE matrix: m[r][c]
+//       (global coordinates, a GlobRef read on the load path) vs m(r, c) and a raw pointer (0);
+//       m.local[r][c] vs m.local(r, c) and a raw pointer (1) (the target: the proxy within
+//       10% of the call)
 //   BM_pattern_local/<pattern>
 //       pattern.local(g) for every g of a 1024 x 1024 element index space vs (g / B, g % B)
 //       with a run-time B
@@ -59,6 +64,7 @@ using bench::run_paired;
 using bench::Side;
 
 using Array = dash::Array<double>;
+using Matrix2 = dash::Matrix<double, 2>;
 using index_t = Array::index_type;
 using Clock = std::chrono::steady_clock;
 
@@ -74,6 +80,8 @@ const std::vector<std::size_t> kRandomBytes = {std::size_t(32) << 10, std::size_
 constexpr std::size_t kMinPassElements = std::size_t(1) << 15;
 // Random reads per timed pass.
 constexpr std::size_t kReads = std::size_t(1) << 14;
+// Rows per unit and columns of BM_matrix_subscript's matrix (2 MiB per unit).
+constexpr long kMatrixRows = 256, kMatrixCols = 1024;
 // Extents of the pattern benchmarks' index space.
 constexpr index_t kPatternExtent = 1024;
 
@@ -95,6 +103,8 @@ struct Fixture {
   std::map<std::size_t, std::unique_ptr<Array>> arrays;
   std::map<std::size_t, std::vector<double>> vectors;  // unit 0 only
   std::map<std::size_t, RandomCase> random;
+  // BM_matrix_subscript: kMatrixRows x kMatrixCols doubles per unit, BLOCKED x NONE.
+  std::unique_ptr<Matrix2> matrix;
 };
 Fixture fx;
 
@@ -326,6 +336,50 @@ void pattern_local(benchmark::State& state, const PatternT& pattern) {
                }}});
 }
 
+// ---- 5. matrix element access ------------------------------------------------------------
+
+// Sum of at(r, c) over rows [0, rows) and columns [0, cols): the one loop of every
+// BM_matrix_subscript case (not inlined into the benchmark; each accessor inlined into it).
+template <class At>
+[[gnu::noinline]] double sum_rows(long rows, long cols, const At& at) {
+  double s = 0;
+  for (long r = 0; r < rows; ++r)
+    for (long c = 0; c < cols; ++c) s += static_cast<double>(at(r, c));
+  return s;
+}
+
+// Unit 0's rows of the BLOCKED x NONE matrix read through DASH's subscripts: m[r][c] (global
+// coordinates, GlobRef) against m(r, c) and a raw pointer (arg 0), m.local[r][c] against
+// m.local(r, c) and a raw pointer (arg 1).
+void BM_matrix_subscript(benchmark::State& state) {
+  Matrix2& m = *fx.matrix;
+  const bool local = state.range(0) == 1;
+  const long rows = long(m.pattern().local_extents()[0]), cols = long(m.extent(1));
+  const double* raw = m.lbegin();
+  auto timed = [&](auto at) {
+    return [&, at] {
+      double s = sum_rows(rows, cols, at);
+      benchmark::DoNotOptimize(s);
+      benchmark::ClobberMemory();
+    };
+  };
+  auto by_pointer = timed([raw, cols](long r, long c) { return raw[r * cols + c]; });
+  if (local) {
+    state.SetLabel("m.local[r][c] over the local part vs m.local(r, c) and a raw pointer");
+    run_paired(
+        state, double(rows * cols), "elem", timed([&m](long r, long c) { return m.local[r][c]; }),
+        {{"call", timed([&m](long r, long c) { return m.local(r, c); })}, {"pointer", by_pointer}});
+  } else {
+    state.SetLabel(
+        "m[r][c] over unit 0's rows (GlobRef, load path) vs m(r, c) and a raw "
+        "pointer");
+    run_paired(state, double(rows * cols), "elem",
+               timed([&m](long r, long c) { return double(m[r][c]); }),
+               {{"call", timed([&m](long r, long c) { return double(m(r, c)); })},
+                {"pointer", by_pointer}});
+  }
+}
+
 // ---- registration ------------------------------------------------------------------------
 
 void local_sizes(benchmark::internal::Benchmark* b) {
@@ -346,6 +400,7 @@ BENCHMARK(BM_local_write)->Apply(local_sizes);
 BENCHMARK(BM_globiter_read_local)->Apply(globiter_sizes);
 BENCHMARK(BM_random_read_local)->Apply(random_sizes);
 BENCHMARK(BM_random_read_remote)->Apply(random_sizes);
+BENCHMARK(BM_matrix_subscript)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // The patterns of BM_pattern_local; built on unit 0 only (pattern construction is local).
 struct Patterns {
@@ -398,6 +453,10 @@ void setup(bool measuring, bool one_node) {
     fx.arrays[bytes] = make_array(bytes);
     if (measuring) fx.vectors[bytes].assign(bytes / sizeof(double), 1.0);
   }
+  fx.matrix =
+      std::make_unique<Matrix2>(dash::SizeSpec<2>(kMatrixRows * long(fx.units), kMatrixCols),
+                                dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
+  for (double* p = fx.matrix->lbegin(); p != fx.matrix->lend(); ++p) *p = 1.0;
   std::mt19937_64 rng(20240601);
   for (std::size_t bytes : kRandomBytes) {
     RandomCase& c = fx.random[bytes];
@@ -438,12 +497,10 @@ void teardown() {
     }
   }
   fx.random.clear();
+  fx.matrix.reset();
   fx.arrays.clear();
   fx.vectors.clear();
 }
-
-// A barrier in which waiting units sleep instead of spinning, leaving the cores to the unit that
-// measures (scripts/bench.sh runs 2 units, often on 2 cores).
 
 }  // namespace
 

@@ -1,7 +1,8 @@
 // dash::Matrix / dash::NArray and views: element access from every unit to
 // every other unit, local views and local blocks, block/row/col/sub views
 // visit exactly their elements, composed views (local of sub), index sets,
-// blocks of a view, bounds errors.
+// blocks of a view, bounds errors; DASH's subscripts m[i][j] (global, const,
+// local, on a block view, in 3-D).
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
@@ -224,6 +225,77 @@ TEST(Matrix, ArrayViews) {
     if (arr.pattern().unit_at(i) == arr.pattern().myid()) ref.insert(i);
   EXPECT_EQ(mine, ref);
   arr.barrier();
+}
+
+// DASH's subscripts: m[i][j] writes and reads like m(i, j) from every unit to every other, on
+// both patterns and both orders, odd extents and several distributions; m[i] is row i (begin/
+// end, size); a const matrix reads; local[i][j] is local(i, j); a block view's [i][j] is
+// relative to the block.
+TYPED_TEST(MatrixTyped, SubscriptsReadAndWriteLikeCoordinates) {
+  for (auto dist : Distributions()) {
+    const long rows = 11, cols = 7;
+    TypeParam m(dash::SizeSpec<2>(rows, cols), dist);
+    for (long r = 0; r < rows; ++r)
+      for (long c = 0; c < cols; ++c)
+        if ((r * cols + c) % nunits() == myid()) m[r][c] = Value(r, c);
+    m.flush();
+    m.barrier();
+    const TypeParam& cm = m;
+    for (long r = 0; r < rows; ++r) {
+      for (long c = 0; c < cols; ++c) {
+        ASSERT_EQ(long(m[r][c]), Value(r, c)) << r << "," << c;
+        ASSERT_EQ(long(cm[r][c]), Value(r, c)) << r << "," << c;
+      }
+      auto row = m[r];
+      static_assert(decltype(row)::rank() == 1);
+      EXPECT_EQ(row.size(), std::size_t(cols));
+      EXPECT_EQ(row.extent(0), std::size_t(cols));
+      long sum = 0, expected = 0;
+      for (auto v : row) sum += long(v);
+      for (long c = 0; c < cols; ++c) expected += Value(r, c);
+      EXPECT_EQ(sum, expected) << "row " << r;
+    }
+    // local[i][j] by local coordinates, like local(i, j).
+    const auto lext = m.local.extents();
+    for (long i = 0; i < long(lext[0]); ++i)
+      for (long j = 0; j < long(lext[1]); ++j) {
+        long& ref = m.local[i][j];
+        EXPECT_EQ(&ref, &m.local(i, j));
+      }
+    // A block view's subscripts are relative to the block.
+    auto blk = m.block({0, 0});
+    for (long i = 0; i < long(blk.extent(0)); ++i)
+      for (long j = 0; j < long(blk.extent(1)); ++j)
+        EXPECT_EQ(long(blk[i][j]), Value(blk.offset(0) + i, blk.offset(1) + j));
+    m.barrier();
+  }
+}
+
+TEST(Matrix, SubscriptsInThreeDimensions) {
+  const long e0 = 5, e1 = 3, e2 = 4;
+  dash::Matrix<long, 3> m(dash::SizeSpec<3>(e0, e1, e2),
+                          dash::DistributionSpec<3>(dash::BLOCKED, dash::NONE, dash::NONE));
+  auto value = [](long i, long j, long k) { return 100 * i + 10 * j + k; };
+  if (myid() == 0)
+    for (long i = 0; i < e0; ++i)
+      for (long j = 0; j < e1; ++j)
+        for (long k = 0; k < e2; ++k) m[i][j][k] = value(i, j, k);
+  m.flush();
+  m.barrier();
+  for (long i = 0; i < e0; ++i) {
+    auto plane = m[i];
+    static_assert(decltype(plane)::rank() == 2);
+    EXPECT_EQ(plane.size(), std::size_t(e1 * e2));
+    for (long j = 0; j < e1; ++j) {
+      auto line = plane[j];
+      static_assert(decltype(line)::rank() == 1);
+      long k = 0;
+      for (auto v : line) EXPECT_EQ(long(v), value(i, j, k++));
+      EXPECT_EQ(k, e2);
+      for (long kk = 0; kk < e2; ++kk) EXPECT_EQ(long(m[i][j][kk]), value(i, j, kk));
+    }
+  }
+  m.barrier();
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 // | call                                  | cost                       |
 // |---------------------------------------|----------------------------|
 // | constructors, destructor              | collective over the team   |
-// | operator(), at(): read / write        | load/store or one get/put  |
+// | operator(), at(), m[i][j]...: access  | load/store or one get/put  |
 // | block, row, col, sub, view, local     | local, O(N)                |
 // | barrier()                             | collective over the team   |
 #ifndef DASH__MATRIX_H_
@@ -17,6 +17,7 @@
 #include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/matrix/LocalMatrixRef.h>
+#include <dash/matrix/MatrixRef.h>
 #include <dash/view/GlobView.h>
 
 #include <stdexcept>
@@ -52,7 +53,8 @@ class Matrix {
   Matrix(const SizeSpec<N, IndexType>& size, const DistributionSpec<N>& dist, Team& team,
          const TeamSpec<N, IndexType>& teamspec)
       : Matrix(PatternT(size, dist, teamspec, team)) {}
-  // Unit grid balanced over the distributed dimensions.
+  // Every unit in the first TILE, else first distributed, dimension of dist
+  // (TeamSpec(dist, team), as in DASH; make_pattern balances).
   explicit Matrix(const SizeSpec<N, IndexType>& size,
                   const DistributionSpec<N>& dist = DistributionSpec<N>(), Team& team = Team::All())
       : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team)) {}
@@ -115,6 +117,19 @@ class Matrix {
   reference ref(const coords_type& coords) {
     auto l = storage_.pattern_ptr()->local(coords);
     return storage_.mem_ptr()->ref(l.unit, l.index);
+  }
+  const_reference cref(const coords_type& coords) const {
+    auto l = storage_.pattern_ptr()->local(coords);
+    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
+  }
+  // DASH's subscripts: m[i][j]... is m(i, j, ...); m[i] alone is a
+  // dash::MatrixRef, the elements with first coordinate i (a row of a 2-D
+  // matrix, with begin/end). Not checked. Local.
+  decltype(auto) operator[](index_type i) {
+    return internal::subscript<N>(internal::MatrixSubscript<Matrix>{this}, i);
+  }
+  decltype(auto) operator[](index_type i) const {
+    return internal::subscript<N>(internal::MatrixSubscript<const Matrix>{this}, i);
   }
 
   // The whole matrix as a view.

@@ -6,6 +6,7 @@
 #ifndef DASH__MATRIX__LOCAL_MATRIX_REF_H_
 #define DASH__MATRIX__LOCAL_MATRIX_REF_H_
 
+#include <dash/matrix/MatrixRef.h>
 #include <dash/view/GlobView.h>
 #include <dash/view/LocalView.h>
 
@@ -30,7 +31,15 @@ class LocalMatrixRef {
   T* data() const { return matrix_->lbegin(); }
   size_type size() const { return matrix_->lsize(); }
   bool empty() const { return size() == 0; }
-  T& operator[](size_type i) const { return matrix_->lbegin()[i]; }
+  // 1-D: local element i. N-D: DASH's subscripts by local coordinates,
+  // local[i][j]... is (*this)(i, j, ...), local[i] alone a dash::MatrixRef.
+  // Not checked. Local.
+  decltype(auto) operator[](index_type i) const {
+    if constexpr (N == 1)
+      return matrix_->lbegin()[i];
+    else
+      return internal::subscript<N>(internal::ViewSubscript<LocalView<T, pattern_type>>{view()}, i);
+  }
 
   // Local extent in dimension d.
   size_type extent(dim_t d) const { return matrix_->pattern().local_extents()[d]; }

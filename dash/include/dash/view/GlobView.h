@@ -6,13 +6,14 @@
 // | call                               | cost                       |
 // |------------------------------------|----------------------------|
 // | sub, row, col, block, size, extent | local, O(N)                |
-// | begin/end, operator()              | local; reads/writes through GlobRef |
+// | begin/end, operator(), v[i][j]     | local; reads/writes through GlobRef |
 // | dash::local(view)                  | local, O(N): LocalView     |
 #ifndef DASH__VIEW__GLOB_VIEW_H_
 #define DASH__VIEW__GLOB_VIEW_H_
 
 #include <dash/Exception.h>
 #include <dash/iterator/GlobViewIter.h>
+#include <dash/matrix/MatrixRef.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -81,6 +82,22 @@ class GlobView {
     off[D] += offset;
     ext[D] = extent;
     return GlobView(mem_, pattern_, viewspec_type(off, ext), stamp_);
+  }
+  // The view narrowed to rel[d] in each of its first `fixed` dimensions
+  // (extent 1 there); not checked. Local, O(N).
+  GlobView leading(const coords_type& rel, dim_t fixed) const {
+    coords_type off = rect_.offsets();
+    auto ext = rect_.extents();
+    for (dim_t d = 0; d < fixed; ++d) {
+      off[d] += rel[d];
+      ext[d] = 1;
+    }
+    return GlobView(mem_, pattern_, viewspec_type(off, ext), stamp_);
+  }
+  // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...), v[i]
+  // alone a dash::MatrixRef. Not checked. Local.
+  decltype(auto) operator[](index_type i) const {
+    return internal::subscript<N>(internal::ViewSubscript<GlobView>{*this}, i);
   }
   // Row i (extent 1 in dimension 0) / column j (extent 1 in dimension 1).
   GlobView row(index_type i) const { return sub<0>(i, 1); }

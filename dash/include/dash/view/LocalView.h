@@ -8,6 +8,7 @@
 #define DASH__VIEW__LOCAL_VIEW_H_
 
 #include <dash/iterator/internal/PositionIterator.h>
+#include <dash/matrix/MatrixRef.h>
 #include <dash/pattern/SizeSpec.h>
 
 #include <array>
@@ -53,6 +54,7 @@ class LocalView {
   LocalView(T* lbegin, const PatternT* pattern, const viewspec_type& rect)
       : lbegin_(lbegin), pattern_(pattern), rect_(rect) {}
 
+  static constexpr dim_t ndim() { return N; }
   iterator begin() const { return iterator(*this, 0); }
   iterator end() const { return iterator(*this, index_type(size())); }
   size_type size() const { return rect_.size(); }
@@ -71,6 +73,22 @@ class LocalView {
     coords_type l;
     for (dim_t d = 0; d < N; ++d) l[d] = rel[d] + rect_.offset(d);
     return lbegin_[pattern_->local_at(l)];
+  }
+  // The view narrowed to rel[d] in each of its first `fixed` dimensions
+  // (extent 1 there); not checked. Local, O(N).
+  LocalView leading(const coords_type& rel, dim_t fixed) const {
+    coords_type off = rect_.offsets();
+    auto ext = rect_.extents();
+    for (dim_t d = 0; d < fixed; ++d) {
+      off[d] += rel[d];
+      ext[d] = 1;
+    }
+    return LocalView(lbegin_, pattern_, viewspec_type(off, ext));
+  }
+  // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...) (a
+  // native reference), v[i] alone a dash::MatrixRef. Not checked. Local.
+  decltype(auto) operator[](index_type i) const {
+    return internal::subscript<N>(internal::ViewSubscript<LocalView>{*this}, i);
   }
   // Element at position pos of the view's Arrangement order.
   T& at_position(index_type pos) const {

@@ -1,0 +1,118 @@
+// dash::MatrixRef: what `matrix[i]` gives, as in DASH: a proxy of the
+// matrix (or view, or local part) with its leading coordinates fixed. Each
+// further [] fixes one more; the last one gives the element (a GlobRef for
+// global access, T& for matrix.local). A proxy of rank r is also the range of
+// the elements under it: begin()/end() over a view with extent 1 in the fixed
+// dimensions, so `for (auto v : matrix[i])` visits row i.
+//
+// | call                          | cost                                    |
+// |-------------------------------|-----------------------------------------|
+// | operator[] (not the last)     | local, copies N coordinates             |
+// | the last operator[]           | that of matrix(i, j, ...): local        |
+// | view, begin/end, size, extent | local, O(N)                             |
+//
+// Subscripts are not checked (as in DASH); matrix.at(i, j, ...) is.
+#ifndef DASH__MATRIX__MATRIX_REF_H_
+#define DASH__MATRIX__MATRIX_REF_H_
+
+#include <dash/Types.h>
+
+#include <array>
+#include <type_traits>
+
+namespace dash {
+
+namespace internal {
+
+// How a proxy reaches what it subscripts: a container (coordinates are its
+// global ones) or a view (coordinates relative to it).
+//   element(c): the element at full coordinates c;
+//   slice(c, fixed): the view of the elements whose first `fixed`
+//   coordinates are those of c.
+template <class ViewT>
+struct ViewSubscript {
+  using index_type = typename ViewT::index_type;
+  ViewT view;
+  decltype(auto) element(const std::array<index_type, ViewT::ndim()>& c) const {
+    return view.at_coords(c);
+  }
+  ViewT slice(const std::array<index_type, ViewT::ndim()>& c, dim_t fixed) const {
+    return view.leading(c, fixed);
+  }
+};
+
+// A dash::Matrix (const or not): element access without the view's checks.
+template <class MatrixT>
+struct MatrixSubscript {
+  using index_type = typename MatrixT::index_type;
+  MatrixT* matrix;
+  decltype(auto) element(const std::array<index_type, MatrixT::ndim()>& c) const {
+    if constexpr (std::is_const_v<MatrixT>)
+      return matrix->cref(c);
+    else
+      return matrix->ref(c);
+  }
+  auto slice(const std::array<index_type, MatrixT::ndim()>& c, dim_t fixed) const {
+    return matrix->view().leading(c, fixed);
+  }
+};
+
+}  // namespace internal
+
+template <class Target, dim_t N, dim_t Fixed>
+class MatrixRef {
+  static_assert(Fixed >= 1 && Fixed < N, "dash::MatrixRef: a proxy fixes 1 .. N-1 coordinates");
+
+ public:
+  using index_type = typename Target::index_type;
+  using coords_type = std::array<index_type, N>;
+
+  // Local.
+  MatrixRef(const Target& target, const coords_type& coords) : target_(target), coords_(coords) {}
+
+  // Number of coordinates still free.
+  static constexpr dim_t rank() { return N - Fixed; }
+
+  // Fixes the next coordinate: the element after the last one, else a proxy
+  // of one rank less. Local.
+  decltype(auto) operator[](index_type i) const {
+    coords_type c = coords_;
+    c[Fixed] = i;
+    if constexpr (Fixed + 1 == N)
+      return target_.element(c);
+    else
+      return MatrixRef<Target, N, Fixed + 1>(target_, c);
+  }
+
+  // The elements under this proxy, as a view of rank N (extent 1 in the
+  // fixed dimensions). Local.
+  auto view() const { return target_.slice(coords_, Fixed); }
+  auto begin() const { return view().begin(); }
+  auto end() const { return view().end(); }
+  auto size() const { return view().size(); }
+  // Extent of free dimension d (0 .. rank() - 1), i.e. of dimension Fixed + d.
+  auto extent(dim_t d) const { return view().extent(Fixed + d); }
+
+ private:
+  Target target_;
+  coords_type coords_;
+};
+
+namespace internal {
+
+// target[i]: the element (1-D) or the proxy with the first coordinate i.
+template <dim_t N, class Target>
+decltype(auto) subscript(const Target& target, typename Target::index_type i) {
+  if constexpr (N == 1) {
+    return target.element(std::array<typename Target::index_type, 1>{i});
+  } else {
+    std::array<typename Target::index_type, N> c{};
+    c[0] = i;
+    return MatrixRef<Target, N, 1>(target, c);
+  }
+}
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__MATRIX__MATRIX_REF_H_
