@@ -111,6 +111,16 @@ class ViewSpec {
     }
     return true;
   }
+  // The rectangle narrowed to offset(d) + rel[d], extent 1, in each of its
+  // first `fixed` dimensions (not checked). Local, O(N).
+  constexpr ViewSpec leading(const std::array<index_type, N>& rel, dim_t fixed) const {
+    ViewSpec r = *this;
+    for (dim_t d = 0; d < fixed; ++d) {
+      r.offsets_[d] += rel[d];
+      r.extents_[d] = 1;
+    }
+    return r;
+  }
   constexpr bool operator==(const ViewSpec& o) const {
     return offsets_ == o.offsets_ && extents_ == o.extents_;
   }

@@ -86,13 +86,7 @@ class GlobView {
   // The view narrowed to rel[d] in each of its first `fixed` dimensions
   // (extent 1 there); not checked. Local, O(N).
   GlobView leading(const coords_type& rel, dim_t fixed) const {
-    coords_type off = rect_.offsets();
-    auto ext = rect_.extents();
-    for (dim_t d = 0; d < fixed; ++d) {
-      off[d] += rel[d];
-      ext[d] = 1;
-    }
-    return GlobView(mem_, pattern_, viewspec_type(off, ext), stamp_);
+    return GlobView(mem_, pattern_, rect_.leading(rel, fixed), stamp_);
   }
   // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...), v[i]
   // alone a dash::MatrixRef. Not checked. Local.

@@ -77,13 +77,7 @@ class LocalView {
   // The view narrowed to rel[d] in each of its first `fixed` dimensions
   // (extent 1 there); not checked. Local, O(N).
   LocalView leading(const coords_type& rel, dim_t fixed) const {
-    coords_type off = rect_.offsets();
-    auto ext = rect_.extents();
-    for (dim_t d = 0; d < fixed; ++d) {
-      off[d] += rel[d];
-      ext[d] = 1;
-    }
-    return LocalView(lbegin_, pattern_, viewspec_type(off, ext));
+    return LocalView(lbegin_, pattern_, rect_.leading(rel, fixed));
   }
   // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...) (a
   // native reference), v[i] alone a dash::MatrixRef. Not checked. Local.
