@@ -1101,6 +1101,7 @@ class Master {
       last_exchange_.bytes += d.bytes;
     }
     sx_.sends.clear();
+    sx_.sends.reserve(sx_.direct.size());
     for (const Direct& d : sx_.direct) {
       last_exchange_.bytes += d.bytes;
       sx_.sends.push_back(DART_HANDLE_NULL);
