@@ -334,7 +334,7 @@ std::string render_svg(const Pattern& pattern, bool team_grid) {
   index_type max_offset = 0;
   for (std::uint64_t r = 0; r < rows; ++r) {
     for (std::uint64_t c = 0; c < cols; ++c) {
-      auto l = pattern.local(coords{index_type(r), index_type(c)});
+      auto l = pattern.local_index(coords{index_type(r), index_type(c)});
       owner[r * cols + c] = static_cast<std::size_t>(l.unit.id);
       offset[r * cols + c] = l.index;
       max_offset = std::max(max_offset, l.index);

@@ -205,6 +205,41 @@ TEST(Array, MoveAndReallocate) {
   dash::barrier();
 }
 
+// DASH's forms: Array(n, {local values}) sets each unit's part; a DistributionSpec<1> works
+// where a Distribution does; a unit whose list does not match what it owns fails on every unit
+// (its own InvalidArgument, RemoteFailure elsewhere) and nothing is allocated.
+TEST(Array, LocalValuesAndDistributionSpec) {
+  const long n = nunits(), me = myid();
+  // 3 elements per unit: BLOCKED puts global 3u..3u+2 on unit u.
+  dash::Array<long> a(3 * n, {10 * me, 10 * me + 1, 10 * me + 2});
+  EXPECT_EQ(a.lsize(), 3u);
+  for (long i = 0; i < 3 * n; ++i) EXPECT_EQ(long(a[i]), 10 * (i / 3) + i % 3) << i;
+  a.barrier();
+  dash::Array<int> b(7, dash::DistributionSpec<1>(dash::CYCLIC), dash::Team::All());
+  EXPECT_EQ(b.pattern().distspec()[0], dash::CYCLIC);
+  EXPECT_TRUE(b.allocate(9, dash::DistributionSpec<1>(dash::BLOCKCYCLIC(2)), dash::Team::All()));
+  EXPECT_EQ(b.size(), 9u);
+  if (n > 1) {
+    dash::Array<long> c;
+    try {
+      // Unit 0 gives one value too many.
+      if (me == 0)
+        c.allocate(2 * n, {1, 2, 3});
+      else
+        c.allocate(2 * n, {1, 2});
+      ADD_FAILURE() << "no exception";
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_EQ(me, 0);
+      EXPECT_NE(std::string(e.what()).find("3 local values for the 2 elements"), std::string::npos)
+          << e.what();
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_NE(me, 0);
+    }
+    EXPECT_EQ(c.size(), 0u);
+  }
+  dash::barrier();
+}
+
 TEST(Array, BadDistributionThrows) {
   EXPECT_THROW(dash::Array<int>(10, dash::BLOCKCYCLIC(0)), dash::exception::InvalidArgument);
   EXPECT_THROW(dash::Array<int>(10, dash::TILE(0)), dash::exception::InvalidArgument);

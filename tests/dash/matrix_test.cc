@@ -198,6 +198,56 @@ TEST(Matrix, SeedListingMatrixPart) {
   matrix.barrier();
 }
 
+// DASH's construction forms: extents as separate arguments with per-dimension
+// distributions, a team and a unit grid; the default constructor plus allocate(); the local
+// size and capacity; each gives the pattern of the SizeSpec form.
+TEST(Matrix, DashConstructionForms) {
+  const long n = nunits();
+  using M = dash::Matrix<int, 2>;
+  const dash::DistributionSpec<2> tiles(dash::TILE(3), dash::TILE(2));
+  M reference(dash::SizeSpec<2>(7, 5), tiles);
+  M variadic(7, 5, dash::TILE(3), dash::TILE(2));
+  M with_team(7, 5, tiles, dash::Team::All());
+  M deferred;
+  EXPECT_EQ(deferred.size(), 0u);
+  EXPECT_EQ(deferred.local_capacity(), 0u);
+  EXPECT_TRUE(deferred.allocate(dash::SizeSpec<2>(7, 5), tiles, dash::Team::All()));
+  M deferred_variadic;
+  EXPECT_TRUE(deferred_variadic.allocate(7, 5, dash::TILE(3), dash::TILE(2)));
+  for (const M* m : {&variadic, &with_team, &deferred, &deferred_variadic}) {
+    EXPECT_EQ(m->size(), 35u);
+    EXPECT_EQ(m->pattern().teamspec(), reference.pattern().teamspec());
+    EXPECT_TRUE(m->pattern().distspec() == reference.pattern().distspec());
+    EXPECT_EQ(m->local_size(), reference.lsize());
+    EXPECT_EQ(m->local_capacity(), reference.pattern().local_capacity());
+    for (long g = 0; g < 35; ++g)
+      EXPECT_EQ(m->pattern().at(g / 5, g % 5), reference.pattern().at({g / 5, g % 5}));
+  }
+  // An explicit grid: 1 x n units.
+  M columns(4, 3 * n, dash::BLOCKED, dash::BLOCKED, dash::TeamSpec<2>(1, n));
+  EXPECT_EQ(columns.pattern().teamspec().extent(1), std::size_t(n));
+  dash::NArray<double, 3> cube(3, 4, 5);
+  EXPECT_TRUE(cube.pattern().distspec() ==
+              dash::DistributionSpec<3>(dash::BLOCKED, dash::NONE, dash::NONE));
+  cube.deallocate();
+  EXPECT_EQ(cube.size(), 0u);
+  dash::barrier();
+}
+
+// SizeSpec and CartesianIndexSpace: linear index of coordinates and back, in both orders.
+TEST(Matrix, CartesianIndexSpaceAtAndCoords) {
+  dash::SizeSpec<3> s(2, 3, 4);
+  EXPECT_EQ(s.at(1, 2, 3), 23);
+  EXPECT_EQ(s.at({1, 0, 2}), 14);
+  EXPECT_EQ(s.coords(23), (std::array<long, 3>{1, 2, 3}));
+  EXPECT_EQ(s.rank(), 3);
+  dash::CartesianIndexSpace<2, dash::COL_MAJOR> c(3, 5);
+  EXPECT_EQ(c.at(2, 1), 5);
+  EXPECT_EQ(c.coords(5), (std::array<long, 2>{2, 1}));
+  EXPECT_EQ(c.size(), 15u);
+  for (long i = 0; i < 24; ++i) EXPECT_EQ(s.at(s.coords(i)), i);
+}
+
 TEST(Matrix, ThreeDimensional) {
   dash::NArray<int, 3> a(dash::SizeSpec<3>(5, 4, 3),
                          dash::DistributionSpec<3>(dash::BLOCKED, dash::CYCLIC, dash::NONE));

@@ -621,9 +621,10 @@ TYPED_TEST(PatternMapping, CoordsAndGlobalIndexAreInverse) {
       PT_EXPECT_EQ(fails, LL(c), (Delin<N, A>(g, ref.k.extents)), " g " << g);
       PT_EXPECT_EQ(fails, LL(p.global_index(c)), g, "");
       auto li = p.local(I(g));
-      auto lc = p.local(c);
+      auto lc = p.local_index(c);
       PT_EXPECT_EQ(fails, LL(lc.unit), LL(li.unit), " g " << g);
       PT_EXPECT_EQ(fails, LL(lc.index), LL(li.index), " g " << g);
+      PT_EXPECT_EQ(fails, LL(p.global_at(c)), g, "");
       PT_EXPECT_EQ(fails, LL(p.at(c)), LL(li.index), " g " << g);
       PT_EXPECT_EQ(fails, LL(p.unit_at(c)), LL(li.unit), " g " << g);
       PT_EXPECT_EQ(fails, LL(p.unit_at(I(g))), LL(li.unit), " g " << g);
@@ -648,10 +649,18 @@ TYPED_TEST(PatternMapping, OwnerIsRoundRobinOverBlocks) {
       auto c = To<I, N>(x);
       ll owner = ref.Owner(x);
       PT_EXPECT_EQ(fails, LL(p.unit_at(c)), owner, " coords " << Str(x));
-      auto lc = p.local_coords(c);
+      auto lc = p.local(c);
       PT_EXPECT_EQ(fails, LL(lc.unit), owner, " coords " << Str(x));
       PT_EXPECT_EQ(fails, LL(lc.coords), ref.LocalCoords(x), " coords " << Str(x));
+      PT_EXPECT_EQ(fails, LL(p.local_coords(c)), ref.LocalCoords(x), " coords " << Str(x));
       PT_EXPECT_EQ(fails, LL(p.global_coords(Unit(owner), To<I, N>(ref.LocalCoords(x)))), x, "");
+      PT_EXPECT_EQ(fails, LL(p.global(Unit(owner), To<I, N>(ref.LocalCoords(x)))), x, "");
+      PT_EXPECT_EQ(fails, LL(p.global_index(Unit(owner), To<I, N>(ref.LocalCoords(x)))),
+                   LL(p.global_index(c)), "");
+      if (owner == LL(p.myid())) {
+        PT_EXPECT_EQ(fails, LL(p.global(To<I, N>(ref.LocalCoords(x)))), x, "");
+        PT_EXPECT_EQ(fails, LL(p.local_at(To<I, N>(ref.LocalCoords(x)))), LL(p.at(c)), "");
+      }
     });
   });
 }
@@ -709,6 +718,7 @@ TYPED_TEST(PatternMapping, BlocksTileTheIndexSpace) {
         }
         ++covered[ref.G(x)];
         PT_EXPECT_EQ(fails, LL(p.unit_at(To<I, N>(x))), owner, " block " << Str(j));
+        PT_EXPECT_EQ(fails, LL(p.block_at(To<I, N>(x))), bi, " coords " << Str(x));
       });
     }
     for (ll g = 0; g < ref.size; ++g) PT_EXPECT_EQ(fails, covered[g], 1, " g " << g);
@@ -760,7 +770,7 @@ TYPED_TEST(PatternMapping, LocalBlockLocalIsTheBlockInLocalCoordinates) {
       ForEachPoint<N>(global, [&](const Coords<N>& x) {
         Coords<N> l;
         for (dim_t d = 0; d < N; ++d) l[d] = r.off[d] + x[d] - global.off[d];
-        PT_EXPECT_EQ(fails, LL(p.local_coords(To<I, N>(x)).coords), l,
+        PT_EXPECT_EQ(fails, LL(p.local_coords(To<I, N>(x))), l,
                      " local block " << i << " coords " << Str(x));
       });
     }
@@ -872,6 +882,7 @@ TYPED_TEST(PatternMapping, ConstructorsAgreeWithTheExplicitForm) {
   using S = typename TypeParam::Size;
   using P1 = typename TypeParam::template Pattern<1>;
   using P2 = typename TypeParam::template Pattern<2>;
+  using DS2 = dash::DistributionSpec<2>;
   const ll n = nunits();
   for (ll e : {0, 5, 13}) {
     for (auto dist : AllDistributions()) {
@@ -887,9 +898,34 @@ TYPED_TEST(PatternMapping, ConstructorsAgreeWithTheExplicitForm) {
       }
     }
   }
+  // DASH's variadic form: extents first, then Distributions or a DistributionSpec, a
+  // TeamSpec and a Team in any order; what is left out takes the defaults.
+  const DS2 dists(dash::BLOCKCYCLIC(2), dash::TILE(3));
+  const P2 spec(dash::SizeSpec<2, I>(S(9), S(7)), dists, dash::TeamSpec<2, I>(dists));
+  const P2 variadic[] = {P2(9, 7, dash::BLOCKCYCLIC(2), dash::TILE(3)),
+                         P2(S(9), 7u, dists, dash::Team::All()),
+                         P2(9, 7, dash::Team::All(), dash::BLOCKCYCLIC(2), dash::TILE(3)),
+                         P2(9, 7, dash::TeamSpec<2, I>(dists), dists),
+                         P2(9, 7, dists, dash::TeamSpec<2, I>(), dash::Team::All())};
+  for (const P2& v : variadic) {
+    EXPECT_TRUE(v.distspec() == spec.distspec());
+    EXPECT_EQ(v.teamspec(), spec.teamspec());
+    for (ll g = 0; g < 63; ++g) {
+      EXPECT_EQ(LL(v.local(I(g)).unit), LL(spec.local(I(g)).unit)) << g;
+      EXPECT_EQ(LL(v.local(I(g)).index), LL(spec.local(I(g)).index)) << g;
+    }
+    EXPECT_EQ(LL(v.at(4, 5)), LL(spec.at({4, 5})));
+    EXPECT_EQ(LL(v.capacity()), 63);
+  }
+  const P1 one(S(13));  // 1-D with every default: BLOCKED over the whole team
+  EXPECT_TRUE(one.distspec() == dash::DistributionSpec<1>(dash::BLOCKED));
+  EXPECT_EQ(LL(one.at(12)), LL(one.at({12})));
   if constexpr (!TypeParam::kTiled) {
     // BlockPattern's default distribution: BLOCKED rows, NONE columns.
     P2 d(dash::SizeSpec<2, I>(S(9), S(4)));
+    const P2 d_variadic(9, 4);
+    EXPECT_TRUE(d_variadic.distspec() == d.distspec());
+    EXPECT_EQ(d_variadic.teamspec(), d.teamspec());
     EXPECT_TRUE(d.distspec() == dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
     EXPECT_EQ(LL(d.teamspec().extent(0)), n);
     EXPECT_EQ(LL(d.teamspec().extent(1)), 1);
@@ -1120,7 +1156,7 @@ TYPED_TEST(BlockPatternLayout, LocalMemoryIsOneArrayOfTheLocalExtents) {
     constexpr MemArrange A = Arr<decltype(p)>();
     constexpr dim_t N = Dim<decltype(p)>();
     ForEachPoint<N>(Rect<N>{Coords<N>{}, ref.k.extents}, [&](const Coords<N>& x) {
-      auto lc = p.local_coords(To<I, N>(x));
+      auto lc = p.local(To<I, N>(x));
       PT_EXPECT_EQ(fails, LL(p.at(To<I, N>(x))),
                    (Lin<N, A>(LL(lc.coords), LL(p.local_extents(lc.unit)))), " coords " << Str(x));
     });
@@ -1141,7 +1177,7 @@ TYPED_TEST(BlockPatternLayout, HandComputedTwoDimensionalExample) {
     for (ll c = 0; c < 5; ++c) {
       ll u = (r / 2) % n, rows = u == n - 1 ? 3 : 4, lr = (r / 2 / n) * 2 + r % 2;
       ll expected = TypeParam::kArr == ROW_MAJOR ? lr * 5 + c : c * rows + lr;
-      auto li = p.local(std::array<I, 2>{I(r), I(c)});
+      auto li = p.local_index(std::array<I, 2>{I(r), I(c)});
       EXPECT_EQ(LL(li.unit), u) << r << "," << c;
       EXPECT_EQ(LL(li.index), expected) << r << "," << c;
     }
@@ -1186,7 +1222,7 @@ TYPED_TEST(TilePatternLayout, TilesAreContiguousAndFollowEachOther) {
         ForEachPoint<N>(r, [&](const Coords<N>& x) {
           Coords<N> in_tile;
           for (dim_t d = 0; d < N; ++d) in_tile[d] = x[d] - r.off[d];
-          auto li = p.local(To<I, N>(x));
+          auto li = p.local_index(To<I, N>(x));
           PT_EXPECT_EQ(fails, LL(li.unit), u, " coords " << Str(x));
           PT_EXPECT_EQ(fails, LL(li.index), next + (Lin<N, A>(in_tile, r.ext)),
                        " unit " << u << " tile " << i << " coords " << Str(x));
@@ -1216,7 +1252,7 @@ TYPED_TEST(TilePatternLayout, UnderfilledTilesArePacked) {
       ll h = (u == n - 1 && a == 1) ? 1 : 2, w = b == 2 ? 1 : 2;  // this tile's extents
       ll expected = TypeParam::kArr == ROW_MAJOR ? a * 2 * 5 + b * 2 * h + (r % 2) * w + c % 2
                                                  : b * 2 * rows + a * 2 * w + (c % 2) * h + r % 2;
-      auto li = p.local(std::array<I, 2>{I(r), I(c)});
+      auto li = p.local_index(std::array<I, 2>{I(r), I(c)});
       EXPECT_EQ(LL(li.unit), u) << r << "," << c;
       EXPECT_EQ(LL(li.index), expected) << r << "," << c;
     }

@@ -225,7 +225,7 @@ bool CheckPattern(const Pattern& p, Deal deal, const std::string& ctx) {
     coords_t coords;
     for (dim_t d = 0; d < N; ++d) coords[d] = I(c[d]);
     TP_CHECK_EQ(std::int64_t(p.global_index(coords)), g);
-    auto l = p.local(coords);
+    auto l = p.local_index(coords);
     std::int64_t u = l.unit, off = l.index;
     TP_CHECK_EQ(u, ref.unit_of[g]);
     TP_CHECK_EQ(off, ref.offset_of[g]);
@@ -253,7 +253,7 @@ bool CheckPattern(const Pattern& p, Deal deal, const std::string& ctx) {
     dash::team_unit_t unit(static_cast<dart_unit_t>(u));
     for (std::int64_t off = 0; off < std::int64_t(hits[u].size()); ++off) {
       TP_CHECK_EQ(hits[u][off], 1);
-      auto l = p.local(p.global(unit, I(off)));
+      auto l = p.local_index(p.global(unit, I(off)));
       TP_CHECK_EQ(std::int64_t(l.unit), u);
       TP_CHECK_EQ(std::int64_t(l.index), off);
     }

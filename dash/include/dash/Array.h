@@ -18,11 +18,14 @@
 #include <dash/Pattern.h>
 #include <dash/Team.h>
 #include <dash/array/LocalArrayRef.h>
+#include <dash/internal/Failure.h>
 #include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/memory/GlobStaticMem.h>
 #include <dash/view/GlobView.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,11 +59,21 @@ class Array {
 
   // An array without memory (size 0) on `team`; see allocate(). Local.
   explicit Array(Team& team = Team::All()) : local(this), team_(&team) {}
-  // n elements distributed by `dist`. Collective over team.
-  Array(size_type n, Distribution dist, Team& team = Team::All()) : local(this), team_(&team) {
+  // n elements distributed by `dist` (a Distribution or DistributionSpec<1>).
+  // Collective over team.
+  Array(size_type n, const DistributionSpec<1>& dist, Team& team = Team::All())
+      : local(this), team_(&team) {
     allocate(PatternT(n, dist, team));
   }
   explicit Array(size_type n, Team& team = Team::All()) : Array(n, BLOCKED, team) {}
+  // n elements BLOCKED, each unit's part set to `local_values`, which must
+  // hold exactly as many values as the unit owns (DASH's form). Collective
+  // over team; throws dash::exception::InvalidArgument on every unit if a
+  // unit's list has another length.
+  Array(size_type n, std::initializer_list<T> local_values, Team& team = Team::All())
+      : local(this), team_(&team) {
+    allocate(n, local_values, team);
+  }
   // Elements laid out by `pattern`. Collective over the pattern's team.
   explicit Array(const PatternT& pattern) : local(this), team_(&pattern.team()) {
     allocate(pattern);
@@ -81,12 +94,41 @@ class Array {
 
   // (Re)allocates for `pattern`; frees the previous memory first.
   // Collective over the pattern's team.
-  void allocate(const PatternT& pattern) {
+  // Returns true, as DASH's does (failures throw).
+  bool allocate(const PatternT& pattern) {
     storage_.reset();
     storage_ = internal::PatternMemory<T, PatternT>(pattern, "dash::Array");
     team_ = &pattern.team();
+    return true;
   }
-  void allocate(size_type n, Distribution dist = BLOCKED) { allocate(PatternT(n, dist, *team_)); }
+  // n elements distributed by `dist` over the array's team / over `team`.
+  bool allocate(size_type n, const DistributionSpec<1>& dist = BLOCKED) {
+    return allocate(PatternT(n, dist, *team_));
+  }
+  bool allocate(size_type n, const DistributionSpec<1>& dist, Team& team) {
+    return allocate(PatternT(n, dist, team));
+  }
+  // n elements BLOCKED over `team`, each unit's part set to `local_values`
+  // (see the constructor). Collective over team.
+  bool allocate(size_type n, std::initializer_list<T> local_values, Team& team = Team::All()) {
+    PatternT pattern(n, BLOCKED, team);
+    internal::Failure failure;
+    if (local_values.size() != pattern.local_size()) {
+      try {
+        throw exception::InvalidArgument(
+            "dash::Array::allocate: " + std::to_string(local_values.size()) +
+            " local values for the " + std::to_string(pattern.local_size()) +
+            " elements the unit owns");
+      } catch (...) {
+        failure.capture();
+      }
+    }
+    internal::agree(failure, team.dart_id(), "dash::Array::allocate");
+    allocate(pattern);
+    std::copy(local_values.begin(), local_values.end(), lbegin());
+    team.barrier();
+    return true;
+  }
   // Frees the memory; the array has size 0 afterwards. Collective.
   void deallocate() { storage_.reset(); }
 

@@ -59,18 +59,54 @@ class Matrix {
                   const DistributionSpec<N>& dist = DistributionSpec<N>(), Team& team = Team::All())
       : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team)) {}
   // Elements laid out by `pattern`. Collective over the pattern's team.
-  explicit Matrix(const PatternT& pattern) : local(this), storage_(pattern, "dash::Matrix") {}
-  // Extents only, e.g. Matrix<double, 2> m(rows, cols).
-  template <class... E,
-            class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>
-  explicit Matrix(E... extents) : Matrix(SizeSpec<N, IndexType>(extents...)) {}
+  explicit Matrix(const PatternT& pattern)
+      : local(this), team_(&pattern.team()), storage_(pattern, "dash::Matrix") {}
+  // DASH's variadic form: the N extents, then optionally N Distributions or
+  // a DistributionSpec, a TeamSpec and a Team, as the pattern takes them,
+  // e.g. Matrix<double, 2> m(rows, cols) or m(rows, cols, TILE(32),
+  // TILE(32)). Collective over the team.
+  template <class E0, class... Args,
+            class = std::enable_if_t<internal::starts_pattern_arguments_v<E0>>>
+  explicit Matrix(E0 extent0, Args&&... args)
+      : Matrix(PatternT(extent0, std::forward<Args>(args)...)) {}
+  // A matrix without memory (size 0) on `team`; see allocate(). Local.
+  explicit Matrix(Team& team = Team::All()) : local(this), team_(&team) {}
   Matrix(const Matrix&) = delete;
   Matrix& operator=(const Matrix&) = delete;
-  Matrix(Matrix&& other) noexcept : local(this), storage_(std::move(other.storage_)) {}
+  Matrix(Matrix&& other) noexcept
+      : local(this), team_(other.team_), storage_(std::move(other.storage_)) {}
   Matrix& operator=(Matrix&& other) noexcept {
     storage_ = std::move(other.storage_);
+    team_ = other.team_;
     return *this;
   }
+
+  // (Re)allocates for `pattern`, freeing the previous memory first. Returns
+  // true, as DASH's does (failures throw). Collective over the pattern's team.
+  bool allocate(const PatternT& pattern) {
+    storage_.reset();
+    storage_ = internal::PatternMemory<T, PatternT>(pattern, "dash::Matrix");
+    team_ = &pattern.team();
+    return true;
+  }
+  // (Re)allocates with extents, distribution, team and unit grid (DASH's
+  // argument order). Collective over team.
+  bool allocate(const SizeSpec<N, IndexType>& size, const DistributionSpec<N>& dist,
+                const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All()) {
+    return allocate(PatternT(size, dist, teamspec, team));
+  }
+  bool allocate(const SizeSpec<N, IndexType>& size,
+                const DistributionSpec<N>& dist = DistributionSpec<N>(), Team& team = Team::All()) {
+    return allocate(PatternT(size, dist, team));
+  }
+  // (Re)allocates from DASH's variadic arguments (see the constructor).
+  template <class E0, class... Args,
+            class = std::enable_if_t<internal::starts_pattern_arguments_v<E0>>>
+  bool allocate(E0 extent0, Args&&... args) {
+    return allocate(PatternT(extent0, std::forward<Args>(args)...));
+  }
+  // Frees the memory; the matrix has size 0 afterwards. Collective.
+  void deallocate() { storage_.reset(); }
 
   static constexpr dim_t ndim() { return N; }
   size_type size() const { return storage_.size(); }
@@ -79,10 +115,16 @@ class Matrix {
   const std::array<size_type, N>& extents() const { return pattern().extents(); }
   // Elements of the calling unit.
   size_type lsize() const { return storage_.lsize(); }
+  size_type local_size() const { return lsize(); }
+  // Elements every unit has allocated (the largest local size).
+  size_type local_capacity() const {
+    return storage_.allocated() ? storage_.pattern_ptr()->local_capacity() : 0;
+  }
+  size_type lcapacity() const { return local_capacity(); }
   T* lbegin() const { return storage_.lbegin(); }
   T* lend() const { return storage_.lend(); }
   const PatternT& pattern() const { return storage_.pattern("dash::Matrix::pattern"); }
-  Team& team() const { return pattern().team(); }
+  Team& team() const { return *team_; }
   const GlobStaticMem<T>& globmem() const { return *storage_.mem_ptr(); }
 
   // Iterators over all elements in the pattern's linear order.
@@ -104,7 +146,7 @@ class Matrix {
   }
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   const_reference operator()(I... coords) const {
-    auto l = storage_.pattern_ptr()->local(coords_type{static_cast<index_type>(coords)...});
+    auto l = storage_.pattern_ptr()->local_index(coords_type{static_cast<index_type>(coords)...});
     return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
   }
   // Like operator(); throws std::out_of_range outside the extents.
@@ -115,11 +157,11 @@ class Matrix {
     return ref(c);
   }
   reference ref(const coords_type& coords) {
-    auto l = storage_.pattern_ptr()->local(coords);
+    auto l = storage_.pattern_ptr()->local_index(coords);
     return storage_.mem_ptr()->ref(l.unit, l.index);
   }
   const_reference cref(const coords_type& coords) const {
-    auto l = storage_.pattern_ptr()->local(coords);
+    auto l = storage_.pattern_ptr()->local_index(coords);
     return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
   }
   // DASH's subscripts: m[i][j]... is m(i, j, ...); m[i] alone is a
@@ -170,6 +212,7 @@ class Matrix {
   local_type local;
 
  private:
+  Team* team_;
   ViewSpec<N, IndexType> whole() const { return ViewSpec<N, IndexType>(pattern().sizespec()); }
   void check_coords(const coords_type& c) const {
     for (dim_t d = 0; d < N; ++d) {

@@ -4,19 +4,38 @@
 //
 // Every pattern type P offers (all local, O(N), allocation-free):
 //
-// | call                            | result                                         |
-// |---------------------------------|------------------------------------------------|
-// | size(), extent(d), extents()    | global element count and extents               |
-// | coords(g), global_index(coords) | global linear index <-> coordinates            |
-// | local(coords), local(g)         | local_index_t {unit, offset in unit's memory}  |
-// | unit_at(coords), unit_at(g)     | owning unit                                    |
-// | at(coords)                      | offset in the owner's memory                   |
-// | global(unit, l), global(l)      | coordinates / global index of a local offset   |
-// | local_size(unit), local_size()  | elements a unit owns                           |
-// | local_capacity()                | elements every unit allocates (max local_size) |
-// | blockspec(), block(coords|i)    | block grid; rectangle of one block             |
-// | local_block(i), local_blockspec | the calling unit's blocks                      |
-// | team(), teamspec(), distspec()  | who takes part, how units are arranged         |
+// | call                              | result                                        |
+// |-----------------------------------|-----------------------------------------------|
+// | size(), extent(d), extents()      | global element count and extents              |
+// | capacity()                        | size(): every element is stored once          |
+// | coords(g), global_index(coords)   | global linear index <-> coordinates           |
+// | global_at(coords)                 | the same as global_index(coords) (DASH name)  |
+// | local(g), local_index(coords)     | local_index_t {unit, offset in unit's memory} |
+// | unit_at(coords), unit_at(g)       | owning unit                                   |
+// | at(coords), at(i, j, ...)         | offset in the owner's memory                  |
+// | global(unit, l), global(l)        | coordinates / global index of a local offset  |
+// | local_size(unit), local_size()    | elements a unit owns                          |
+// | local_capacity()                  | elements every unit allocates (max local_size)|
+// | blockspec(), block(coords|i)      | block grid; rectangle of one block            |
+// | block_at(coords), max_blocksize() | linear index of the block holding coords      |
+// | local_block(i), local_blockspec   | the calling unit's blocks                     |
+// | team(), teamspec(), distspec()    | who takes part, how units are arranged        |
+//
+// BlockPattern and TilePattern also have local coordinates (a unit's
+// elements as an N-D array of local_extents(unit)), with DASH's names:
+//
+// | call                                       | result                           |
+// |--------------------------------------------|----------------------------------|
+// | local(coords)                              | local_coords_t {unit, coords}    |
+// | local_coords(coords)                       | the owner's local coordinates    |
+// | global(unit, lcoords), global(lcoords)     | global coordinates               |
+// | global_index(unit, lcoords)                | global linear index              |
+// | local_at(lcoords)                          | offset in the calling unit       |
+//
+// Constructors take (SizeSpec, DistributionSpec[, TeamSpec][, Team]) or
+// DASH's variadic form: the N extents, then N Distributions or a
+// DistributionSpec, a TeamSpec and a Team in any order (each optional), e.g.
+// BlockPattern<3>(nx, ny, nz, BLOCKED, NONE, NONE).
 //
 // Linear indices follow the pattern's MemArrange (ROW_MAJOR by default).
 // The local memory of a unit holds exactly local_size(unit) elements.

@@ -48,7 +48,7 @@ class GlobViewIter
   // freed since the iterator was made.
   reference operator*() const {
     if (!stamp_.live()) internal::throw_stale_handle("dash::GlobViewIter::operator*");
-    auto l = pattern_->local(coords());
+    auto l = pattern_->local_index(coords());
     return mem_->template ref<T>(l.unit, l.index);
   }
   reference operator[](difference_type n) const { return *(*this + n); }
@@ -62,7 +62,7 @@ class GlobViewIter
   // Global linear index of the element. Local.
   index_type gpos() const { return pattern_->global_index(coords()); }
   // Owner and offset of the element. Local.
-  local_index_t<index_type> lpos() const { return pattern_->local(coords()); }
+  local_index_t<index_type> lpos() const { return pattern_->local_index(coords()); }
   pointer globptr() const {
     auto l = lpos();
     return pointer(mem_->dart_gptr_at(l.unit, l.index));

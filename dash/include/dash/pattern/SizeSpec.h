@@ -50,33 +50,65 @@ constexpr std::array<I, N> delinearize(I index, const std::array<E, N>& extents)
 
 }  // namespace internal
 
-// Extents of an N-D index space starting at the origin.
-template <dim_t N, class IndexType = default_index_t>
-class SizeSpec {
+// An N-D index space of `extents` from the origin, linearised in
+// Arrangement order: at(coords) is the linear index, coords(index) the
+// inverse (DASH's CartesianIndexSpace). All local, O(N).
+template <dim_t N, MemArrange Arr = ROW_MAJOR, class IndexType = default_index_t>
+class CartesianIndexSpace {
  public:
   using index_type = IndexType;
   using size_type = std::make_unsigned_t<IndexType>;
 
-  constexpr SizeSpec() = default;
-  constexpr explicit SizeSpec(const std::array<size_type, N>& extents) : extents_(extents) {}
+  constexpr CartesianIndexSpace() = default;
+  constexpr explicit CartesianIndexSpace(const std::array<size_type, N>& extents)
+      : extents_(extents) {}
   template <class... E,
             class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>
-  constexpr SizeSpec(E... extents) : extents_{static_cast<size_type>(extents)...} {}
+  constexpr CartesianIndexSpace(E... extents) : extents_{static_cast<size_type>(extents)...} {}
 
   static constexpr dim_t ndim() { return N; }
   constexpr size_type extent(dim_t d) const { return extents_[d]; }
   constexpr const std::array<size_type, N>& extents() const { return extents_; }
+  // Number of dimensions with an extent above 1.
+  constexpr dim_t rank() const {
+    dim_t r = 0;
+    for (auto e : extents_) r += e > 1;
+    return r;
+  }
   // Number of elements (product of the extents).
   constexpr size_type size() const {
     size_type n = 1;
     for (auto e : extents_) n *= e;
     return n;
   }
-  constexpr bool operator==(const SizeSpec& o) const { return extents_ == o.extents_; }
-  constexpr bool operator!=(const SizeSpec& o) const { return !(*this == o); }
+  // Linear index of coordinates, given as an array or as N integers.
+  constexpr index_type at(const std::array<index_type, N>& coords) const {
+    return internal::linearize<N, Arr>(coords, extents_);
+  }
+  template <class... I,
+            class = std::enable_if_t<sizeof...(I) == N && N != 0 && (std::is_integral_v<I> && ...)>>
+  constexpr index_type at(I... coords) const {
+    return at(std::array<index_type, N>{static_cast<index_type>(coords)...});
+  }
+  // Coordinates of a linear index.
+  constexpr std::array<index_type, N> coords(index_type index) const {
+    return internal::delinearize<N, Arr>(index, extents_);
+  }
+  constexpr bool operator==(const CartesianIndexSpace& o) const { return extents_ == o.extents_; }
+  constexpr bool operator!=(const CartesianIndexSpace& o) const { return !(*this == o); }
 
  private:
   std::array<size_type, N> extents_{};
+};
+
+// Extents of an N-D index space starting at the origin, linearised row-major.
+template <dim_t N, class IndexType = default_index_t>
+class SizeSpec : public CartesianIndexSpace<N, ROW_MAJOR, IndexType> {
+  using Base = CartesianIndexSpace<N, ROW_MAJOR, IndexType>;
+
+ public:
+  using Base::Base;
+  constexpr SizeSpec() = default;
 };
 
 // A rectangle of an N-D index space: offsets (first coordinates) and extents.

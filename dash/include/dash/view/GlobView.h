@@ -63,7 +63,7 @@ class GlobView {
     if (!stamp_.live()) internal::throw_stale_handle("dash::GlobView::at_coords");
     coords_type g;
     for (dim_t d = 0; d < N; ++d) g[d] = rel[d] + rect_.offset(d);
-    auto l = pattern_->local(g);
+    auto l = pattern_->local_index(g);
     return mem_->template ref<T>(l.unit, l.index);
   }
 

@@ -32,7 +32,7 @@ void for_each_owner_run(const GlobViewIter<T, P>& first, std::size_t n, F&& f) {
   I src = 0, pos = 0, len = 0;
   for (I k = 0; k < I(n);) {
     auto coords = (first + k).coords();
-    auto l = pattern.local(coords);
+    auto l = pattern.local_index(coords);
     I x = coords[fast];
     I run = std::min({(x / block + 1) * block, view_end, x + (I(n) - k)}) - x;
     if (len > 0 && l.unit == unit && l.index == src + len && k == pos + len) {

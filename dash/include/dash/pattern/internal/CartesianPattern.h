@@ -12,6 +12,7 @@
 #include <dash/pattern/PatternProperties.h>
 #include <dash/pattern/TeamSpec.h>
 #include <dash/pattern/internal/DimBlocking.h>
+#include <dash/pattern/internal/PatternArguments.h>
 #include <dash/pattern/internal/PatternBase.h>
 
 #include <algorithm>
@@ -69,8 +70,10 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   }
   using Base::local_size;
 
-  // Owner and local coordinates of global coordinates. Local, O(N).
-  local_coords_type local_coords(const coords_type& coords) const {
+  // Owner and its local coordinates of global coordinates (DASH's
+  // local(coords); local(g) of a linear index gives owner and offset).
+  // Local, O(N).
+  local_coords_type local(const coords_type& coords) const {
     local_coords_type out;
     coords_type u;
     for (dim_t d = 0; d < N; ++d) {
@@ -81,6 +84,9 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     out.unit = team_unit_t(static_cast<dart_unit_t>(teamspec_.at(u)));
     return out;
   }
+  using Base::local;
+  // The owner's local coordinates of global coordinates. Local, O(N).
+  coords_type local_coords(const coords_type& coords) const { return local(coords).coords; }
   // Global coordinates of local coordinates of unit. Local, O(N).
   coords_type global_coords(team_unit_t unit, const coords_type& lcoords) const {
     auto u = teamspec_.coords(unit);
@@ -88,6 +94,18 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     for (dim_t d = 0; d < N; ++d) g[d] = dims_[d].global_of(u[d], lcoords[d]);
     return g;
   }
+  // DASH's names: global coordinates of local coordinates of unit / of the
+  // calling unit, and their global linear index. (global(unit, l) with an
+  // offset l, from PatternBase, reads an offset in local memory.) Local, O(N).
+  coords_type global(team_unit_t unit, const coords_type& lcoords) const {
+    return global_coords(unit, lcoords);
+  }
+  coords_type global(const coords_type& lcoords) const { return global_coords(lcoords); }
+  using Base::global;
+  index_type global_index(team_unit_t unit, const coords_type& lcoords) const {
+    return this->global_index(global_coords(unit, lcoords));
+  }
+  using Base::global_index;
 
   // Number of blocks unit / the calling unit owns.
   size_type local_nblocks(team_unit_t unit) const { return local_blockspec(unit).size(); }
@@ -196,11 +214,12 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
                             const DistributionSpec<N>& distspec = DistributionSpec<N>(),
                             Team& team = Team::All())
       : CartesianPattern(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
-  // 1-D: `size` elements distributed by `dist`. Local.
-  template <dim_t M = N, class = std::enable_if_t<M == 1>>
-  explicit CartesianPattern(size_type size, Distribution dist = BLOCKED, Team& team = Team::All())
-      : CartesianPattern(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
-                         TeamSpec<1, IndexType>(team.size()), team) {}
+  // DASH's variadic form: the N extents, then optionally N Distributions
+  // or a DistributionSpec, a TeamSpec and a Team (PatternArguments.h), e.g.
+  // BlockPattern<3>(nx, ny, nz, BLOCKED, NONE, NONE, team). Local.
+  template <class E0, class... Args, class = std::enable_if_t<starts_pattern_arguments_v<E0>>>
+  explicit CartesianPattern(E0 extent0, Args&&... args)
+      : CartesianPattern(PatternArguments<N, IndexType>(extent0, std::forward<Args>(args)...)) {}
 
   // Properties instances can have (see PatternProperties.h); the layout
   // properties come from the concrete pattern.
@@ -215,6 +234,8 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
                                  pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
 
  protected:
+  explicit CartesianPattern(const PatternArguments<N, IndexType>& args)
+      : CartesianPattern(args.sizespec(), args.distspec(), args.teamspec(), args.team()) {}
   void init_dimensions(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                        const TeamSpec<N, IndexType>& teamspec, Team& team) {
     if (teamspec.size() != team.size())

@@ -7,6 +7,7 @@
 #include <dash/pattern/DistributionSpec.h>
 #include <dash/pattern/PatternProperties.h>
 #include <dash/pattern/TeamSpec.h>
+#include <dash/pattern/internal/PatternArguments.h>
 #include <dash/pattern/internal/PatternBase.h>
 
 #include <algorithm>
@@ -284,11 +285,16 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
   DealtTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                    Team& team = Team::All())
       : DealtTilePattern(sizespec, distspec, TeamSpec<N, IndexType>(distspec, team), team) {}
-  // 1-D: `size` elements in tiles of `dist`. Local.
-  template <dim_t M = N, class = std::enable_if_t<M == 1>>
-  DealtTilePattern(size_type size, Distribution dist, Team& team = Team::All())
-      : DealtTilePattern(SizeSpec<1, IndexType>(size), DistributionSpec<1>(dist),
-                         TeamSpec<1, IndexType>(team.size()), team) {}
+  // DASH's variadic form: the N extents, then optionally N Distributions
+  // or a DistributionSpec, a TeamSpec and a Team (PatternArguments.h), e.g.
+  // ShiftTilePattern<2>(n, m, TILE(8), TILE(8), team). Local.
+  template <class E0, class... Args, class = std::enable_if_t<starts_pattern_arguments_v<E0>>>
+  explicit DealtTilePattern(E0 extent0, Args&&... args)
+      : DealtTilePattern(PatternArguments<N, IndexType>(extent0, std::forward<Args>(args)...)) {}
+
+ protected:
+  explicit DealtTilePattern(const PatternArguments<N, IndexType>& args)
+      : DealtTilePattern(args.sizespec(), args.distspec(), args.teamspec(), args.team()) {}
 
  private:
   struct Tile {

@@ -56,18 +56,42 @@ class PatternBase {
     return linearize<N, Arr>(coords, sizespec_.extents());
   }
 
+  // Global linear index of global coordinates (DASH's name).
+  index_type global_at(const coords_type& coords) const { return global_index(coords); }
+  // Every element is stored exactly once: the capacity is size().
+  size_type capacity() const { return size(); }
+
   // ---- global -> local (local, O(N)) ----
   // Owner and local offset of the element at global coordinates.
-  local_index_type local(const coords_type& coords) const {
+  local_index_type local_index(const coords_type& coords) const {
     return derived().local_of_coords(coords);
   }
   // Owner and local offset of the element at global linear index gindex.
-  local_index_type local(index_type gindex) const { return local(coords(gindex)); }
+  local_index_type local(index_type gindex) const { return local_index(coords(gindex)); }
   // Owner of the element at global coordinates / linear index.
-  team_unit_t unit_at(const coords_type& coords) const { return local(coords).unit; }
+  team_unit_t unit_at(const coords_type& coords) const { return local_index(coords).unit; }
   team_unit_t unit_at(index_type gindex) const { return local(gindex).unit; }
-  // Local offset (at its owner) of the element at global coordinates.
-  index_type at(const coords_type& coords) const { return local(coords).index; }
+  // Local offset (at its owner) of the element at global coordinates, given
+  // as an array or as N integers: at({i, j}) or at(i, j).
+  index_type at(const coords_type& coords) const { return local_index(coords).index; }
+  template <class... I,
+            class = std::enable_if_t<sizeof...(I) == N && N != 0 && (std::is_integral_v<I> && ...)>>
+  index_type at(I... coords) const {
+    return at(coords_type{static_cast<index_type>(coords)...});
+  }
+  // Linear index (Arrangement order over blockspec()) of the block holding
+  // global coordinates.
+  index_type block_at(const coords_type& coords) const {
+    coords_type b;
+    for (dim_t d = 0; d < N; ++d) b[d] = coords[d] / derived().blocksize(d);
+    return linearize<N, Arr>(b, derived().blockspec().extents());
+  }
+  // Elements of the largest block (product of the block extents).
+  size_type max_blocksize() const {
+    size_type n = 1;
+    for (dim_t d = 0; d < N; ++d) n *= static_cast<size_type>(derived().blocksize(d));
+    return n;
+  }
   // True if unit (default: the calling unit) owns global linear index gindex.
   bool is_local(index_type gindex, team_unit_t unit) const { return unit_at(gindex) == unit; }
   bool is_local(index_type gindex) const { return is_local(gindex, myid_); }
