@@ -61,24 +61,20 @@ void CopyJob::run() const {
     std::memmove(dst, src, nbytes);
     return;
   }
-  // One side strided: block by block, the contiguous side advancing by block.
-  const std::size_t src_step = gather ? stride : block;
-  const std::size_t dst_step = gather ? block : stride;
   const char* s = src;
   char* d = dst;
   std::size_t left = nbytes;
-  for (; left >= block; left -= block, s += src_step, d += dst_step) std::memcpy(d, s, block);
+  for (; left >= block; left -= block, s += src_stride, d += dst_stride) std::memcpy(d, s, block);
   if (left > 0) std::memcpy(d, s, left);
 }
 
 void CopyBatch::add(const CopyJob& job) {
   if (job.nbytes == 0) return;
-  // Chunks of whole blocks on the strided side (at least one block).
-  const std::size_t chunk =
-      job.block == 0 ? kChunkBytes : std::max<std::size_t>(1, kChunkBytes / job.block) * job.block;
-  const std::size_t strided_step = job.block == 0 ? chunk : chunk / job.block * job.stride;
-  const std::size_t src_step = job.gather ? strided_step : chunk;
-  const std::size_t dst_step = job.gather ? chunk : strided_step;
+  // Chunks of whole runs (at least one run).
+  const std::size_t runs = job.block == 0 ? 0 : std::max<std::size_t>(1, kChunkBytes / job.block);
+  const std::size_t chunk = job.block == 0 ? kChunkBytes : runs * job.block;
+  const std::size_t src_step = job.block == 0 ? chunk : runs * job.src_stride;
+  const std::size_t dst_step = job.block == 0 ? chunk : runs * job.dst_stride;
   CopyJob part = job;
   for (std::size_t off = 0; off < job.nbytes; off += chunk) {
     part.nbytes = std::min(chunk, job.nbytes - off);

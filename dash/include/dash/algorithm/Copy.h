@@ -1,8 +1,9 @@
-// dash::copy and dash::copy_async between a global range of a 1-D container
-// (dash::Array) and a local buffer, in both directions; dash::copy between
-// two global ranges (any patterns) through a local staging buffer.
+// dash::copy and dash::copy_async between a global range of a container
+// (dash::Array, or dash::Matrix/NArray in canonical order) and a local
+// buffer, in both directions; dash::copy between two global ranges (any
+// patterns) through a local staging buffer.
 //
-// How a copy runs (no per-element lookups or transfers):
+// How a 1-D copy runs (no per-element lookups or transfers):
 //   for every unit u owning part of the range:
 //     [lo, hi) = local offsets of u's elements in the global range
 //                (Pattern::local_rectangle: one range per unit)
@@ -11,6 +12,9 @@
 //     every units * blocksize elements in the buffer, so they move as ONE
 //     strided transfer (DART strided type on the buffer side)
 //     -> at most 3 transfers per unit, all started before any is waited for
+// An N-D range [first, last) of a matrix is at most 2N - 1 rectangles; each
+// owner's part of a rectangle moves as a few strided transfers (whole local
+// rows, whole tiles: internal/RectangleTransfers.h).
 //   units reached by load/store (self, same node) are copied with memcpy: by
 //   dash::copy at once; by copy_async, for segments of at least
 //   DASH_COPY_ASYNC_THRESHOLD bytes, on the copy engine's worker thread
@@ -20,7 +24,7 @@
 //
 // | call                    | cost                                          |
 // |-------------------------|-----------------------------------------------|
-// | copy(global -> local)   | one-sided; <= 3 transfers per unit            |
+// | copy(global -> local)   | one-sided; <= 3 transfers per unit (1-D)      |
 // | copy(local -> global)   | one-sided; returns when the data is at target |
 // | copy_async              | starts the same transfers, returns at once;   |
 // |                         | large same-node parts run on a worker thread  |
@@ -31,6 +35,7 @@
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/algorithm/LocalRange.h>
+#include <dash/algorithm/internal/RectangleTransfers.h>
 #include <dash/algorithm/internal/Transfers.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/view/ViewFunctions.h>
@@ -46,16 +51,10 @@ namespace dash {
 
 namespace internal {
 
-// Starts the transfers between global [first, last) and buffer `buf`
-// (element k of the range <-> buf[k]); appends their handles. Get: global to
-// buffer; else buffer to global.
+// start_transfers of a 1-D range (see the top of the file).
 template <bool Get, class T, class P, class Buf, class Handles>
-void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Buf* buf,
-                     Handles& handles) {
-  static_assert(P::ndim() == 1, "dash::copy: global ranges of 1-D containers (dash::Array)");
-  static_assert(has_local_rectangle<P>::value,
-                "dash::copy needs a pattern that deals blocks per dimension "
-                "(BlockPattern, TilePattern)");
+void start_1d_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Buf* buf,
+                        Handles& handles) {
   using I = typename P::index_type;
   using V = std::remove_const_t<T>;
   const P& pattern = first.pattern();
@@ -67,7 +66,7 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
   const std::size_t elem = sizeof(V);
   // One transfer of the unit's local offsets [s, s + n) whose first element
   // is buffer position pos; `layout` describes the buffer side.
-  auto transfer = [&](team_unit_t u, I s, std::size_t nbytes, I pos, BufferLayout layout) {
+  auto transfer = [&](team_unit_t u, I s, std::size_t nbytes, I pos, TransferLayout layout) {
     start_transfer<Get>(buf + pos, mem->dart_gptr_at(u, s), nbytes, layout, handles);
   };
   // Only the units owning blocks of the range: block j belongs to unit
@@ -84,23 +83,40 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
     auto pos_of = [&](I offset) { return pattern.global_index(u, offset) - a; };
     I c0 = lo / block, c1 = (hi - 1) / block;
     if (c0 == c1) {  // inside one local block: contiguous on both sides
-      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(lo), BufferLayout{});
+      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(lo), TransferLayout{});
       continue;
     }
     I head_end = (c0 + 1) * block, tail_begin = c1 * block;
-    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(lo), BufferLayout{});
+    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(lo), TransferLayout{});
     I middle_blocks = c1 - c0 - 1;
     if (middle_blocks > 0) {
       std::size_t nbytes = std::size_t(middle_blocks * block) * elem;
       if (middle_blocks == 1 || units == 1) {
-        transfer(u, head_end, nbytes, pos_of(head_end), BufferLayout{});
+        transfer(u, head_end, nbytes, pos_of(head_end), TransferLayout{});
       } else {
         transfer(u, head_end, nbytes, pos_of(head_end),
-                 BufferLayout{std::size_t(units * block) * elem, std::size_t(block) * elem});
+                 TransferLayout{std::size_t(block) * elem, std::size_t(block) * elem,
+                                std::size_t(units * block) * elem});
       }
     }
     transfer(u, tail_begin, std::size_t(hi - tail_begin) * elem, pos_of(tail_begin),
-             BufferLayout{});
+             TransferLayout{});
+  }
+}
+
+// Starts the transfers between global [first, last) and buffer `buf`
+// (element k of the range <-> buf[k]); appends their handles. Get: global to
+// buffer; else buffer to global.
+template <bool Get, class T, class P, class Buf, class Handles>
+void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Buf* buf,
+                     Handles& handles) {
+  static_assert(has_local_rectangle<P>::value,
+                "dash::copy needs a pattern that deals blocks per dimension "
+                "(BlockPattern, TilePattern)");
+  if constexpr (P::ndim() > 1) {
+    start_nd_transfers<Get>(first, std::size_t(last - first), buf, handles);
+  } else {
+    start_1d_transfers<Get>(first, last, buf, handles);
   }
 }
 
@@ -120,13 +136,19 @@ void check_copy_range(const GlobIter<T, P>& first, const GlobIter<T, P>& last, c
 template <class T, class P>
 void check_no_overlap(const GlobIter<T, P>& first, const GlobIter<T, P>& last, const void* buf,
                       std::size_t n, const char* who) {
-  auto idx = local_index_range(first, last);
-  if (idx.begin == idx.end || n == 0) return;
-  const char* own_begin = reinterpret_cast<const char*>(first.memory()->lbegin() + idx.begin);
-  const char* own_end = reinterpret_cast<const char*>(first.memory()->lbegin() + idx.end);
   const char* b = static_cast<const char*>(buf);
   const char* e = b + n * sizeof(T);
-  if (b < own_end && own_begin < e)
+  bool overlap = false;
+  if constexpr (P::ndim() > 1) {
+    overlap = own_elements_overlap(first, std::size_t(last - first), b, e);
+  } else {
+    auto idx = local_index_range(first, last);
+    if (idx.begin == idx.end || n == 0) return;
+    const char* own_begin = reinterpret_cast<const char*>(first.memory()->lbegin() + idx.begin);
+    const char* own_end = reinterpret_cast<const char*>(first.memory()->lbegin() + idx.end);
+    overlap = b < own_end && own_begin < e;
+  }
+  if (overlap)
     throw exception::InvalidArgument(std::string(who) +
                                      ": the local buffer overlaps the global range");
 }

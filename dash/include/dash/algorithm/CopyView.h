@@ -1,12 +1,14 @@
 // dash::copy / dash::copy_async for rectangular views (GlobViewIter ranges,
 // e.g. matrix.block({3, 5}) or matrix.local.block(0)) of N-D containers.
 //
-// How a view copy runs: the view is walked in runs along its fastest-moving
-// dimension, each run ending at a block border or the view's edge (a run is
-// contiguous in its owner's memory for every pattern here). Runs that
-// continue each other both in the owner's memory and in the buffer are
-// merged, so a whole tile of a TilePattern, or full rows of a BlockPattern,
-// move as ONE transfer. Every transfer starts before any is waited for.
+// How a view copy runs: positions [first, last) of a view are at most
+// 2N - 1 rectangles. For BlockPattern and TilePattern each owner's part of
+// a rectangle moves as a few strided transfers (a whole tile, whole local
+// rows: internal/RectangleTransfers.h). For the other patterns the view is
+// walked in runs along its fastest-moving dimension, each run ending at a
+// block border or the view's edge; runs that continue each other both in
+// the owner's memory and in the buffer are merged. Every transfer starts
+// before any is waited for.
 #ifndef DASH__ALGORITHM__COPY_VIEW_H_
 #define DASH__ALGORITHM__COPY_VIEW_H_
 
@@ -28,12 +30,16 @@ template <bool Get, class T, class P, class Buf, class Handles>
 void start_view_transfers(const GlobViewIter<T, P>& first, const GlobViewIter<T, P>& last, Buf* buf,
                           Handles& handles) {
   using I = typename P::index_type;
-  const auto* mem = first.memory();
-  const std::size_t elem = sizeof(std::remove_const_t<T>);
-  for_each_owner_run(first, std::size_t(last - first), [&](team_unit_t unit, I src, I k, I len) {
-    start_transfer<Get>(buf + k, mem->dart_gptr_at(unit, src), std::size_t(len) * elem,
-                        BufferLayout{}, handles);
-  });
+  if constexpr (has_local_rectangle<P>::value) {
+    start_nd_transfers<Get>(first, std::size_t(last - first), buf, handles);
+  } else {
+    const auto* mem = first.memory();
+    const std::size_t elem = sizeof(std::remove_const_t<T>);
+    for_each_owner_run(first, std::size_t(last - first), [&](team_unit_t unit, I src, I k, I len) {
+      start_transfer<Get>(buf + k, mem->dart_gptr_at(unit, src), std::size_t(len) * elem,
+                          TransferLayout{}, handles);
+    });
+  }
 }
 
 }  // namespace internal

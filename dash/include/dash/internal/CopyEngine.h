@@ -41,16 +41,17 @@
 namespace dash {
 namespace internal {
 
-// One memcpy. With block > 0 one side is strided: `block` bytes every
-// `stride` bytes (the source if gather, else the destination); nbytes counts
-// the bytes moved (the contiguous side's length).
+// One memcpy of nbytes. With block > 0 the bytes move in runs of `block`
+// bytes, which start every src_stride bytes in the source and every
+// dst_stride bytes in the destination (a stride equal to block: that side
+// is contiguous).
 struct CopyJob {
   char* dst = nullptr;
   const char* src = nullptr;
   std::size_t nbytes = 0;
-  std::size_t block = 0;   // bytes per block on the strided side; 0 = contiguous
-  std::size_t stride = 0;  // bytes between block starts on the strided side
-  bool gather = false;     // the strided side is the source
+  std::size_t block = 0;  // bytes per run; 0 = contiguous on both sides
+  std::size_t src_stride = 0;
+  std::size_t dst_stride = 0;
   // Copies the bytes. Local.
   void run() const;
 };

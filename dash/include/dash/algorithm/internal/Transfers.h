@@ -30,11 +30,14 @@
 namespace dash {
 namespace internal {
 
-// Layout of the local buffer side of one transfer: contiguous (block == 0)
-// or `block` bytes every `stride` bytes.
-struct BufferLayout {
-  std::size_t stride = 0;  // bytes
-  std::size_t block = 0;   // bytes; 0 = contiguous
+// Layout of one transfer: contiguous on both sides (block == 0), or runs of
+// `block` bytes that start every global_stride bytes in the global memory
+// and every buffer_stride bytes in the local buffer (a stride equal to
+// block: that side is contiguous).
+struct TransferLayout {
+  std::size_t block = 0;          // bytes; 0 = contiguous on both sides
+  std::size_t global_stride = 0;  // bytes
+  std::size_t buffer_stride = 0;  // bytes
 };
 
 // Handles of the transfers of one blocking copy: up to 32 inline (no heap
@@ -139,7 +142,7 @@ struct defers_local_copies<Transfers, std::void_t<decltype(Transfers::kDefersLoc
 // handle to `transfers`, or (copy_async, load/store target, at least the
 // engine's threshold) adds it to the transfers' local copies.
 template <bool Get, class Transfers>
-void start_transfer(const void* local, dart_gptr_t g, std::size_t nbytes, BufferLayout layout,
+void start_transfer(const void* local, dart_gptr_t g, std::size_t nbytes, TransferLayout layout,
                     Transfers& transfers) {
   void* buf = const_cast<void*>(local);
   if constexpr (defers_local_copies<Transfers>::value) {
@@ -152,22 +155,26 @@ void start_transfer(const void* local, dart_gptr_t g, std::size_t nbytes, Buffer
         job.src = static_cast<const char*>(Get ? addr : buf);
         job.nbytes = nbytes;
         job.block = layout.block;
-        job.stride = layout.stride;
-        job.gather = !Get;  // the strided side is the buffer
+        job.src_stride = Get ? layout.global_stride : layout.buffer_stride;
+        job.dst_stride = Get ? layout.buffer_stride : layout.global_stride;
         transfers.add_local_copy(job);
         return;
       }
     }
   }
-  std::optional<OwnedDartType> strided;
-  dart_datatype_t type = DART_TYPE_BYTE;
-  if (layout.block != 0) type = strided.emplace(StridedBytes{layout.stride, layout.block}).get();
+  // A side whose runs follow each other is plain bytes, the other a strided type.
+  std::optional<OwnedDartType> global_strided, buffer_strided;
+  dart_datatype_t global_type = DART_TYPE_BYTE, buffer_type = DART_TYPE_BYTE;
+  if (layout.block != 0 && layout.global_stride != layout.block)
+    global_type = global_strided.emplace(StridedBytes{layout.global_stride, layout.block}).get();
+  if (layout.block != 0 && layout.buffer_stride != layout.block)
+    buffer_type = buffer_strided.emplace(StridedBytes{layout.buffer_stride, layout.block}).get();
   dart_handle_t h = DART_HANDLE_NULL;
   if constexpr (Get) {
-    check_dart(dart_get_handle(buf, g, nbytes, DART_TYPE_BYTE, type, &h),
+    check_dart(dart_get_handle(buf, g, nbytes, global_type, buffer_type, &h),
                "dash::copy: dart_get_handle");
   } else {
-    check_dart(dart_put_handle(g, buf, nbytes, type, DART_TYPE_BYTE, &h),
+    check_dart(dart_put_handle(g, buf, nbytes, buffer_type, global_type, &h),
                "dash::copy: dart_put_handle");
   }
   if (h != DART_HANDLE_NULL) transfers.push_back(h);

@@ -149,6 +149,21 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return viewspec_type(off, ext);
   }
 
+  // A local range [lo, hi) of dimension d (of any unit: local blocks start
+  // at multiples of blocksize(d) for all) as at most three segments of
+  // consecutive local blocks (see DimBlocking::local_segments). Local, O(1).
+  int local_segments(dim_t d, index_type lo, index_type hi, LocalSegment<index_type> out[3]) const {
+    return dims_[d].local_segments(lo, hi, out);
+  }
+  // Offset in unit's memory of its local coordinates lcoords. Local, O(N).
+  index_type local_offset(team_unit_t unit, const coords_type& lcoords) const {
+    coords_type block, phase;
+    for (dim_t d = 0; d < N; ++d) {
+      block[d] = lcoords[d] / dims_[d].blocksize;
+      phase[d] = lcoords[d] - block[d] * dims_[d].blocksize;
+    }
+    return this->derived().layout_offset_of_blocks(teamspec_.coords(unit), block, phase);
+  }
   // Offset in the calling unit's memory of its local coordinates lcoords.
   index_type local_at(const coords_type& lcoords) const {
     coords_type block, phase;

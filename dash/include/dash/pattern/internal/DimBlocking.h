@@ -7,8 +7,20 @@
 #include <dash/Types.h>
 #include <dash/internal/FastDivisor.h>
 
+#include <algorithm>
+
 namespace dash {
 namespace internal {
+
+// Consecutive local blocks of one unit coordinate in one dimension:
+// `blocks` blocks from local coordinate `begin`, each `length` elements
+// (blocks > 1 only for full blocks, length == blocksize).
+template <class I>
+struct LocalSegment {
+  I begin;
+  I blocks;
+  I length;
+};
 
 template <class I>
 struct DimBlocking {
@@ -101,6 +113,29 @@ struct DimBlocking {
     I j = x / blocksize;
     I full = j > u ? (j - u + units - 1) / units : 0;  // blocks j' < j with j' % units == u
     return full * blocksize + (j % units == u ? x - j * blocksize : 0);
+  }
+  // Unit coordinate u's local range [lo, hi) as at most three segments, in
+  // order: a part of the first block, a run of full blocks, a part of the
+  // last (or an underfilled last) block. Returns how many. A run of full
+  // blocks sits contiguously in local coordinates and every
+  // units * blocksize in global ones. O(1).
+  int local_segments(I lo, I hi, LocalSegment<I> out[3]) const {
+    int n = 0;
+    if (lo >= hi) return 0;
+    I start = lo;
+    I in_block = lo % blocksize;
+    if (in_block != 0) {
+      I end = std::min(hi, lo - in_block + blocksize);
+      out[n++] = LocalSegment<I>{lo, 1, end - lo};
+      start = end;
+    }
+    I full = (hi - start) / blocksize;  // an underfilled block never counts as full
+    if (full > 0) {
+      out[n++] = LocalSegment<I>{start, full, blocksize};
+      start += full * blocksize;
+    }
+    if (start < hi) out[n++] = LocalSegment<I>{start, 1, hi - start};
+    return n;
   }
   // Global coordinate of local coordinate l of unit coordinate u.
   I global_of(I u, I l) const {
