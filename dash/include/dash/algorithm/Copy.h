@@ -51,56 +51,81 @@ namespace dash {
 
 namespace internal {
 
-// start_transfers of a 1-D range (see the top of the file).
-template <bool Get, class T, class P, class Buf, class Handles>
-void start_1d_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Buf* buf,
-                        Handles& handles) {
-  using I = typename P::index_type;
-  using V = std::remove_const_t<T>;
-  const P& pattern = first.pattern();
-  const auto* mem = first.memory();
-  const I a = first.pos();
-  const ViewSpec<1, I> range({a}, {typename P::size_type(last - first)});
-  const I block = pattern.blocksize(0);
-  const I units = I(pattern.teamspec().extent(0));
-  const std::size_t elem = sizeof(V);
-  // One transfer of the unit's local offsets [s, s + n) whose first element
-  // is buffer position pos; `layout` describes the buffer side.
+// Starts the transfers between elements [a, a + n) of a linear layout and
+// buf[0, n): blocks of `block` elements dealt round-robin to units
+// 0 .. units - 1, each unit's blocks following each other in its memory (a
+// 1-D pattern; a row-major matrix distributed over rows only). See the top
+// of the file. Appends the handles. One-sided.
+template <bool Get, class I, class Mem, class Buf, class Handles>
+void start_linear_transfers(const Mem& mem, I block, I units, I a, I n, Buf* buf,
+                            Handles& handles) {
+  const std::size_t elem = sizeof(std::remove_const_t<Buf>);
+  // One transfer of unit u's local offsets [s, s + nbytes) whose first
+  // element is buffer position pos.
   auto transfer = [&](team_unit_t u, I s, std::size_t nbytes, I pos, TransferLayout layout) {
-    start_transfer<Get>(buf + pos, mem->dart_gptr_at(u, s), nbytes, layout, handles);
+    start_transfer<Get>(buf + pos, mem.dart_gptr_at(u, s), nbytes, layout, handles);
+  };
+  // Unit u's local offsets below global index x; global index of local l.
+  auto count_below = [&](I u, I x) {
+    const I j = x / block;
+    const I full = j > u ? (j - u + units - 1) / units : 0;  // blocks j' < j, j' % units == u
+    return full * block + (j % units == u ? x - j * block : 0);
+  };
+  auto pos_of = [&](I u, I l) {
+    const I c = l / block;
+    return (c * units + u) * block + (l - c * block) - a;
   };
   // Only the units owning blocks of the range: block j belongs to unit
   // j mod units, so a range of fewer blocks than units names each owner once.
   const I first_block = a / block;
-  const I range_blocks = (a + (last - first) - 1) / block - first_block + 1;
+  const I range_blocks = (a + n - 1) / block - first_block + 1;
   const I owners = std::min(range_blocks, units);
   for (I k = 0; k < owners; ++k) {
-    I unit = range_blocks >= units ? k : (first_block + k) % units;
-    team_unit_t u(static_cast<dart_unit_t>(unit));
-    auto rect = pattern.local_rectangle(u, range);
-    I lo = rect.offset(0), hi = lo + I(rect.extent(0));
+    const I unit = range_blocks >= units ? k : (first_block + k) % units;
+    const team_unit_t u(static_cast<dart_unit_t>(unit));
+    const I lo = count_below(unit, a), hi = count_below(unit, a + n);
     if (lo == hi) continue;
-    auto pos_of = [&](I offset) { return pattern.global_index(u, offset) - a; };
-    I c0 = lo / block, c1 = (hi - 1) / block;
+    const I c0 = lo / block, c1 = (hi - 1) / block;
     if (c0 == c1) {  // inside one local block: contiguous on both sides
-      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(lo), TransferLayout{});
+      transfer(u, lo, std::size_t(hi - lo) * elem, pos_of(unit, lo), TransferLayout{});
       continue;
     }
-    I head_end = (c0 + 1) * block, tail_begin = c1 * block;
-    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(lo), TransferLayout{});
-    I middle_blocks = c1 - c0 - 1;
+    const I head_end = (c0 + 1) * block, tail_begin = c1 * block;
+    transfer(u, lo, std::size_t(head_end - lo) * elem, pos_of(unit, lo), TransferLayout{});
+    const I middle_blocks = c1 - c0 - 1;
     if (middle_blocks > 0) {
-      std::size_t nbytes = std::size_t(middle_blocks * block) * elem;
+      const std::size_t nbytes = std::size_t(middle_blocks * block) * elem;
       if (middle_blocks == 1 || units == 1) {
-        transfer(u, head_end, nbytes, pos_of(head_end), TransferLayout{});
+        transfer(u, head_end, nbytes, pos_of(unit, head_end), TransferLayout{});
       } else {
-        transfer(u, head_end, nbytes, pos_of(head_end),
+        transfer(u, head_end, nbytes, pos_of(unit, head_end),
                  TransferLayout{std::size_t(block) * elem, std::size_t(block) * elem,
                                 std::size_t(units * block) * elem});
       }
     }
-    transfer(u, tail_begin, std::size_t(hi - tail_begin) * elem, pos_of(tail_begin),
+    transfer(u, tail_begin, std::size_t(hi - tail_begin) * elem, pos_of(unit, tail_begin),
              TransferLayout{});
+  }
+}
+
+// Elements per block of the linear layout a pattern's canonical order has
+// when only its slowest dimension is distributed and its local memory is
+// row-major (1-D patterns; BlockPattern and TilePattern with one block in
+// every other dimension): blocksize(0) times the other extents. 0 if the
+// pattern has no such layout. Local, O(N).
+template <class P>
+typename P::index_type linear_block(const P& pattern) {
+  using I = typename P::index_type;
+  if constexpr (P::memory_order() != ROW_MAJOR && P::ndim() > 1) {
+    return 0;
+  } else {
+    I block = pattern.blocksize(0);
+    for (dim_t d = 1; d < P::ndim(); ++d) {
+      if (pattern.teamspec().extent(d) != 1 || pattern.blocksize(d) < I(pattern.extent(d)))
+        return 0;
+      block *= I(pattern.extent(d));
+    }
+    return block;
   }
 }
 
@@ -113,10 +138,15 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
   static_assert(has_local_rectangle<P>::value,
                 "dash::copy needs a pattern that deals blocks per dimension "
                 "(BlockPattern, TilePattern)");
-  if constexpr (P::ndim() > 1) {
-    start_nd_transfers<Get>(first, std::size_t(last - first), buf, handles);
+  using I = typename P::index_type;
+  const P& pattern = first.pattern();
+  const I n = I(last - first);
+  const I block = linear_block(pattern);
+  if (block > 0) {
+    start_linear_transfers<Get>(*first.memory(), block, I(pattern.teamspec().extent(0)),
+                                I(first.pos()), n, buf, handles);
   } else {
-    start_1d_transfers<Get>(first, last, buf, handles);
+    start_nd_transfers<Get>(first, std::size_t(n), buf, handles);
   }
 }
 

@@ -203,27 +203,80 @@ void for_each_owner_of_rectangle(const P& pattern,
   }
 }
 
+// Starts the transfers of a range one by one, joining a transfer that is
+// contiguous on both sides and continues the previous one (same unit, next
+// bytes on both sides) into it: the rectangles of a canonical range whose
+// owner holds whole rows move as one transfer. Start() the runs, then
+// finish(). Local; one-sided transfers.
+template <bool Get, class I, class Mem, class Buf, class Transfers>
+class TransferStarter {
+ public:
+  TransferStarter(const Mem& mem, Buf* buf, Transfers& transfers)
+      : mem_(mem), buf_(buf), transfers_(transfers) {}
+  // Run r of unit's part, its buffer offsets counted from buffer element `at`.
+  void start(team_unit_t unit, I at, const StridedRun<I>& r) {
+    const bool contiguous =
+        r.count == 1 || (r.local_stride == r.length && r.buffer_stride == r.length);
+    if (contiguous) {
+      const I n = r.count * r.length;
+      if (pending_ && unit == unit_ && local_end_ == r.local_offset &&
+          buffer_end_ == at + r.buffer_offset) {
+        local_end_ += n;
+        buffer_end_ += n;
+        return;
+      }
+      finish();
+      pending_ = true;
+      unit_ = unit;
+      local_begin_ = r.local_offset;
+      local_end_ = r.local_offset + n;
+      buffer_begin_ = at + r.buffer_offset;
+      buffer_end_ = buffer_begin_ + n;
+      return;
+    }
+    finish();
+    const std::size_t elem = sizeof(std::remove_const_t<Buf>);
+    start_transfer<Get>(
+        buf_ + at + r.buffer_offset, mem_.dart_gptr_at(unit, r.local_offset),
+        std::size_t(r.count) * std::size_t(r.length) * elem,
+        TransferLayout{std::size_t(r.length) * elem, std::size_t(r.local_stride) * elem,
+                       std::size_t(r.buffer_stride) * elem},
+        transfers_);
+  }
+  // Starts the transfer held back for joining, if any.
+  void finish() {
+    if (!pending_) return;
+    pending_ = false;
+    const std::size_t elem = sizeof(std::remove_const_t<Buf>);
+    start_transfer<Get>(buf_ + buffer_begin_, mem_.dart_gptr_at(unit_, local_begin_),
+                        std::size_t(local_end_ - local_begin_) * elem, TransferLayout{},
+                        transfers_);
+  }
+
+ private:
+  const Mem& mem_;
+  Buf* buf_;
+  Transfers& transfers_;
+  bool pending_ = false;
+  team_unit_t unit_;
+  I local_begin_ = 0, local_end_ = 0, buffer_begin_ = 0, buffer_end_ = 0;
+};
+
 // Starts the transfers between global rectangle `rect` of (pattern, mem) and
-// the buffer whose element for rect's first element is at `buf`
-// (buffer_stride[d] elements per step in dimension d). Get: global to
-// buffer. Appends the handles. One-sided.
-template <bool Get, class P, class Mem, class Buf, class Transfers>
-void start_rectangle_transfers(const P& pattern, const Mem& mem,
-                               const ViewSpec<P::ndim(), typename P::index_type>& rect, Buf* buf,
+// the buffer of `starter`, rect's first element at buffer element `at`
+// (buffer_stride[d] elements per step in dimension d). Local; one-sided
+// transfers.
+template <class P, class Starter>
+void start_rectangle_transfers(const P& pattern,
+                               const ViewSpec<P::ndim(), typename P::index_type>& rect,
+                               typename P::index_type at,
                                const std::array<typename P::index_type, P::ndim()>& buffer_stride,
-                               Transfers& transfers) {
+                               Starter& starter) {
   using I = typename P::index_type;
-  const std::size_t elem = sizeof(std::remove_const_t<Buf>);
   if (rect.size() == 0) return;
   for_each_owner_of_rectangle(pattern, rect, [&](team_unit_t unit) {
-    for_each_strided_run(pattern, unit, rect, buffer_stride, [&](const StridedRun<I>& r) {
-      TransferLayout layout;
-      if (r.count > 1 && (r.local_stride != r.length || r.buffer_stride != r.length))
-        layout = TransferLayout{std::size_t(r.length) * elem, std::size_t(r.local_stride) * elem,
-                                std::size_t(r.buffer_stride) * elem};
-      start_transfer<Get>(buf + r.buffer_offset, mem.dart_gptr_at(unit, r.local_offset),
-                          std::size_t(r.count) * std::size_t(r.length) * elem, layout, transfers);
-    });
+    for_each_strided_run(pattern, unit, rect, buffer_stride,
+                         [&](const StridedRun<I>& r) { starter.start(unit, at, r); });
   });
 }
 
@@ -277,10 +330,13 @@ void for_each_rectangle_of_range(const It& first, std::size_t n, F&& f) {
 // and buf[0, n). Get: global to buffer. Appends the handles. One-sided.
 template <bool Get, class It, class Buf, class Transfers>
 void start_nd_transfers(const It& first, std::size_t n, Buf* buf, Transfers& transfers) {
+  using Mem = std::remove_const_t<std::remove_pointer_t<decltype(first.memory())>>;
+  TransferStarter<Get, glob_index_t<It>, Mem, Buf, Transfers> starter(*first.memory(), buf,
+                                                                      transfers);
   for_each_rectangle_of_range(first, n, [&](const auto& rect, auto at, const auto& stride) {
-    start_rectangle_transfers<Get>(first.pattern(), *first.memory(), rect, buf + at, stride,
-                                   transfers);
+    start_rectangle_transfers(first.pattern(), rect, at, stride, starter);
   });
+  starter.finish();
 }
 
 // True if local bytes [begin, end) share bytes with the calling unit's own
@@ -296,6 +352,7 @@ bool own_elements_overlap(const It& first, std::size_t n, const void* begin, con
   const auto base = reinterpret_cast<std::uintptr_t>(first.memory()->lbegin());
   const auto b = reinterpret_cast<std::uintptr_t>(begin);
   const auto e = reinterpret_cast<std::uintptr_t>(end);
+  if (e <= base || b >= base + std::uintptr_t(pattern.local_size()) * elem) return false;
   bool overlap = false;
   for_each_rectangle_of_range(first, n, [&](const auto& rect, auto, const auto& stride) {
     if (overlap) return;

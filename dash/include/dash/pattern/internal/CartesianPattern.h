@@ -159,7 +159,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   index_type local_offset(team_unit_t unit, const coords_type& lcoords) const {
     coords_type block, phase;
     for (dim_t d = 0; d < N; ++d) {
-      block[d] = lcoords[d] / dims_[d].blocksize;
+      block[d] = divide(lcoords[d], dims_[d].by_blocksize);
       phase[d] = lcoords[d] - block[d] * dims_[d].blocksize;
     }
     return this->derived().layout_offset_of_blocks(teamspec_.coords(unit), block, phase);

@@ -110,9 +110,9 @@ struct DimBlocking {
   // ones, the local coordinates of a global range [a, b) are the range
   // [local_count_below(u, a), local_count_below(u, b)).
   I local_count_below(I u, I x) const {
-    I j = x / blocksize;
-    I full = j > u ? (j - u + units - 1) / units : 0;  // blocks j' < j with j' % units == u
-    return full * blocksize + (j % units == u ? x - j * blocksize : 0);
+    I j = divide(x, by_blocksize);
+    I full = j > u ? divide(j - u + units - 1, by_units) : 0;  // blocks j' < j, j' % units == u
+    return full * blocksize + (j - divide(j, by_units) * units == u ? x - j * blocksize : 0);
   }
   // Unit coordinate u's local range [lo, hi) as at most three segments, in
   // order: a part of the first block, a run of full blocks, a part of the
@@ -123,13 +123,13 @@ struct DimBlocking {
     int n = 0;
     if (lo >= hi) return 0;
     I start = lo;
-    I in_block = lo % blocksize;
+    I in_block = lo - divide(lo, by_blocksize) * blocksize;
     if (in_block != 0) {
       I end = std::min(hi, lo - in_block + blocksize);
       out[n++] = LocalSegment<I>{lo, 1, end - lo};
       start = end;
     }
-    I full = (hi - start) / blocksize;  // an underfilled block never counts as full
+    I full = divide(hi - start, by_blocksize);  // an underfilled block never counts as full
     if (full > 0) {
       out[n++] = LocalSegment<I>{start, full, blocksize};
       start += full * blocksize;
@@ -139,7 +139,7 @@ struct DimBlocking {
   }
   // Global coordinate of local coordinate l of unit coordinate u.
   I global_of(I u, I l) const {
-    I c = l / blocksize;
+    I c = divide(l, by_blocksize);
     return (c * units + u) * blocksize + (l - c * blocksize);
   }
 };
