@@ -235,3 +235,47 @@ TEST(Algorithms, AllUnitsAgreeOnTiesAcrossUnits) {
 }
 
 }  // namespace
+
+// DASH's forms on native ranges: reduce of every unit's own [lbegin, lend) is collective (init
+// counted once, units without elements skipped, a custom operation folded in unit order);
+// min_element / max_element of a native range are local and return a pointer into it.
+namespace {
+TEST(Algorithms, DashLocalRangeForms) {
+  const long n = nunits(), me = dash_test::myid();
+  // Unit u holds u + 1 elements except the last unit, which holds none (if n > 1).
+  std::vector<long> mine(std::size_t(me == n - 1 && n > 1 ? 0 : me + 1));
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = 10 * me + long(i);
+  long expected = 7;
+  std::vector<long> all;
+  for (long u = 0; u < n; ++u)
+    for (long i = 0; i < (u == n - 1 && n > 1 ? 0 : u + 1); ++i) {
+      expected += 10 * u + i;
+      all.push_back(10 * u + i);
+    }
+  EXPECT_EQ(dash::reduce(mine.data(), mine.data() + mine.size(), 7L), expected);
+  EXPECT_EQ(dash::reduce(mine.begin(), mine.end(), 7L, dash::plus<long>()), expected);
+  // A custom operation without a DART op, associative but not commutative (composing affine
+  // maps t -> a t + b mod p), so the unit order shows.
+  struct Affine {
+    long a, b;
+  };
+  auto compose = [](Affine f, Affine g) {
+    const long p = 1000003;
+    return Affine{(g.a * f.a) % p, (g.a * f.b + g.b) % p};
+  };
+  std::vector<Affine> maps;
+  for (long v : mine) maps.push_back(Affine{v + 2, v});
+  Affine folded{1, 0};
+  for (long v : all) folded = compose(folded, Affine{v + 2, v});
+  const Affine got = dash::reduce(maps.data(), maps.data() + maps.size(), Affine{1, 0}, compose);
+  EXPECT_EQ(got.a, folded.a);
+  EXPECT_EQ(got.b, folded.b);
+  std::vector<double> values = {3.5, -2.0 - double(me), 8.0, -2.0 - double(me)};
+  const double* lo = dash::min_element(values.data(), values.data() + values.size());
+  const double* hi = dash::max_element(values.data(), values.data() + values.size());
+  EXPECT_EQ(lo, values.data() + 1);  // first of the smallest, a local pointer
+  EXPECT_EQ(hi, values.data() + 2);
+  EXPECT_EQ(dash::min_element(values.data(), values.data()), values.data());
+  dash::barrier();
+}
+}  // namespace

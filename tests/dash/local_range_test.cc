@@ -4,6 +4,7 @@
 // elements found by walking the range element by element.
 #include <dash/Array.h>
 #include <dash/Init.h>
+#include <dash/Matrix.h>
 #include <dash/algorithm/LocalRange.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +14,9 @@
 
 namespace {
 
+using dash_test::myid;
+using dash_test::nunits;
+
 // Checks local_range / local_index_range of [a, b) against the reference.
 template <class ArrayT>
 void CheckRange(ArrayT& arr, long a, long b) {
@@ -21,7 +25,7 @@ void CheckRange(ArrayT& arr, long a, long b) {
   std::vector<T*> expected;
   for (auto it = first; it != last; ++it)
     if (T* p = it.local()) expected.push_back(p);
-  auto ranges = dash::local_range(first, last);
+  std::vector<dash::Range<T>> ranges = dash::local_range(first, last);
   std::vector<T*> got;
   for (std::size_t r = 0; r < ranges.size(); ++r) {
     EXPECT_LT(ranges[r].begin, ranges[r].end) << "empty segment";
@@ -39,6 +43,12 @@ void CheckRange(ArrayT& arr, long a, long b) {
   if (!expected.empty()) {
     EXPECT_EQ(arr.lbegin() + idx.begin, expected.front());
   }
+  // DASH's form: begin and end pointers around the same offsets.
+  auto lr = dash::local_range(first, last);
+  EXPECT_EQ(lr.begin, arr.lbegin() + idx.begin);
+  EXPECT_EQ(lr.end, arr.lbegin() + idx.end);
+  dash::LocalRange<T> sliced = dash::local_range(first, last);
+  EXPECT_EQ(sliced.end - sliced.begin, lr.end - lr.begin);
 }
 
 TEST(LocalRange, EveryDistributionAndSubRange) {
@@ -62,7 +72,7 @@ TEST(LocalRange, TilePatternArrayAndConstIterators) {
   dash::Array<int, dash::default_index_t, Pattern> arr(Pattern(50, dash::TILE(6)));
   CheckRange(arr, 5, 47);
   const auto& carr = arr;
-  auto ranges = dash::local_range(carr.begin() + 3, carr.end());
+  std::vector<dash::Range<const int>> ranges = dash::local_range(carr.begin() + 3, carr.end());
   std::size_t n = 0;
   for (auto r : ranges) n += std::size_t(r.end - r.begin);
   std::size_t expected = 0;
@@ -81,6 +91,36 @@ TEST(LocalRange, SeedListing) {
   EXPECT_EQ(n, expected);
   EXPECT_LE(l_ranges.size(), 1u);  // BLOCKED: one segment at most
   arr.barrier();
+}
+
+// N-D ranges in DASH's form: the whole matrix is the unit's whole memory on every pattern;
+// row ranges of a row-distributed matrix are the unit's rows inside them; a range whose part
+// is not contiguous locally throws; the seed's vector form has the same one segment.
+TEST(LocalRange, MatrixRangesInDashForm) {
+  const long n = nunits(), me = myid();
+  dash::Matrix<double, 2> tiles(5 * n, 7, dash::TILE(2), dash::TILE(3));
+  auto all = dash::local_range(tiles.begin(), tiles.end());
+  EXPECT_EQ(all.begin, tiles.lbegin());
+  EXPECT_EQ(all.end, tiles.lend());
+  dash::NArray<double, 2> rows(dash::SizeSpec<2>(4 * n, 6),
+                               dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
+  // Global [a, b) from inside unit 0's second row to inside the last unit's third row.
+  const long a = 6 + 2, b = (4 * (n - 1) + 2) * 6 + 1;
+  auto lr = dash::local_range(rows.begin() + a, rows.begin() + b);
+  const long lo = std::max(a, 24 * me), hi = std::min(b, 24 * (me + 1));
+  EXPECT_EQ(lr.begin, rows.lbegin() + (lo - 24 * me));
+  EXPECT_EQ(lr.end, rows.lbegin() + (hi - 24 * me));
+  std::vector<dash::Range<double>> segs = dash::local_range(rows.begin() + a, rows.begin() + b);
+  ASSERT_EQ(segs.size(), 1u);
+  EXPECT_EQ(segs[0].begin, lr.begin);
+  auto idx = dash::local_index_range(rows.begin() + a, rows.begin() + b);
+  EXPECT_EQ(idx.begin, lo - 24 * me);
+  // Row 0 of a matrix whose units hold two 2 x 3 tiles side by side: every unit's part is row 0
+  // of each tile, apart in its memory.
+  dash::Matrix<double, 2> cols(4, 6 * n, dash::TILE(2), dash::TILE(3), dash::TeamSpec<2>(1, n));
+  EXPECT_THROW(dash::local_range(cols.begin(), cols.begin() + 6 * n),
+               dash::exception::InvalidArgument);
+  dash::barrier();
 }
 
 TEST(LocalRange, BadArgumentsThrow) {

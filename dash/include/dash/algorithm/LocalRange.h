@@ -1,12 +1,19 @@
 // The calling unit's part of a global range, as native pointers or local
 // offsets, so algorithms run their local work on raw memory:
-//   dash::local_range(first, last)        one dash::Range<T> per contiguous local
-//                                         segment, in global order (the seed's form)
-//   dash::local_index_range(first, last)  the local offsets [begin, end) of the
-//                                         range (DASH's form)
-// Both are local and cost O(number of segments); no element moves. They need
-// a 1-D pattern that deals blocks per dimension (BlockPattern, TilePattern),
-// whose local part of a global range is one range of local offsets.
+//   dash::local_range(first, last)        DASH's LocalRange: .begin and .end,
+//                                         native pointers to the unit's first
+//                                         element of the range and past its last;
+//                                         converts to the seed's form, one
+//                                         dash::Range<T> per contiguous local
+//                                         segment in global order
+//                                         (std::vector<dash::Range<T>> v = ...)
+//   dash::local_index_range(first, last)  the local offsets [begin, end)
+// Both are local; no element moves. On a 1-D pattern that deals blocks
+// (BlockPattern, TilePattern) a unit's part of a range is always one range of
+// local offsets (O(1)). On an N-D matrix it is one when the part is
+// contiguous in the unit's memory (whole local rows of a row-distributed
+// matrix, the whole matrix, ...; O(runs)); for other N-D ranges both throw
+// dash::exception::InvalidArgument, as DASH does not support them either.
 #ifndef DASH__ALGORITHM__LOCAL_RANGE_H_
 #define DASH__ALGORITHM__LOCAL_RANGE_H_
 
@@ -15,6 +22,7 @@
 #include <dash/pattern/SizeSpec.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace dash {
@@ -33,12 +41,22 @@ struct LocalIndexRange {
   IndexType end;
 };
 
+// DASH's result of local_range: native pointers [begin, end).
+template <class T>
+struct LocalRange {
+  T* begin = nullptr;
+  T* end = nullptr;
+};
+
 namespace internal {
+
+// Defined in internal/LocalRuns.h (included at the end of this file).
+template <bool Positions, class It, class F>
+void for_each_local_run(const It& first, const It& last, F&& f);
 
 template <class T, class P>
 void check_local_range_args(const GlobIter<T, P>& first, const GlobIter<T, P>& last,
                             const char* who) {
-  static_assert(P::ndim() == 1, "dash::local_range needs a 1-D pattern (dash::Array)");
   if (first.memory() != last.memory())
     throw exception::InvalidArgument(std::string(who) +
                                      ": first and last belong to different "
@@ -56,19 +74,48 @@ LocalIndexRange<typename P::index_type> local_index_range(const GlobIter<T, P>& 
   using I = typename P::index_type;
   internal::check_local_range_args(first, last, "dash::local_index_range");
   if (first == last) return {0, 0};
-  auto rect = first.pattern().local_rectangle(
-      ViewSpec<1, I>({first.pos()}, {typename P::size_type(last - first)}));
-  return {rect.offset(0), rect.offset(0) + I(rect.extent(0))};
+  if constexpr (P::ndim() == 1) {
+    auto rect = first.pattern().local_rectangle(
+        ViewSpec<1, I>({first.pos()}, {typename P::size_type(last - first)}));
+    return {rect.offset(0), rect.offset(0) + I(rect.extent(0))};
+  } else {
+    // The unit's runs of the range, merged where they continue each other:
+    // one range of offsets if they fill [lowest, highest) without gaps.
+    const T* base = first.memory()->lbegin();
+    I lo = 0, hi = 0, count = 0;
+    internal::for_each_local_run<false>(first, last, [&](T* b, T* e, I, I) {
+      const I s = I(b - base), t = I(e - base);
+      lo = count == 0 ? s : std::min(lo, s);
+      hi = count == 0 ? t : std::max(hi, t);
+      count += t - s;
+    });
+    if (hi - lo != count)
+      throw exception::InvalidArgument(
+          "dash::local_range: the calling unit's elements of this range are not contiguous in "
+          "its memory (" +
+          std::to_string(count) + " elements spread over " + std::to_string(hi - lo) +
+          " local offsets); walk the range with the algorithms or a view instead");
+    return {lo, hi};
+  }
 }
 
-// The calling unit's elements of [first, last) as native ranges, one per
-// maximal run of elements that are contiguous both globally and locally, in
-// global order. Local, O(number of segments).
+namespace internal {
+
+// The seed's form of local_range: one native range per maximal run of the
+// calling unit's elements of [first, last) that is contiguous both globally
+// and locally, in global order. Local, O(number of segments).
 template <class T, class P>
-std::vector<Range<T>> local_range(const GlobIter<T, P>& first, const GlobIter<T, P>& last) {
+std::vector<Range<T>> local_segments(const GlobIter<T, P>& first, const GlobIter<T, P>& last) {
   using I = typename P::index_type;
   std::vector<Range<T>> out;
   auto idx = local_index_range(first, last);
+  if constexpr (P::ndim() > 1) {
+    if (idx.begin != idx.end) {
+      T* base = first.memory()->lbegin();
+      out.push_back(Range<T>{base + idx.begin, base + idx.end});
+    }
+    return out;
+  }
   if (idx.begin == idx.end) return out;
   const P& pattern = first.pattern();
   T* base = first.memory()->lbegin();
@@ -89,6 +136,41 @@ std::vector<Range<T>> local_range(const GlobIter<T, P>& first, const GlobIter<T,
   return out;
 }
 
+// What local_range returns: DASH's LocalRange (begin, end), convertible to
+// the seed's std::vector<Range<T>>, computed on conversion.
+template <class T, class P>
+class LocalRangeResult : public LocalRange<T> {
+ public:
+  LocalRangeResult(const GlobIter<T, P>& first, const GlobIter<T, P>& last)
+      : first_(first), last_(last) {
+    auto idx = local_index_range(first, last);
+    T* base = first.memory() != nullptr ? first.memory()->lbegin() : nullptr;
+    this->begin = base + idx.begin;
+    this->end = base + idx.end;
+  }
+  // The seed's form (allocates the vector). Local, O(segments).
+  operator std::vector<Range<T>>() const { return local_segments(first_, last_); }
+
+ private:
+  GlobIter<T, P> first_, last_;
+};
+
+}  // namespace internal
+
+// The calling unit's elements of [first, last): .begin and .end (DASH's
+// LocalRange), or, converted to std::vector<dash::Range<T>>, one native range
+// per contiguous segment (see the top of the file). Local.
+template <class T, class P>
+internal::LocalRangeResult<T, P> local_range(const GlobIter<T, P>& first,
+                                             const GlobIter<T, P>& last) {
+  return internal::LocalRangeResult<T, P>(first, last);
+}
+
 }  // namespace dash
 
 #endif  // DASH__ALGORITHM__LOCAL_RANGE_H_
+
+// After the guard: LocalRuns.h includes this file for Range and
+// local_range's segments, and defines for_each_local_run, which the N-D
+// local_index_range above calls.
+#include <dash/algorithm/internal/LocalRuns.h>

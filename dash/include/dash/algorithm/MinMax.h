@@ -11,6 +11,7 @@
 // |---------------------------------------|-----------------------------|
 // | min_element(first, last[, comp])      | collective over the team    |
 // | max_element(first, last[, comp])      | collective over the team    |
+// | min/max_element(const T*, const T*)   | local (DASH's native form)  |
 #ifndef DASH__ALGORITHM__MIN_MAX_H_
 #define DASH__ALGORITHM__MIN_MAX_H_
 
@@ -87,6 +88,23 @@ internal::if_glob_iter_t<GlobIt, GlobIt> max_element(GlobIt first, GlobIt last, 
 template <class GlobIt>
 internal::if_glob_iter_t<GlobIt, GlobIt> max_element(GlobIt first, GlobIt last) {
   return dash::max_element(first, last, std::less<internal::glob_value_t<GlobIt>>());
+}
+
+}  // namespace dash
+
+namespace dash {
+
+// DASH's local forms: the first smallest / largest element of the calling
+// unit's native range [first, last), last if empty (std::min_element; a
+// native pointer names no other unit's element, so these are local, as in
+// DASH). Local.
+template <class T, class Compare = std::less<>>
+const T* min_element(const T* first, const T* last, Compare comp = Compare()) {
+  return std::min_element(first, last, comp);
+}
+template <class T, class Compare = std::less<>>
+const T* max_element(const T* first, const T* last, Compare comp = Compare()) {
+  return std::max_element(first, last, comp);
 }
 
 }  // namespace dash

@@ -234,7 +234,7 @@ void for_each_local_run(const It& first, const It& last, F&& f) {
   const P& pattern = first.pattern();
   T* base = first.memory()->lbegin();
   if constexpr (!Tr::is_view && N == 1) {
-    for (const Range<T>& seg : local_range(first, last)) {
+    for (const Range<T>& seg : local_segments(first, last)) {
       if (seg.begin == seg.end) continue;
       I g = I(pattern.global(seg.begin - base));
       f(seg.begin, seg.end, g, g);
