@@ -4,11 +4,13 @@
 
 #include <dart/dart.h>
 #include <dash/Array.h>
+#include <dash/Atomic.h>
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <dash/Pattern.h>
+#include <dash/Shared.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
 #include <dash/algorithm/Accumulate.h>

@@ -4,6 +4,7 @@
 //   dash::multiply<T>  a * b             DART_OP_PROD
 //   dash::min<T>       smaller of a, b   DART_OP_MIN
 //   dash::max<T>       larger of a, b    DART_OP_MAX
+//   dash::bit_and<T>   a & b             DART_OP_BAND  (also bit_or, bit_xor)
 // Any other binary operation works too (its partials are allgathered).
 // Calling an operation is local.
 #ifndef DASH__ALGORITHM__OPERATION_H_
@@ -52,6 +53,26 @@ struct max {
                                                 : std::numeric_limits<T>::lowest();
   }
   T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+
+// Bitwise and / or / xor of integers; identity all ones / 0 / 0.
+template <class T>
+struct bit_and {
+  static constexpr dart_operation_t dart_operation = DART_OP_BAND;
+  static T identity() { return T(~T(0)); }
+  T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <class T>
+struct bit_or {
+  static constexpr dart_operation_t dart_operation = DART_OP_BOR;
+  static T identity() { return T(0); }
+  T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <class T>
+struct bit_xor {
+  static constexpr dart_operation_t dart_operation = DART_OP_BXOR;
+  static T identity() { return T(0); }
+  T operator()(const T& a, const T& b) const { return a ^ b; }
 };
 
 namespace internal {
