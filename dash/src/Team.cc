@@ -5,6 +5,7 @@
 #include <dash/Team.h>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
 
 namespace dash {
@@ -127,6 +128,12 @@ void Team::release_container(bool may_communicate) {
   if (containers_ > 0) --containers_;
   if (containers_ == 0 && destroy_pending_ && may_communicate && subteams_.empty())
     destroy_dart_team();
+}
+
+std::ostream& operator<<(std::ostream& os, const Team& team) {
+  if (team.is_null()) return os << "dash::Team(null)";
+  return os << "dash::Team(id " << team.dart_id() << ", " << team.size() << " units, depth "
+            << team.position() << ")";
 }
 
 }  // namespace dash

@@ -123,6 +123,20 @@ typedef struct {
 /* True (1) if gptr is the null pointer. */
 #define DART_GPTR_ISNULL(gptr) ((gptr).unitid < 0 && (gptr).teamid == DART_TEAM_NULL)
 
+/* True if two global pointers name the same byte: same unit, team, segment
+ * and offset (flags are ignored). */
+#define DART_GPTR_EQUAL(a, b)                                                        \
+  ((a).unitid == (b).unitid && (a).segid == (b).segid && (a).teamid == (b).teamid && \
+   (a).addr_or_offs.offset == (b).addr_or_offs.offset)
+
+#ifdef __cplusplus
+/* DART_GPTR_EQUAL as operators, for C++ programs. */
+inline bool operator==(const dart_gptr_t& a, const dart_gptr_t& b) { return DART_GPTR_EQUAL(a, b); }
+inline bool operator!=(const dart_gptr_t& a, const dart_gptr_t& b) {
+  return !DART_GPTR_EQUAL(a, b);
+}
+#endif
+
 /* Completion handle of a non-blocking operation; DART_HANDLE_NULL is an
  * operation that completed at once. */
 typedef struct dart_handle_struct* dart_handle_t;

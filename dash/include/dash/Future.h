@@ -12,6 +12,7 @@
 
 #include <dash/Exception.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -31,6 +32,40 @@ class FutureState {
   virtual T wait() = 0;
 };
 
+// The operation of a Future made from DASH's callables: get() completes it
+// and returns the result; test(&result) returns true and sets result once
+// it has completed (without it: complete at the first test); destroy()
+// runs when the future goes.
+template <class T>
+class CallableState : public FutureState<T> {
+ public:
+  CallableState(std::function<T()> get, std::function<bool(T*)> test, std::function<void()> destroy)
+      : get_(std::move(get)), test_(std::move(test)), destroy_(std::move(destroy)) {}
+  ~CallableState() override {
+    if (destroy_) destroy_();
+  }
+  bool test() override {
+    if (ready_) return true;
+    if (!test_) return false;
+    ready_ = test_(&result_);
+    return ready_;
+  }
+  T wait() override {
+    if (!ready_) {
+      result_ = get_();
+      ready_ = true;
+    }
+    return result_;
+  }
+
+ private:
+  std::function<T()> get_;
+  std::function<bool(T*)> test_;
+  std::function<void()> destroy_;
+  bool ready_ = false;
+  T result_{};
+};
+
 }  // namespace internal
 
 template <class T>
@@ -42,6 +77,13 @@ class Future {
   explicit Future(T value) : value_(std::move(value)) {}
   // A future of a running operation.
   explicit Future(std::unique_ptr<internal::FutureState<T>> state) : state_(std::move(state)) {}
+  // DASH's form: an operation given as callables. get() completes it and
+  // returns the result; test(T* result), if given, polls it (true and
+  // *result set once done); destroy(), if given, runs when the future goes.
+  explicit Future(std::function<T()> get, std::function<bool(T*)> test = nullptr,
+                  std::function<void()> destroy = nullptr)
+      : state_(std::make_unique<internal::CallableState<T>>(std::move(get), std::move(test),
+                                                            std::move(destroy))) {}
   Future(const Future&) = delete;
   Future& operator=(const Future&) = delete;
   Future(Future&& other) noexcept = default;
@@ -99,6 +141,40 @@ class Future {
 
   std::unique_ptr<internal::FutureState<T>> state_;
   std::optional<T> value_;
+};
+
+// A future without a result (DASH's Future<void>): the same calls, get()
+// and wait() return nothing.
+template <>
+class Future<void> {
+ public:
+  Future() = default;
+  // A future of a running operation given as callables (see Future<T>):
+  // wait() completes it; test(), if given, polls it.
+  explicit Future(std::function<void()> wait, std::function<bool()> test = nullptr,
+                  std::function<void()> destroy = nullptr)
+      : inner_(
+            [w = std::move(wait)] {
+              w();
+              return true;
+            },
+            test ? std::function<bool(bool*)>(
+                       [t = std::move(test)](bool* done) { return *done = t(); })
+                 : std::function<bool(bool*)>(nullptr),
+            std::move(destroy)) {}
+  // A future that is already complete.
+  static Future ready() {
+    Future f;
+    f.inner_ = Future<bool>(true);
+    return f;
+  }
+  bool valid() const { return inner_.valid(); }
+  bool test() { return inner_.test(); }
+  void wait() { inner_.wait(); }
+  void get() { inner_.wait(); }
+
+ private:
+  Future<bool> inner_;
 };
 
 }  // namespace dash

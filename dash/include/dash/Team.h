@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -111,6 +112,12 @@ class Team {
   int position() const { return position_; }
 
   bool is_null() const { return id_ == DART_TEAM_NULL; }
+  // True if no sub-team split from this team is alive (DASH's is_leaf). Local.
+  bool is_leaf() const {
+    for (const auto& sub : subteams_)
+      if (!sub->is_null()) return false;
+    return true;
+  }
   bool operator==(const Team& other) const { return id_ == other.id_; }
   bool operator!=(const Team& other) const { return id_ != other.id_; }
 
@@ -156,6 +163,10 @@ class Team {
   dart_team_t library_id_ = DART_TEAM_NULL;  // library_team()
   std::uint64_t tagged_calls_ = 0;           // count_tagged_call()
 };
+
+// Writes "dash::Team(id <dart team id>, <n> units, depth <d>)", or
+// "dash::Team(null)". Local.
+std::ostream& operator<<(std::ostream& os, const Team& team);
 
 // ---- collectives with std:: types -------------------------------------------
 

@@ -36,7 +36,30 @@ struct global_unit_t {
   constexpr explicit global_unit_t(dart_unit_t unit) : id(unit) {}
   constexpr global_unit_t(dart_global_unit_t unit) : id(unit.id) {}
   constexpr operator dart_unit_t() const { return id; }
-  constexpr operator dart_global_unit_t() const { return dart_global_unit_t{id}; }
+  constexpr operator dart_global_unit_t() const {
+    return dart_global_unit_t{id};
+  }  // Steps to the next / previous unit id (loops over units, as in DASH). Local.
+  constexpr global_unit_t& operator++() {
+    ++id;
+    return *this;
+  }
+  constexpr global_unit_t operator++(int) {
+    global_unit_t before = *this;
+    ++id;
+    return before;
+  }
+  constexpr global_unit_t& operator--() {
+    --id;
+    return *this;
+  }
+  constexpr global_unit_t& operator+=(dart_unit_t n) {
+    id += n;
+    return *this;
+  }
+  constexpr global_unit_t& operator-=(dart_unit_t n) {
+    id -= n;
+    return *this;
+  }
 };
 
 // Unit id relative to some team. Converts to int implicitly. Local.
@@ -46,7 +69,30 @@ struct team_unit_t {
   constexpr explicit team_unit_t(dart_unit_t unit) : id(unit) {}
   constexpr team_unit_t(dart_team_unit_t unit) : id(unit.id) {}
   constexpr operator dart_unit_t() const { return id; }
-  constexpr operator dart_team_unit_t() const { return dart_team_unit_t{id}; }
+  constexpr operator dart_team_unit_t() const {
+    return dart_team_unit_t{id};
+  }  // Steps to the next / previous unit id (loops over units, as in DASH). Local.
+  constexpr team_unit_t& operator++() {
+    ++id;
+    return *this;
+  }
+  constexpr team_unit_t operator++(int) {
+    team_unit_t before = *this;
+    ++id;
+    return before;
+  }
+  constexpr team_unit_t& operator--() {
+    --id;
+    return *this;
+  }
+  constexpr team_unit_t& operator+=(dart_unit_t n) {
+    id += n;
+    return *this;
+  }
+  constexpr team_unit_t& operator-=(dart_unit_t n) {
+    id -= n;
+    return *this;
+  }
 };
 
 }  // namespace dash

@@ -74,6 +74,8 @@ class GlobIter
     return pointer(mem_->dart_gptr_at(l.unit, l.index));
   }
   dart_gptr_t dart_gptr() const { return globptr().dart_gptr(); }
+  // The global pointer of the element (DASH's conversion). Local.
+  explicit operator pointer() const { return globptr(); }
   // True if the calling unit owns the element. Local.
   bool is_local() const {
     check_live("dash::GlobIter::is_local");
@@ -113,6 +115,12 @@ class GlobIter
   mutable dart_gptr_t run_gptr_ = DART_GPTR_NULL;   // of element run_first_
   mutable T* run_addr_ = nullptr;                   // load/store address of run_first_, or nullptr
 };
+
+// Number of positions from first to last (DASH's dash::distance). Local.
+template <class T, class P>
+typename P::index_type distance(const GlobIter<T, P>& first, const GlobIter<T, P>& last) {
+  return last - first;
+}
 
 }  // namespace dash
 

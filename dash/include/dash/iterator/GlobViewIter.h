@@ -85,6 +85,12 @@ class GlobViewIter
   internal::MemoryStamp stamp_;
 };
 
+// Number of positions from first to last (DASH's dash::distance). Local.
+template <class T, class P>
+typename P::index_type distance(const GlobViewIter<T, P>& first, const GlobViewIter<T, P>& last) {
+  return last - first;
+}
+
 }  // namespace dash
 
 #endif  // DASH__ITERATOR__GLOB_VIEW_ITER_H_

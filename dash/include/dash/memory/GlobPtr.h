@@ -10,6 +10,7 @@
 #include <dash/memory/GlobRef.h>
 
 #include <cstddef>
+#include <ostream>
 
 namespace dash {
 
@@ -79,6 +80,20 @@ class GlobPtr {
  private:
   dart_gptr_t gptr_ = DART_GPTR_NULL;
 };
+
+// Writes "dash::GlobPtr(unit <u>, team <t>, segment <s>, offset <bytes>)". Local.
+template <class T>
+std::ostream& operator<<(std::ostream& os, const GlobPtr<T>& p) {
+  const dart_gptr_t g = p.dart_gptr();
+  return os << "dash::GlobPtr(unit " << g.unitid << ", team " << g.teamid << ", segment " << g.segid
+            << ", offset " << g.addr_or_offs.offset << ")";
+}
+
+// The global pointer of a referenced element (DASH's dash::addressof). Local.
+template <class T>
+GlobPtr<T> addressof(const GlobRef<T>& ref) {
+  return GlobPtr<T>(ref.dart_gptr());
+}
 
 }  // namespace dash
 

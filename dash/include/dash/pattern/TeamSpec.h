@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,14 @@ class TeamSpec {
   std::array<size_type, N> extents_{};
   bool linear_ = false;  // made by TeamSpec(team): patterns may rearrange it
 };
+
+// Writes "dash::TeamSpec<N>(e0 x e1 ...)". Local.
+template <dim_t N, class IndexType>
+std::ostream& operator<<(std::ostream& os, const TeamSpec<N, IndexType>& spec) {
+  os << "dash::TeamSpec<" << N << ">(";
+  for (dim_t d = 0; d < N; ++d) os << (d ? " x " : "") << spec.extent(d);
+  return os << ")";
+}
 
 }  // namespace dash
 

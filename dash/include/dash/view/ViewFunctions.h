@@ -3,6 +3,8 @@
 //   dash::local(view)              the calling unit's part of a view (LocalView)
 //   dash::blocks(view)             the pattern blocks a view touches, each cut to the view
 //   dash::index(view)              the global linear indices of a view's elements, in order
+//   dash::begin(x), dash::end(x)   x.begin(), x.end() of a container or view
+//   dash::local(container)         container.local; dash::index(container) of its view
 // All are local and O(N) (blocks: O(number of blocks)); none moves elements.
 #ifndef DASH__VIEW__VIEW_FUNCTIONS_H_
 #define DASH__VIEW__VIEW_FUNCTIONS_H_
@@ -134,6 +136,27 @@ auto index(const LocalView<T, P>& view) {
   using I = typename P::index_type;
   auto f = [view](std::ptrdiff_t pos) -> I { return view.local_offset(I(pos)); };
   return internal::MappedRange<decltype(f), I>(f, view.size());
+}
+
+// DASH's free functions on containers and views. Local.
+// x.begin() / x.end() of a container or view.
+template <class X>
+auto begin(X&& x) -> decltype(x.begin()) {
+  return x.begin();
+}
+template <class X>
+auto end(X&& x) -> decltype(x.end()) {
+  return x.end();
+}
+// A container's local part (its member `local`: native iteration, [], ...).
+template <class C>
+auto local(C& container) -> decltype((container.local)) {
+  return container.local;
+}
+// The global linear indices of a container's elements, in order.
+template <class C>
+auto index(C& container) -> decltype(index(container.view())) {
+  return index(container.view());
 }
 
 }  // namespace dash

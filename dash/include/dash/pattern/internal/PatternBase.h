@@ -9,11 +9,13 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/internal/FastDivisor.h>
+#include <dash/pattern/Distribution.h>
 #include <dash/pattern/LocalIndex.h>
 #include <dash/pattern/SizeSpec.h>
 
 #include <array>
 #include <limits>
+#include <ostream>
 #include <string>
 #include <type_traits>
 
@@ -135,6 +137,23 @@ class PatternBase {
   size_type local_size() const { return derived().local_size(myid_); }
   // Largest local_size over all units: what each unit allocates.
   size_type local_capacity() const { return local_capacity_; }
+
+  // Writes "dash::<Pattern><N>(extents 7 x 5, BLOCKED x TILE(2), units 2 x 1)".
+  // Local.
+  friend std::ostream& operator<<(std::ostream& os, const Derived& p) {
+    os << "dash::" << Derived::PatternName << "<" << N << ">(extents ";
+    for (dim_t d = 0; d < N; ++d) os << (d ? " x " : "") << p.extent(d);
+    os << ", ";
+    for (dim_t d = 0; d < N; ++d) {
+      const Distribution& dist = p.distspec()[d];
+      os << (d ? " x " : "") << distribution_name(dist.type);
+      if (dist.type == DistributionType::BLOCKCYCLIC || dist.type == DistributionType::TILE)
+        os << "(" << dist.blocksize << ")";
+    }
+    os << ", units ";
+    for (dim_t d = 0; d < N; ++d) os << (d ? " x " : "") << p.teamspec().extent(d);
+    return os << ")";
+  }
 
  protected:
   PatternBase() = default;
