@@ -370,7 +370,9 @@ void ExpectUnsignedMinMax(dart_datatype_t type) {
   got[0] = T(0);
   EXPECT_EQ(dart_reduce(mine, got, 1, type, DART_OP_MIN, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL),
             DART_OK);
-  if (Me() == 0) EXPECT_EQ(got[0], lo) << "reduce MIN of type " << type;
+  if (Me() == 0) {
+    EXPECT_EQ(got[0], lo) << "reduce MIN of type " << type;
+  }
 }
 
 TEST(DartCollective, MinMaxOfUnsignedTypesAboveTheSignedRange) {

@@ -1,0 +1,48 @@
+# Installs BUILD_DIR into WORK_DIR/prefix, builds tests/install/dash_ports (DASH-style programs,
+# a C++-only project) against it, and runs every program at 1-4 units (LAUNCH1..LAUNCH4,
+# '|'-separated), then at 3 units with the shared windows off (every transfer over MPI RMA) and
+# with one unit per emulated node. Each run must exit 0 and print "<name>: unit <u> ok" for
+# every unit.
+
+function(run_checked what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+set(build ${WORK_DIR}/build)
+file(REMOVE_RECURSE ${WORK_DIR})
+run_checked("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+run_checked("configuring the ports" ${CMAKE_COMMAND} -S ${PORTS_SOURCE_DIR} -B ${build}
+            -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+            -DCMAKE_PREFIX_PATH=${prefix})
+run_checked("building the ports" ${CMAKE_COMMAND} --build ${build})
+
+set(ports matrix_subscripts heat_halo_rows tile_copy shared_counter atomic_histogram
+          pattern_queries)
+set(runs "1" "2" "3" "4" "3|DART_SHARED_WINDOWS=0" "3|DART_VIRTUAL_NODE_SIZE=1")
+foreach(run IN LISTS runs)
+  string(REPLACE "|" ";" parts "${run}")
+  list(GET parts 0 units)
+  list(LENGTH parts nparts)
+  set(env_prefix "")
+  if(nparts GREATER 1)
+    list(GET parts 1 setting)
+    set(env_prefix ${CMAKE_COMMAND} -E env ${setting})
+  endif()
+  string(REPLACE "|" ";" launch "${LAUNCH${units}}")
+  foreach(port IN LISTS ports)
+    run_checked("${port} on ${run}" ${env_prefix} ${launch} ${build}/${port})
+    math(EXPR last "${units} - 1")
+    foreach(unit RANGE ${last})
+      if(NOT last_output MATCHES "${port}: unit ${unit} ok")
+        message(FATAL_ERROR "${port} on ${run}: no 'ok' from unit ${unit}:\n${last_output}")
+      endif()
+    endforeach()
+  endforeach()
+  message("ports passed on ${run}")
+endforeach()
+message("install.dash_ports passed")
