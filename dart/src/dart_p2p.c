@@ -91,13 +91,10 @@ dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int t
   return dart__mpi_error(ret, call, "MPI_Isend");
 }
 
-dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
-                     dart_global_unit_t unit) {
-  static const char* call = "dart_recv";
-  dart_team_data_t* team = NULL;
-  const dart_type_info_t* t = NULL;
-  dart_ret_t checked = check_typed(call, buf, nelem, dtype, tag, unit, &team, &t);
-  if (checked != DART_OK) return checked;
+/* dart_recv after its checks: the message of unit and tag, of exactly nelem
+ * elements of t. */
+static dart_ret_t recv_checked(const char* call, dart_team_data_t* team, const dart_type_info_t* t,
+                               void* buf, size_t nelem, int tag, dart_global_unit_t unit) {
   /* Probe first without matching, so that a message of the wrong size is
    * reported and dropped (received whole into scratch memory: a truncating
    * MPI_Mrecv is fatal in MPICH, its error handler is not the team's)
@@ -135,6 +132,39 @@ dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
                               "message from unit %d with tag %d does not hold %zu elements",
                               unit.id, tag, nelem);
   return DART_OK;
+}
+
+dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
+                     dart_global_unit_t unit) {
+  static const char* call = "dart_recv";
+  dart_team_data_t* team = NULL;
+  const dart_type_info_t* t = NULL;
+  dart_ret_t checked = check_typed(call, buf, nelem, dtype, tag, unit, &team, &t);
+  if (checked != DART_OK) return checked;
+  return recv_checked(call, team, t, buf, nelem, tag, unit);
+}
+
+dart_ret_t dart_sendrecv(const void* sendbuf, size_t send_nelem, dart_datatype_t send_dtype,
+                         int send_tag, dart_global_unit_t dest, void* recvbuf, size_t recv_nelem,
+                         dart_datatype_t recv_dtype, int recv_tag, dart_global_unit_t src) {
+  static const char* call = "dart_sendrecv";
+  dart_team_data_t* team = NULL;
+  const dart_type_info_t *st = NULL, *rt = NULL;
+  dart_ret_t checked =
+      check_typed(call, sendbuf, send_nelem, send_dtype, send_tag, dest, &team, &st);
+  if (checked == DART_OK)
+    checked = check_typed(call, recvbuf, recv_nelem, recv_dtype, recv_tag, src, &team, &rt);
+  if (checked != DART_OK) return checked;
+  /* The send goes out first, without waiting, so two units exchanging with
+   * each other cannot block; the receive is dart_recv's (the exact size). */
+  MPI_Request req = MPI_REQUEST_NULL;
+  int ret = MPI_Isend(sendbuf, (int)send_nelem, st->mpi, dest.id, send_tag, team->comm, &req);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Isend");
+  dart_ret_t received = recv_checked(call, team, rt, recvbuf, recv_nelem, recv_tag, src);
+  const dart_wait_site_t site = {call, team, dest.id, 0, MPI_WIN_NULL};
+  ret = dart__wait_requests(&site, 1, &req);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Isend");
+  return received;
 }
 
 static dart_ret_t start_send(const char* call, bool synchronous, const void* buf, size_t nbytes,

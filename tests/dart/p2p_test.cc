@@ -35,6 +35,31 @@ TEST(DartP2p, RingSendRecv) {
   dart_barrier(DART_TEAM_ALL);
 }
 
+// dart_sendrecv (DASH's runtime tests use it): every unit sends to the next and receives from
+// the previous at once, large enough to need the receiver (no eager delivery); a receive of the
+// wrong size is refused and the send still completes; bad arguments are rejected.
+TEST(DartP2p, SendRecvExchangesInARing) {
+  const int next = (Me() + 1) % N(), prev = (Me() + N() - 1) % N();
+  std::vector<double> out(1 << 17), in(1 << 17, -1.0);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = Me() * 1e6 + double(i);
+  ASSERT_EQ(dart_sendrecv(out.data(), out.size(), DART_TYPE_DOUBLE, 3, DART_GLOBAL_UNIT_ID(next),
+                          in.data(), in.size(), DART_TYPE_DOUBLE, 3, DART_GLOBAL_UNIT_ID(prev)),
+            DART_OK);
+  for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(in[i], prev * 1e6 + double(i)) << i;
+  int small[2] = {Me(), Me()}, got[3] = {-1, -1, -1};
+  EXPECT_EQ(dart_sendrecv(small, 2, DART_TYPE_INT, 4, DART_GLOBAL_UNIT_ID(next), got, 3,
+                          DART_TYPE_INT, 4, DART_GLOBAL_UNIT_ID(prev)),
+            DART_ERR_INVAL);  // two ints arrive where three are expected
+  EXPECT_EQ(got[0], -1);
+  EXPECT_EQ(dart_sendrecv(small, 2, DART_TYPE_INT, 40000, DART_GLOBAL_UNIT_ID(next), got, 2,
+                          DART_TYPE_INT, 4, DART_GLOBAL_UNIT_ID(prev)),
+            DART_ERR_INVAL);  // tag out of range: nothing sent
+  EXPECT_EQ(dart_sendrecv(small, 2, DART_TYPE_INT, 4, DART_GLOBAL_UNIT_ID(N()), got, 2,
+                          DART_TYPE_INT, 4, DART_GLOBAL_UNIT_ID(prev)),
+            DART_ERR_INVAL);  // no such unit
+  dart_barrier(DART_TEAM_ALL);
+}
+
 TEST(DartP2p, BlockingSendToNeighbour) {
   if (N() < 2) GTEST_SKIP() << "needs 2 units";
   int value = Me() * 7 + 1, got = -1;

@@ -188,6 +188,15 @@ dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int t
 dart_ret_t dart_recv(void* buf, size_t nelem, dart_datatype_t dtype, int tag,
                      dart_global_unit_t unit);
 
+/* Sends send_nelem elements of sendbuf to dest with send_tag and receives
+ * recv_nelem elements from src with recv_tag (units relative to
+ * DART_TEAM_ALL), as dart_send and dart_recv together; the send does not
+ * wait for the receive, so two units may exchange with each other. Returns
+ * when both are done. Two-sided. */
+dart_ret_t dart_sendrecv(const void* sendbuf, size_t send_nelem, dart_datatype_t send_dtype,
+                         int send_tag, dart_global_unit_t dest, void* recvbuf, size_t recv_nelem,
+                         dart_datatype_t recv_dtype, int recv_tag, dart_global_unit_t src);
+
 /* Starts sending nbytes of buf to unit of team with tag; dart_wait/dart_test
  * on *handle complete it (buf must stay valid until then). Two-sided. */
 dart_ret_t dart_isend(const void* buf, size_t nbytes, int tag, dart_team_unit_t unit,
