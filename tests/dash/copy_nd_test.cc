@@ -48,13 +48,30 @@ std::string CheckOwn(const M& m, int round) {
   return "";
 }
 
+// The distributions per dimension to try: in 2-D every pair of a list, in 3-D a list of
+// triples that covers each distribution in each dimension and the mixed cases (the full product
+// would allocate too many matrices for a fast test on an oversubscribed machine).
 template <dim_t N>
-std::vector<dash::Distribution> DistsFor(bool tiled) {
-  std::vector<dash::Distribution> d = {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(2),
-                                       dash::NONE};
-  if (N == 2) d.push_back(dash::BLOCKCYCLIC(3));
-  if (tiled) d.push_back(dash::TILE(2));
-  return d;
+std::vector<dash::DistributionSpec<N>> DistsFor(bool tiled) {
+  std::vector<dash::DistributionSpec<N>> out;
+  if constexpr (N == 2) {
+    std::vector<dash::Distribution> d = {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(2),
+                                         dash::NONE, dash::BLOCKCYCLIC(3)};
+    if (tiled) d.push_back(dash::TILE(2));
+    for (auto a : d)
+      for (auto b : d) out.push_back(dash::DistributionSpec<2>(a, b));
+  } else {
+    const dash::Distribution B = dash::BLOCKED, C = dash::CYCLIC, K = dash::BLOCKCYCLIC(2),
+                             X = dash::NONE;
+    out = {{B, X, X}, {X, B, X}, {X, X, C}, {K, C, X}, {C, B, K},
+           {B, B, B}, {X, K, B}, {K, X, K}, {C, C, C}, {X, X, X}};
+    if (tiled) {
+      const dash::Distribution T = dash::TILE(2);
+      out.push_back({T, T, T});
+      out.push_back({T, X, T});
+    }
+  }
+  return out;
 }
 
 std::string Name(const dash::Distribution& d) {
@@ -62,28 +79,19 @@ std::string Name(const dash::Distribution& d) {
          (d.blocksize > 1 ? "(" + std::to_string(d.blocksize) + ")" : "");
 }
 
-// Calls f(matrix, description) for each distribution per dimension and both unit grids (all
-// units in the first distributed dimension; balanced) that the pattern accepts.
+// Calls f(matrix, description) for each distribution of DistsFor and both unit grids (all units
+// in the first distributed dimension; balanced) that the pattern accepts.
 template <class M, class F>
 void ForEachMatrix(const std::array<long, M::ndim()>& extents, F&& f) {
   constexpr dim_t N = M::ndim();
   using P = typename M::pattern_type;
   const bool tiled = std::is_same_v<P, dash::TilePattern<N, P::memory_order()>>;
-  const auto dists = DistsFor<N>(tiled);
-  std::array<std::size_t, N> pick{};
-  dash::SizeSpec<N> size;
-  {
-    std::array<std::size_t, N> e;
-    for (dim_t d = 0; d < N; ++d) e[d] = std::size_t(extents[d]);
-    size = dash::SizeSpec<N>(e);
-  }
-  for (;;) {
-    dash::DistributionSpec<N> ds;
+  std::array<std::size_t, N> e;
+  for (dim_t d = 0; d < N; ++d) e[d] = std::size_t(extents[d]);
+  const dash::SizeSpec<N> size(e);
+  for (const auto& ds : DistsFor<N>(tiled)) {
     std::string what;
-    for (dim_t d = 0; d < N; ++d) {
-      ds[d] = dists[pick[d]];
-      what += (d ? " x " : "") + Name(ds[d]);
-    }
+    for (dim_t d = 0; d < N; ++d) what += (d ? " x " : "") + Name(ds[d]);
     for (int balanced = 0; balanced < 2; ++balanced) {
       dash::TeamSpec<N> ts(ds, dash::Team::All());
       if (balanced) ts.balance_extents();
@@ -94,12 +102,6 @@ void ForEachMatrix(const std::array<long, M::ndim()>& extents, F&& f) {
       M m(P(size, ds, ts, dash::Team::All()));
       f(m, what + (balanced ? ", balanced grid" : ""));
     }
-    dim_t d = N - 1;
-    for (; d >= 0; --d) {
-      if (++pick[d] < dists.size()) break;
-      pick[d] = 0;
-    }
-    if (d < 0) return;
   }
 }
 
@@ -134,86 +136,93 @@ std::array<long, N> OddExtents() {
 }
 
 // Global -> local for every range, blocking and async, on every unit.
-TYPED_TEST(CopyNd, GlobalRangeToLocalMatchesEveryElement) {
-  constexpr dim_t N = TypeParam::ndim();
-  ForEachMatrix<TypeParam>(OddExtents<N>(), [](TypeParam& m, const std::string& what) {
-    FillByOwner(m);
-    const long size = long(m.size()), row = long(m.extent(N - 1));
-    for (auto [a, b] : Ranges(size, row)) {
-      std::vector<double> buf(std::size_t(b - a) + 1, -1.0);
-      double* end = dash::copy(m.begin() + a, m.begin() + b, buf.data());
-      ASSERT_EQ(end, buf.data() + (b - a)) << what;
-      for (long k = 0; k < b - a; ++k)
-        ASSERT_EQ(buf[k], Value(a + k)) << what << ", range " << a << ".." << b << ", k " << k;
-      ASSERT_EQ(buf[b - a], -1.0) << what << ": wrote past the end";
-      std::vector<double> async_buf(std::size_t(b - a));
-      auto fut = dash::copy_async(m.begin() + a, m.begin() + b, async_buf.data());
-      ASSERT_EQ(fut.get(), async_buf.data() + (b - a));
-      for (long k = 0; k < b - a; ++k) ASSERT_EQ(async_buf[k], Value(a + k)) << what;
-    }
-    m.barrier();
-  });
+template <class M>
+void GlobalRangeToLocal(M& m, const std::string& what) {
+  constexpr dim_t N = M::ndim();
+  FillByOwner(m);
+  const long size = long(m.size()), row = long(m.extent(N - 1));
+  for (auto [a, b] : Ranges(size, row)) {
+    std::vector<double> buf(std::size_t(b - a) + 1, -1.0);
+    double* end = dash::copy(m.begin() + a, m.begin() + b, buf.data());
+    ASSERT_EQ(end, buf.data() + (b - a)) << what;
+    for (long k = 0; k < b - a; ++k)
+      ASSERT_EQ(buf[k], Value(a + k)) << what << ", range " << a << ".." << b << ", k " << k;
+    ASSERT_EQ(buf[b - a], -1.0) << what << ": wrote past the end";
+    std::vector<double> async_buf(std::size_t(b - a));
+    auto fut = dash::copy_async(m.begin() + a, m.begin() + b, async_buf.data());
+    ASSERT_EQ(fut.get(), async_buf.data() + (b - a));
+    for (long k = 0; k < b - a; ++k) ASSERT_EQ(async_buf[k], Value(a + k)) << what;
+  }
+  m.barrier();
 }
 
 // Local -> global: the units write disjoint ranges that start and end inside rows and together
 // cover the matrix (blocking, then async); every owner then finds the new values.
-TYPED_TEST(CopyNd, LocalToGlobalRangesReachEveryOwner) {
-  constexpr dim_t N = TypeParam::ndim();
-  ForEachMatrix<TypeParam>(OddExtents<N>(), [](TypeParam& m, const std::string& what) {
-    FillByOwner(m);
-    const long size = long(m.size()), n = nunits(), u = myid();
-    const long a = u * size / n + (u > 0 ? 1 : 0), b = (u + 1) * size / n + (u + 1 < n ? 1 : 0);
-    for (int round = 1; round <= 2; ++round) {
-      std::vector<double> buf;
-      for (long g = a; g < b; ++g) buf.push_back(Value(g, round));
-      if (round == 1) {
-        auto out = dash::copy(buf.data(), buf.data() + buf.size(), m.begin() + a);
-        EXPECT_EQ(out, m.begin() + b) << what;
-      } else {
-        dash::copy_async(buf.data(), buf.data() + buf.size(), m.begin() + a).wait();
-      }
-      m.barrier();
-      EXPECT_EQ(CheckOwn(m, round), "") << what << ", round " << round;
-      m.barrier();
+template <class M>
+void LocalToGlobalRanges(M& m, const std::string& what) {
+  constexpr dim_t N = M::ndim();
+  FillByOwner(m);
+  const long size = long(m.size()), n = nunits(), u = myid();
+  const long a = u * size / n + (u > 0 ? 1 : 0), b = (u + 1) * size / n + (u + 1 < n ? 1 : 0);
+  for (int round = 1; round <= 2; ++round) {
+    std::vector<double> buf;
+    for (long g = a; g < b; ++g) buf.push_back(Value(g, round));
+    if (round == 1) {
+      auto out = dash::copy(buf.data(), buf.data() + buf.size(), m.begin() + a);
+      EXPECT_EQ(out, m.begin() + b) << what;
+    } else {
+      dash::copy_async(buf.data(), buf.data() + buf.size(), m.begin() + a).wait();
     }
-  });
+    m.barrier();
+    EXPECT_EQ(CheckOwn(m, round), "") << what << ", round " << round;
+    m.barrier();
+  }
 }
 
 // Views: every block (underfilled ones included), a sub-view crossing blocks, and part of a
 // view's positions; then unit 0 writes a sub-view and every owner finds it.
-TYPED_TEST(CopyNd, BlockAndSubViewsBothDirections) {
-  constexpr dim_t N = TypeParam::ndim();
-  ForEachMatrix<TypeParam>(OddExtents<N>(), [](TypeParam& m, const std::string& what) {
-    FillByOwner(m);
-    const auto& p = m.pattern();
-    auto check_view = [&](auto view, long from, long to, int round) {
-      std::vector<double> buf(std::size_t(to - from));
-      dash::copy(view.begin() + from, view.begin() + to, buf.data());
-      for (long k = from; k < to; ++k) {
-        auto c = (view.begin() + k).coords();
-        ASSERT_EQ(buf[k - from], Value(long(p.global_index(c)), round)) << what << " k " << k;
-      }
-    };
-    const auto grid = p.blockspec();
-    for (long bi = 0; bi < long(grid.size()); ++bi) {
-      auto blk = m.block(grid.coords(bi));
-      check_view(blk, 0, long(blk.size()), 0);
+template <class M>
+void BlockAndSubViews(M& m, const std::string& what) {
+  constexpr dim_t N = M::ndim();
+  FillByOwner(m);
+  const auto& p = m.pattern();
+  auto check_view = [&](auto view, long from, long to, int round) {
+    std::vector<double> buf(std::size_t(to - from));
+    dash::copy(view.begin() + from, view.begin() + to, buf.data());
+    for (long k = from; k < to; ++k) {
+      auto c = (view.begin() + k).coords();
+      ASSERT_EQ(buf[k - from], Value(long(p.global_index(c)), round)) << what << " k " << k;
     }
-    auto s =
-        m.view().template sub<0>(1, m.extent(0) - 2).template sub<N - 1>(1, m.extent(N - 1) - 1);
-    check_view(s, 0, long(s.size()), 0);
-    check_view(s, 1, long(s.size()) - 2, 0);
-    m.barrier();
-    if (myid() == 0) {
-      std::vector<double> buf;
-      for (auto it = s.begin(); it != s.end(); ++it)
-        buf.push_back(Value(long(p.global_index(it.coords())), 1));
-      dash::copy(buf.data(), buf.data() + buf.size(), s.begin());
-    }
-    m.barrier();
-    check_view(s, 0, long(s.size()), 1);
-    m.barrier();
-  });
+  };
+  const auto grid = p.blockspec();
+  for (long bi = 0; bi < long(grid.size()); ++bi) {
+    auto blk = m.block(grid.coords(bi));
+    check_view(blk, 0, long(blk.size()), 0);
+  }
+  auto s = m.view().template sub<0>(1, m.extent(0) - 2).template sub<N - 1>(1, m.extent(N - 1) - 1);
+  check_view(s, 0, long(s.size()), 0);
+  check_view(s, 1, long(s.size()) - 2, 0);
+  m.barrier();
+  if (myid() == 0) {
+    std::vector<double> buf;
+    for (auto it = s.begin(); it != s.end(); ++it)
+      buf.push_back(Value(long(p.global_index(it.coords())), 1));
+    dash::copy(buf.data(), buf.data() + buf.size(), s.begin());
+  }
+  m.barrier();
+  check_view(s, 0, long(s.size()), 1);
+  m.barrier();
+}
+
+// Each matrix (every distribution and grid) goes through the three parts above: one allocation
+// for all of them keeps the test fast on an MPI whose window allocation is slow.
+TYPED_TEST(CopyNd, RangesAndViewsMatchEveryElementBothWays) {
+  ForEachMatrix<TypeParam>(OddExtents<TypeParam::ndim()>(),
+                           [](TypeParam& m, const std::string& what) {
+                             GlobalRangeToLocal(m, what);
+                             LocalToGlobalRanges(m, what);
+                             BlockAndSubViews(m, what);
+                           });
 }
 
 // Global -> global between matrices of different patterns and distributions.
