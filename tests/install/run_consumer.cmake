@@ -1,14 +1,7 @@
 # Installs BUILD_DIR into WORK_DIR/prefix, configures and builds the consumer project (C and
 # C++) and the C++-only one against it, checks the consumers link EXPECT_MPI, and runs each on 2 units with LAUNCH ('|'-separated).
 
-# Runs a command and stops with its output when it fails.
-function(run_checked what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 
 set(prefix ${WORK_DIR}/prefix)
 set(build ${WORK_DIR}/build)

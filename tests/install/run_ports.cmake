@@ -4,13 +4,7 @@
 # with one unit per emulated node. Each run must exit 0 and print "<name>: unit <u> ok" for
 # every unit.
 
-function(run_checked what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 
 set(prefix ${WORK_DIR}/prefix)
 set(build ${WORK_DIR}/build)
