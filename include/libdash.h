@@ -34,6 +34,7 @@
 #include <dash/bp/Master.h>
 #include <dash/bp/Reduce.h>
 #include <dash/bp/Serialization.h>
+#include <dash/halo/HaloMatrixWrapper.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/ooc/Ghosts.h>

@@ -251,6 +251,10 @@ class ContainerBlock {
           std::to_string(k == kSelf || k < 0 || k >= kDirections ? 0 : halo_[k].size()));
     std::copy(values.begin(), values.end(), halo_[k].begin());
   }
+  // The halo piece in direction k (row-major, the layout fill_halo takes)
+  // and its number of cells; null and 0 for kSelf. Local.
+  T* halo_piece(int k) { return k == kSelf ? nullptr : halo_[k].data(); }
+  long halo_piece_size(int k) const { return k == kSelf ? 0 : piece_size(k); }
 
  private:
   static coords_type row_major_strides(const Box<N>& box) {
