@@ -24,6 +24,7 @@ extra_runs=(
   "copy vnode1 DART_VIRTUAL_NODE_SIZE=1"
   "copy shm_off DART_SHARED_WINDOWS=0"
   "copy_nd vnode1 DART_VIRTUAL_NODE_SIZE=1"
+  "halo vnode1 DART_VIRTUAL_NODE_SIZE=1"
   "copy unbound OMPI_MCA_hwloc_base_binding_policy=none BENCHMARK_FILTER=overlap"
   "algorithms shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=transform_fetch"
   "blocks np4 UNITS=4"
