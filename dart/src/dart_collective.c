@@ -185,23 +185,25 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
   dart_ret_t ret = dart__check_op(call, op, t, false);
   if (ret != DART_OK) return ret;
   CHECK_SPAN(call, nelem);
-  for (size_t first = 0; first < nelem; first += INT_MAX) {
-    size_t count = nelem - first < INT_MAX ? nelem - first : INT_MAX;
-    const void* send =
-        sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : (const char*)sendbuf + first * t->size;
-    void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + first * t->size;
+  /* DART_OP_MINMAX moves whole pairs: one MPI element is two of t. */
+  const bool pairs = op == DART_OP_MINMAX;
+  DART_CHECK_ARG(call, !pairs || nelem % 2 == 0,
+                 "DART_OP_MINMAX needs (min, max) pairs: nelem %zu is odd", nelem);
+  const size_t per = pairs ? 2 : 1;
+  const MPI_Datatype mt = pairs ? dart__minmax_pair_type(t) : t->mpi;
+  const MPI_Op mop = pairs ? dart__minmax_op() : dart__mpi_reduce_op(op, t);
+  const size_t n = nelem / per;
+  for (size_t first = 0; first < n; first += INT_MAX) {
+    size_t count = n - first < INT_MAX ? n - first : INT_MAX;
+    const size_t offset = first * per * t->size;
+    const void* send = sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : (const char*)sendbuf + offset;
+    void* recv = recvbuf == NULL ? NULL : (char*)recvbuf + offset;
     if (root < 0) {
-      DART_MPI_COLLECTIVE(
-          call, team,
-          MPI_Allreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm),
-          MPI_Iallreduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), team->comm,
-                         &req_));
+      DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(send, recv, (int)count, mt, mop, team->comm),
+                          MPI_Iallreduce(send, recv, (int)count, mt, mop, team->comm, &req_));
     } else {
-      DART_MPI_COLLECTIVE(
-          call, team,
-          MPI_Reduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm),
-          MPI_Ireduce(send, recv, (int)count, t->mpi, dart__mpi_reduce_op(op, t), root, team->comm,
-                      &req_));
+      DART_MPI_COLLECTIVE(call, team, MPI_Reduce(send, recv, (int)count, mt, mop, root, team->comm),
+                          MPI_Ireduce(send, recv, (int)count, mt, mop, root, team->comm, &req_));
     }
   }
   return DART_OK;

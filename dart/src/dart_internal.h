@@ -109,6 +109,9 @@ bool dart__unsigned_minmax_emulated(dart_operation_t op, const dart_type_info_t*
 /* Checks once, after MPI_Init, whether the MPI's MIN and MAX of unsigned
  * types are right (dart_init). Local. */
 void dart__types_probe_mpi(void);
+/* DART_OP_MINMAX: the MPI type of a (min, max) pair of t's basic type, and the op. */
+MPI_Datatype dart__minmax_pair_type(const dart_type_info_t* t);
+MPI_Op dart__minmax_op(void);
 
 /* Checks that op may be applied to the basic type t (reductions: not
  * REPLACE/NO_OP unless atomic). Logs and returns DART_ERR_INVAL otherwise. */

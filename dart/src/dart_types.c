@@ -18,6 +18,11 @@ static size_t derived_capacity = 0;
 static bool unsigned_minmax_wrong[3] = {false, false, false}; /* uint, ulong, ull */
 static MPI_Op unsigned_ops[2] = {MPI_OP_NULL, MPI_OP_NULL};   /* min, max */
 
+/* DART_OP_MINMAX: one MPI type per basic type for a (min, max) pair, so MPI
+ * never splits a pair, and one MPI op over all of them (see below). */
+static MPI_Datatype pair_types[DART_TYPE_LAST];
+static MPI_Op minmax_op = MPI_OP_NULL;
+
 static void set_basic(dart_datatype_t id, MPI_Datatype mpi, size_t size, bool integer,
                       bool floating) {
   dart__basic_types[id] = (dart_type_info_t){.kind = DART_KIND_BASIC,
@@ -152,6 +157,13 @@ dart_ret_t dart_type_destroy(dart_datatype_t* dtype) {
 }
 
 void dart__types_cleanup(void) {
+  for (int k = 0; k < DART_TYPE_LAST; ++k) {
+    if (pair_types[k] != MPI_DATATYPE_NULL && pair_types[k] != 0 && !dart__mpi_finalized())
+      MPI_Type_free(&pair_types[k]);
+    pair_types[k] = MPI_DATATYPE_NULL;
+  }
+  if (minmax_op != MPI_OP_NULL && !dart__mpi_finalized()) MPI_Op_free(&minmax_op);
+  minmax_op = MPI_OP_NULL;
   for (int k = 0; k < 2; ++k)
     if (unsigned_ops[k] != MPI_OP_NULL && !dart__mpi_finalized()) MPI_Op_free(&unsigned_ops[k]);
   unsigned_ops[0] = unsigned_ops[1] = MPI_OP_NULL;
@@ -216,7 +228,94 @@ static bool unsigned_min_right(MPI_Datatype dt, size_t size) {
   return got == 1;
 }
 
+/* ---- DART_OP_MINMAX ---------------------------------------------------------
+ * Pairs (min, max) combined element-wise: the smaller first elements, the
+ * larger second ones. The MPI op finds the basic type from the pair type. */
+
+#define DART_MINMAX_PAIRS(name, T)                                       \
+  static void name(void* in, void* inout, int n) {                       \
+    const T* a = (const T*)in;                                           \
+    T* b = (T*)inout;                                                    \
+    for (int i = 0; i < n; ++i) {                                        \
+      if (a[2 * i + DART_OP_MINMAX_MIN] < b[2 * i + DART_OP_MINMAX_MIN]) \
+        b[2 * i + DART_OP_MINMAX_MIN] = a[2 * i + DART_OP_MINMAX_MIN];   \
+      if (a[2 * i + DART_OP_MINMAX_MAX] > b[2 * i + DART_OP_MINMAX_MAX]) \
+        b[2 * i + DART_OP_MINMAX_MAX] = a[2 * i + DART_OP_MINMAX_MAX];   \
+    }                                                                    \
+  }
+DART_MINMAX_PAIRS(minmax_char, signed char)
+DART_MINMAX_PAIRS(minmax_short, short)
+DART_MINMAX_PAIRS(minmax_int, int)
+DART_MINMAX_PAIRS(minmax_uint, unsigned)
+DART_MINMAX_PAIRS(minmax_long, long)
+DART_MINMAX_PAIRS(minmax_ulong, unsigned long)
+DART_MINMAX_PAIRS(minmax_longlong, long long)
+DART_MINMAX_PAIRS(minmax_ulonglong, unsigned long long)
+DART_MINMAX_PAIRS(minmax_float, float)
+DART_MINMAX_PAIRS(minmax_double, double)
+DART_MINMAX_PAIRS(minmax_long_double, long double)
+
+static void minmax_pairs(void* in, void* inout, int* n, MPI_Datatype* dt) {
+  dart_datatype_t base = DART_TYPE_UNDEFINED;
+  for (dart_datatype_t k = DART_TYPE_CHAR; k < DART_TYPE_LAST; ++k)
+    if (pair_types[k] == *dt) base = k;
+  switch (base) {
+    case DART_TYPE_CHAR:
+      minmax_char(in, inout, *n);
+      break;
+    case DART_TYPE_SHORT:
+      minmax_short(in, inout, *n);
+      break;
+    case DART_TYPE_INT:
+      minmax_int(in, inout, *n);
+      break;
+    case DART_TYPE_UINT:
+      minmax_uint(in, inout, *n);
+      break;
+    case DART_TYPE_LONG:
+      minmax_long(in, inout, *n);
+      break;
+    case DART_TYPE_ULONG:
+      minmax_ulong(in, inout, *n);
+      break;
+    case DART_TYPE_LONGLONG:
+      minmax_longlong(in, inout, *n);
+      break;
+    case DART_TYPE_ULONGLONG:
+      minmax_ulonglong(in, inout, *n);
+      break;
+    case DART_TYPE_FLOAT:
+      minmax_float(in, inout, *n);
+      break;
+    case DART_TYPE_DOUBLE:
+      minmax_double(in, inout, *n);
+      break;
+    case DART_TYPE_LONG_DOUBLE:
+      minmax_long_double(in, inout, *n);
+      break;
+    default:
+      break; /* not reached: dart__check_op admits these types only */
+  }
+}
+
+MPI_Datatype dart__minmax_pair_type(const dart_type_info_t* t) { return pair_types[t->base]; }
+
+MPI_Op dart__minmax_op(void) { return minmax_op; }
+
+static void create_minmax(void) {
+  if (!dart__basic_types_ready) init_basic_types();
+  for (dart_datatype_t k = 0; k < DART_TYPE_LAST; ++k) {
+    pair_types[k] = MPI_DATATYPE_NULL;
+    const dart_type_info_t* t = &dart__basic_types[k];
+    if (k == DART_TYPE_UNDEFINED || !(t->is_integer || t->is_floating)) continue;
+    MPI_Type_contiguous(2, t->mpi, &pair_types[k]);
+    MPI_Type_commit(&pair_types[k]);
+  }
+  MPI_Op_create(minmax_pairs, 1, &minmax_op);
+}
+
 void dart__types_probe_mpi(void) {
+  create_minmax();
   unsigned_minmax_wrong[0] = !unsigned_min_right(MPI_UNSIGNED, sizeof(unsigned));
   unsigned_minmax_wrong[1] = !unsigned_min_right(MPI_UNSIGNED_LONG, sizeof(unsigned long));
   unsigned_minmax_wrong[2] =
@@ -299,6 +398,11 @@ dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type
     case DART_OP_BXOR:
       DART_CHECK_ARG(call, t->is_integer || t->base == DART_TYPE_BYTE,
                      "bitwise operation %d needs an integer or byte type", (int)op);
+      return DART_OK;
+    case DART_OP_MINMAX:
+      DART_CHECK_ARG(call, !atomic, "DART_OP_MINMAX is only allowed in reductions");
+      DART_CHECK_ARG(call, t->is_integer || t->is_floating,
+                     "DART_OP_MINMAX needs an integer or floating type");
       return DART_OK;
     case DART_OP_REPLACE:
     case DART_OP_NO_OP:

@@ -381,6 +381,60 @@ TEST(DartCollective, MinMaxOfUnsignedTypesAboveTheSignedRange) {
   ExpectUnsignedMinMax<unsigned long long>(DART_TYPE_ULONGLONG);
 }
 
+// DART_OP_MINMAX on two pairs of type T starting at `base`: pair 0 (base + me, base + me + n),
+// pair 1 (base + 2n - me, base + me); allreduce on team t, and reduce to its last unit.
+template <typename T>
+void ExpectMinMaxPairs(dart_datatype_t type, T base, const TeamView& t) {
+  const T me = static_cast<T>(t.me), n = static_cast<T>(t.n);
+  const T mine[4] = {T(base + me), T(base + me + n), T(base + 2 * n - me), T(base + me)};
+  const T want[4] = {base, T(base + 2 * n - 1), T(base + n + 1), T(base + n - 1)};
+  T got[4] = {T(0), T(0), T(0), T(0)};
+  EXPECT_EQ(dart_allreduce(mine, got, 4, type, DART_OP_MINMAX, t.team), DART_OK) << "type " << type;
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], want[i]) << "type " << type << " element " << i;
+  T at_root[4] = {T(0), T(0), T(0), T(0)};
+  const dart_team_unit_t root{t.n - 1};
+  EXPECT_EQ(dart_reduce(mine, at_root, 4, type, DART_OP_MINMAX, root, t.team), DART_OK);
+  if (t.me == t.n - 1) {
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(at_root[i], want[i]) << "reduce, type " << type;
+  }
+}
+
+// DASH's min/max pair reduction: element DART_OP_MINMAX_MIN of each pair the minimum,
+// DART_OP_MINMAX_MAX the maximum, for every integer and floating type (unsigned ones above
+// their signed range), on sub-teams; an odd count, a byte type and atomics are refused.
+TEST(DartCollective, MinMaxPairsOfEveryArithmeticBasicType) {
+  EXPECT_EQ(0, DART_OP_MINMAX_MIN);
+  EXPECT_EQ(1, DART_OP_MINMAX_MAX);
+  ForEachTeam([](const TeamView& t) {
+    ExpectMinMaxPairs<signed char>(DART_TYPE_CHAR, -20, t);
+    ExpectMinMaxPairs<short>(DART_TYPE_SHORT, -300, t);
+    ExpectMinMaxPairs<int>(DART_TYPE_INT, -7, t);
+    ExpectMinMaxPairs<unsigned>(DART_TYPE_UINT, ~0u - 20, t);
+    ExpectMinMaxPairs<long>(DART_TYPE_LONG, -(1L << 40), t);
+    ExpectMinMaxPairs<unsigned long>(DART_TYPE_ULONG, ~0ul - 20, t);
+    ExpectMinMaxPairs<long long>(DART_TYPE_LONGLONG, 5, t);
+    ExpectMinMaxPairs<unsigned long long>(DART_TYPE_ULONGLONG, ~0ull - 20, t);
+    ExpectMinMaxPairs<float>(DART_TYPE_FLOAT, -2.5f, t);
+    ExpectMinMaxPairs<double>(DART_TYPE_DOUBLE, 1e10, t);
+    ExpectMinMaxPairs<long double>(DART_TYPE_LONG_DOUBLE, -3.25L, t);
+  });
+  int three[3] = {1, 2, 3}, out[4] = {0, 0, 0, 0};
+  EXPECT_EQ(dart_allreduce(three, out, 3, DART_TYPE_INT, DART_OP_MINMAX, DART_TEAM_ALL),
+            DART_ERR_INVAL);
+  unsigned char bytes[2] = {1, 2}, bytes_out[2] = {0, 0};
+  EXPECT_EQ(dart_allreduce(bytes, bytes_out, 2, DART_TYPE_BYTE, DART_OP_MINMAX, DART_TEAM_ALL),
+            DART_ERR_INVAL);
+  EXPECT_EQ(out[0], 0);
+  dart_gptr_t word = DART_GPTR_NULL;
+  ASSERT_EQ(dart_team_memalloc_aligned(DART_TEAM_ALL, 2, DART_TYPE_INT, &word), DART_OK);
+  const int pair[2] = {1, 2};
+  int fetched[2] = {-7, -7};
+  EXPECT_EQ(dart_accumulate(word, pair, 2, DART_TYPE_INT, DART_OP_MINMAX), DART_ERR_INVAL);
+  EXPECT_EQ(dart_fetch_and_op(word, pair, fetched, DART_TYPE_INT, DART_OP_MINMAX), DART_ERR_INVAL);
+  EXPECT_EQ(fetched[0], -7);
+  EXPECT_EQ(dart_team_memfree(word), DART_OK);
+}
+
 template <typename T>
 void ExpectSumOf(dart_datatype_t type) {
   T send[2] = {static_cast<T>(Me() + 1), static_cast<T>(2)};

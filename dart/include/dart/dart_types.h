@@ -83,10 +83,18 @@ typedef enum {
   DART_OP_LOR,
   DART_OP_BXOR,
   DART_OP_LXOR,
+  DART_OP_MINMAX,  /* reductions only: (min, max) pairs, see below */
   DART_OP_REPLACE, /* atomics only */
   DART_OP_NO_OP,   /* atomics only: fetch without modifying */
   DART_OP_LAST
 } dart_operation_t;
+
+/* DART_OP_MINMAX reduces pairs of an integer or floating basic type: nelem
+ * (even) elements are nelem / 2 pairs, element DART_OP_MINMAX_MIN of a pair
+ * becomes the minimum of those elements over all units, element
+ * DART_OP_MINMAX_MAX the maximum. */
+#define DART_OP_MINMAX_MIN 0
+#define DART_OP_MINMAX_MAX 1
 
 /* Thread support levels for dart_init_thread. */
 typedef enum { DART_THREAD_SINGLE = 0, DART_THREAD_MULTIPLE = 1 } dart_thread_support_level_t;
