@@ -47,7 +47,15 @@ void Team::barrier() const { check_dart(dart_barrier(id_), "dash::Team::barrier"
 
 Team& Team::adopt(dart_team_t id) {
   subteams_.push_back(std::unique_ptr<Team>(new Team(id, this, position_ + 1)));
-  return *subteams_.back();
+  Team& sub = *subteams_.back();
+  // Every sub-team's first unit counts it (collective over this team, as
+  // the split was).
+  int first = 0, parts = 0;
+  if (id != DART_TEAM_NULL) first = sub.myid().id == 0 ? 1 : 0;
+  check_dart(dart_allreduce(&first, &parts, 1, DART_TYPE_INT, DART_OP_SUM, id_),
+             "dash::Team::split");
+  sub.num_siblings_ = std::size_t(parts);
+  return sub;
 }
 
 Team& Team::split(unsigned parts) {
@@ -122,6 +130,19 @@ void Team::free_subteams() {
   if (id_ == DART_TEAM_ALL && library_id_ != DART_TEAM_NULL)
     check_dart(dart_team_destroy(&library_id_), "dash::Team::free_subteams");
   if (id_ == DART_TEAM_ALL) library_id_ = DART_TEAM_NULL;
+}
+
+void Team::free() {
+  if (parent_ == nullptr)
+    throw exception::InvalidArgument(
+        "dash::Team::free: Team::All() and Team::Null() live until dash::finalize");
+  if (is_null()) return;
+  free_subteams();
+  if (containers_ > 0 || !subteams_.empty()) {
+    destroy_pending_ = true;  // the last container destroys it
+    return;
+  }
+  destroy_dart_team();
 }
 
 void Team::release_container(bool may_communicate) {

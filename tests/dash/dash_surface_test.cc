@@ -1,16 +1,21 @@
 // The smaller pieces of DASH's API that DASH programs use: futures made from callables and
 // Future<void>; unit ids that count; Team::is_leaf; operator<< of teams, unit grids, patterns
 // and global pointers; == on dart_gptr_t; dash::distance, begin, end, local, index and
-// addressof as free functions; a GlobPtr from a global iterator.
+// addressof as free functions; a GlobPtr from a global iterator; GlobRef's set/put/get/swap
+// spellings; dash::local_begin; dash::is_container_compatible; Team::free and num_siblings;
+// dash::sort with a key function; array.async (GlobAsyncRef); as_view, blocks, domain,
+// intersect, view_traits and extent<D>() on views.
 #include <dart/dart.h>
 #include <dash/Array.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
+#include <dash/algorithm/Sort.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/view/ViewFunctions.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,7 +66,7 @@ TEST(DashSurface, FuturesFromCallables) {
 
 TEST(DashSurface, UnitIdsCountAndTeamsKnowTheirLeaves) {
   std::vector<int> seen;
-  for (dash::team_unit_t u(0); u < dash::Team::All().size(); ++u) seen.push_back(u.id);
+  for (dash::team_unit_t u(0); u < int(dash::Team::All().size()); ++u) seen.push_back(u.id);
   EXPECT_EQ(long(seen.size()), nunits());
   dash::global_unit_t g(1);
   g += 2;
@@ -111,6 +116,138 @@ TEST(DashSurface, FreeFunctionsAndPointers) {
   dash::Matrix<int, 2> m(2 * n, 3);
   auto v = m.view();
   EXPECT_EQ(dash::distance(dash::begin(v), dash::end(v)), 6 * n);
+  dash::barrier();
+}
+
+TEST(DashSurface, GlobRefSpellingsAndLocalBegin) {
+  const long n = nunits();
+  dash::Array<long> a(3 * n);
+  a.local[0] = 100 + myid(), a.local[1] = 200 + myid(), a.local[2] = 300 + myid();
+  a.barrier();
+  if (myid() == 0) {
+    const long last = 3 * n - 1;  // the last unit's third element
+    auto r = a[last];
+    long v = 0;
+    r.get(v);
+    EXPECT_EQ(v, 300 + n - 1);
+    r.set(7);
+    EXPECT_EQ(long(a[last]), 7);
+    const long nine = 9;
+    r.put(&nine);
+    EXPECT_EQ(long(a[last]), 9);
+    a[0].swap(a[last]);
+    EXPECT_EQ(long(a[0]), 9);
+    EXPECT_EQ(long(a[last]), 100);
+    swap(a[0], a[last]);
+    EXPECT_EQ(long(a[0]), 100);
+  }
+  a.barrier();
+  // local_begin: the calling unit's part; another unit's when it shares the node.
+  auto g = static_cast<dash::GlobPtr<long>>(a.begin());
+  EXPECT_EQ(dash::local_begin(g, dash::team_unit_t(myid())), a.lbegin());
+  long* other = dash::local_begin(g, dash::team_unit_t((myid() + 1) % n));
+  if (other != nullptr) {
+    EXPECT_EQ(other[1], 200 + (myid() + 1) % n);
+  }
+  static_assert(dash::is_container_compatible<double>::value);
+  static_assert(!dash::is_container_compatible<std::string>::value);
+  a.barrier();
+}
+
+TEST(DashSurface, TeamsFreeAndCountSiblings) {
+  dash::Team& all = dash::Team::All();
+  EXPECT_EQ(all.num_siblings(), 1u);
+  dash::Team& parts = all.split(2);
+  EXPECT_EQ(parts.num_siblings(), std::size_t(std::min(2, nunits())));
+  dash::Team& each = all.split(unsigned(nunits()));
+  EXPECT_EQ(each.num_siblings(), std::size_t(nunits()));
+  EXPECT_EQ(each.size(), 1u);
+  parts.split(1);  // a sub-team of its own, freed with it
+  EXPECT_FALSE(parts.is_leaf());
+  parts.free();
+  EXPECT_TRUE(parts.is_null());
+  EXPECT_TRUE(parts.is_leaf());
+  each.free();
+  EXPECT_TRUE(each.is_null());
+  dash::Array<int> still(4, all);  // All() keeps working
+  still.barrier();
+  EXPECT_THROW(all.free(), dash::exception::InvalidArgument);
+  dash::barrier();
+}
+
+TEST(DashSurface, SortByKeyFunction) {
+  const long n = nunits(), size = 7 * n + 3;
+  dash::Array<long> a(size);
+  for (std::size_t i = 0; i < a.local.size(); ++i)
+    a.local[i] = long((a.local.global_index(i) * 37) % size) - size / 2;
+  a.barrier();
+  dash::sort(a.begin(), a.end(), [](long v) { return v < 0 ? -v : v; });  // by |v|
+  std::vector<long> all(static_cast<std::size_t>(size));
+  for (long i = 0; i < size; ++i) all[std::size_t(i)] = a[i];
+  std::vector<long> want = all;
+  std::stable_sort(want.begin(), want.end(),
+                   [](long x, long y) { return (x < 0 ? -x : x) < (y < 0 ? -y : y); });
+  for (long i = 1; i < size; ++i)
+    EXPECT_LE(std::abs(all[std::size_t(i - 1)]), std::abs(all[std::size_t(i)])) << i;
+  std::sort(all.begin(), all.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(all, want);  // a permutation of the input
+  a.barrier();
+}
+
+TEST(DashSurface, AsyncElementReferences) {
+  const long n = nunits();
+  dash::Array<int> a(4 * n);
+  for (auto& x : a.local) x = -1;
+  a.barrier();
+  // Every unit writes its id into element 1 of the next unit's part, asynchronously.
+  const long target = 4 * ((myid() + 1) % n) + 1;
+  int value = myid();
+  a.async[target] = value;
+  value = -5;  // the write copied its value out
+  a.async.flush();
+  a.barrier();
+  EXPECT_EQ(a.local[1], int((myid() + n - 1) % n));
+  int got = -7;
+  a.async[target].get(&got);
+  a.async.flush();
+  EXPECT_EQ(got, myid());
+  EXPECT_EQ(a.async[target].get(), myid());
+  dash::GlobAsyncRef<int> r = a.async[4 * myid()];
+  EXPECT_TRUE(r.is_local());
+  r.set(42);
+  r.flush();
+  EXPECT_EQ(a.local[0], 42);
+  a.barrier();
+}
+
+TEST(DashSurface, ViewFunctionsAndTraits) {
+  const long n = nunits();
+  dash::Matrix<int, 2> m(4 * n, 6, dash::TILE(2), dash::TILE(3));
+  auto whole = dash::as_view(m);
+  EXPECT_EQ(whole.size(), m.size());
+  auto bl = dash::blocks(m);
+  EXPECT_EQ(long(bl.size()), 2 * n * 2);
+  EXPECT_EQ(bl[1].offset<1>(), 3);
+  EXPECT_EQ(bl[1].extent<0>(), 2u);
+  auto a = dash::sub<0>(1, 3, m), b = dash::sub<1>(2, 5, m);
+  auto both = dash::intersect(a, b);
+  EXPECT_EQ(both.offset(0), 1);
+  EXPECT_EQ(both.offset(1), 2);
+  EXPECT_EQ(both.extent<0>(), 2u);
+  EXPECT_EQ(both.extent<1>(), 3u);
+  EXPECT_EQ(dash::domain(both).size(), m.size());
+  EXPECT_EQ(dash::domain(m).size(), m.size());
+  dash::Matrix<int, 2> other(4 * n, 6);
+  EXPECT_THROW(dash::intersect(a, dash::sub<0>(0, 1, other)), dash::exception::InvalidArgument);
+  using VT = dash::view_traits<decltype(both)>;
+  static_assert(VT::is_view::value && !VT::is_origin::value && !VT::is_local::value);
+  static_assert(VT::rank::value == 2);
+  using CT = dash::view_traits<dash::Matrix<int, 2>>;
+  static_assert(CT::is_origin::value && !CT::is_view::value);
+  using LT = dash::view_traits<decltype(dash::local(both))>;
+  static_assert(LT::is_local::value && LT::rank::value == 2);
+  static_assert(dash::view_traits<dash::Array<int>>::rank::value == 1);
   dash::barrier();
 }
 

@@ -17,6 +17,7 @@
 
 #include <dash/Pattern.h>
 #include <dash/Team.h>
+#include <dash/array/AsyncArrayRef.h>
 #include <dash/array/LocalArrayRef.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/PatternMemory.h>
@@ -56,13 +57,14 @@ class Array {
   using pointer = GlobPtr<T>;
   using local_pointer = T*;
   using local_type = LocalArrayRef<T, Array>;
+  using async_type = AsyncArrayRef<T, Array>;
 
   // An array without memory (size 0) on `team`; see allocate(). Local.
-  explicit Array(Team& team = Team::All()) : local(this), team_(&team) {}
+  explicit Array(Team& team = Team::All()) : local(this), async(this), team_(&team) {}
   // n elements distributed by `dist` (a Distribution or DistributionSpec<1>).
   // Collective over team.
   Array(size_type n, const DistributionSpec<1>& dist, Team& team = Team::All())
-      : local(this), team_(&team) {
+      : local(this), async(this), team_(&team) {
     allocate(PatternT(n, dist, team));
   }
   explicit Array(size_type n, Team& team = Team::All()) : Array(n, BLOCKED, team) {}
@@ -71,17 +73,17 @@ class Array {
   // over team; throws dash::exception::InvalidArgument on every unit if a
   // unit's list has another length.
   Array(size_type n, std::initializer_list<T> local_values, Team& team = Team::All())
-      : local(this), team_(&team) {
+      : local(this), async(this), team_(&team) {
     allocate(n, local_values, team);
   }
   // Elements laid out by `pattern`. Collective over the pattern's team.
-  explicit Array(const PatternT& pattern) : local(this), team_(&pattern.team()) {
+  explicit Array(const PatternT& pattern) : local(this), async(this), team_(&pattern.team()) {
     allocate(pattern);
   }
   Array(const Array&) = delete;
   Array& operator=(const Array&) = delete;
   Array(Array&& other) noexcept
-      : local(this), team_(other.team_), storage_(std::move(other.storage_)) {}
+      : local(this), async(this), team_(other.team_), storage_(std::move(other.storage_)) {}
   Array& operator=(Array&& other) noexcept {
     if (this != &other) {
       storage_ = std::move(other.storage_);
@@ -193,6 +195,8 @@ class Array {
 
   // The calling unit's part (native pointers).
   local_type local;
+  // The elements as asynchronous references: async[i] = v, async.flush().
+  async_type async;
 
  private:
   ViewSpec<1, IndexType> whole() const {

@@ -110,6 +110,15 @@ class Team {
 
   // Nesting depth: 0 for All(), 1 for its sub-teams, ... Local.
   int position() const { return position_; }
+  // How many teams the split that made this one made (this one included);
+  // 1 for All(). Local.
+  std::size_t num_siblings() const { return num_siblings_; }
+  // Destroys this sub-team and its sub-teams (DASH's Team::free); the object
+  // stays, as a null team. A team containers still use goes when the last of
+  // them is freed. Collective over the team; throws
+  // dash::exception::InvalidArgument for All(), which lives until
+  // dash::finalize.
+  void free();
 
   bool is_null() const { return id_ == DART_TEAM_NULL; }
   // True if no sub-team split from this team is alive (DASH's is_leaf). Local.
@@ -162,6 +171,7 @@ class Team {
   bool destroy_pending_ = false;             // free_subteams() asked while containers lived
   dart_team_t library_id_ = DART_TEAM_NULL;  // library_team()
   std::uint64_t tagged_calls_ = 0;           // count_tagged_call()
+  std::size_t num_siblings_ = 1;             // teams made by the split that made this one
 };
 
 // Writes "dash::Team(id <dart team id>, <n> units, depth <d>)", or

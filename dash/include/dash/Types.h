@@ -26,8 +26,11 @@ enum MemArrange { ROW_MAJOR, COL_MAJOR };
 
 // Element types of containers: anything trivially copyable, since elements
 // move between units as bytes.
+// is_container_compatible<T>::value, DASH's spelling, and the _v form.
 template <class T>
-inline constexpr bool is_container_compatible_v = std::is_trivially_copyable_v<T>;
+struct is_container_compatible : std::bool_constant<std::is_trivially_copyable_v<T>> {};
+template <class T>
+inline constexpr bool is_container_compatible_v = is_container_compatible<T>::value;
 
 // Unit id relative to DART_TEAM_ALL. Converts to int implicitly. Local.
 struct global_unit_t {

@@ -87,12 +87,9 @@ void merge_pieces(std::vector<Item>& v, std::vector<std::size_t> bounds, Less le
   }
 }
 
-}  // namespace internal
-
-// Sorts [first, last) by comp, stably. Collective over the container's
-// team; every unit calls it with the same range.
+// dash::sort with a comparison. Collective.
 template <class GlobIt, class Compare>
-internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
+void sort_by(GlobIt first, GlobIt last, Compare comp) {
   using T = internal::glob_element_t<GlobIt>;
   using V = internal::glob_value_t<GlobIt>;
   using I = internal::glob_index_t<GlobIt>;
@@ -220,6 +217,24 @@ internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
     internal::start_put_range(values.data(), count, first + I(start), handles);
     if (!handles.empty()) internal::check_dart(dart_waitall(handles.data(), handles.size()), who);
   });
+}
+
+}  // namespace internal
+
+// Sorts [first, last) stably by comp: a comparison comp(a, b) -> bool, or
+// (DASH's form) a key function comp(v) whose results are compared with <.
+// Collective over the container's team; every unit calls it with the same
+// range.
+template <class GlobIt, class Compare>
+internal::if_glob_iter_t<GlobIt> sort(GlobIt first, GlobIt last, Compare comp) {
+  using V = internal::glob_value_t<GlobIt>;
+  if constexpr (!std::is_invocable_v<Compare&, const V&, const V&> &&
+                std::is_invocable_v<Compare&, const V&>) {
+    dash::sort(first, last, [comp](const V& a, const V& b) { return comp(a) < comp(b); });
+    return;
+  } else {
+    internal::sort_by(first, last, comp);
+  }
 }
 
 // Sorts [first, last) by operator<, stably. Collective over the team.

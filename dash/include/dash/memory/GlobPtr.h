@@ -89,6 +89,20 @@ std::ostream& operator<<(std::ostream& os, const GlobPtr<T>& p) {
             << ", offset " << g.addr_or_offs.offset << ")";
 }
 
+// Where `unit`'s part of the allocation `global_begin` points into begins,
+// as a native pointer (DASH's dash::local_begin): for units reachable by
+// load/store (the calling unit, units of its node with the shared windows
+// on), else nullptr. Local.
+template <class T>
+T* local_begin(const GlobPtr<T>& global_begin, team_unit_t unit) {
+  dart_gptr_t g = global_begin.dart_gptr();
+  internal::check_dart(dart_gptr_setunit(&g, dart_team_unit_t{unit.id}), "dash::local_begin");
+  g.addr_or_offs.offset &= ~DART_GPTR_OFFSET_MASK;  // offset 0, the segment's tag kept
+  void* addr = nullptr;
+  internal::check_dart(dart_gptr_getaddr_shared(g, &addr), "dash::local_begin");
+  return static_cast<T*>(addr);
+}
+
 // The global pointer of a referenced element (DASH's dash::addressof). Local.
 template <class T>
 GlobPtr<T> addressof(const GlobRef<T>& ref) {

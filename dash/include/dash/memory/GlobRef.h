@@ -69,6 +69,10 @@ class GlobRef {
         dart_put_blocking(gptr_, &v, sizeof(value_type), DART_TYPE_BYTE, DART_TYPE_BYTE),
         "dash::GlobRef::put");
   }
+  // DASH's other spellings of a write and a read. Same costs as put / get.
+  void set(const value_type& v) const { put(v); }
+  void put(const value_type* v) const { put(*v); }
+  void get(value_type& out) const { out = get(); }
   const GlobRef& operator=(const value_type& v) const {
     put(v);
     return *this;
@@ -155,12 +159,14 @@ class GlobRef {
   // Liveness stamp of the container memory. Local.
   internal::MemoryStamp stamp() const { return stamp_; }
 
-  // Exchanges the values of two elements (not atomic).
-  friend void swap(const GlobRef& a, const GlobRef& b) {
-    value_type va = a.get();
-    a.put(b.get());
-    b.put(va);
+  // Exchanges the values of this element and b (not atomic): two gets, two
+  // puts.
+  void swap(const GlobRef& b) const {
+    value_type mine = get();
+    put(b.get());
+    b.put(mine);
   }
+  friend void swap(const GlobRef& a, const GlobRef& b) { a.swap(b); }
 
  private:
   dart_gptr_t gptr_;

@@ -60,6 +60,17 @@ class LocalView {
   size_type size() const { return rect_.size(); }
   bool empty() const { return size() == 0; }
   size_type extent(dim_t d) const { return rect_.extent(d); }
+  // DASH's compile-time forms: extent<D>(), offset<D>(). Local.
+  template <dim_t D>
+  size_type extent() const {
+    static_assert(D >= 0 && D < N, "dash::LocalView::extent<D>: dimension out of range");
+    return rect_.extent(D);
+  }
+  template <dim_t D>
+  index_type offset() const {
+    static_assert(D >= 0 && D < N, "dash::LocalView::offset<D>: dimension out of range");
+    return rect_.offset(D);
+  }
   const std::array<size_type, N>& extents() const { return rect_.extents(); }
   // The rectangle in local coordinates.
   const viewspec_type& viewspec() const { return rect_; }

@@ -9,10 +9,12 @@
 #ifndef DASH__VIEW__VIEW_FUNCTIONS_H_
 #define DASH__VIEW__VIEW_FUNCTIONS_H_
 
+#include <dash/Exception.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/view/GlobView.h>
 #include <dash/view/LocalView.h>
 
+#include <boost/hana/type.hpp>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -158,6 +160,78 @@ template <class C>
 auto index(C& container) -> decltype(index(container.view())) {
   return index(container.view());
 }
+// A container as its whole view; a view as itself.
+template <class X>
+auto as_view(X&& x) -> decltype(internal::as_view(std::forward<X>(x))) {
+  return internal::as_view(std::forward<X>(x));
+}
+// The pattern blocks of a container, as views in block-grid order.
+template <class C>
+auto blocks(C& container) -> decltype(blocks(container.view())) {
+  return blocks(container.view());
+}
+// The whole container a view belongs to, as a view (DASH: the view one
+// level up; the same for views made from a container in one step).
+template <class T, class P>
+GlobView<T, P> domain(const GlobView<T, P>& view) {
+  return GlobView<T, P>(view.globmem(), &view.pattern(),
+                        typename GlobView<T, P>::viewspec_type(view.pattern().sizespec()));
+}
+template <class C>
+auto domain(C& container) -> decltype(container.view()) {
+  return container.view();
+}
+// The elements two views of the same container share, as a view (possibly
+// empty). Throws dash::exception::InvalidArgument for views of different
+// containers.
+template <class T, class P>
+GlobView<T, P> intersect(const GlobView<T, P>& a, const GlobView<T, P>& b) {
+  if (a.globmem() != b.globmem())
+    throw exception::InvalidArgument("dash::intersect: the views belong to different containers");
+  return a.intersect(b.viewspec());
+}
+
+namespace internal {
+// Whether x.view() and x.local exist: a container (Boost.Hana detection).
+inline constexpr auto has_view_member =
+    boost::hana::is_valid([](auto&& x) -> decltype(x.view()) {});
+inline constexpr auto has_local_member =
+    boost::hana::is_valid([](auto&& x) -> decltype(x.local) {});
+}  // namespace internal
+
+// What kind of range V is (DASH's dash::view_traits): a container (the
+// origin of its views), a global view, or a local view; its rank, index and
+// size types, and the types of its global and local views.
+template <class V, class = void>
+struct view_traits;
+template <class T, class P>
+struct view_traits<GlobView<T, P>> {
+  using is_origin = std::false_type;
+  using is_view = std::true_type;
+  using is_local = std::false_type;
+  using rank = std::integral_constant<dim_t, P::ndim()>;
+  using index_type = typename P::index_type;
+  using size_type = typename P::size_type;
+  using value_type = std::remove_const_t<T>;
+  using pattern_type = P;
+  using global_type = GlobView<T, P>;
+  using local_type = LocalView<T, P>;
+  using domain_type = GlobView<T, P>;
+};
+template <class T, class P>
+struct view_traits<LocalView<T, P>> : view_traits<GlobView<T, P>> {
+  using is_local = std::true_type;
+};
+template <class C>
+struct view_traits<C, std::enable_if_t<decltype(internal::has_view_member(std::declval<C&>()))::
+                                           value&& decltype(internal::has_local_member(
+                                               std::declval<C&>()))::value>>
+    : view_traits<std::remove_cv_t<decltype(std::declval<C&>().view())>> {
+  using is_origin = std::true_type;
+  using is_view = std::false_type;
+  using is_local = std::false_type;
+  using domain_type = C;
+};
 
 }  // namespace dash
 
