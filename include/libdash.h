@@ -40,6 +40,7 @@
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>
 #include <dash/util/Locality.h>
+#include <dash/util/TeamLocality.h>
 #include <dash/view/ViewFunctions.h>
 
 #endif  // LIBDASH_H_

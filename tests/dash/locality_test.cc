@@ -1,11 +1,12 @@
 // dash::util::Locality (unit records, domain counts, iteration over domains, children) and
 // dash::Team::locality_split(scope, parts) by node and NUMA domain, on Team::All() and on
 // sub-teams. Run plain, under virtual nodes (vnode1, vnode2) and with hwloc forced off
-// (hwloc_fail).
+// (hwloc_fail). DASH's TeamLocality, LocalityDomain and UnitLocality over the same hierarchy.
 #include <dart/dart.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/util/Locality.h>
+#include <dash/util/TeamLocality.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -219,6 +220,66 @@ TEST(Locality, LocalitySplitByNodeGivesNodeTeams) {
     if (ExpectedNode(u) == ExpectedNode(myid())) expected.push_back(u);
   EXPECT_EQ(Globals(by_node), expected);
   dash::Team::All().free_subteams();
+}
+
+// DASH's classes over the same hierarchy: TeamLocality split by every scope (one domain each,
+// and grouped into two parts), select; LocalityDomain subdomains by index, iteration and find;
+// UnitLocality of every unit; bad input throws.
+TEST(Locality, DashTeamLocalityUnitLocalityAndDomains) {
+  dash::Team& all = dash::Team::All();
+  Locality loc(all);
+  dash::util::TeamLocality tloc(all);
+  EXPECT_EQ(tloc.domain().domain_tag(), ".");
+  EXPECT_EQ(tloc.domain().num_units(), all.size());
+  for (auto scope : {Locality::Scope::Node, Locality::Scope::NUMA, Locality::Scope::Core,
+                     Locality::Scope::Unit}) {
+    SCOPED_TRACE(int(scope));
+    const auto want = loc.domains(scope);
+    tloc.split(scope);
+    ASSERT_EQ(tloc.domains().size(), want.size());
+    std::vector<dash::team_unit_t> flat;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(tloc.domains()[i].domain_tag(), want[i].tag);
+      EXPECT_TRUE(tloc.domains()[i].units() == want[i].units);
+      EXPECT_EQ(tloc.domains()[i].scope(), scope);
+      flat.insert(flat.end(), want[i].units.begin(), want[i].units.end());
+    }
+    tloc.split(scope, 2);
+    EXPECT_EQ(tloc.domains().size(), std::min<std::size_t>(2, want.size()));
+    EXPECT_TRUE(tloc.units() == flat);
+  }
+  dash::util::LocalityDomain root(all);
+  const auto kids = loc.children(loc.domain("."));
+  ASSERT_EQ(root.size(), kids.size());
+  std::size_t i = 0;
+  for (const dash::util::LocalityDomain& d : root) {
+    EXPECT_EQ(d.domain_tag(), kids[i].tag);
+    EXPECT_EQ(root.at(i).domain_tag(), kids[i].tag);
+    ++i;
+  }
+  EXPECT_EQ(i, kids.size());
+  EXPECT_TRUE(root.find(kids[0].tag).units() == kids[0].units);
+  EXPECT_EQ(root.scope_domains(Locality::Scope::Unit).size(), all.size());
+  EXPECT_THROW(root.at(root.size()), dash::exception::InvalidArgument);
+  EXPECT_THROW(root.at(0).find(".999"), dash::exception::InvalidArgument);
+  tloc.select(kids[0].tag);
+  EXPECT_EQ(tloc.domain().domain_tag(), kids[0].tag);
+  EXPECT_THROW(tloc.select("."), dash::exception::InvalidArgument);
+  EXPECT_THROW(tloc.split(Locality::Scope::Node, -1), dash::exception::InvalidArgument);
+  for (dash::team_unit_t u(0); u < int(all.size()); ++u) {
+    dash::util::UnitLocality ul(all, u);
+    const auto rec = loc.unit(u);
+    EXPECT_EQ(ul.host(), rec.host);
+    EXPECT_EQ(ul.node_id(), rec.node);
+    EXPECT_EQ(ul.num_cores(), rec.num_cores);
+    const auto unit_domain = loc.domain(ul.domain_tag());
+    EXPECT_EQ(unit_domain.scope, Locality::Scope::Unit);
+    EXPECT_TRUE(unit_domain.units == std::vector<dash::team_unit_t>{u});
+    const auto node = ul.node_domain();
+    EXPECT_TRUE(std::find(node.units().begin(), node.units().end(), u) != node.units().end());
+  }
+  dash::util::UnitLocality mine(dash::myid());
+  EXPECT_EQ(mine.unit_id().id, myid());
 }
 
 }  // namespace

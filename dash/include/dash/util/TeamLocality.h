@@ -52,7 +52,9 @@ class LocalityDomain {
     iterator& operator--() { return --i_, *this; }
     iterator& operator+=(difference_type k) { return i_ += std::size_t(k), *this; }
     iterator operator+(difference_type k) const { return iterator(domain_, i_ + std::size_t(k)); }
-    difference_type operator-(const iterator& o) const { return difference_type(i_) - difference_type(o.i_); }
+    difference_type operator-(const iterator& o) const {
+      return difference_type(i_) - difference_type(o.i_);
+    }
     bool operator==(const iterator& o) const { return domain_ == o.domain_ && i_ == o.i_; }
     bool operator!=(const iterator& o) const { return !(*this == o); }
 
@@ -103,7 +105,8 @@ class LocalityDomain {
                                        std::to_string(i) + " of " + std::to_string(size()) +
                                        " in " + domain_.tag);
     if (is_group()) return group_[i];
-    return LocalityDomain(*team_, (domain_.tag == "." ? "" : domain_.tag) + "." + std::to_string(i));
+    return LocalityDomain(*team_,
+                          (domain_.tag == "." ? "" : domain_.tag) + "." + std::to_string(i));
   }
   iterator begin() const { return iterator(this, 0); }
   iterator end() const { return iterator(this, size()); }
@@ -125,15 +128,17 @@ class LocalityDomain {
   }
 
   friend bool operator==(const LocalityDomain& a, const LocalityDomain& b) {
-    return a.team_ == b.team_ && a.domain_.tag == b.domain_.tag && a.domain_.units == b.domain_.units;
+    return a.team_ == b.team_ && a.domain_.tag == b.domain_.tag &&
+           a.domain_.units == b.domain_.units;
   }
   friend bool operator!=(const LocalityDomain& a, const LocalityDomain& b) { return !(a == b); }
 
   // True if `tag` names `parent` or a domain inside it.
   static bool inside(const std::string& tag, const std::string& parent) {
     if (parent == ".") return !tag.empty() && tag[0] == '.';
-    return tag == parent || (tag.size() > parent.size() && tag.compare(0, parent.size(), parent) == 0 &&
-                             tag[parent.size()] == '.');
+    return tag == parent ||
+           (tag.size() > parent.size() && tag.compare(0, parent.size(), parent) == 0 &&
+            tag[parent.size()] == '.');
   }
 
  private:
@@ -157,8 +162,7 @@ class UnitLocality {
   // Team unit `unit` of `team`.
   UnitLocality(Team& team, team_unit_t unit) : team_(&team), loc_(Locality(team).unit(unit)) {}
   // Global unit `unit`, in Team::All().
-  explicit UnitLocality(global_unit_t unit)
-      : UnitLocality(Team::All(), team_unit_t(unit.id)) {}
+  explicit UnitLocality(global_unit_t unit) : UnitLocality(Team::All(), team_unit_t(unit.id)) {}
 
   Team& team() const { return *team_; }
   team_unit_t unit_id() const { return loc_.unit; }
@@ -236,8 +240,8 @@ class TeamLocality {
     }
     for (std::size_t g = 0; g < p; ++g) {
       const std::size_t first = g * n / p, last = (g + 1) * n / p;
-      domains_.emplace_back(*team_, std::vector<LocalityDomain>(all.begin() + long(first),
-                                                                all.begin() + long(last)));
+      domains_.emplace_back(
+          *team_, std::vector<LocalityDomain>(all.begin() + long(first), all.begin() + long(last)));
     }
     return *this;
   }
