@@ -31,6 +31,15 @@ class BlockPattern
 
   using Base::Base;
 
+  // Offset in the calling unit's memory of its local coordinates: its local
+  // array is canonical, so one multiply-add per dimension with the strides
+  // of its local extents (no block arithmetic). Local, O(N).
+  index_type local_at(const coords_type& lcoords) const {
+    index_type at = 0;
+    for (dim_t d = 0; d < N; ++d) at += lcoords[d] * this->my_lstrides_[d];
+    return at;
+  }
+
  private:
   index_type layout_offset_of_blocks(const coords_type& unit_coords, const coords_type& block,
                                      const coords_type& phase) const {

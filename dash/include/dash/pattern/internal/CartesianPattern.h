@@ -165,10 +165,11 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return this->derived().layout_offset_of_blocks(teamspec_.coords(unit), block, phase);
   }
   // Offset in the calling unit's memory of its local coordinates lcoords.
+  // Local, O(N), one multiply per dimension for the block (FastDivisor).
   index_type local_at(const coords_type& lcoords) const {
     coords_type block, phase;
     for (dim_t d = 0; d < N; ++d) {
-      block[d] = lcoords[d] / dims_[d].blocksize;
+      block[d] = divide(lcoords[d], dims_[d].by_blocksize);
       phase[d] = lcoords[d] - block[d] * dims_[d].blocksize;
     }
     return this->derived().layout_offset_of_blocks(my_coords_, block, phase);
@@ -275,6 +276,21 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
       dims_[d] = DimBlocking<IndexType>(ext, units, static_cast<index_type>(block));
     }
     my_coords_ = teamspec_.coords(this->myid_);
+    // Strides of the calling unit's local extents in Arrangement order (the
+    // canonical layout's local array).
+    index_type stride = 1;
+    for (dim_t k = N - 1; k >= 0; --k) {
+      const dim_t d = dim_at_order<N, Arr>(k);
+      my_lstrides_[d] = stride;
+      stride *= dims_[d].local_extent(my_coords_[d]);
+    }
+    // With at most one local block along every dimension but the slowest,
+    // blocks stacked along the slowest one are the canonical layout too.
+    my_layout_canonical_ = true;
+    for (dim_t k = 1; k < N; ++k) {
+      const dim_t d = dim_at_order<N, Arr>(k);
+      if (dims_[d].local_nblocks(my_coords_[d]) > 1) my_layout_canonical_ = false;
+    }
     // Unit 0 owns the most blocks in every dimension, hence the most elements.
     this->local_capacity_ = local_size(team_unit_t(0));
   }
@@ -282,7 +298,9 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   std::array<DimBlocking<IndexType>, N> dims_;
   DistributionSpec<N> distspec_;
   TeamSpec<N, IndexType> teamspec_;
-  coords_type my_coords_{};  // the calling unit's TeamSpec coordinates
+  coords_type my_coords_{};          // the calling unit's TeamSpec coordinates
+  coords_type my_lstrides_{};        // strides of its local extents, Arrangement order
+  bool my_layout_canonical_ = true;  // its blocks' layout is the canonical one
 };
 
 }  // namespace internal
