@@ -77,6 +77,19 @@ static dart_ret_t check_typed(const char* call, const void* buf, size_t nelem,
   return DART_OK;
 }
 
+/* The send of dart_send and dart_sendrecv, after their checks: started
+ * (send_start), then completed (send_wait, under the watchdog). */
+static int send_start(dart_team_data_t* team, const dart_type_info_t* t, const void* buf,
+                      size_t nelem, int tag, dart_global_unit_t unit, MPI_Request* req) {
+  return MPI_Isend(buf, (int)nelem, t->mpi, unit.id, tag, team->comm, req);
+}
+
+static int send_wait(const char* call, dart_team_data_t* team, dart_global_unit_t unit,
+                     MPI_Request* req) {
+  const dart_wait_site_t site = {call, team, unit.id, 0, MPI_WIN_NULL};
+  return dart__wait_requests(&site, 1, req);
+}
+
 dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int tag,
                      dart_global_unit_t unit) {
   static const char* call = "dart_send";
@@ -85,9 +98,8 @@ dart_ret_t dart_send(const void* buf, size_t nelem, dart_datatype_t dtype, int t
   dart_ret_t checked = check_typed(call, buf, nelem, dtype, tag, unit, &team, &t);
   if (checked != DART_OK) return checked;
   MPI_Request req = MPI_REQUEST_NULL;
-  int ret = MPI_Isend(buf, (int)nelem, t->mpi, unit.id, tag, team->comm, &req);
-  const dart_wait_site_t site = {call, team, unit.id, 0, MPI_WIN_NULL};
-  if (ret == MPI_SUCCESS) ret = dart__wait_requests(&site, 1, &req);
+  int ret = send_start(team, t, buf, nelem, tag, unit, &req);
+  if (ret == MPI_SUCCESS) ret = send_wait(call, team, unit, &req);
   return dart__mpi_error(ret, call, "MPI_Isend");
 }
 
@@ -158,11 +170,10 @@ dart_ret_t dart_sendrecv(const void* sendbuf, size_t send_nelem, dart_datatype_t
   /* The send goes out first, without waiting, so two units exchanging with
    * each other cannot block; the receive is dart_recv's (the exact size). */
   MPI_Request req = MPI_REQUEST_NULL;
-  int ret = MPI_Isend(sendbuf, (int)send_nelem, st->mpi, dest.id, send_tag, team->comm, &req);
+  int ret = send_start(team, st, sendbuf, send_nelem, send_tag, dest, &req);
   if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Isend");
   dart_ret_t received = recv_checked(call, team, rt, recvbuf, recv_nelem, recv_tag, src);
-  const dart_wait_site_t site = {call, team, dest.id, 0, MPI_WIN_NULL};
-  ret = dart__wait_requests(&site, 1, &req);
+  ret = send_wait(call, team, dest, &req);
   if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Isend");
   return received;
 }

@@ -160,7 +160,6 @@ void GlobalRangeToLocal(M& m, const std::string& what) {
 // cover the matrix (blocking, then async); every owner then finds the new values.
 template <class M>
 void LocalToGlobalRanges(M& m, const std::string& what) {
-  constexpr dim_t N = M::ndim();
   FillByOwner(m);
   const long size = long(m.size()), n = nunits(), u = myid();
   const long a = u * size / n + (u > 0 ? 1 : 0), b = (u + 1) * size / n + (u + 1 < n ? 1 : 0);

@@ -32,70 +32,51 @@ struct is_container_compatible : std::bool_constant<std::is_trivially_copyable_v
 template <class T>
 inline constexpr bool is_container_compatible_v = is_container_compatible<T>::value;
 
-// Unit id relative to DART_TEAM_ALL. Converts to int implicitly. Local.
-struct global_unit_t {
+namespace internal {
+
+// What both unit id types share: the id, conversion to int and to the DART
+// type, and stepping to the next / previous id (loops over units, as in
+// DASH). Derived is the id type, DartId its DART counterpart. Local.
+template <class Derived, class DartId>
+struct UnitId {
   dart_unit_t id = DART_UNDEFINED_UNIT_ID;
-  constexpr global_unit_t() = default;
-  constexpr explicit global_unit_t(dart_unit_t unit) : id(unit) {}
-  constexpr global_unit_t(dart_global_unit_t unit) : id(unit.id) {}
+  constexpr UnitId() = default;
+  constexpr explicit UnitId(dart_unit_t unit) : id(unit) {}
   constexpr operator dart_unit_t() const { return id; }
-  constexpr operator dart_global_unit_t() const {
-    return dart_global_unit_t{id};
-  }  // Steps to the next / previous unit id (loops over units, as in DASH). Local.
-  constexpr global_unit_t& operator++() {
-    ++id;
-    return *this;
-  }
-  constexpr global_unit_t operator++(int) {
-    global_unit_t before = *this;
+  constexpr operator DartId() const { return DartId{id}; }
+  constexpr Derived& operator++() { return ++id, self(); }
+  constexpr Derived operator++(int) {
+    Derived before = self();
     ++id;
     return before;
   }
-  constexpr global_unit_t& operator--() {
+  constexpr Derived& operator--() { return --id, self(); }
+  constexpr Derived operator--(int) {
+    Derived before = self();
     --id;
-    return *this;
+    return before;
   }
-  constexpr global_unit_t& operator+=(dart_unit_t n) {
-    id += n;
-    return *this;
-  }
-  constexpr global_unit_t& operator-=(dart_unit_t n) {
-    id -= n;
-    return *this;
-  }
+  constexpr Derived& operator+=(dart_unit_t n) { return id += n, self(); }
+  constexpr Derived& operator-=(dart_unit_t n) { return id -= n, self(); }
+
+ private:
+  constexpr Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+}  // namespace internal
+
+// Unit id relative to DART_TEAM_ALL. Converts to int implicitly. Local.
+struct global_unit_t : internal::UnitId<global_unit_t, dart_global_unit_t> {
+  constexpr global_unit_t() = default;
+  constexpr explicit global_unit_t(dart_unit_t unit) : UnitId(unit) {}
+  constexpr global_unit_t(dart_global_unit_t unit) : UnitId(unit.id) {}
 };
 
 // Unit id relative to some team. Converts to int implicitly. Local.
-struct team_unit_t {
-  dart_unit_t id = DART_UNDEFINED_UNIT_ID;
+struct team_unit_t : internal::UnitId<team_unit_t, dart_team_unit_t> {
   constexpr team_unit_t() = default;
-  constexpr explicit team_unit_t(dart_unit_t unit) : id(unit) {}
-  constexpr team_unit_t(dart_team_unit_t unit) : id(unit.id) {}
-  constexpr operator dart_unit_t() const { return id; }
-  constexpr operator dart_team_unit_t() const {
-    return dart_team_unit_t{id};
-  }  // Steps to the next / previous unit id (loops over units, as in DASH). Local.
-  constexpr team_unit_t& operator++() {
-    ++id;
-    return *this;
-  }
-  constexpr team_unit_t operator++(int) {
-    team_unit_t before = *this;
-    ++id;
-    return before;
-  }
-  constexpr team_unit_t& operator--() {
-    --id;
-    return *this;
-  }
-  constexpr team_unit_t& operator+=(dart_unit_t n) {
-    id += n;
-    return *this;
-  }
-  constexpr team_unit_t& operator-=(dart_unit_t n) {
-    id -= n;
-    return *this;
-  }
+  constexpr explicit team_unit_t(dart_unit_t unit) : UnitId(unit) {}
+  constexpr team_unit_t(dart_team_unit_t unit) : UnitId(unit.id) {}
 };
 
 }  // namespace dash
