@@ -217,6 +217,7 @@ dart_ret_t dart_exit(void) {
   if (barrier != MPI_SUCCESS)
     first_error = dart__mpi_error(barrier, "dart_exit", "the closing barrier");
   dart__types_cleanup();
+  dart__rma_layouts_free();
   release_state();
   dart__handles_cleanup();
   dart__state.initialized = false;

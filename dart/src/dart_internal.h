@@ -120,6 +120,8 @@ dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type
 
 /* Frees all derived types (at exit). */
 void dart__types_cleanup(void);
+/* Frees the committed MPI types of strided layouts dart_rma.c keeps (dart_exit). */
+void dart__rma_layouts_free(void);
 
 /* ---- segments (dart_segment.c) ----------------------------------------- */
 

@@ -2,6 +2,7 @@
  * (chunked, optionally strided) for the others. No allocation on the fast
  * path; the RMA path allocates only a handle when one is asked for. */
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "dart_internal.h"
@@ -83,11 +84,41 @@ static void copy_typed(char* dst, const dart_type_info_t* dt, const char* src,
   }
 }
 
-/* MPI description (count x type) of nelem elements laid out as t. A derived
- * type is created for strided layouts (*owned = true; free it after use). */
+/* ---- committed MPI types of strided layouts, kept for reuse ----------------
+ * A tile copy moves many pieces of one shape, and creating and committing an
+ * MPI type costs microseconds, more than a small transfer. The types of the
+ * last DART_LAYOUT_CACHE shapes stay committed (replaced round-robin, freed
+ * at dart_exit). The lock is held from the lookup until the transfer was
+ * issued (layout_release), so no thread frees a type another is about to
+ * use; MPI lets a type be freed while issued transfers still use it. */
+#define DART_LAYOUT_CACHE 16
+
+typedef struct {
+  MPI_Datatype base, type;
+  size_t blocklen, stride, blocks, rest;
+} layout_entry_t;
+
+static layout_entry_t layout_cache[DART_LAYOUT_CACHE];
+static int layout_used = 0, layout_next = 0;
+static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void dart__rma_layouts_free(void) {
+  pthread_mutex_lock(&layout_lock);
+  for (int i = 0; i < layout_used; ++i)
+    if (!dart__mpi_finalized()) MPI_Type_free(&layout_cache[i].type);
+  layout_used = layout_next = 0;
+  pthread_mutex_unlock(&layout_lock);
+}
+
+static dart_ret_t create_layout(const char* call, const dart_type_info_t* t, size_t blocks,
+                                size_t rest, MPI_Datatype* type);
+
+/* MPI description (count x type) of nelem elements laid out as t. For a
+ * strided layout the type comes from the cache, which stays locked
+ * (*locked = true) until layout_release after the transfer is issued; the
+ * cached type `keep` (the transfer's other side) is not replaced. */
 static dart_ret_t mpi_layout(const char* call, const dart_type_info_t* t, size_t nelem, int* count,
-                             MPI_Datatype* type, bool* owned) {
-  *owned = false;
+                             MPI_Datatype* type, MPI_Datatype keep, bool* locked) {
   if (t->kind != DART_KIND_STRIDED) {
     DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one MPI transfer", nelem);
     *count = (int)nelem;
@@ -96,6 +127,42 @@ static dart_ret_t mpi_layout(const char* call, const dart_type_info_t* t, size_t
   }
   size_t blocks = nelem / t->blocklen, rest = nelem % t->blocklen;
   DART_CHECK_ARG(call, blocks <= INT_MAX, "%zu strided blocks exceed one MPI transfer", blocks);
+  *count = 1;
+  if (!*locked) pthread_mutex_lock(&layout_lock);
+  *locked = true;
+  for (int i = 0; i < layout_used; ++i) {
+    const layout_entry_t* e = &layout_cache[i];
+    if (e->base == t->mpi && e->blocklen == t->blocklen && e->stride == t->stride &&
+        e->blocks == blocks && e->rest == rest) {
+      *type = e->type;
+      return DART_OK;
+    }
+  }
+  MPI_Datatype made;
+  dart_ret_t ret = create_layout(call, t, blocks, rest, &made);
+  if (ret != DART_OK) return ret;
+  layout_entry_t* slot;
+  if (layout_used < DART_LAYOUT_CACHE) {
+    slot = &layout_cache[layout_used++];
+  } else { /* replace the oldest, never the type the other side of this transfer holds */
+    if (layout_cache[layout_next].type == keep) layout_next = (layout_next + 1) % DART_LAYOUT_CACHE;
+    slot = &layout_cache[layout_next];
+    layout_next = (layout_next + 1) % DART_LAYOUT_CACHE;
+    MPI_Type_free(&slot->type);
+  }
+  *slot = (layout_entry_t){t->mpi, made, t->blocklen, t->stride, blocks, rest};
+  *type = made;
+  return DART_OK;
+}
+
+static void layout_release(bool* locked) {
+  if (*locked) pthread_mutex_unlock(&layout_lock);
+  *locked = false;
+}
+
+/* A committed MPI type of `blocks` blocks of t plus `rest` elements. */
+static dart_ret_t create_layout(const char* call, const dart_type_info_t* t, size_t blocks,
+                                size_t rest, MPI_Datatype* type) {
   MPI_Datatype vector;
   DART_MPI_CALL(call,
                 MPI_Type_vector((int)blocks, (int)t->blocklen, (int)t->stride, t->mpi, &vector));
@@ -110,8 +177,6 @@ static dart_ret_t mpi_layout(const char* call, const dart_type_info_t* t, size_t
     DART_MPI_CALL(call, ret);
   }
   DART_MPI_CALL(call, MPI_Type_commit(type));
-  *count = 1;
-  *owned = true;
   return DART_OK;
 }
 
@@ -199,21 +264,19 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
   } else {
     int local_count, remote_count;
     MPI_Datatype local_mpi, remote_mpi;
-    bool local_owned, remote_owned = false;
-    ret = mpi_layout(call, local_t, nelem, &local_count, &local_mpi, &local_owned);
-    if (ret == DART_OK) {
-      ret = mpi_layout(call, remote_t, nelem, &remote_count, &remote_mpi, &remote_owned);
-      if (ret != DART_OK && local_owned) MPI_Type_free(&local_mpi);
-    }
+    bool locked = false; /* the layout cache, until the transfer is issued */
+    ret = mpi_layout(call, local_t, nelem, &local_count, &local_mpi, MPI_DATATYPE_NULL, &locked);
+    if (ret == DART_OK)
+      ret = mpi_layout(call, remote_t, nelem, &remote_count, &remote_mpi, local_mpi, &locked);
     if (ret != DART_OK) {
+      layout_release(&locked);
       if (h != NULL) dart__handle_release(h);
       return ret;
     }
     mpi_ret = issue_rma(dir, mode, local, local_count, local_mpi, &to, to.disp, remote_count,
                         remote_mpi, h ? &h->reqs[0] : NULL);
+    layout_release(&locked);
     if (h != NULL && mpi_ret == MPI_SUCCESS) h->nreq = 1;
-    if (local_owned) MPI_Type_free(&local_mpi);
-    if (remote_owned) MPI_Type_free(&remote_mpi);
   }
   if (mpi_ret == MPI_SUCCESS && mode == MODE_BLOCKING) {
     mpi_ret = MPI_Win_flush(to.target, to.seg->win);

@@ -700,6 +700,22 @@ TEST(DartPutGet, StridedSourceDestinationAndBothSidesRoundTripToEveryUnit) {
   }
 }
 
+// More strided shapes than DART keeps committed MPI types for (16), both sides strided, each
+// shape twice: types are reused, replaced and never lost while a transfer needs them. Over MPI
+// RMA (shm_off, vnode1 variants) this is the path the type cache serves.
+TEST(DartPutGet, ManyStridedShapesRoundTripTwice) {
+  std::vector<std::pair<Layout, Layout>> cases;
+  for (size_t stride = 2; stride <= 8; ++stride)
+    for (size_t block = 1; block < stride; ++block)
+      cases.push_back({{stride + 1, block}, {stride, block}});
+  ASSERT_GT(cases.size(), 16u);
+  const size_t slot = 9 * 24 + 8;  // the widest remote span ({8, 1} of 24 elements) fits
+  TeamArray<int> arr(N() * slot);
+  for (int pass = 0; pass < 2; ++pass)
+    for (const auto& c : cases)
+      StridedRoundTrip(c.first, c.second, 24, Completion::kBlocking, arr, slot);
+}
+
 // ---- copies inside one's own segment ------------------------------------------------------
 
 // A unit's own memory is always reached by load/store; a put or get whose source and
