@@ -184,6 +184,11 @@ int CheckOperator(W& w, const Op& op, const Spec& spec, const GlobalBoundarySpec
   if (at != op.boundary.end()) fail("iterator_at boxes do not end at boundary.end()");
   if (long(op.boundary.boundary_size()) != op.boundary.end() - op.boundary.begin())
     fail("boundary_size");
+  long in_views = 0;
+  for (const auto& v : op.boundary.view()) in_views += long(v.size());
+  if (in_views != op.boundary.end() - op.boundary.begin()) fail("boundary.view() sizes");
+  if (long(op.inner.view().size()) != op.inner.end() - op.inner.begin()) fail("inner.view()");
+  if (long(op.view().size()) != op.end() - op.begin()) fail("view()");
   // The whole operator walks the same cells.
   if ((op.end() - op.begin()) !=
       (op.inner.end() - op.inner.begin()) + (op.boundary.end() - op.boundary.begin()))

@@ -83,6 +83,19 @@ struct StencilSpace {
     for (dim_t d = 0; d < N; ++d) at += c[d] * strides[d];
     return at;
   }
+  // Box b as a rectangle of block-local coordinates (empty: extents 0);
+  // an empty rectangle if there is no box b.
+  ViewSpec<N, default_index_t> view(int b) const {
+    std::array<default_index_t, N> off{};
+    std::array<std::make_unsigned_t<default_index_t>, N> ext{};
+    if (b < nboxes)
+      for (dim_t d = 0; d < N; ++d) {
+        const Box& box = boxes[std::size_t(b)];
+        off[d] = box.lo[d];
+        ext[d] = std::make_unsigned_t<default_index_t>(std::max(0L, box.hi[d] - box.lo[d]));
+      }
+    return ViewSpec<N, default_index_t>(off, ext);
+  }
 };
 
 }  // namespace internal
@@ -273,7 +286,7 @@ class StencilOperatorInner {
   iterator begin() const { return iterator(space_.get(), 0); }
   iterator end() const { return iterator(space_.get(), space_->size()); }
   // The inner cells, block-local coordinates. Local.
-  ViewSpec_t view() const { return view_of(*space_); }
+  ViewSpec_t view() const { return space_->view(0); }
 
   // Calls op(center, center_dst, offset, offsets) for every inner cell:
   // center points at the cell, center_dst at dst + offset (dst laid out as
@@ -316,18 +329,6 @@ class StencilOperatorInner {
   }
 
  private:
-  static ViewSpec_t view_of(const Space& s) {
-    std::array<default_index_t, N> off{};
-    std::array<std::make_unsigned_t<default_index_t>, N> ext{};
-    if (s.nboxes > 0)
-      for (dim_t d = 0; d < N; ++d) {
-        off[d] = s.boxes[0].lo[d];
-        ext[d] = std::make_unsigned_t<default_index_t>(
-            std::max(0L, s.boxes[0].hi[d] - s.boxes[0].lo[d]));
-      }
-    return ViewSpec_t(off, ext);
-  }
-
   std::shared_ptr<const Space> space_;
   StencilSpecT spec_;
 };
@@ -367,16 +368,7 @@ class StencilOperatorBoundary {
   // The 2N boxes (block-local coordinates), some possibly empty. Local.
   BoundaryViews_t view() const {
     BoundaryViews_t v;
-    for (int b = 0; b < space_->nboxes; ++b) {
-      const auto& box = space_->boxes[std::size_t(b)];
-      std::array<default_index_t, N> off{};
-      std::array<std::make_unsigned_t<default_index_t>, N> ext{};
-      for (dim_t d = 0; d < N; ++d) {
-        off[d] = box.lo[d];
-        ext[d] = std::make_unsigned_t<default_index_t>(std::max(0L, box.hi[d] - box.lo[d]));
-      }
-      v.emplace_back(off, ext);
-    }
+    for (int b = 0; b < space_->nboxes; ++b) v.push_back(space_->view(b));
     return v;
   }
   // Number of boundary cells. Local.
@@ -496,16 +488,7 @@ class StencilOperator {
   iterator end() const { return iterator(all_.get(), all_->size()); }
   const StencilSpecT& stencil_spec() const { return spec_; }
   // The iterated cells, block-local coordinates. Local.
-  ViewSpec_t view() const {
-    std::array<default_index_t, N> off{};
-    std::array<std::make_unsigned_t<default_index_t>, N> ext{};
-    if (all_->nboxes > 0)
-      for (dim_t d = 0; d < N; ++d) {
-        off[d] = all_->boxes[0].lo[d];
-        ext[d] = std::make_unsigned_t<default_index_t>(all_->boxes[0].hi[d] - all_->boxes[0].lo[d]);
-      }
-    return ViewSpec_t(off, ext);
-  }
+  ViewSpec_t view() const { return all_->view(0); }
 
   StencilOperatorInner<T, N, StencilSpecT> inner;
   StencilOperatorBoundary<T, N, StencilSpecT> boundary;
