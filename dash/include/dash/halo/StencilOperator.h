@@ -37,6 +37,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -265,12 +266,16 @@ class StencilIterator {
   long off_ = 0;  // native offset of the centre from the block's data()
 };
 
-// The inner cells of a StencilOperator (every stencil point inside the
-// block).
+namespace internal {
+
+// What the inner and the boundary cells of a StencilOperator share: their
+// StencilSpace (shared by copies), the stencil, iteration, and the check of
+// a subrange given to update.
 template <class T, dim_t N, class StencilSpecT>
-class StencilOperatorInner {
+class StencilCells {
+ protected:
   static constexpr std::size_t NP = StencilSpecT::num_stencil_points();
-  using Space = internal::StencilSpace<T, N, NP>;
+  using Space = StencilSpace<T, N, NP>;
 
  public:
   using Element_t = T;
@@ -278,13 +283,46 @@ class StencilOperatorInner {
   using const_iterator = iterator;
   using ViewSpec_t = ViewSpec<N, default_index_t>;
   using Coords_t = std::array<long, N>;
-  using StencilOffsets_t = std::array<long, NP>;
 
-  StencilOperatorInner(std::shared_ptr<const Space> space, const StencilSpecT& spec)
+  StencilCells(std::shared_ptr<const Space> space, const StencilSpecT& spec)
       : space_(std::move(space)), spec_(spec) {}
 
   iterator begin() const { return iterator(space_.get(), 0); }
   iterator end() const { return iterator(space_.get(), space_->size()); }
+
+ protected:
+  // Throws InvalidArgument (naming `who`) unless [first, last) lies in
+  // [begin(), end()).
+  void check_range(const iterator& first, const iterator& last, const char* who) const {
+    if (first < begin() || last > end() || last < first)
+      throw exception::InvalidArgument(std::string("dash::halo::StencilOperator::") + who +
+                                       ": the range lies outside its cells");
+  }
+
+  std::shared_ptr<const Space> space_;
+  StencilSpecT spec_;
+};
+
+}  // namespace internal
+
+// The inner cells of a StencilOperator (every stencil point inside the
+// block).
+template <class T, dim_t N, class StencilSpecT>
+class StencilOperatorInner : public internal::StencilCells<T, N, StencilSpecT> {
+  using Base = internal::StencilCells<T, N, StencilSpecT>;
+  using Base::NP;
+  using Base::space_;
+  using Base::spec_;
+
+ public:
+  using typename Base::Coords_t;
+  using typename Base::iterator;
+  using typename Base::ViewSpec_t;
+  using StencilOffsets_t = std::array<long, NP>;
+
+  using Base::Base;
+  using Base::begin;
+  using Base::end;
   // The inner cells, block-local coordinates. Local.
   ViewSpec_t view() const { return space_->view(0); }
 
@@ -299,9 +337,7 @@ class StencilOperatorInner {
   }
   template <class U, class Op>
   void update(iterator first, iterator last, U* dst, Op op) const {
-    if (first < begin() || last > end() || last < first)
-      throw exception::InvalidArgument(
-          "dash::halo::StencilOperator::inner.update: the range lies outside the inner cells");
+    this->check_range(first, last, "inner.update");
     const long stride = space_->strides[N - 1];
     const long base = space_->base;
     T* data = space_->block ? space_->block->data() : nullptr;
@@ -327,33 +363,27 @@ class StencilOperatorInner {
       value = op(value, T(spec_[i].coefficient() * center[space_->offsets[i]]));
     return value;
   }
-
- private:
-  std::shared_ptr<const Space> space_;
-  StencilSpecT spec_;
 };
 
 // The boundary cells of a StencilOperator (some stencil point leaves the
 // block), in 2N boxes: along each dimension before and after the inner
 // range.
 template <class T, dim_t N, class StencilSpecT>
-class StencilOperatorBoundary {
-  static constexpr std::size_t NP = StencilSpecT::num_stencil_points();
-  using Space = internal::StencilSpace<T, N, NP>;
+class StencilOperatorBoundary : public internal::StencilCells<T, N, StencilSpecT> {
+  using Base = internal::StencilCells<T, N, StencilSpecT>;
+  using Base::NP;
+  using Base::space_;
+  using Base::spec_;
 
  public:
-  using Element_t = T;
-  using iterator = StencilIterator<T, N, NP>;
-  using const_iterator = iterator;
-  using ViewSpec_t = ViewSpec<N, default_index_t>;
+  using typename Base::Coords_t;
+  using typename Base::iterator;
+  using typename Base::ViewSpec_t;
   using BoundaryViews_t = std::vector<ViewSpec_t>;
-  using Coords_t = std::array<long, N>;
 
-  StencilOperatorBoundary(std::shared_ptr<const Space> space, const StencilSpecT& spec)
-      : space_(std::move(space)), spec_(spec) {}
-
-  iterator begin() const { return iterator(space_.get(), 0); }
-  iterator end() const { return iterator(space_.get(), space_->size()); }
+  using Base::Base;
+  using Base::begin;
+  using Base::end;
   // The cells before (PRE) or after (POST) the inner range along dim. Local.
   std::pair<iterator, iterator> iterator_at(dim_t dim, RegionPos pos) const {
     if (dim < 0 || dim >= N)
@@ -382,9 +412,7 @@ class StencilOperatorBoundary {
   }
   template <class U, class Op>
   void update(iterator first, iterator last, U* dst, Op op) const {
-    if (first < begin() || last > end() || last < first)
-      throw exception::InvalidArgument(
-          "dash::halo::StencilOperator::boundary.update: the range lies outside the boundary");
+    this->check_range(first, last, "boundary.update");
     for (iterator it = first; it != last; ++it) dst[it.lpos()] = op(it);
   }
   // As StencilOperatorInner::get_value_at, for any iterated cell (reads the
@@ -400,10 +428,6 @@ class StencilOperatorBoundary {
     }
     return value;
   }
-
- private:
-  std::shared_ptr<const Space> space_;
-  StencilSpecT spec_;
 };
 
 // A stencil over the calling unit's block of a HaloMatrixWrapper's matrix:

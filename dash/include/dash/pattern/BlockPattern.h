@@ -35,9 +35,7 @@ class BlockPattern
   // array is canonical, so one multiply-add per dimension with the strides
   // of its local extents (no block arithmetic). Local, O(N).
   index_type local_at(const coords_type& lcoords) const {
-    index_type at = 0;
-    for (dim_t d = 0; d < N; ++d) at += lcoords[d] * this->my_lstrides_[d];
-    return at;
+    return this->canonical_local_at(lcoords);
   }
 
  private:

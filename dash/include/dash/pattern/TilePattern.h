@@ -40,11 +40,7 @@ class TilePattern
   // extents' strides cached and each tile found by a FastDivisor multiply.
   // Local, O(N).
   index_type local_at(const coords_type& lcoords) const {
-    if (this->my_layout_canonical_) {
-      index_type at = 0;
-      for (dim_t d = 0; d < N; ++d) at += lcoords[d] * this->my_lstrides_[d];
-      return at;
-    }
+    if (this->my_layout_canonical_) return this->canonical_local_at(lcoords);
     index_type offset = 0, in_tile = 0, tile_prefix = 1;
     for (dim_t k = 0; k < N; ++k) {
       const dim_t d = internal::dim_at_order<N, Arr>(k);

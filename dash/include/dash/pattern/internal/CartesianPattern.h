@@ -164,16 +164,6 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     }
     return this->derived().layout_offset_of_blocks(teamspec_.coords(unit), block, phase);
   }
-  // Offset in the calling unit's memory of its local coordinates lcoords.
-  // Local, O(N), one multiply per dimension for the block (FastDivisor).
-  index_type local_at(const coords_type& lcoords) const {
-    coords_type block, phase;
-    for (dim_t d = 0; d < N; ++d) {
-      block[d] = divide(lcoords[d], dims_[d].by_blocksize);
-      phase[d] = lcoords[d] - block[d] * dims_[d].blocksize;
-    }
-    return this->derived().layout_offset_of_blocks(my_coords_, block, phase);
-  }
   // The calling unit's local coordinates of its local offset.
   coords_type local_coords_of(index_type offset) const {
     return this->derived().layout_coords(my_coords_, offset);
@@ -250,6 +240,16 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
                                  pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
 
  protected:
+  // Offset in the calling unit's memory of its local coordinates in the
+  // canonical layout (its local extents in Arrangement order): one
+  // multiply-add per dimension with cached strides. Derived patterns'
+  // local_at uses it where their layout is the canonical one. Local.
+  index_type canonical_local_at(const coords_type& lcoords) const {
+    index_type at = 0;
+    for (dim_t d = 0; d < N; ++d) at += lcoords[d] * my_lstrides_[d];
+    return at;
+  }
+
   explicit CartesianPattern(const PatternArguments<N, IndexType>& args)
       : CartesianPattern(args.sizespec(), args.distspec(), args.teamspec(), args.team()) {}
   void init_dimensions(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
