@@ -35,6 +35,7 @@
 #include <dash/bp/Reduce.h>
 #include <dash/bp/Serialization.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/io/Save.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/ooc/Ghosts.h>

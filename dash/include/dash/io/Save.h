@@ -1,0 +1,198 @@
+// dash::io::save and dash::io::load: a container to one file and back, on
+// any pattern and any number of units.
+//
+//   dash::Matrix<double, 2> m(4000, 3000, dash::TILE(256), dash::TILE(256));
+//   ...
+//   dash::io::save(m, "/scratch/field.dash");      // collective
+//   dash::Array<double> a(12000000);               // other units, pattern
+//   dash::io::load("/scratch/field.dash", a);      // collective
+//
+// The file holds a header (element type name and size, extents, the
+// writer's pattern as text, a checksum), the elements in row-major order of
+// the global index space, and a checksum per chunk of them
+// (dash/io/detail/ContainerFile.h). So a file written by 4 units with a
+// TILE pattern loads into 3 units with BLOCKED, or into an Array of as many
+// elements: load checks the element type and size and the element count
+// (and, for a container of the file's rank, its extents).
+//
+// Two-phase aggregation: the data's chunks (DASH_IO_BUFFER_SIZE, default
+// 4 MiB) are dealt to aggregator units in contiguous file domains
+// (DASH_IO_AGGREGATORS, default one per node: the node's first unit); in
+// each round every unit puts its elements of the round's chunks into the
+// aggregators' buffers one-sidedly, and an aggregator writes one buffer on
+// a helper thread while the next round fills the other. A load reads a
+// chunk ahead and checks it while the units get their elements from the
+// one before. Memory: two buffers per unit (aggregator or not).
+//
+// A save writes "<path>.tmp.<pid>" and renames it to path when every chunk,
+// the checksums and the header are on disk (and synced): a failure leaves
+// an earlier file at path intact, and nothing at "<path>.tmp.<pid>".
+// The target must be a file system every aggregator reaches with POSIX
+// I/O (a parallel file system on a cluster, any on one node).
+//
+// Errors throw on every unit (the failing unit its own exception, the
+// others dash::exception::RemoteFailure): RuntimeError naming the path for
+// a directory that is missing or not writable, a full disk, a missing,
+// truncated or damaged file (header or chunk checksum); InvalidArgument for
+// a file of another element type or size, another element count or other
+// extents. After a failed load the container's contents are unspecified.
+//
+// | call        | cost                                                      |
+// |-------------|-----------------------------------------------------------|
+// | save        | collective: chunks / aggregators rounds of one-sided puts |
+// |             | and a barrier; a reduce of the checksums; a few agreeing  |
+// |             | allreduces                                                |
+// | load        | collective: the same rounds with gets; two broadcasts     |
+// | file_layout | collective: unit 0 reads the header, one broadcast        |
+#ifndef DASH__IO__SAVE_H_
+#define DASH__IO__SAVE_H_
+
+#include <dash/Exception.h>
+#include <dash/Team.h>
+#include <dash/algorithm/internal/LocalRuns.h>
+#include <dash/io/detail/ContainerFile.h>
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace dash {
+namespace io {
+
+// The name a file gives the element type T: "int8" … "uint64", "float32",
+// "float64", "float80" (long double), "bool", "complex64", "complex128",
+// and "bytes<n>" for other trivially copyable types (specialise it to give
+// yours a name). Compile time.
+template <class T, class = void>
+struct element_name {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "dash::io saves trivially copyable elements only (their bytes)");
+  static std::string get() {
+    if constexpr (std::is_same_v<T, bool>) {
+      return "bool";
+    } else if constexpr (std::is_integral_v<T>) {
+      return std::string(std::is_signed_v<T> ? "int" : "uint") + std::to_string(8 * sizeof(T));
+    } else if constexpr (std::is_same_v<T, long double>) {
+      return "float80";
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return "float" + std::to_string(8 * sizeof(T));
+    } else {
+      return "bytes<" + std::to_string(sizeof(T)) + ">";
+    }
+  }
+};
+template <class F>
+struct element_name<std::complex<F>> {
+  static std::string get() { return "complex" + std::to_string(16 * sizeof(F)); }
+};
+
+// What a file of dash::io::save holds.
+using FileLayout = detail::FileLayout;
+// How many aggregators and how large their buffers (0: the flags'
+// values, else the defaults).
+using IoSettings = detail::IoSettings;
+
+// The header of the file at path: element type name and size, extents,
+// the writer's pattern and unit count. Errors as load. Collective over team.
+inline FileLayout file_layout(const std::string& path, Team& team = Team::All()) {
+  return detail::read_container_layout(path, team.dart_id(), "dash::io::file_layout");
+}
+
+namespace detail {
+
+template <class P, class = void>
+struct has_teamspec : std::false_type {};
+template <class P>
+struct has_teamspec<P, std::void_t<decltype(std::declval<const P&>().teamspec().extents())>>
+    : std::true_type {};
+
+// The container's layout as a file header describes it. Local.
+template <class Container>
+FileLayout layout_of(const Container& c) {
+  using T = typename Container::value_type;
+  const auto& pattern = c.pattern();
+  using P = std::decay_t<decltype(pattern)>;
+  FileLayout l;
+  l.type_name = element_name<std::remove_cv_t<T>>::get();
+  l.element_size = sizeof(T);
+  std::string ext, units;
+  for (std::size_t d = 0; d < P::ndim(); ++d) {
+    l.extents.push_back(std::uint64_t(pattern.extent(dim_t(d))));
+    ext += (d ? "x" : "") + std::to_string(pattern.extent(dim_t(d)));
+    if constexpr (has_teamspec<P>::value)
+      units += (d ? "x" : "") + std::to_string(pattern.teamspec().extents()[d]);
+  }
+  l.pattern = std::to_string(P::ndim()) + "-D " + ext;
+  if (!units.empty()) l.pattern += " over units " + units;
+  l.units = std::uint64_t(pattern.team().size());
+  return l;
+}
+
+// The calling unit's elements of c as pieces of the file's data. Local.
+template <class Container>
+std::vector<Piece> pieces_of(Container& c, const char* who) {
+  using T = typename Container::value_type;
+  using P = typename Container::pattern_type;
+  if constexpr (P::ndim() > 1) {
+    if (P::memory_order() != ROW_MAJOR)
+      throw exception::InvalidArgument(std::string(who) +
+                                       ": column-major patterns are not supported yet (the file "
+                                       "is row-major): save a row-major copy");
+  }
+  std::vector<Piece> pieces;
+  dash::internal::for_each_local_run(c.begin(), c.end(), [&](T* b, T* e, auto, auto gidx) {
+    pieces.push_back(Piece{std::uint64_t(gidx) * sizeof(T),
+                           const_cast<char*>(reinterpret_cast<const char*>(b)),
+                           std::uint64_t(e - b) * sizeof(T)});
+  });
+  return pieces;
+}
+
+}  // namespace detail
+
+// Writes container c (dash::Array, dash::Matrix, dash::NArray of trivially
+// copyable elements, any row-major pattern) to the file at path, replacing
+// it when complete. Collective over c's team.
+template <class Container>
+void save(Container& c, const std::string& path, const IoSettings& settings = {}) {
+  const char* who = "dash::io::save";
+  IoSettings s = detail::io_settings_from_flags();
+  if (settings.aggregators > 0) s.aggregators = settings.aggregators;
+  if (settings.buffer_bytes > 0) s.buffer_bytes = settings.buffer_bytes;
+  detail::write_container_file(path, c.team().dart_id(), detail::layout_of(c),
+                               detail::pieces_of(c, who), s, who);
+}
+
+// Reads the file at path (written by save, from any pattern and unit count)
+// into container c, which must hold elements of the same type and size and
+// as many of them (with the file's rank: the same extents). Collective over
+// c's team.
+template <class Container>
+void load(const std::string& path, Container& c, const IoSettings& settings = {}) {
+  const char* who = "dash::io::load";
+  IoSettings s = detail::io_settings_from_flags();
+  if (settings.aggregators > 0) s.aggregators = settings.aggregators;
+  const dart_team_t team = c.team().dart_id();
+  const FileLayout file = detail::read_container_layout(path, team, who);
+  const FileLayout mine = detail::layout_of(c);
+  std::string wrong;
+  if (file.type_name != mine.type_name || file.element_size != mine.element_size)
+    wrong = "holds elements of type " + file.type_name + " (" + std::to_string(file.element_size) +
+            " bytes), the container " + mine.type_name + " (" + std::to_string(mine.element_size) +
+            " bytes)";
+  else if (file.data_bytes() != mine.data_bytes() ||
+           (file.extents.size() == mine.extents.size() && file.extents != mine.extents))
+    wrong = "holds " + file.pattern.substr(0, file.pattern.find(" over")) +
+            " elements, the container " + mine.pattern.substr(0, mine.pattern.find(" over"));
+  if (!wrong.empty())
+    throw exception::InvalidArgument(std::string(who) + ": '" + path + "' " + wrong);
+  detail::read_container_file(path, team, detail::pieces_of(c, who), s, who);
+  c.barrier();
+}
+
+}  // namespace io
+}  // namespace dash
+
+#endif  // DASH__IO__SAVE_H_

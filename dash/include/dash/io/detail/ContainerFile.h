@@ -1,0 +1,92 @@
+// The file of dash::io::save and dash::io::load (dash/io/Save.h) and the
+// two-phase engine that writes and reads it. Not public.
+//
+//   [0, 4096)               header: "DASHIO01", version, element type name
+//                           and size, extents, the writer's pattern (text),
+//                           where the data and the checksums lie, the chunk
+//                           size, checksum of the header
+//   [4096, 4096 + D)        the elements in row-major order of the global
+//                           index space, whatever the writer's pattern
+//   [4096 + D, + 8 n + 8)   one checksum per chunk of the data (n chunks of
+//                           chunk_bytes, the last one shorter), then the
+//                           checksum of that table
+//
+// Two phases: the data's chunks are dealt to aggregator units in contiguous
+// file domains; round r moves chunk r of every domain. Every unit puts the
+// pieces of its elements that fall into a chunk into its aggregator's buffer
+// (one-sided, DART), and the aggregator writes the buffer while the next
+// round fills its second buffer. Reading runs the other way: an aggregator
+// reads (and checks) a chunk ahead, the units get their pieces from it.
+#ifndef DASH__IO__DETAIL__CONTAINER_FILE_H_
+#define DASH__IO__DETAIL__CONTAINER_FILE_H_
+
+#include <dart/dart_types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dash {
+namespace io {
+namespace detail {
+
+// Most dimensions a container file describes.
+constexpr int kMaxFileDims = 8;
+
+// What a container file holds, as its header says.
+struct FileLayout {
+  std::string type_name;  // e.g. "float64"; see dash::io::element_name
+  std::uint64_t element_size = 0;
+  std::vector<std::uint64_t> extents;  // global extents, slowest first
+  std::string pattern;                 // the writer's pattern, for people (not checked)
+  std::uint64_t units = 0;             // units that wrote it (not checked)
+  // Bytes of the elements: the product of extents times element_size.
+  std::uint64_t data_bytes() const;
+};
+
+// Consecutive bytes of the calling unit's elements and where they go in the
+// data (bytes from the data's start).
+struct Piece {
+  std::uint64_t offset = 0;
+  char* data = nullptr;
+  std::uint64_t bytes = 0;
+};
+
+// How the aggregation runs (from the flags unless the caller overrides).
+struct IoSettings {
+  int aggregators = 0;             // 0: one per node (DASH_IO_AGGREGATORS)
+  std::uint64_t buffer_bytes = 0;  // 0: 4 MiB (DASH_IO_BUFFER_SIZE)
+};
+
+// The flags DASH_IO_AGGREGATORS and DASH_IO_BUFFER_SIZE (unset: 0 = the
+// default); throws InvalidArgument for a malformed value. Local.
+IoSettings io_settings_from_flags();
+
+// Writes `layout` and the elements of every unit's `pieces` (together they
+// must cover the data once; sorted or not) to "<path>.tmp-<n>" and renames
+// it to path once every aggregator's chunks are on disk: a failure leaves
+// an earlier file at path as it was. Errors throw on every unit
+// (RuntimeError naming the path and the cause; the failing unit its own,
+// the others RemoteFailure). Collective over team.
+void write_container_file(const std::string& path, dart_team_t team, const FileLayout& layout,
+                          std::vector<Piece> pieces, const IoSettings& settings, const char* who);
+
+// The layout a container file's header describes, checked (magic,
+// version, header checksum, the file's size). RuntimeError on every unit
+// for a missing, unreadable, truncated or damaged file. Collective over
+// team.
+FileLayout read_container_layout(const std::string& path, dart_team_t team, const char* who);
+
+// Reads the elements of the calling unit's `pieces` from the container file
+// at path (each chunk checked against its checksum). Throws on every unit
+// if any chunk is damaged or unreadable; the pieces' memory is then
+// unspecified. Collective over team.
+void read_container_file(const std::string& path, dart_team_t team, std::vector<Piece> pieces,
+                         const IoSettings& settings, const char* who);
+
+}  // namespace detail
+}  // namespace io
+}  // namespace dash
+
+#endif  // DASH__IO__DETAIL__CONTAINER_FILE_H_

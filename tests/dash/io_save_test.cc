@@ -1,0 +1,300 @@
+// dash::io::save and dash::io::load: round trips over 1-D and 2-D patterns,
+// odd and empty sizes, any aggregator count and buffer size; a file loads
+// into another pattern, another rank and a team of fewer units; every bad
+// input throws on every unit (missing directory, a file of another type or
+// size, damaged, truncated, not ours, a failing write) and a failed save
+// leaves the earlier file whole and no temporary file behind.
+#include <dart/dart.h>
+#include <dash/Array.h>
+#include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/Matrix.h>
+#include <dash/Team.h>
+#include <dash/algorithm/Copy.h>
+#include <dash/io/Save.h>
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash_test::myid;
+using dash_test::nunits;
+
+// A fresh directory shared by the units (made by unit 0), removed with its
+// files at the end.
+class SharedDir {
+ public:
+  SharedDir() {
+    char name[4096] = {};
+    if (myid() == 0) {
+      std::string t = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/iosave-XXXXXX";
+      std::snprintf(name, sizeof name, "%s", t.c_str());
+      if (mkdtemp(name) == nullptr) name[0] = '\0';
+    }
+    dash::internal::check_dart(
+        dart_bcast(name, sizeof name, DART_TYPE_BYTE, dart_team_unit_t{0}, DART_TEAM_ALL), "bcast");
+    path_ = name;
+  }
+  ~SharedDir() {
+    dart_barrier(DART_TEAM_ALL);
+    if (myid() == 0 && !path_.empty()) {
+      std::string cmd = "rm -rf '" + path_ + "'";
+      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "cannot remove %s\n", path_.c_str());
+    }
+  }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  // The names of the files in the directory (unit 0's view).
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    if (DIR* d = opendir(path_.c_str())) {
+      while (dirent* e = readdir(d))
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+          out.push_back(e->d_name);
+      closedir(d);
+    }
+    return out;
+  }
+  bool ok() const { return !path_.empty(); }
+
+ private:
+  std::string path_;
+};
+
+std::int64_t Value(std::int64_t g) { return g * 1000003 + 17; }
+
+// Every element of a (read back through dash::copy, not through the file
+// code) equals Value of its row-major global index, on every unit.
+template <class Container>
+void ExpectValues(Container& a, std::int64_t shift = 0) {
+  std::vector<typename Container::value_type> all(a.size());
+  if (a.size() > 0) dash::copy(a.begin(), a.end(), all.data());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    ASSERT_EQ(all[i], typename Container::value_type(Value(std::int64_t(i) + shift)))
+        << "element " << i << " of " << all.size() << " on unit " << myid();
+}
+
+// Fills a's local elements with Value of their global index.
+template <class T, class P>
+void Fill(dash::Array<T, typename P::index_type, P>& a) {
+  for (std::size_t li = 0; li < a.lsize(); ++li)
+    a.lbegin()[li] = T(Value(std::int64_t(a.pattern().global(typename P::index_type(li)))));
+  a.barrier();
+}
+template <class M>
+void FillMatrix(M& m) {
+  const long cols = long(m.extent(1));
+  for (long r = 0; r < long(m.extent(0)); ++r)
+    for (long c = 0; c < cols; ++c)
+      if (m.pattern().unit_at({r, c}).id == myid()) m[r][c] = Value(r * cols + c);
+  m.barrier();
+}
+
+// Raises the first of f's throws to every unit's check: f must throw E on
+// every unit (a local or a remote failure), with `text` in its message.
+template <class E, class F>
+void ExpectThrowEverywhere(F&& f, const std::string& text) {
+  std::string what;
+  bool thrown = false;
+  try {
+    f();
+  } catch (const E& e) {
+    thrown = true;
+    what = e.what();
+  }
+  EXPECT_TRUE(thrown) << "no exception on unit " << myid();
+  if (thrown && !text.empty()) {
+    EXPECT_NE(what.find(text), std::string::npos) << "'" << what << "' lacks '" << text << "'";
+  }
+}
+
+TEST(IoSave, Array_RoundTrip_OddSizes_Patterns_Aggregators_Buffers) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::vector<std::size_t> sizes = {0, 1, 7, 1000, 4099};
+  for (std::size_t n : sizes) {
+    for (int aggregators : {0, 1, 2, 4}) {
+      for (std::uint64_t buffer : {std::uint64_t(4096), std::uint64_t(0)}) {
+        SCOPED_TRACE("n " + std::to_string(n) + " aggregators " + std::to_string(aggregators) +
+                     " buffer " + std::to_string(buffer));
+        dash::Array<std::int64_t> a(n, dash::BLOCKCYCLIC(7));
+        Fill(a);
+        const std::string path = dir.file("a" + std::to_string(n));
+        dash::io::save(a, path, dash::io::IoSettings{aggregators, buffer});
+        dash::Array<std::int64_t> b(n, dash::CYCLIC);
+        dash::io::load(path, b, dash::io::IoSettings{aggregators, 0});
+        ExpectValues(b);
+        dash::Array<std::int64_t> c(n);  // BLOCKED, the flags' settings
+        dash::io::load(path, c);
+        ExpectValues(c);
+      }
+    }
+  }
+  dash::Team::All().barrier();
+  if (myid() == 0) {
+    for (const std::string& name : dir.names())
+      EXPECT_EQ(name.find(".tmp"), std::string::npos) << name << " left behind";
+  }
+}
+
+// A 2-D TILE matrix with odd extents loads into row blocks, into an Array of
+// as many elements, and the header tells what the file holds.
+TEST(IoSave, Matrix_Tile_LoadsAsRows_AsArray_Header) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const long rows = 37, cols = 53;
+  dash::Matrix<std::int64_t, 2> m(rows, cols, dash::TILE(8), dash::TILE(5));
+  FillMatrix(m);
+  const std::string path = dir.file("m");
+  dash::io::save(m, path, dash::io::IoSettings{0, 4096});
+  const dash::io::FileLayout layout = dash::io::file_layout(path);
+  EXPECT_EQ(layout.type_name, "int64");
+  EXPECT_EQ(layout.element_size, 8u);
+  EXPECT_EQ(layout.extents, (std::vector<std::uint64_t>{37, 53}));
+  EXPECT_EQ(layout.units, std::uint64_t(nunits()));
+  dash::Matrix<std::int64_t, 2> byrows(rows, cols, dash::BLOCKED, dash::NONE);
+  dash::io::load(path, byrows);
+  ExpectValues(byrows);
+  dash::Array<std::int64_t> flat(std::size_t(rows * cols), dash::BLOCKCYCLIC(10));
+  dash::io::load(path, flat);
+  ExpectValues(flat);
+  // And back: the array's file loads into a 3-D-free 2-D matrix of tiles.
+  dash::io::save(flat, dir.file("flat"));
+  dash::Matrix<std::int64_t, 2> tiles(rows, cols, dash::TILE(4), dash::TILE(16));
+  dash::io::load(dir.file("flat"), tiles);
+  ExpectValues(tiles);
+}
+
+// A file written by every unit loads on a team of fewer units.
+TEST(IoSave, LoadsOnTeamOfFewerUnits) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::size_t n = 3001;
+  dash::Array<double> a(n);
+  for (std::size_t li = 0; li < a.lsize(); ++li)
+    a.lbegin()[li] = double(Value(std::int64_t(a.pattern().global(long(li)))));
+  a.barrier();
+  dash::io::save(a, dir.file("d"), dash::io::IoSettings{0, 8192});
+  dash::Team& all = dash::Team::All();
+  if (all.size() < 2) {
+    dash::Array<double> b(n, dash::CYCLIC);
+    dash::io::load(dir.file("d"), b);
+    ExpectValues(b);
+    return;
+  }
+  dash::Team& part = all.split(2);
+  if (part.position() == 0) {
+    dash::Array<double> b(n, dash::CYCLIC, part);
+    dash::io::load(dir.file("d"), b, dash::io::IoSettings{1, 0});
+    ExpectValues(b);
+  }
+  all.barrier();
+}
+
+// Every bad input throws on every unit; nothing is lost or left behind.
+TEST(IoSave, BadInput_ThrowsEverywhere_OldFileIntact) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::size_t n = 5000;
+  dash::Array<std::int64_t> a(n);
+  Fill(a);
+  const std::string path = dir.file("good");
+  dash::io::save(a, path, dash::io::IoSettings{0, 4096});
+
+  // A directory that does not exist, and a path through a regular file.
+  ExpectThrowEverywhere<dash::exception::RuntimeError>(
+      [&] { dash::io::save(a, dir.file("missing/x"), {}); }, "");
+  ExpectThrowEverywhere<dash::exception::RuntimeError>([&] { dash::io::save(a, path + "/x", {}); },
+                                                       "");
+  ExpectThrowEverywhere<dash::exception::RuntimeError>([&] { dash::io::load(dir.file("none"), a); },
+                                                       "");
+
+  // Another element type, another count, other extents.
+  dash::Array<double> wrong_type(n);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>([&] { dash::io::load(path, wrong_type); },
+                                                          "float64");
+  dash::Array<std::int64_t> wrong_size(n + 1);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>([&] { dash::io::load(path, wrong_size); },
+                                                          "5000");
+  dash::Matrix<std::int64_t, 2> m(50, 100);
+  FillMatrix(m);
+  dash::io::save(m, dir.file("m"));
+  dash::Matrix<std::int64_t, 2> transposed(100, 50);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::load(dir.file("m"), transposed); }, "50x100");
+
+  // A failing write (as a full disk): the earlier file stays whole.
+  dash::Array<std::int64_t> other(n);
+  for (std::size_t li = 0; li < other.lsize(); ++li) other.lbegin()[li] = -1;
+  other.barrier();
+  setenv("DASH_IO_TEST_FAIL_WRITE", "1", 1);
+  ExpectThrowEverywhere<dash::exception::RuntimeError>(
+      [&] {
+        dash::io::save(other, path, dash::io::IoSettings{0, 4096});
+      },
+      "");
+  unsetenv("DASH_IO_TEST_FAIL_WRITE");
+  dash::Array<std::int64_t> back(n, dash::CYCLIC);
+  dash::io::load(path, back);
+  ExpectValues(back);
+  dash::Team::All().barrier();
+  if (myid() == 0) {
+    for (const std::string& name : dir.names())
+      EXPECT_EQ(name.find(".tmp"), std::string::npos) << name << " left behind";
+  }
+
+  // Damaged files: a flipped header byte, a flipped data byte, cut short,
+  // not ours. Unit 0 damages a copy; every unit must refuse it.
+  struct Damage {
+    const char* name;
+    long at;    // byte to flip (-1: none)
+    long keep;  // bytes to keep (-1: all)
+    const char* text;
+  };
+  const long data_at = 4096 + 8 * 2500;
+  for (const Damage& d :
+       {Damage{"header", 40, -1, "damaged"}, Damage{"data", data_at, -1, "checksum"},
+        Damage{"cut", -1, 4096 + 8 * 4000, "truncated"}, Damage{"short", -1, 100, "not a file"}}) {
+    SCOPED_TRACE(d.name);
+    const std::string copy = dir.file(std::string("damaged-") + d.name);
+    if (myid() == 0) {
+      std::ifstream in(path, std::ios::binary);
+      std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+      if (d.at >= 0) bytes[std::size_t(d.at)] ^= 0x5a;
+      if (d.keep >= 0) bytes.resize(std::size_t(d.keep));
+      std::ofstream out(copy, std::ios::binary);
+      out.write(bytes.data(), std::streamsize(bytes.size()));
+    }
+    dash::Team::All().barrier();
+    dash::Array<std::int64_t> into(n);
+    ExpectThrowEverywhere<dash::exception::RuntimeError>([&] { dash::io::load(copy, into); },
+                                                         myid() == 0 ? d.text : "");
+  }
+}
+
+// Malformed flags are refused with the flag's name.
+TEST(IoSave, MalformedFlags_InvalidArgument) {
+  dash::Array<int> a(10);
+  setenv("DASH_IO_BUFFER_SIZE", "12x", 1);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::save(a, "/nonexistent-dash-io/x"); }, "DASH_IO_BUFFER_SIZE");
+  unsetenv("DASH_IO_BUFFER_SIZE");
+  setenv("DASH_IO_AGGREGATORS", "-1", 1);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::save(a, "/nonexistent-dash-io/x"); }, "DASH_IO_AGGREGATORS");
+  unsetenv("DASH_IO_AGGREGATORS");
+}
+
+}  // namespace
