@@ -90,9 +90,6 @@ struct element_name<std::complex<F>> {
 
 // What a file of dash::io::save holds.
 using FileLayout = detail::FileLayout;
-// How many aggregators and how large their buffers (0: the flags'
-// values, else the defaults).
-using IoSettings = detail::IoSettings;
 
 // The header of the file at path: element type name and size, extents,
 // the writer's pattern and unit count. Errors as load. Collective over team.
@@ -158,9 +155,7 @@ std::vector<Piece> pieces_of(Container& c, const char* who) {
 template <class Container>
 void save(Container& c, const std::string& path, const IoSettings& settings = {}) {
   const char* who = "dash::io::save";
-  IoSettings s = detail::io_settings_from_flags();
-  if (settings.aggregators > 0) s.aggregators = settings.aggregators;
-  if (settings.buffer_bytes > 0) s.buffer_bytes = settings.buffer_bytes;
+  const IoSettings s = resolve_settings(settings);
   detail::write_container_file(path, c.team().dart_id(), detail::layout_of(c),
                                detail::pieces_of(c, who), s, who);
 }
@@ -172,8 +167,7 @@ void save(Container& c, const std::string& path, const IoSettings& settings = {}
 template <class Container>
 void load(const std::string& path, Container& c, const IoSettings& settings = {}) {
   const char* who = "dash::io::load";
-  IoSettings s = detail::io_settings_from_flags();
-  if (settings.aggregators > 0) s.aggregators = settings.aggregators;
+  const IoSettings s = resolve_settings(settings);
   const dart_team_t team = c.team().dart_id();
   const FileLayout file = detail::read_container_layout(path, team, who);
   const FileLayout mine = detail::layout_of(c);

@@ -21,6 +21,7 @@
 #define DASH__IO__DETAIL__CONTAINER_FILE_H_
 
 #include <dart/dart_types.h>
+#include <dash/io/Pieces.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -44,24 +45,6 @@ struct FileLayout {
   // Bytes of the elements: the product of extents times element_size.
   std::uint64_t data_bytes() const;
 };
-
-// Consecutive bytes of the calling unit's elements and where they go in the
-// data (bytes from the data's start).
-struct Piece {
-  std::uint64_t offset = 0;
-  char* data = nullptr;
-  std::uint64_t bytes = 0;
-};
-
-// How the aggregation runs (from the flags unless the caller overrides).
-struct IoSettings {
-  int aggregators = 0;             // 0: one per node (DASH_IO_AGGREGATORS)
-  std::uint64_t buffer_bytes = 0;  // 0: 4 MiB (DASH_IO_BUFFER_SIZE)
-};
-
-// The flags DASH_IO_AGGREGATORS and DASH_IO_BUFFER_SIZE (unset: 0 = the
-// default); throws InvalidArgument for a malformed value. Local.
-IoSettings io_settings_from_flags();
 
 // Writes `layout` and the elements of every unit's `pieces` (together they
 // must cover the data once; sorted or not) to "<path>.tmp-<n>" and renames

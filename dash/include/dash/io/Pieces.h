@@ -1,0 +1,67 @@
+// dash::io::write_pieces and dash::io::read_pieces: each unit's list of
+// (file offset, bytes) to one plain file and back, by two-phase aggregation
+// (the way HACC-IO writes its particles; dash::io::save is built on the
+// same engine, see dash/io/Save.h for how the rounds run and the flags).
+//
+//   std::vector<dash::io::Piece> mine = {{offset, bytes_ptr, nbytes}, ...};
+//   dash::io::write_pieces("/scratch/out.bin", mine);        // collective
+//   dash::io::read_pieces("/scratch/out.bin", mine);         // collective
+//
+// The file is exactly the pieces: its size is the largest end of any
+// unit's piece; bytes no unit gives are zero. Pieces of one unit must not
+// overlap (InvalidArgument); pieces of different units must not either (not
+// checked: the file then holds one of them). A write goes to
+// "<path>.tmp.<pid>" and is renamed to path when complete and synced, so a
+// failure leaves an earlier file intact. There are no checksums in a plain
+// file (dash::io::save's files have them).
+//
+// | call         | cost                                                      |
+// |--------------|-----------------------------------------------------------|
+// | write_pieces | collective: two allreduces, then rounds of one-sided puts |
+// |              | into the aggregators' buffers and a barrier each          |
+// | read_pieces  | collective: a broadcast, then rounds of one-sided gets    |
+#ifndef DASH__IO__PIECES_H_
+#define DASH__IO__PIECES_H_
+
+#include <dash/Team.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dash {
+namespace io {
+
+// Consecutive bytes of the calling unit and where they lie in the file (or
+// in a container file's data).
+struct Piece {
+  std::uint64_t offset = 0;
+  char* data = nullptr;
+  std::uint64_t bytes = 0;
+};
+
+// How the aggregation runs: 0 takes the flag's value, else the default.
+struct IoSettings {
+  int aggregators = 0;             // DASH_IO_AGGREGATORS; default one per node
+  std::uint64_t buffer_bytes = 0;  // DASH_IO_BUFFER_SIZE; default 4 MiB
+};
+
+// The flags' settings, overridden by the non-zero fields of `given`;
+// throws InvalidArgument naming a malformed flag. Local.
+IoSettings resolve_settings(const IoSettings& given);
+
+// Writes every unit's pieces to the plain file at path, replacing it when
+// complete. Errors throw on every unit (RuntimeError naming the path and
+// the cause). Collective over team.
+void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
+                  const IoSettings& settings = {});
+
+// Reads every unit's pieces from the plain file at path; a piece beyond the
+// file's end is InvalidArgument on every unit. Collective over team.
+void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
+                 const IoSettings& settings = {});
+
+}  // namespace io
+}  // namespace dash
+
+#endif  // DASH__IO__PIECES_H_

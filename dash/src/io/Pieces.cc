@@ -1,0 +1,114 @@
+// dash::io::write_pieces and dash::io::read_pieces (dash/io/Pieces.h), and
+// the flags of dash::io.
+#include <dart/dart.h>
+#include <dart/dart_flags.h>
+#include <dash/Exception.h>
+#include <dash/io/Pieces.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "io/TwoPhase.h"
+
+namespace dash {
+namespace io {
+
+namespace {
+
+constexpr std::uint64_t kDefaultBuffer = std::uint64_t(4) << 20;
+constexpr std::uint64_t kMaxBuffer = std::uint64_t(1) << 30;
+constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
+
+}  // namespace
+
+IoSettings resolve_settings(const IoSettings& given) {
+  char err[DART_FLAG_ERROR_SIZE];
+  std::uint64_t a = 0, b = kDefaultBuffer;
+  if (dart_flag_integer("DASH_IO_AGGREGATORS", 0, kMaxAggregators, &a, err, sizeof err) !=
+          DART_OK ||
+      dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
+    throw exception::InvalidArgument(err);
+  IoSettings s;
+  s.aggregators = given.aggregators > 0 ? given.aggregators : int(a);
+  s.buffer_bytes = given.buffer_bytes > 0 ? given.buffer_bytes : b;
+  if (given.aggregators < 0 || s.buffer_bytes > kMaxBuffer)
+    throw exception::InvalidArgument(
+        "dash::io: aggregators must be at least 0 and buffers at most 1 GiB");
+  return s;
+}
+
+void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
+                  const IoSettings& settings) {
+  const char* who = "dash::io::write_pieces";
+  const std::string w(who);
+  const IoSettings s = resolve_settings(settings);
+  const dart_team_t t = team.dart_id();
+  std::uint64_t mine[2] = {0, 0}, all[2] = {0, 0};  // largest end, bytes
+  for (const Piece& p : pieces) {
+    mine[0] = std::max(mine[0], p.offset + p.bytes);
+    mine[1] += p.bytes;
+  }
+  detail::check_io(dart_allreduce(&mine[0], &all[0], 1, DART_TYPE_ULONGLONG, DART_OP_MAX, t),
+                   w + ": dart_allreduce");
+  detail::check_io(dart_allreduce(&mine[1], &all[1], 1, DART_TYPE_ULONGLONG, DART_OP_SUM, t),
+                   w + ": dart_allreduce");
+  const std::uint64_t file_bytes = all[0];
+  dash::internal::Failure failure;
+  detail::captured(failure, [&] { detail::sort_and_check(pieces, file_bytes, who); });
+  dash::internal::agree(failure, t, who);
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
+  const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
+  detail::NewFile file(path, t, plan.mine >= 0, who);
+  // Pieces that do not cover the file leave gaps, written as zeros.
+  detail::write_rounds(t, plan, file.fd(), file.temporary(), 0, pieces, all[1] != file_bytes,
+                       nullptr, failure, who);
+  file.commit(failure, {}, {}, 0);
+}
+
+void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
+                 const IoSettings& settings) {
+  const char* who = "dash::io::read_pieces";
+  const std::string w(who);
+  const IoSettings s = resolve_settings(settings);
+  const dart_team_t t = team.dart_id();
+  dash::internal::Failure failure;
+  std::uint64_t file_bytes = 0;
+  if (detail::team_myid(t) == 0)
+    detail::captured(failure, [&] {
+      struct stat st;
+      if (stat(path.c_str(), &st) != 0)
+        throw exception::RuntimeError(w + ": cannot open '" + path +
+                                      "': " + detail::errno_text(errno));
+      file_bytes = std::uint64_t(st.st_size);
+    });
+  dash::internal::agree(failure, t, who);
+  detail::check_io(dart_bcast(&file_bytes, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, t),
+                   w + ": dart_bcast");
+  detail::captured(failure, [&] { detail::sort_and_check(pieces, file_bytes, who); });
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
+  const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
+  int fd = -1;
+  if (plan.mine >= 0 && !failure.any())
+    detail::captured(failure, [&] {
+      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0)
+        throw exception::RuntimeError(w + ": cannot open '" + path +
+                                      "': " + detail::errno_text(errno));
+    });
+  struct CloseFd {
+    int& fd;
+    ~CloseFd() {
+      if (fd >= 0) close(fd);
+    }
+  } close_fd{fd};
+  dash::internal::agree(failure, t, who);
+  detail::read_rounds(t, plan, fd, path, 0, pieces, nullptr, failure, who);
+  dash::internal::agree(failure, t, who);
+}
+
+}  // namespace io
+}  // namespace dash

@@ -1,0 +1,390 @@
+// The two-phase engine of dash::io (TwoPhase.h).
+#include "io/TwoPhase.h"
+
+#include <dart/dart.h>
+#include <dart/dart_flags.h>
+#include <dart/dart_locality.h>
+#include <dash/Exception.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <utility>
+
+#include "ooc/Checksum.h"
+
+namespace dash {
+namespace io {
+namespace detail {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw exception::RuntimeError(what); }
+
+int unit_count(dart_team_t team) {
+  std::size_t n = 0;
+  check_io(dart_team_size(team, &n), "dart_team_size");
+  return int(n);
+}
+
+// DASH_IO_TEST_FAIL_WRITE=n: the n-th chunk write of each aggregator in a
+// call fails as if the disk were full (test only).
+std::uint64_t test_fail_write() {
+  std::uint64_t n = 0;
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flag_integer("DASH_IO_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &n, err,
+                        sizeof err) != DART_OK)
+    throw exception::InvalidArgument(err);
+  return n;
+}
+
+// The team's aggregation buffers: two of `chunk` bytes per unit.
+struct Buffers {
+  dart_gptr_t gptr = DART_GPTR_NULL;
+  char* local = nullptr;
+  std::uint64_t chunk = 0;
+  Buffers(dart_team_t team, std::uint64_t chunk_bytes, const char* who) : chunk(chunk_bytes) {
+    check_io(dart_team_memalloc_aligned(team, std::size_t(2 * chunk), DART_TYPE_BYTE, &gptr),
+             std::string(who) + ": allocating the aggregation buffers");
+    dart_gptr_t mine = gptr;
+    dart_gptr_setunit(&mine, dart_team_unit_t{team_myid(team)});
+    void* addr = nullptr;
+    check_io(dart_gptr_getaddr(mine, &addr), std::string(who) + ": dart_gptr_getaddr");
+    local = static_cast<char*>(addr);
+  }
+  ~Buffers() {
+    if (!DART_GPTR_ISNULL(gptr)) dart_team_memfree(gptr);
+  }
+  Buffers(const Buffers&) = delete;
+  Buffers& operator=(const Buffers&) = delete;
+  // Byte `offset` of buffer `which` (0 or 1) of team unit `unit`.
+  dart_gptr_t at(int unit, int which, std::uint64_t offset) const {
+    dart_gptr_t g = gptr;
+    dart_gptr_setunit(&g, dart_team_unit_t{unit});
+    dart_gptr_incaddr(&g, std::int64_t(std::uint64_t(which) * chunk + offset));
+    return g;
+  }
+};
+
+// Walks the calling unit's pieces (sorted) chunk by chunk of one
+// aggregator's domain.
+class PieceCursor {
+ public:
+  PieceCursor(const std::vector<Piece>& pieces, std::uint64_t from) : pieces_(&pieces) {
+    next_ = std::size_t(std::lower_bound(pieces.begin(), pieces.end(), from,
+                                         [](const Piece& p, std::uint64_t at) {
+                                           return p.offset + p.bytes <= at;
+                                         }) -
+                        pieces.begin());
+  }
+  // f(memory, bytes, offset in the chunk) for the parts of pieces in
+  // [begin, end); chunks must come in order.
+  template <class F>
+  void each_in(std::uint64_t begin, std::uint64_t end, F&& f) {
+    const std::vector<Piece>& ps = *pieces_;
+    while (next_ < ps.size() && ps[next_].offset < end) {
+      const Piece& p = ps[next_];
+      const std::uint64_t from = std::max(p.offset, begin), to = std::min(p.offset + p.bytes, end);
+      if (to > from) f(p.data + (from - p.offset), to - from, from - begin);
+      if (p.offset + p.bytes > end) return;  // goes on in the next chunk
+      ++next_;
+    }
+  }
+
+ private:
+  const std::vector<Piece>* pieces_;
+  std::size_t next_ = 0;
+};
+
+std::vector<PieceCursor> cursors_of(const Plan& plan, const std::vector<Piece>& pieces) {
+  std::vector<PieceCursor> cursors;
+  for (std::size_t i = 0; i < plan.aggregators.size(); ++i)
+    cursors.emplace_back(pieces, plan.first[i] * plan.chunk);
+  return cursors;
+}
+
+// f(aggregator index, chunk) for the chunks round r moves.
+template <class F>
+void each_chunk_of_round(const Plan& plan, std::uint64_t r, F&& f) {
+  for (std::size_t i = 0; i < plan.aggregators.size(); ++i)
+    if (plan.first[i] + r < plan.first[i + 1]) f(i, plan.first[i] + r);
+}
+
+// Takes the result of a helper thread's chunk I/O into failure.
+void collect(std::future<std::string>& io, dash::internal::Failure& failure) {
+  if (!io.valid()) return;
+  const std::string error = io.get();
+  if (!error.empty()) captured(failure, [&] { fail(error); });
+}
+
+std::string parent_directory(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+std::uint64_t io_checksum(const void* data, std::size_t n) {
+  return dash::ooc::detail::checksum64(static_cast<const char*>(data), n);
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+void check_io(dart_ret_t ret, const std::string& what) {
+  if (ret != DART_OK) dash::check_dart(ret, what.c_str());
+}
+
+int team_myid(dart_team_t team) {
+  dart_team_unit_t me;
+  check_io(dart_team_myid(team, &me), "dart_team_myid");
+  return me.id;
+}
+
+std::string write_all(int fd, const char* data, std::uint64_t n, std::uint64_t offset) {
+  while (n > 0) {
+    const ssize_t w =
+        pwrite(fd, data, std::size_t(std::min<std::uint64_t>(n, 1u << 30)), off_t(offset));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return w < 0 ? errno_text(errno) : "no progress";
+    data += w, n -= std::uint64_t(w), offset += std::uint64_t(w);
+  }
+  return {};
+}
+
+std::string read_all(int fd, char* data, std::uint64_t n, std::uint64_t offset) {
+  while (n > 0) {
+    const ssize_t r =
+        pread(fd, data, std::size_t(std::min<std::uint64_t>(n, 1u << 30)), off_t(offset));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return errno_text(errno);
+    if (r == 0) return "the file ends early (truncated)";
+    data += r, n -= std::uint64_t(r), offset += std::uint64_t(r);
+  }
+  return {};
+}
+
+std::uint64_t Plan::rounds() const {
+  std::uint64_t r = 0;
+  for (std::size_t i = 0; i + 1 < first.size(); ++i) r = std::max(r, first[i + 1] - first[i]);
+  return r;
+}
+
+std::uint64_t Plan::chunk_end(std::uint64_t c) const {
+  return std::min(data_bytes, (c + 1) * chunk);
+}
+
+Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, int wanted) {
+  Plan p;
+  p.data_bytes = data_bytes;
+  p.chunk = chunk;
+  p.nchunks = data_bytes == 0 ? 0 : (data_bytes + chunk - 1) / chunk;
+  const int units = unit_count(team);
+  if (wanted <= 0) {
+    std::vector<int> nodes;
+    for (int u = 0; u < units; ++u) {
+      dart_unit_locality_t loc;
+      check_io(dart_unit_locality(team, dart_team_unit_t{u}, &loc), "dart_unit_locality");
+      if (std::find(nodes.begin(), nodes.end(), loc.node) != nodes.end()) continue;
+      nodes.push_back(loc.node);
+      p.aggregators.push_back(u);
+    }
+  } else {
+    const int a = std::min(wanted, units);
+    for (int i = 0; i < a; ++i) p.aggregators.push_back(int(std::int64_t(i) * units / a));
+  }
+  const std::uint64_t a = p.aggregators.size();
+  for (std::uint64_t i = 0; i <= a; ++i) p.first.push_back(p.nchunks * i / a);
+  const int me = team_myid(team);
+  for (std::size_t i = 0; i < p.aggregators.size(); ++i)
+    if (p.aggregators[i] == me) p.mine = int(i);
+  return p;
+}
+
+void sort_and_check(std::vector<Piece>& pieces, std::uint64_t data_bytes, const char* who) {
+  pieces.erase(
+      std::remove_if(pieces.begin(), pieces.end(), [](const Piece& p) { return p.bytes == 0; }),
+      pieces.end());
+  std::sort(pieces.begin(), pieces.end(),
+            [](const Piece& a, const Piece& b) { return a.offset < b.offset; });
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (pieces[i].offset > data_bytes || pieces[i].bytes > data_bytes - pieces[i].offset)
+      throw exception::InvalidArgument(std::string(who) + ": a piece ends beyond the data (" +
+                                       std::to_string(pieces[i].offset + pieces[i].bytes) + " > " +
+                                       std::to_string(data_bytes) + " bytes)");
+    if (i > 0 && pieces[i - 1].offset + pieces[i - 1].bytes > pieces[i].offset)
+      throw exception::InvalidArgument(std::string(who) + ": two pieces overlap at byte " +
+                                       std::to_string(pieces[i].offset));
+  }
+}
+
+NewFile::NewFile(const std::string& path, dart_team_t team, bool opens, const char* who)
+    : path_(path), team_(team), who_(who) {
+  me_ = team_myid(team);
+  std::uint64_t pid = std::uint64_t(getpid());
+  check_io(dart_bcast(&pid, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
+           std::string(who) + ": dart_bcast");
+  temporary_ = path + ".tmp." + std::to_string(pid);
+  dash::internal::Failure failure;
+  if (me_ == 0)
+    captured(failure, [&] {
+      fd_ = open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (fd_ < 0)
+        fail(std::string(who) + ": cannot create '" + temporary_ + "': " + errno_text(errno));
+    });
+  dash::internal::agree(failure, team, who);
+  if (opens && fd_ < 0)
+    captured(failure, [&] {
+      fd_ = open(temporary_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0)
+        fail(std::string(who) + ": cannot open '" + temporary_ + "': " + errno_text(errno));
+    });
+  try {
+    dash::internal::agree(failure, team, who);
+  } catch (...) {
+    if (fd_ >= 0) close(fd_);
+    if (me_ == 0) std::remove(temporary_.c_str());
+    throw;
+  }
+}
+
+NewFile::~NewFile() {
+  if (fd_ >= 0) close(fd_);
+  if (me_ == 0 && !committed_) std::remove(temporary_.c_str());
+}
+
+void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& head,
+                     const std::vector<char>& tail, std::uint64_t tail_at) {
+  const std::string w(who_);
+  if (fd_ >= 0 && me_ != 0 && !failure.any())
+    captured(failure, [&] {
+      if (fsync(fd_) != 0) fail(w + ": syncing '" + temporary_ + "' failed: " + errno_text(errno));
+    });
+  dash::internal::agree(failure, team_, who_);
+  if (me_ == 0)
+    captured(failure, [&] {
+      std::string error = write_all(fd_, head.data(), head.size(), 0);
+      if (error.empty()) error = write_all(fd_, tail.data(), tail.size(), tail_at);
+      if (error.empty() && fsync(fd_) != 0) error = errno_text(errno);
+      if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
+      close(fd_);
+      fd_ = -1;
+      if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
+        fail(w + ": cannot rename '" + temporary_ + "' to '" + path_ + "': " + errno_text(errno));
+      committed_ = true;
+      const int dir = open(parent_directory(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dir >= 0) {
+        fsync(dir);  // the rename lasts
+        close(dir);
+      }
+    });
+  dash::internal::agree(failure, team_, who_);
+}
+
+void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+                  std::uint64_t data_offset, const std::vector<Piece>& pieces, bool zero_gaps,
+                  std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
+                  const char* who) {
+  if (plan.nchunks == 0) return;
+  const std::string w(who);
+  const std::uint64_t fail_at = test_fail_write(), chunk = plan.chunk;
+  Buffers buffers(team, chunk, who);
+  std::vector<PieceCursor> cursors = cursors_of(plan, pieces);
+  std::future<std::string> writing;
+  std::uint64_t writes = 0;
+  const std::uint64_t rounds = plan.rounds();
+  if (zero_gaps) {  // both buffers start zero; each is cleared again once written
+    std::memset(buffers.local, 0, std::size_t(2 * chunk));
+    check_io(dart_barrier(team), w + ": dart_barrier");
+  }
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    const int which = int(r % 2);
+    captured(failure, [&] {
+      each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
+        cursors[i].each_in(c * chunk, plan.chunk_end(c),
+                           [&](const char* data, std::uint64_t n, std::uint64_t at) {
+                             check_io(dart_put(buffers.at(plan.aggregators[i], which, at), data, n,
+                                               DART_TYPE_BYTE, DART_TYPE_BYTE),
+                                      w + ": dart_put");
+                           });
+      });
+      check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
+    });
+    collect(writing, failure);  // the other buffer is free for round r + 1 after the barrier
+    check_io(dart_barrier(team), w + ": dart_barrier");
+    if (plan.mine < 0 || failure.any()) continue;
+    const std::uint64_t c = plan.first[std::size_t(plan.mine)] + r;
+    if (c >= plan.first[std::size_t(plan.mine) + 1]) continue;
+    const char* data = buffers.local + std::uint64_t(which) * chunk;
+    const std::uint64_t n = plan.chunk_end(c) - c * chunk;
+    const bool inject = fail_at > 0 && ++writes == fail_at;
+    writing = std::async(std::launch::async, [&, data, n, c, inject] {
+      if (sums) (*sums)[std::size_t(c)] = io_checksum(data, std::size_t(n));
+      const std::uint64_t at = data_offset + c * chunk;
+      std::string error =
+          inject ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_WRITE)" : write_all(fd, data, n, at);
+      if (zero_gaps) std::memset(const_cast<char*>(data), 0, std::size_t(n));
+      return error.empty() ? error
+                           : w + ": writing '" + path + "' at byte " + std::to_string(at) +
+                                 " failed: " + error;
+    });
+  }
+  collect(writing, failure);
+  check_io(dart_barrier(team), w + ": dart_barrier");  // nobody uses the buffers any more
+}
+
+void read_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+                 std::uint64_t data_offset, const std::vector<Piece>& pieces,
+                 const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
+                 const char* who) {
+  if (plan.nchunks == 0) return;
+  const std::string w(who);
+  const std::uint64_t chunk = plan.chunk;
+  Buffers buffers(team, chunk, who);
+  std::vector<PieceCursor> cursors = cursors_of(plan, pieces);
+  const std::uint64_t rounds = plan.rounds();
+  // An aggregator reads its chunk of round r into buffer r % 2 and checks it.
+  auto start_read = [&](std::uint64_t r) -> std::future<std::string> {
+    if (plan.mine < 0) return {};
+    const std::uint64_t c = plan.first[std::size_t(plan.mine)] + r;
+    if (c >= plan.first[std::size_t(plan.mine) + 1]) return {};
+    char* data = buffers.local + (r % 2) * chunk;
+    const std::uint64_t n = plan.chunk_end(c) - c * chunk;
+    return std::async(std::launch::async, [&, data, n, c] {
+      const std::uint64_t at = data_offset + c * chunk;
+      std::string error = read_all(fd, data, n, at);
+      if (error.empty() && sums && io_checksum(data, std::size_t(n)) != (*sums)[std::size_t(c)])
+        error = "checksum mismatch (the file was changed or damaged)";
+      return error.empty() ? error
+                           : w + ": '" + path + "', bytes " + std::to_string(at) + " to " +
+                                 std::to_string(at + n) + ": " + error;
+    });
+  };
+  std::future<std::string> reading = start_read(0);
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    collect(reading, failure);
+    check_io(dart_barrier(team), w + ": dart_barrier");
+    if (r + 1 < rounds) reading = start_read(r + 1);
+    const int which = int(r % 2);
+    captured(failure, [&] {
+      each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
+        cursors[i].each_in(c * chunk, plan.chunk_end(c),
+                           [&](char* data, std::uint64_t n, std::uint64_t at) {
+                             check_io(dart_get(data, buffers.at(plan.aggregators[i], which, at), n,
+                                               DART_TYPE_BYTE, DART_TYPE_BYTE),
+                                      w + ": dart_get");
+                           });
+      });
+      check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
+    });
+  }
+  collect(reading, failure);
+  check_io(dart_barrier(team), w + ": dart_barrier");  // every get done before the buffers go
+}
+
+}  // namespace detail
+}  // namespace io
+}  // namespace dash

@@ -1,0 +1,106 @@
+// The two-phase engine behind dash::io (not public): who aggregates which
+// chunks, the aggregation buffers, a file written under a temporary name,
+// and the rounds that move pieces through the buffers to and from a file.
+#ifndef DASH__SRC__IO__TWO_PHASE_H_
+#define DASH__SRC__IO__TWO_PHASE_H_
+
+#include <dart/dart_types.h>
+#include <dash/internal/Failure.h>
+#include <dash/io/Pieces.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dash {
+namespace io {
+namespace detail {
+
+// The data's chunks and the units that aggregate them: aggregator i moves
+// chunks [first[i], first[i + 1]), chunk r of its domain in round r.
+struct Plan {
+  std::uint64_t data_bytes = 0, chunk = 0, nchunks = 0;
+  std::vector<int> aggregators;      // team unit ids, ascending
+  std::vector<std::uint64_t> first;  // size aggregators + 1
+  int mine = -1;                     // the calling unit's index in aggregators, or -1
+  std::uint64_t rounds() const;
+  std::uint64_t chunk_end(std::uint64_t c) const;
+};
+
+// `wanted` aggregators (0: the first unit of every node), spread evenly over
+// the team's units; chunks of `chunk` bytes dealt in contiguous domains.
+// Local (the same on every unit).
+Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, int wanted);
+
+// Drops empty pieces, sorts by offset; InvalidArgument if one ends beyond
+// data_bytes or two overlap. Local.
+void sort_and_check(std::vector<Piece>& pieces, std::uint64_t data_bytes, const char* who);
+
+// A file written as "<path>.tmp.<pid of unit 0>": unit 0 creates it, the
+// aggregators open it; commit() puts it at path. Until then (or if commit
+// fails) unit 0 removes it when the object goes.
+class NewFile {
+ public:
+  // Collective: a broadcast and the agreement on any failure (throws on
+  // every unit).
+  NewFile(const std::string& path, dart_team_t team, bool opens, const char* who);
+  ~NewFile();
+  NewFile(const NewFile&) = delete;
+  NewFile& operator=(const NewFile&) = delete;
+  int fd() const { return fd_; }
+  const std::string& temporary() const { return temporary_; }
+  // The aggregators sync their writes; unit 0 writes `head` at 0 and
+  // `tail` at tail_at, syncs, renames the file to path and syncs the
+  // directory. Collective; agrees on `failure` first and throws everywhere.
+  void commit(dash::internal::Failure& failure, const std::vector<char>& head,
+              const std::vector<char>& tail, std::uint64_t tail_at);
+
+ private:
+  std::string path_, temporary_;
+  dart_team_t team_;
+  const char* who_;
+  int me_ = 0, fd_ = -1;
+  bool committed_ = false;
+};
+
+// The write rounds: every unit's (sorted) pieces into the aggregators'
+// buffers, each aggregator writing its chunks at data_offset + chunk
+// offset of fd (a helper thread, while the next round fills the other
+// buffer). zero_gaps: bytes no piece gives are written as zeros. sums (if
+// not null, nchunks long) gets each chunk's checksum from its aggregator
+// (0 elsewhere). Errors go into failure (not agreed). Collective.
+void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+                  std::uint64_t data_offset, const std::vector<Piece>& pieces, bool zero_gaps,
+                  std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
+                  const char* who);
+
+// The read rounds: aggregators read a chunk ahead (and check it against
+// sums, if given), every unit gets its pieces. Errors go into failure (not
+// agreed). Collective.
+void read_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+                 std::uint64_t data_offset, const std::vector<Piece>& pieces,
+                 const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
+                 const char* who);
+
+// Helpers of the file formats.
+std::uint64_t io_checksum(const void* data, std::size_t n);
+std::string write_all(int fd, const char* data, std::uint64_t n, std::uint64_t offset);
+std::string read_all(int fd, char* data, std::uint64_t n, std::uint64_t offset);
+std::string errno_text(int e);
+int team_myid(dart_team_t team);
+void check_io(dart_ret_t ret, const std::string& what);
+// Runs f, keeping its exception in failure.
+template <class F>
+void captured(dash::internal::Failure& failure, F&& f) {
+  try {
+    f();
+  } catch (...) {
+    failure.capture();
+  }
+}
+
+}  // namespace detail
+}  // namespace io
+}  // namespace dash
+
+#endif  // DASH__SRC__IO__TWO_PHASE_H_
