@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "io/TwoPhase.h"
 #include "ooc/OutOfCore.h"
 
 namespace dash {
@@ -35,7 +36,7 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 
 namespace {
 
-// Checks DART's environment flags and the out-of-core ones and configures the copy engine from
+// Checks DART's environment flags, the out-of-core and the I/O ones and configures the copy engine from
 // its own, before MPI starts: a malformed flag throws InvalidArgument naming the flag, its value
 // and what is expected. Local.
 void check_flags(const char* call) {
@@ -44,6 +45,7 @@ void check_flags(const char* call) {
     throw exception::InvalidArgument(std::string(call) + ": " + err);
   internal::CopyEngine::instance().configure_from_environment();
   ooc::check_out_of_core_flags(call);
+  io::detail::check_io_flags(call);
 }
 
 }  // namespace

@@ -107,6 +107,23 @@ TEST(DashFlags, InitNamesAMalformedOutOfCoreFlag) {
   CopyEngine::instance().set_threshold_bytes(saved);
 }
 
+// dash::init checks the I/O flags too, before any save or load reads them.
+TEST(DashFlags, InitNamesAMalformedIoFlag) {
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  int argc = 0;
+  char** argv = nullptr;
+  for (const auto& bad : {std::make_pair("DASH_IO_AGGREGATORS", "-1"),
+                          std::make_pair("DASH_IO_AGGREGATORS", "16777217"),
+                          std::make_pair("DASH_IO_BUFFER_SIZE", "4Q"),
+                          std::make_pair("DASH_IO_BUFFER_SIZE", "100"),
+                          std::make_pair("DASH_IO_BUFFER_SIZE", "2G"),
+                          std::make_pair("DASH_IO_TEST_FAIL_WRITE", "x")}) {
+    ScopedEnv flag(bad.first, bad.second);
+    ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });
+  }
+  CopyEngine::instance().set_threshold_bytes(saved);
+}
+
 struct Counter {
   int received = 0;
 };

@@ -25,6 +25,22 @@ constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
 
 }  // namespace
 
+namespace detail {
+
+void check_io_flags(const char* call) {
+  char err[DART_FLAG_ERROR_SIZE];
+  std::uint64_t value = 0;
+  if (dart_flag_integer("DASH_IO_AGGREGATORS", 0, kMaxAggregators, &value, err, sizeof err) !=
+          DART_OK ||
+      dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &value, err, sizeof err) !=
+          DART_OK ||
+      dart_flag_integer("DASH_IO_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
+                        sizeof err) != DART_OK)
+    throw exception::InvalidArgument(std::string(call) + ": " + err);
+}
+
+}  // namespace detail
+
 IoSettings resolve_settings(const IoSettings& given) {
   char err[DART_FLAG_ERROR_SIZE];
   std::uint64_t a = 0, b = kDefaultBuffer;
