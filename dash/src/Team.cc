@@ -104,7 +104,26 @@ dart_team_t Team::library_team() {
   return library_id_;
 }
 
+dart_gptr_t Team::library_segment(std::size_t bytes) {
+  if (is_null()) throw exception::InvalidArgument("dash::Team::library_segment: the team is Null");
+  if (bytes <= segment_bytes_ && !DART_GPTR_ISNULL(segment_)) return segment_;
+  free_library_segment();
+  check_dart(dart_team_memalloc_aligned(id_, bytes, DART_TYPE_BYTE, &segment_),
+             "dash::Team::library_segment");
+  segment_bytes_ = bytes;
+  return segment_;
+}
+
+void Team::free_library_segment() {
+  if (DART_GPTR_ISNULL(segment_)) return;
+  const dart_gptr_t g = segment_;
+  segment_ = DART_GPTR_NULL;
+  segment_bytes_ = 0;
+  check_dart(dart_team_memfree(g), "dash::Team::free_library_segment");
+}
+
 void Team::destroy_dart_team() {
+  free_library_segment();
   dart_team_t id = id_;
   id_ = DART_TEAM_NULL;
   destroy_pending_ = false;
@@ -127,6 +146,7 @@ void Team::free_subteams() {
     sub->destroy_dart_team();
   }
   subteams_ = std::move(kept);
+  if (id_ == DART_TEAM_ALL) free_library_segment();
   if (id_ == DART_TEAM_ALL && library_id_ != DART_TEAM_NULL)
     check_dart(dart_team_destroy(&library_id_), "dash::Team::free_subteams");
   if (id_ == DART_TEAM_ALL) library_id_ = DART_TEAM_NULL;

@@ -151,6 +151,13 @@ class Team {
   // freed with the team (All's by dash::finalize). Local afterwards.
   dart_team_t library_team();
 
+  // A team segment of at least `bytes` per unit for the library's own use
+  // (dash::io's aggregation buffers), kept between calls so that its pages
+  // are touched once (a fresh shared-memory page costs microseconds). A
+  // larger request replaces it. Collective when it allocates (every unit
+  // asks the same size); freed with the team (All's by dash::finalize).
+  dart_gptr_t library_segment(std::size_t bytes);
+
   // Counts a collective call that alternates message tags on the library
   // team (dash::bp's iexchange, on any master of the team) and returns how
   // many came before it on this team: the same on every unit, which all make
@@ -160,6 +167,8 @@ class Team {
  private:
   Team(dart_team_t id, Team* parent, int position);
   Team& adopt(dart_team_t id);
+  // Frees library_segment()'s segment if there is one. Collective.
+  void free_library_segment();
   // Destroys the DART team (collective); the object stays, as the null team.
   void destroy_dart_team();
 
@@ -170,8 +179,10 @@ class Team {
   std::size_t containers_ = 0;               // live containers on this team
   bool destroy_pending_ = false;             // free_subteams() asked while containers lived
   dart_team_t library_id_ = DART_TEAM_NULL;  // library_team()
-  std::uint64_t tagged_calls_ = 0;           // count_tagged_call()
-  std::size_t num_siblings_ = 1;             // teams made by the split that made this one
+  dart_gptr_t segment_ = DART_GPTR_NULL;     // library_segment()
+  std::size_t segment_bytes_ = 0;
+  std::uint64_t tagged_calls_ = 0;  // count_tagged_call()
+  std::size_t num_siblings_ = 1;    // teams made by the split that made this one
 };
 
 // Writes "dash::Team(id <dart team id>, <n> units, depth <d>)", or

@@ -135,8 +135,9 @@ std::uint64_t FileLayout::data_bytes() const {
   return n;
 }
 
-void write_container_file(const std::string& path, dart_team_t team, const FileLayout& layout,
+void write_container_file(const std::string& path, Team& t, const FileLayout& layout,
                           std::vector<Piece> pieces, const IoSettings& settings, const char* who) {
+  const dart_team_t team = t.dart_id();
   const std::string w(who);
   if (layout.extents.size() > std::size_t(kMaxFileDims) ||
       layout.type_name.size() >= kTypeNameBytes)
@@ -150,7 +151,7 @@ void write_container_file(const std::string& path, dart_team_t team, const FileL
   const Plan plan = make_plan(team, data_bytes, chunk, settings.aggregators);
   NewFile file(path, team, plan.mine >= 0, who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
-  write_rounds(team, plan, file.fd(), file.temporary(), kHeaderBytes, pieces, false, &sums, failure,
+  write_rounds(t, plan, file.fd(), file.temporary(), kHeaderBytes, pieces, false, &sums, failure,
                who);
   // The checksums to unit 0, which writes them after the data, and the header.
   std::vector<std::uint64_t> all(sums.size(), 0);
@@ -187,8 +188,9 @@ void write_container_file(const std::string& path, dart_team_t team, const FileL
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
 }
 
-void read_container_file(const std::string& path, dart_team_t team, std::vector<Piece> pieces,
+void read_container_file(const std::string& path, Team& t, std::vector<Piece> pieces,
                          const IoSettings& settings, const char* who) {
+  const dart_team_t team = t.dart_id();
   const std::string w(who);
   std::vector<std::uint64_t> sums;
   const Header h = read_header(path, team, who, &sums);
@@ -208,7 +210,7 @@ void read_container_file(const std::string& path, dart_team_t team, std::vector<
     }
   } close_fd{fd};
   dash::internal::agree(failure, team, who);
-  read_rounds(team, plan, fd, path, kHeaderBytes, pieces, &sums, failure, who);
+  read_rounds(t, plan, fd, path, kHeaderBytes, pieces, &sums, failure, who);
   dash::internal::agree(failure, team, who);
 }
 

@@ -80,7 +80,7 @@ void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team
   const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
   detail::NewFile file(path, t, plan.mine >= 0, who);
   // Pieces that do not cover the file leave gaps, written as zeros.
-  detail::write_rounds(t, plan, file.fd(), file.temporary(), 0, pieces, all[1] != file_bytes,
+  detail::write_rounds(team, plan, file.fd(), file.temporary(), 0, pieces, all[1] != file_bytes,
                        nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
 }
@@ -122,7 +122,7 @@ void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
     }
   } close_fd{fd};
   dash::internal::agree(failure, t, who);
-  detail::read_rounds(t, plan, fd, path, 0, pieces, nullptr, failure, who);
+  detail::read_rounds(team, plan, fd, path, 0, pieces, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
 }
 

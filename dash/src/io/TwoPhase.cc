@@ -42,22 +42,32 @@ std::uint64_t test_fail_write() {
   return n;
 }
 
-// The team's aggregation buffers: two of `chunk` bytes per unit.
+// Two aggregation buffers of `chunk` bytes per unit: the team's library
+// segment (kept between calls) up to kCachedBuffers bytes, a segment of
+// their own (freed at the end) beyond.
+constexpr std::size_t kCachedBuffers = std::size_t(64) << 20;
 struct Buffers {
   dart_gptr_t gptr = DART_GPTR_NULL;
+  bool owned = false;
   char* local = nullptr;
   std::uint64_t chunk = 0;
-  Buffers(dart_team_t team, std::uint64_t chunk_bytes, const char* who) : chunk(chunk_bytes) {
-    check_io(dart_team_memalloc_aligned(team, std::size_t(2 * chunk), DART_TYPE_BYTE, &gptr),
-             std::string(who) + ": allocating the aggregation buffers");
+  Buffers(Team& team, std::uint64_t chunk_bytes, const char* who) : chunk(chunk_bytes) {
+    const std::size_t bytes = std::size_t(2 * chunk);
+    if (bytes <= kCachedBuffers) {
+      gptr = team.library_segment(bytes);
+    } else {
+      check_io(dart_team_memalloc_aligned(team.dart_id(), bytes, DART_TYPE_BYTE, &gptr),
+               std::string(who) + ": allocating the aggregation buffers");
+      owned = true;
+    }
     dart_gptr_t mine = gptr;
-    dart_gptr_setunit(&mine, dart_team_unit_t{team_myid(team)});
+    dart_gptr_setunit(&mine, dart_team_unit_t{team_myid(team.dart_id())});
     void* addr = nullptr;
     check_io(dart_gptr_getaddr(mine, &addr), std::string(who) + ": dart_gptr_getaddr");
     local = static_cast<char*>(addr);
   }
   ~Buffers() {
-    if (!DART_GPTR_ISNULL(gptr)) dart_team_memfree(gptr);
+    if (owned) dart_team_memfree(gptr);
   }
   Buffers(const Buffers&) = delete;
   Buffers& operator=(const Buffers&) = delete;
@@ -98,6 +108,90 @@ class PieceCursor {
  private:
   const std::vector<Piece>* pieces_;
   std::size_t next_ = 0;
+};
+
+// Moves the parts of one unit's pieces to (put) or from (get) one
+// aggregator's buffer with as few DART calls as it can: parts of equal
+// length whose buffer offsets step by one stride and whose local memory
+// follows on (the elements of a CYCLIC or BLOCKCYCLIC pattern) become one
+// strided call. Strided types are made once per (stride, length) and freed
+// with the mover (after the round's flush).
+class Mover {
+ public:
+  Mover(bool put, std::string who) : put_(put), who_(std::move(who)) {}
+  ~Mover() {
+    for (Strided& t : types_) dart_type_destroy(&t.type);
+  }
+  Mover(const Mover&) = delete;
+  Mover& operator=(const Mover&) = delete;
+
+  // Starts a chunk: offsets are relative to `base` (an aggregator's buffer).
+  void begin(dart_gptr_t base) {
+    flush();
+    base_ = base;
+  }
+  void add(char* data, std::uint64_t n, std::uint64_t at) {
+    if (count_ > 0 && n == len_ && data == data_ + count_ * len_) {
+      const std::uint64_t step = at - last_at_;
+      if (count_ == 1 && at > last_at_) stride_ = step;
+      if (at > last_at_ && step == stride_) {
+        ++count_;
+        last_at_ = at;
+        return;
+      }
+    }
+    flush();
+    data_ = data, len_ = n, first_at_ = last_at_ = at, count_ = 1, stride_ = 0;
+  }
+  // Issues what is pending.
+  void flush() {
+    if (count_ == 0) return;
+    dart_gptr_t g = base_;
+    dart_gptr_incaddr(&g, std::int64_t(first_at_));
+    dart_datatype_t remote = DART_TYPE_BYTE;
+    if (count_ > 1) remote = strided(stride_, len_);
+    if (remote == DART_TYPE_UNDEFINED) {  // too many kinds of stride: one call each
+      for (std::uint64_t k = 0; k < count_; ++k) {
+        dart_gptr_t gk = base_;
+        dart_gptr_incaddr(&gk, std::int64_t(first_at_ + k * stride_));
+        move(gk, data_ + k * len_, len_, DART_TYPE_BYTE);
+      }
+    } else {
+      move(g, data_, count_ * len_, remote);
+    }
+    count_ = 0;
+  }
+
+ private:
+  struct Strided {
+    std::uint64_t stride, len;
+    dart_datatype_t type;
+  };
+  static constexpr std::size_t kMaxTypes = 16;
+
+  dart_datatype_t strided(std::uint64_t stride, std::uint64_t len) {
+    for (const Strided& t : types_)
+      if (t.stride == stride && t.len == len) return t.type;
+    if (types_.size() == kMaxTypes) return DART_TYPE_UNDEFINED;
+    dart_datatype_t type;
+    check_io(dart_type_create_strided(DART_TYPE_BYTE, std::size_t(stride), std::size_t(len), &type),
+             who_ + ": dart_type_create_strided");
+    types_.push_back({stride, len, type});
+    return type;
+  }
+  void move(dart_gptr_t g, char* data, std::uint64_t n, dart_datatype_t remote) {
+    if (put_)
+      check_io(dart_put(g, data, std::size_t(n), DART_TYPE_BYTE, remote), who_ + ": dart_put");
+    else
+      check_io(dart_get(data, g, std::size_t(n), remote, DART_TYPE_BYTE), who_ + ": dart_get");
+  }
+
+  bool put_;
+  std::string who_;
+  dart_gptr_t base_ = DART_GPTR_NULL;
+  char* data_ = nullptr;
+  std::uint64_t len_ = 0, first_at_ = 0, last_at_ = 0, stride_ = 0, count_ = 0;
+  std::vector<Strided> types_;
 };
 
 std::vector<PieceCursor> cursors_of(const Plan& plan, const std::vector<Piece>& pieces) {
@@ -284,14 +378,15 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
   dash::internal::agree(failure, team_, who_);
 }
 
-void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
                   std::uint64_t data_offset, const std::vector<Piece>& pieces, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who) {
   if (plan.nchunks == 0) return;
+  const dart_team_t team = t.dart_id();
   const std::string w(who);
   const std::uint64_t fail_at = test_fail_write(), chunk = plan.chunk;
-  Buffers buffers(team, chunk, who);
+  Buffers buffers(t, chunk, who);
   std::vector<PieceCursor> cursors = cursors_of(plan, pieces);
   std::future<std::string> writing;
   std::uint64_t writes = 0;
@@ -303,14 +398,14 @@ void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string&
   for (std::uint64_t r = 0; r < rounds; ++r) {
     const int which = int(r % 2);
     captured(failure, [&] {
+      Mover mover(true, w);
       each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
-        cursors[i].each_in(c * chunk, plan.chunk_end(c),
-                           [&](const char* data, std::uint64_t n, std::uint64_t at) {
-                             check_io(dart_put(buffers.at(plan.aggregators[i], which, at), data, n,
-                                               DART_TYPE_BYTE, DART_TYPE_BYTE),
-                                      w + ": dart_put");
-                           });
+        mover.begin(buffers.at(plan.aggregators[i], which, 0));
+        cursors[i].each_in(
+            c * chunk, plan.chunk_end(c),
+            [&](char* data, std::uint64_t n, std::uint64_t at) { mover.add(data, n, at); });
       });
+      mover.flush();
       check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
     });
     collect(writing, failure);  // the other buffer is free for round r + 1 after the barrier
@@ -336,14 +431,15 @@ void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string&
   check_io(dart_barrier(team), w + ": dart_barrier");  // nobody uses the buffers any more
 }
 
-void read_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
                  std::uint64_t data_offset, const std::vector<Piece>& pieces,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who) {
   if (plan.nchunks == 0) return;
+  const dart_team_t team = t.dart_id();
   const std::string w(who);
   const std::uint64_t chunk = plan.chunk;
-  Buffers buffers(team, chunk, who);
+  Buffers buffers(t, chunk, who);
   std::vector<PieceCursor> cursors = cursors_of(plan, pieces);
   const std::uint64_t rounds = plan.rounds();
   // An aggregator reads its chunk of round r into buffer r % 2 and checks it.
@@ -370,14 +466,14 @@ void read_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& 
     if (r + 1 < rounds) reading = start_read(r + 1);
     const int which = int(r % 2);
     captured(failure, [&] {
+      Mover mover(false, w);
       each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
-        cursors[i].each_in(c * chunk, plan.chunk_end(c),
-                           [&](char* data, std::uint64_t n, std::uint64_t at) {
-                             check_io(dart_get(data, buffers.at(plan.aggregators[i], which, at), n,
-                                               DART_TYPE_BYTE, DART_TYPE_BYTE),
-                                      w + ": dart_get");
-                           });
+        mover.begin(buffers.at(plan.aggregators[i], which, 0));
+        cursors[i].each_in(
+            c * chunk, plan.chunk_end(c),
+            [&](char* data, std::uint64_t n, std::uint64_t at) { mover.add(data, n, at); });
       });
+      mover.flush();
       check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
     });
   }

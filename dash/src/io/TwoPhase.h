@@ -5,6 +5,7 @@
 #define DASH__SRC__IO__TWO_PHASE_H_
 
 #include <dart/dart_types.h>
+#include <dash/Team.h>
 #include <dash/internal/Failure.h>
 #include <dash/io/Pieces.h>
 
@@ -69,7 +70,7 @@ class NewFile {
 // buffer). zero_gaps: bytes no piece gives are written as zeros. sums (if
 // not null, nchunks long) gets each chunk's checksum from its aggregator
 // (0 elsewhere). Errors go into failure (not agreed). Collective.
-void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+void write_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
                   std::uint64_t data_offset, const std::vector<Piece>& pieces, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who);
@@ -77,7 +78,7 @@ void write_rounds(dart_team_t team, const Plan& plan, int fd, const std::string&
 // The read rounds: aggregators read a chunk ahead (and check it against
 // sums, if given), every unit gets its pieces. Errors go into failure (not
 // agreed). Collective.
-void read_rounds(dart_team_t team, const Plan& plan, int fd, const std::string& path,
+void read_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
                  std::uint64_t data_offset, const std::vector<Piece>& pieces,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who);

@@ -156,8 +156,8 @@ template <class Container>
 void save(Container& c, const std::string& path, const IoSettings& settings = {}) {
   const char* who = "dash::io::save";
   const IoSettings s = resolve_settings(settings);
-  detail::write_container_file(path, c.team().dart_id(), detail::layout_of(c),
-                               detail::pieces_of(c, who), s, who);
+  detail::write_container_file(path, c.team(), detail::layout_of(c), detail::pieces_of(c, who), s,
+                               who);
 }
 
 // Reads the file at path (written by save, from any pattern and unit count)
@@ -182,7 +182,7 @@ void load(const std::string& path, Container& c, const IoSettings& settings = {}
             " elements, the container " + mine.pattern.substr(0, mine.pattern.find(" over"));
   if (!wrong.empty())
     throw exception::InvalidArgument(std::string(who) + ": '" + path + "' " + wrong);
-  detail::read_container_file(path, team, detail::pieces_of(c, who), s, who);
+  detail::read_container_file(path, c.team(), detail::pieces_of(c, who), s, who);
   c.barrier();
 }
 

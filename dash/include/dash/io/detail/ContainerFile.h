@@ -52,7 +52,7 @@ struct FileLayout {
 // an earlier file at path as it was. Errors throw on every unit
 // (RuntimeError naming the path and the cause; the failing unit its own,
 // the others RemoteFailure). Collective over team.
-void write_container_file(const std::string& path, dart_team_t team, const FileLayout& layout,
+void write_container_file(const std::string& path, Team& team, const FileLayout& layout,
                           std::vector<Piece> pieces, const IoSettings& settings, const char* who);
 
 // The layout a container file's header describes, checked (magic,
@@ -65,7 +65,7 @@ FileLayout read_container_layout(const std::string& path, dart_team_t team, cons
 // at path (each chunk checked against its checksum). Throws on every unit
 // if any chunk is damaged or unreadable; the pieces' memory is then
 // unspecified. Collective over team.
-void read_container_file(const std::string& path, dart_team_t team, std::vector<Piece> pieces,
+void read_container_file(const std::string& path, Team& team, std::vector<Piece> pieces,
                          const IoSettings& settings, const char* who);
 
 }  // namespace detail

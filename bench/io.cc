@@ -1,0 +1,265 @@
+// Collective file I/O: dash::io against MPI-IO on the same layout and file
+// system, interleaved in the same run (every unit takes part; unit 0
+// reports). Each unit holds DASH_IO_BENCH_MIB MiB (default 32) laid out as:
+//
+//   layout 0 equal    every unit the same bytes, one piece, in unit order
+//   layout 1 random   sizes uniform in [1/2, 3/2] of that (MA-TAPIOCA's
+//                     "random" case), one piece each, in unit order
+//   layout 2 normal   sizes normal around it (sd 1/4, cut at 1/8 and 2x)
+//   layout 3 hacc_aos HACC-IO particles (9 four-byte variables each),
+//                     array of structures: one piece per unit
+//   layout 4 hacc_soa the same particles, structure of arrays: nine
+//                     pieces per unit, one in each variable's array
+//
+//   BM_write/<layout>  dash::io::write_pieces (file synced, renamed into
+//                      place) vs mpiio: MPI_File_open, one
+//                      MPI_File_write_at_all per piece (HACC-IO's way for
+//                      SoA), MPI_File_sync, close; both write a new file
+//   BM_read/<layout>   dash::io::read_pieces vs MPI_File_read_at_all of the
+//                      same pieces, the file's pages dropped from the page
+//                      cache before each pass
+//   BM_save            dash::io::save of a dash::Array<double> (header,
+//                      checksums) vs mpiio writing its local blocks
+//   BM_load            dash::io::load of that file into a CYCLIC array (a
+//                      different pattern) vs mpiio reading the local block
+//                      into a BLOCKED one
+// Counters: ns_per_byte (of all units' bytes), ratio_vs_mpiio = time(dash)
+// / time(mpiio), medians over the iterations. The directory is
+// DASH_IO_BENCH_DIR, else $TMPDIR, else /tmp (a fresh subdirectory).
+#include <benchmark/benchmark.h>
+#include <dash/Array.h>
+#include <dash/Init.h>
+#include <dash/Team.h>
+#include <dash/io/Pieces.h>
+#include <dash/io/Save.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/paired.h"
+#include "support/runner.h"
+
+namespace {
+
+int me = 0, units = 1;
+std::string directory;
+std::uint64_t bytes_per_unit = std::uint64_t(32) << 20;
+
+const char* const kLayoutNames[] = {"equal", "random", "normal", "hacc_aos", "hacc_soa"};
+
+// Every unit's pieces of one layout: offsets in the file and sizes (all
+// units compute all of them from the same seed).
+struct Layout {
+  std::vector<dash::io::Piece> mine;  // data pointers into `memory`
+  std::vector<char> memory;
+  std::uint64_t total = 0;  // bytes of all units
+};
+
+Layout MakeLayout(int which) {
+  std::mt19937_64 rng(20261127);
+  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(units));
+  const double n = double(bytes_per_unit);
+  std::uniform_real_distribution<double> uniform(0.5, 1.5);
+  std::normal_distribution<double> normal(1.0, 0.25);
+  for (int u = 0; u < units; ++u) {
+    double s = n;
+    if (which == 1) s = n * uniform(rng);
+    if (which == 2) s = n * std::clamp(normal(rng), 0.125, 2.0);
+    if (which >= 3) s = std::floor(n / 36) * 36;  // whole particles
+    sizes[std::size_t(u)] = std::uint64_t(s) / 8 * 8;
+  }
+  Layout l;
+  std::uint64_t before = 0;
+  for (int u = 0; u < me; ++u) before += sizes[std::size_t(u)];
+  for (std::uint64_t s : sizes) l.total += s;
+  const std::uint64_t own = sizes[std::size_t(me)];
+  l.memory.resize(own);
+  for (std::uint64_t i = 0; i < own; i += 4096) l.memory[i] = char(me + i / 4096);
+  if (which == 4) {  // nine arrays of 4-byte variables, each unit's particles in unit order
+    const std::uint64_t var = own / 9;
+    for (std::uint64_t v = 0; v < 9; ++v)
+      l.mine.push_back({v * (l.total / 9) + before / 9, l.memory.data() + v * var, var});
+  } else {
+    l.mine.push_back({before, l.memory.data(), own});
+  }
+  return l;
+}
+
+std::string PathOf(const std::string& name) { return directory + "/" + name; }
+
+// Unit 0 removes path; every unit waits.
+void Remove(const std::string& path) {
+  if (me == 0) std::remove(path.c_str());
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Unit 0 drops path's pages from the page cache; every unit waits.
+void DropCache(const std::string& path) {
+  if (me == 0) {
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd >= 0) {
+      fdatasync(fd);
+      posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+      close(fd);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void Check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI-IO: ") + what + " failed");
+}
+
+// The MPI-IO baseline: one collective call per piece index (every unit has
+// as many pieces in these layouts).
+void MpiWrite(const std::string& path, const std::vector<dash::io::Piece>& pieces) {
+  MPI_File f;
+  Check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                      MPI_INFO_NULL, &f),
+        "open");
+  for (const dash::io::Piece& p : pieces)
+    Check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
+                                MPI_STATUS_IGNORE),
+          "write_at_all");
+  Check(MPI_File_sync(f), "sync");
+  Check(MPI_File_close(&f), "close");
+}
+void MpiRead(const std::string& path, const std::vector<dash::io::Piece>& pieces) {
+  MPI_File f;
+  Check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &f), "open");
+  for (const dash::io::Piece& p : pieces)
+    Check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
+                               MPI_STATUS_IGNORE),
+          "read_at_all");
+  Check(MPI_File_close(&f), "close");
+}
+
+void Label(benchmark::State& state, const std::string& what) {
+  state.SetLabel(what + ", " + std::to_string(bytes_per_unit >> 20) + " MiB per unit, " +
+                 std::to_string(units) + " units; ratio = time(dash) / time(mpiio)");
+}
+
+void BM_write(benchmark::State& state) {
+  const int which = int(state.range(0));
+  Layout l = MakeLayout(which);
+  const std::string ours = PathOf("dash.bin"), theirs = PathOf("mpiio.bin");
+  bench::run_paired(
+      state, double(l.total), "byte",
+      bench::Side{"dash", [&] { dash::io::write_pieces(ours, l.mine); }, [&] { Remove(ours); }},
+      {bench::Side{"mpiio", [&] { MpiWrite(theirs, l.mine); }, [&] { Remove(theirs); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  state.SetBytesProcessed(state.iterations() * std::int64_t(l.total));
+  Label(state, std::string("write, layout ") + kLayoutNames[which]);
+}
+
+void BM_read(benchmark::State& state) {
+  const int which = int(state.range(0));
+  Layout l = MakeLayout(which);
+  const std::string path = PathOf("read.bin");
+  dash::io::write_pieces(path, l.mine);
+  bench::run_paired(
+      state, double(l.total), "byte",
+      bench::Side{"dash", [&] { dash::io::read_pieces(path, l.mine); }, [&] { DropCache(path); }},
+      {bench::Side{"mpiio", [&] { MpiRead(path, l.mine); }, [&] { DropCache(path); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  state.SetBytesProcessed(state.iterations() * std::int64_t(l.total));
+  Label(state, std::string("read, layout ") + kLayoutNames[which]);
+  Remove(path);
+}
+
+// The local block of a BLOCKED array as a piece of its file (no header).
+std::vector<dash::io::Piece> LocalBlock(dash::Array<double>& a) {
+  if (a.lsize() == 0) return {};
+  return {{std::uint64_t(a.pattern().global(0)) * 8, reinterpret_cast<char*>(a.lbegin()),
+           std::uint64_t(a.lsize()) * 8}};
+}
+
+void BM_save(benchmark::State& state) {
+  const std::size_t n = std::size_t(bytes_per_unit / 8) * std::size_t(units);
+  dash::Array<double> a(n);
+  std::fill(a.lbegin(), a.lend(), double(me));
+  a.barrier();
+  const std::vector<dash::io::Piece> block = LocalBlock(a);
+  const std::string ours = PathOf("save.dash"), theirs = PathOf("save.mpiio");
+  bench::run_paired(
+      state, double(n * 8), "byte",
+      bench::Side{"dash", [&] { dash::io::save(a, ours); }, [&] { Remove(ours); }},
+      {bench::Side{"mpiio", [&] { MpiWrite(theirs, block); }, [&] { Remove(theirs); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  state.SetBytesProcessed(state.iterations() * std::int64_t(n * 8));
+  Label(state,
+        "dash::io::save of a BLOCKED dash::Array<double> (header, checksums) vs its local "
+        "blocks by MPI-IO");
+}
+
+void BM_load(benchmark::State& state) {
+  const std::size_t n = std::size_t(bytes_per_unit / 8) * std::size_t(units);
+  dash::Array<double> a(n);
+  std::fill(a.lbegin(), a.lend(), double(me));
+  a.barrier();
+  const std::string ours = PathOf("load.dash"), theirs = PathOf("load.mpiio");
+  dash::io::save(a, ours);
+  MpiWrite(theirs, LocalBlock(a));
+  dash::Array<double> cyclic(n, dash::CYCLIC);
+  const std::vector<dash::io::Piece> block = LocalBlock(a);
+  bench::run_paired(
+      state, double(n * 8), "byte",
+      bench::Side{"dash", [&] { dash::io::load(ours, cyclic); }, [&] { DropCache(ours); }},
+      {bench::Side{"mpiio", [&] { MpiRead(theirs, block); }, [&] { DropCache(theirs); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  state.SetBytesProcessed(state.iterations() * std::int64_t(n * 8));
+  Label(state,
+        "dash::io::load into a CYCLIC dash::Array<double> vs MPI-IO reading the BLOCKED "
+        "local blocks");
+  Remove(ours);
+  Remove(theirs);
+}
+
+// Fixed iterations: the passes are collective.
+BENCHMARK(BM_write)->DenseRange(0, 4)->Iterations(5)->UseManualTime()->Unit(
+    benchmark::kMillisecond);
+BENCHMARK(BM_read)->DenseRange(0, 4)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_save)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_load)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return bench::guarded_main("io", [&] {
+    dash::init(&argc, &argv);
+    me = int(dash::myid().id);
+    units = int(dash::size());
+    if (const char* mib = std::getenv("DASH_IO_BENCH_MIB"))
+      bytes_per_unit = std::strtoull(mib, nullptr, 10) << 20;
+    char name[4096] = {};
+    if (me == 0) {
+      const char* base = std::getenv("DASH_IO_BENCH_DIR");
+      if (!base) base = std::getenv("TMPDIR");
+      std::snprintf(name, sizeof name, "%s/dash-io-bench-XXXXXX", base ? base : "/tmp");
+      if (mkdtemp(name) == nullptr) name[0] = '\0';
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (name[0] == '\0') throw std::runtime_error("cannot make the benchmark's directory");
+    directory = name;
+    bench::RunOptions options;
+    options.context = {{"directory", directory},
+                       {"bytes_per_unit", std::to_string(bytes_per_unit)},
+                       bench::env_context("DASH_IO_AGGREGATORS", "unset (one per node)"),
+                       bench::env_context("DASH_IO_BUFFER_SIZE", "unset (4M)")};
+    bench::run_on_every_unit(argc, argv, me, units, options);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0) rmdir(directory.c_str());
+    dash::finalize();
+  });
+}
