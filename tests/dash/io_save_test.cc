@@ -177,6 +177,47 @@ TEST(IoSave, Matrix_Tile_LoadsAsRows_AsArray_Header) {
   ExpectValues(tiles);
 }
 
+// Elements of 12 bytes cut by the 4 KiB chunks' borders, in strided runs
+// (CYCLIC, BLOCKCYCLIC) and a 2-D BLOCKED x BLOCKED matrix (strided rows).
+struct Triple {
+  std::int32_t a, b, c;
+  bool operator==(const Triple& o) const { return a == o.a && b == o.b && c == o.c; }
+};
+Triple TripleAt(std::int64_t g) { return {std::int32_t(g), std::int32_t(-g), std::int32_t(g * 7)}; }
+
+TEST(IoSave, PiecesCutByChunks_StridedRuns) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::size_t n = 3 * 4096 + 5;
+  for (int way = 0; way < 3; ++way) {
+    SCOPED_TRACE("way " + std::to_string(way));
+    dash::Array<Triple> a(n, way == 0   ? dash::CYCLIC
+                             : way == 1 ? dash::BLOCKCYCLIC(3)
+                                        : dash::BLOCKED);
+    for (std::size_t li = 0; li < a.lsize(); ++li)
+      a.lbegin()[li] = TripleAt(std::int64_t(a.pattern().global(long(li))));
+    a.barrier();
+    dash::io::save(a, dir.file("t"), {0, 4096});
+    EXPECT_EQ(dash::io::file_layout(dir.file("t")).type_name, "bytes<12>");
+    dash::Array<Triple> b(n, way == 0 ? dash::BLOCKCYCLIC(5) : dash::CYCLIC);
+    dash::io::load(dir.file("t"), b, {nunits() > 1 ? 2 : 1, 0});
+    std::vector<Triple> all(n);
+    dash::copy(b.begin(), b.end(), all.data());
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], TripleAt(std::int64_t(i))) << i;
+  }
+  const long rows = 41, cols = 29;
+  dash::Matrix<std::int64_t, 2> m(rows, cols, dash::BLOCKED, dash::BLOCKED);
+  FillMatrix(m);
+  dash::io::save(m, dir.file("m"), {0, 4096});
+  dash::Matrix<std::int64_t, 2> t(rows, cols, dash::TILE(3), dash::TILE(7));
+  dash::io::load(dir.file("m"), t, {0, 0});
+  ExpectValues(t);
+  dash::Matrix<std::int64_t, 2> back(rows, cols, dash::BLOCKED, dash::BLOCKED);
+  dash::io::save(t, dir.file("t2"), {0, 8192 + 8});
+  dash::io::load(dir.file("t2"), back);
+  ExpectValues(back);
+}
+
 // A file written by every unit loads on a team of fewer units.
 TEST(IoSave, LoadsOnTeamOfFewerUnits) {
   SharedDir dir;

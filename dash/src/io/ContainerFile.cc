@@ -136,7 +136,7 @@ std::uint64_t FileLayout::data_bytes() const {
 }
 
 void write_container_file(const std::string& path, Team& t, const FileLayout& layout,
-                          std::vector<Piece> pieces, const IoSettings& settings, const char* who) {
+                          std::vector<Run> runs, const IoSettings& settings, const char* who) {
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   if (layout.extents.size() > std::size_t(kMaxFileDims) ||
@@ -144,14 +144,14 @@ void write_container_file(const std::string& path, Team& t, const FileLayout& la
     throw exception::InvalidArgument(w + ": more than 8 dimensions, or a type name of 64 bytes");
   dash::internal::Failure failure;
   const std::uint64_t data_bytes = layout.data_bytes();
-  captured(failure, [&] { sort_and_check(pieces, data_bytes, who); });
+  captured(failure, [&] { sort_and_check(runs, data_bytes, who); });
   dash::internal::agree(failure, team, who);
   const std::uint64_t chunk =
       std::max<std::uint64_t>(1, std::min(settings.buffer_bytes, data_bytes));
   const Plan plan = make_plan(team, data_bytes, chunk, settings.aggregators);
   NewFile file(path, team, plan.mine >= 0, who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
-  write_rounds(t, plan, file.fd(), file.temporary(), kHeaderBytes, pieces, false, &sums, failure,
+  write_rounds(t, plan, file.fd(), file.temporary(), kHeaderBytes, runs, false, &sums, failure,
                who);
   // The checksums to unit 0, which writes them after the data, and the header.
   std::vector<std::uint64_t> all(sums.size(), 0);
@@ -188,14 +188,14 @@ void write_container_file(const std::string& path, Team& t, const FileLayout& la
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
 }
 
-void read_container_file(const std::string& path, Team& t, std::vector<Piece> pieces,
+void read_container_file(const std::string& path, Team& t, std::vector<Run> runs,
                          const IoSettings& settings, const char* who) {
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   std::vector<std::uint64_t> sums;
   const Header h = read_header(path, team, who, &sums);
   dash::internal::Failure failure;
-  captured(failure, [&] { sort_and_check(pieces, h.data_bytes, who); });
+  captured(failure, [&] { sort_and_check(runs, h.data_bytes, who); });
   const Plan plan = make_plan(team, h.data_bytes, h.chunk_bytes, settings.aggregators);
   int fd = -1;
   if (plan.mine >= 0)
@@ -210,7 +210,7 @@ void read_container_file(const std::string& path, Team& t, std::vector<Piece> pi
     }
   } close_fd{fd};
   dash::internal::agree(failure, team, who);
-  read_rounds(t, plan, fd, path, kHeaderBytes, pieces, &sums, failure, who);
+  read_rounds(t, plan, fd, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);
 }
 

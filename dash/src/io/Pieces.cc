@@ -27,6 +27,14 @@ constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
 
 namespace detail {
 
+// One run per piece: user pieces are checked for overlaps, not merged.
+std::vector<Run> runs_of(const std::vector<Piece>& pieces) {
+  std::vector<Run> runs;
+  runs.reserve(pieces.size());
+  for (const Piece& p : pieces) runs.push_back(Run{p.offset, p.data, p.bytes, 0, 1});
+  return runs;
+}
+
 void check_io_flags(const char* call) {
   char err[DART_FLAG_ERROR_SIZE];
   std::uint64_t value = 0;
@@ -73,14 +81,15 @@ void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team
   detail::check_io(dart_allreduce(&mine[1], &all[1], 1, DART_TYPE_ULONGLONG, DART_OP_SUM, t),
                    w + ": dart_allreduce");
   const std::uint64_t file_bytes = all[0];
+  std::vector<detail::Run> runs = detail::runs_of(pieces);
   dash::internal::Failure failure;
-  detail::captured(failure, [&] { detail::sort_and_check(pieces, file_bytes, who); });
+  detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   dash::internal::agree(failure, t, who);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
   const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
   detail::NewFile file(path, t, plan.mine >= 0, who);
   // Pieces that do not cover the file leave gaps, written as zeros.
-  detail::write_rounds(team, plan, file.fd(), file.temporary(), 0, pieces, all[1] != file_bytes,
+  detail::write_rounds(team, plan, file.fd(), file.temporary(), 0, runs, all[1] != file_bytes,
                        nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
 }
@@ -104,7 +113,8 @@ void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
   dash::internal::agree(failure, t, who);
   detail::check_io(dart_bcast(&file_bytes, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, t),
                    w + ": dart_bcast");
-  detail::captured(failure, [&] { detail::sort_and_check(pieces, file_bytes, who); });
+  std::vector<detail::Run> runs = detail::runs_of(pieces);
+  detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
   const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
   int fd = -1;
@@ -122,7 +132,7 @@ void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
     }
   } close_fd{fd};
   dash::internal::agree(failure, t, who);
-  detail::read_rounds(team, plan, fd, path, 0, pieces, nullptr, failure, who);
+  detail::read_rounds(team, plan, fd, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
 }
 

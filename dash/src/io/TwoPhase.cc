@@ -80,42 +80,73 @@ struct Buffers {
   }
 };
 
-// Walks the calling unit's pieces (sorted) chunk by chunk of one
-// aggregator's domain.
-class PieceCursor {
+// One part of a run inside a chunk: `count` pieces of `len` bytes at
+// offset `at` of the chunk, `stride` apart, from or into data (contiguous).
+struct Part {
+  char* data;
+  std::uint64_t len, at, stride, count;
+};
+
+// Walks the calling unit's runs (sorted by offset) chunk by chunk of one
+// aggregator's domain (chunks in order): the runs that began keep their
+// place, a piece cut by a chunk's end goes on in the next chunk.
+class RunSweep {
  public:
-  PieceCursor(const std::vector<Piece>& pieces, std::uint64_t from) : pieces_(&pieces) {
-    next_ = std::size_t(std::lower_bound(pieces.begin(), pieces.end(), from,
-                                         [](const Piece& p, std::uint64_t at) {
-                                           return p.offset + p.bytes <= at;
-                                         }) -
-                        pieces.begin());
+  RunSweep(const std::vector<Run>& runs, std::uint64_t from) : runs_(&runs) {
+    // Runs that began before the domain and reach into it start at their
+    // first piece that ends after `from`.
+    for (; next_ < runs.size() && runs[next_].offset < from; ++next_) {
+      const Run& r = runs[next_];
+      if (r.end() <= from) continue;
+      std::uint64_t k = 0;
+      if (r.count > 1 && from > r.offset + r.len) k = (from - r.offset - r.len) / r.stride + 1;
+      while (k < r.count && r.offset + k * r.stride + r.len <= from) ++k;
+      if (k < r.count) active_.push_back({next_, k});
+    }
   }
-  // f(memory, bytes, offset in the chunk) for the parts of pieces in
-  // [begin, end); chunks must come in order.
+  // f(Part) for the pieces (and parts of pieces) in [begin, end).
   template <class F>
   void each_in(std::uint64_t begin, std::uint64_t end, F&& f) {
-    const std::vector<Piece>& ps = *pieces_;
-    while (next_ < ps.size() && ps[next_].offset < end) {
-      const Piece& p = ps[next_];
-      const std::uint64_t from = std::max(p.offset, begin), to = std::min(p.offset + p.bytes, end);
-      if (to > from) f(p.data + (from - p.offset), to - from, from - begin);
-      if (p.offset + p.bytes > end) return;  // goes on in the next chunk
-      ++next_;
+    const std::vector<Run>& runs = *runs_;
+    for (; next_ < runs.size() && runs[next_].offset < end; ++next_) active_.push_back({next_, 0});
+    std::size_t kept = 0;
+    for (Active a : active_) {
+      const Run& r = runs[a.run];
+      while (a.k < r.count) {
+        const std::uint64_t off = r.offset + a.k * r.stride;
+        if (off >= end) break;
+        if (off < begin || off + r.len > end) {  // a piece cut by the chunk's start or end
+          const std::uint64_t from = std::max(off, begin), to = std::min(off + r.len, end);
+          f(Part{r.data + a.k * r.len + (from - off), to - from, from - begin, 0, 1});
+          if (off + r.len > end) break;  // its rest comes with the next chunk
+          ++a.k;
+          continue;
+        }
+        // Whole pieces a.k .. k_end - 1 lie in [begin, end).
+        std::uint64_t k_end = r.count;
+        if (r.count > 1) k_end = std::min(r.count, (end - r.offset - r.len) / r.stride + 1);
+        f(Part{r.data + a.k * r.len, r.len, off - begin, r.stride, k_end - a.k});
+        a.k = k_end;
+      }
+      if (a.k < r.count) active_[kept++] = a;
     }
+    active_.resize(kept);
   }
 
  private:
-  const std::vector<Piece>* pieces_;
+  struct Active {
+    std::size_t run;
+    std::uint64_t k;  // next piece
+  };
+  const std::vector<Run>* runs_;
   std::size_t next_ = 0;
+  std::vector<Active> active_;
 };
 
-// Moves the parts of one unit's pieces to (put) or from (get) one
-// aggregator's buffer with as few DART calls as it can: parts of equal
-// length whose buffer offsets step by one stride and whose local memory
-// follows on (the elements of a CYCLIC or BLOCKCYCLIC pattern) become one
-// strided call. Strided types are made once per (stride, length) and freed
-// with the mover (after the round's flush).
+// Moves parts to (put) or from (get) aggregators' buffers: a part of one
+// piece with one contiguous call, of several pieces with one strided call
+// (its strided type made once per stride and length, and freed with the
+// mover, after the round's flush).
 class Mover {
  public:
   Mover(bool put, std::string who) : put_(put), who_(std::move(who)) {}
@@ -125,41 +156,18 @@ class Mover {
   Mover(const Mover&) = delete;
   Mover& operator=(const Mover&) = delete;
 
-  // Starts a chunk: offsets are relative to `base` (an aggregator's buffer).
-  void begin(dart_gptr_t base) {
-    flush();
-    base_ = base;
-  }
-  void add(char* data, std::uint64_t n, std::uint64_t at) {
-    if (count_ > 0 && n == len_ && data == data_ + count_ * len_) {
-      const std::uint64_t step = at - last_at_;
-      if (count_ == 1 && at > last_at_) stride_ = step;
-      if (at > last_at_ && step == stride_) {
-        ++count_;
-        last_at_ = at;
-        return;
-      }
+  // Moves part p of the chunk in the buffer at `base`.
+  void move(dart_gptr_t base, const Part& p) {
+    dart_gptr_t g = base;
+    dart_gptr_incaddr(&g, std::int64_t(p.at));
+    if (p.count == 1) return call(g, p.data, p.len, DART_TYPE_BYTE);
+    const dart_datatype_t remote = strided(p.stride, p.len);
+    if (remote != DART_TYPE_UNDEFINED) return call(g, p.data, p.count * p.len, remote);
+    for (std::uint64_t k = 0; k < p.count; ++k) {  // too many kinds of stride: one call each
+      dart_gptr_t gk = base;
+      dart_gptr_incaddr(&gk, std::int64_t(p.at + k * p.stride));
+      call(gk, p.data + k * p.len, p.len, DART_TYPE_BYTE);
     }
-    flush();
-    data_ = data, len_ = n, first_at_ = last_at_ = at, count_ = 1, stride_ = 0;
-  }
-  // Issues what is pending.
-  void flush() {
-    if (count_ == 0) return;
-    dart_gptr_t g = base_;
-    dart_gptr_incaddr(&g, std::int64_t(first_at_));
-    dart_datatype_t remote = DART_TYPE_BYTE;
-    if (count_ > 1) remote = strided(stride_, len_);
-    if (remote == DART_TYPE_UNDEFINED) {  // too many kinds of stride: one call each
-      for (std::uint64_t k = 0; k < count_; ++k) {
-        dart_gptr_t gk = base_;
-        dart_gptr_incaddr(&gk, std::int64_t(first_at_ + k * stride_));
-        move(gk, data_ + k * len_, len_, DART_TYPE_BYTE);
-      }
-    } else {
-      move(g, data_, count_ * len_, remote);
-    }
-    count_ = 0;
   }
 
  private:
@@ -179,7 +187,7 @@ class Mover {
     types_.push_back({stride, len, type});
     return type;
   }
-  void move(dart_gptr_t g, char* data, std::uint64_t n, dart_datatype_t remote) {
+  void call(dart_gptr_t g, char* data, std::uint64_t n, dart_datatype_t remote) {
     if (put_)
       check_io(dart_put(g, data, std::size_t(n), DART_TYPE_BYTE, remote), who_ + ": dart_put");
     else
@@ -188,17 +196,14 @@ class Mover {
 
   bool put_;
   std::string who_;
-  dart_gptr_t base_ = DART_GPTR_NULL;
-  char* data_ = nullptr;
-  std::uint64_t len_ = 0, first_at_ = 0, last_at_ = 0, stride_ = 0, count_ = 0;
   std::vector<Strided> types_;
 };
 
-std::vector<PieceCursor> cursors_of(const Plan& plan, const std::vector<Piece>& pieces) {
-  std::vector<PieceCursor> cursors;
+std::vector<RunSweep> sweeps_of(const Plan& plan, const std::vector<Run>& runs) {
+  std::vector<RunSweep> sweeps;
   for (std::size_t i = 0; i < plan.aggregators.size(); ++i)
-    cursors.emplace_back(pieces, plan.first[i] * plan.chunk);
-  return cursors;
+    sweeps.emplace_back(runs, plan.first[i] * plan.chunk);
+  return sweeps;
 }
 
 // f(aggregator index, chunk) for the chunks round r moves.
@@ -298,20 +303,23 @@ Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, 
   return p;
 }
 
-void sort_and_check(std::vector<Piece>& pieces, std::uint64_t data_bytes, const char* who) {
-  pieces.erase(
-      std::remove_if(pieces.begin(), pieces.end(), [](const Piece& p) { return p.bytes == 0; }),
-      pieces.end());
-  std::sort(pieces.begin(), pieces.end(),
-            [](const Piece& a, const Piece& b) { return a.offset < b.offset; });
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (pieces[i].offset > data_bytes || pieces[i].bytes > data_bytes - pieces[i].offset)
+void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who) {
+  runs.erase(std::remove_if(runs.begin(), runs.end(),
+                            [](const Run& r) { return r.len == 0 || r.count == 0; }),
+             runs.end());
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.offset < b.offset; });
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    if (r.offset > data_bytes || r.end() > data_bytes || (r.count > 1 && r.stride < r.len))
       throw exception::InvalidArgument(std::string(who) + ": a piece ends beyond the data (" +
-                                       std::to_string(pieces[i].offset + pieces[i].bytes) + " > " +
+                                       std::to_string(r.end()) + " > " +
                                        std::to_string(data_bytes) + " bytes)");
-    if (i > 0 && pieces[i - 1].offset + pieces[i - 1].bytes > pieces[i].offset)
+    // Pieces of single runs (what write_pieces and read_pieces get) must not
+    // overlap; runs of several pieces come from patterns, which never do.
+    if (i > 0 && runs[i - 1].count == 1 && r.count == 1 && runs[i - 1].end() > r.offset)
       throw exception::InvalidArgument(std::string(who) + ": two pieces overlap at byte " +
-                                       std::to_string(pieces[i].offset));
+                                       std::to_string(r.offset));
   }
 }
 
@@ -379,7 +387,7 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
 }
 
 void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
-                  std::uint64_t data_offset, const std::vector<Piece>& pieces, bool zero_gaps,
+                  std::uint64_t data_offset, const std::vector<Run>& runs, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who) {
   if (plan.nchunks == 0) return;
@@ -387,7 +395,7 @@ void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
   const std::string w(who);
   const std::uint64_t fail_at = test_fail_write(), chunk = plan.chunk;
   Buffers buffers(t, chunk, who);
-  std::vector<PieceCursor> cursors = cursors_of(plan, pieces);
+  std::vector<RunSweep> sweeps = sweeps_of(plan, runs);
   std::future<std::string> writing;
   std::uint64_t writes = 0;
   const std::uint64_t rounds = plan.rounds();
@@ -400,12 +408,10 @@ void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
     captured(failure, [&] {
       Mover mover(true, w);
       each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
-        mover.begin(buffers.at(plan.aggregators[i], which, 0));
-        cursors[i].each_in(
-            c * chunk, plan.chunk_end(c),
-            [&](char* data, std::uint64_t n, std::uint64_t at) { mover.add(data, n, at); });
+        const dart_gptr_t base = buffers.at(plan.aggregators[i], which, 0);
+        sweeps[i].each_in(c * chunk, plan.chunk_end(c),
+                          [&](const Part& p) { mover.move(base, p); });
       });
-      mover.flush();
       check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
     });
     collect(writing, failure);  // the other buffer is free for round r + 1 after the barrier
@@ -432,7 +438,7 @@ void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
 }
 
 void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
-                 std::uint64_t data_offset, const std::vector<Piece>& pieces,
+                 std::uint64_t data_offset, const std::vector<Run>& runs,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who) {
   if (plan.nchunks == 0) return;
@@ -440,7 +446,7 @@ void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
   const std::string w(who);
   const std::uint64_t chunk = plan.chunk;
   Buffers buffers(t, chunk, who);
-  std::vector<PieceCursor> cursors = cursors_of(plan, pieces);
+  std::vector<RunSweep> sweeps = sweeps_of(plan, runs);
   const std::uint64_t rounds = plan.rounds();
   // An aggregator reads its chunk of round r into buffer r % 2 and checks it.
   auto start_read = [&](std::uint64_t r) -> std::future<std::string> {
@@ -468,12 +474,10 @@ void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
     captured(failure, [&] {
       Mover mover(false, w);
       each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
-        mover.begin(buffers.at(plan.aggregators[i], which, 0));
-        cursors[i].each_in(
-            c * chunk, plan.chunk_end(c),
-            [&](char* data, std::uint64_t n, std::uint64_t at) { mover.add(data, n, at); });
+        const dart_gptr_t base = buffers.at(plan.aggregators[i], which, 0);
+        sweeps[i].each_in(c * chunk, plan.chunk_end(c),
+                          [&](const Part& p) { mover.move(base, p); });
       });
-      mover.flush();
       check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
     });
   }

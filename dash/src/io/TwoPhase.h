@@ -8,6 +8,7 @@
 #include <dash/Team.h>
 #include <dash/internal/Failure.h>
 #include <dash/io/Pieces.h>
+#include <dash/io/detail/ContainerFile.h>
 
 #include <cstdint>
 #include <string>
@@ -33,9 +34,9 @@ struct Plan {
 // Local (the same on every unit).
 Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, int wanted);
 
-// Drops empty pieces, sorts by offset; InvalidArgument if one ends beyond
-// data_bytes or two overlap. Local.
-void sort_and_check(std::vector<Piece>& pieces, std::uint64_t data_bytes, const char* who);
+// Drops empty runs, sorts by offset; InvalidArgument if one ends beyond
+// data_bytes or two single pieces overlap. Local.
+void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who);
 
 // A file written as "<path>.tmp.<pid of unit 0>": unit 0 creates it, the
 // aggregators open it; commit() puts it at path. Until then (or if commit
@@ -64,22 +65,22 @@ class NewFile {
   bool committed_ = false;
 };
 
-// The write rounds: every unit's (sorted) pieces into the aggregators'
+// The write rounds: every unit's (sorted) runs into the aggregators'
 // buffers, each aggregator writing its chunks at data_offset + chunk
 // offset of fd (a helper thread, while the next round fills the other
 // buffer). zero_gaps: bytes no piece gives are written as zeros. sums (if
 // not null, nchunks long) gets each chunk's checksum from its aggregator
 // (0 elsewhere). Errors go into failure (not agreed). Collective.
 void write_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
-                  std::uint64_t data_offset, const std::vector<Piece>& pieces, bool zero_gaps,
+                  std::uint64_t data_offset, const std::vector<Run>& runs, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who);
 
 // The read rounds: aggregators read a chunk ahead (and check it against
-// sums, if given), every unit gets its pieces. Errors go into failure (not
+// sums, if given), every unit gets its runs. Errors go into failure (not
 // agreed). Collective.
 void read_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
-                 std::uint64_t data_offset, const std::vector<Piece>& pieces,
+                 std::uint64_t data_offset, const std::vector<Run>& runs,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who);
 

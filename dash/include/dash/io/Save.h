@@ -127,9 +127,10 @@ FileLayout layout_of(const Container& c) {
   return l;
 }
 
-// The calling unit's elements of c as pieces of the file's data. Local.
+// The calling unit's elements of c as runs of the file's data. Local,
+// O(local runs of the pattern).
 template <class Container>
-std::vector<Piece> pieces_of(Container& c, const char* who) {
+std::vector<Run> runs_of(Container& c, const char* who) {
   using T = typename Container::value_type;
   using P = typename Container::pattern_type;
   if constexpr (P::ndim() > 1) {
@@ -138,13 +139,12 @@ std::vector<Piece> pieces_of(Container& c, const char* who) {
                                        ": column-major patterns are not supported yet (the file "
                                        "is row-major): save a row-major copy");
   }
-  std::vector<Piece> pieces;
+  RunMerger runs;
   dash::internal::for_each_local_run(c.begin(), c.end(), [&](T* b, T* e, auto, auto gidx) {
-    pieces.push_back(Piece{std::uint64_t(gidx) * sizeof(T),
-                           const_cast<char*>(reinterpret_cast<const char*>(b)),
-                           std::uint64_t(e - b) * sizeof(T)});
+    runs.add(std::uint64_t(gidx) * sizeof(T), const_cast<char*>(reinterpret_cast<const char*>(b)),
+             std::uint64_t(e - b) * sizeof(T));
   });
-  return pieces;
+  return std::move(runs.runs());
 }
 
 }  // namespace detail
@@ -156,7 +156,7 @@ template <class Container>
 void save(Container& c, const std::string& path, const IoSettings& settings = {}) {
   const char* who = "dash::io::save";
   const IoSettings s = resolve_settings(settings);
-  detail::write_container_file(path, c.team(), detail::layout_of(c), detail::pieces_of(c, who), s,
+  detail::write_container_file(path, c.team(), detail::layout_of(c), detail::runs_of(c, who), s,
                                who);
 }
 
@@ -182,7 +182,7 @@ void load(const std::string& path, Container& c, const IoSettings& settings = {}
             " elements, the container " + mine.pattern.substr(0, mine.pattern.find(" over"));
   if (!wrong.empty())
     throw exception::InvalidArgument(std::string(who) + ": '" + path + "' " + wrong);
-  detail::read_container_file(path, c.team(), detail::pieces_of(c, who), s, who);
+  detail::read_container_file(path, c.team(), detail::runs_of(c, who), s, who);
   c.barrier();
 }
 

@@ -46,14 +46,58 @@ struct FileLayout {
   std::uint64_t data_bytes() const;
 };
 
-// Writes `layout` and the elements of every unit's `pieces` (together they
-// must cover the data once; sorted or not) to "<path>.tmp-<n>" and renames
+// `count` pieces of `len` bytes of the calling unit: piece k lies at
+// offset + k * stride of the data and at data + k * len in memory (the
+// elements of a CYCLIC pattern, or the rows of a tile, are one run).
+struct Run {
+  std::uint64_t offset = 0;
+  char* data = nullptr;
+  std::uint64_t len = 0, stride = 0, count = 1;
+  std::uint64_t end() const { return offset + (count - 1) * stride + len; }
+};
+
+// Builds runs from pieces given in the order of their memory: a piece that
+// continues the last one in memory and in the file lengthens it, one that
+// continues it in memory at the next step of a constant stride joins it.
+// Local, O(1) per piece.
+class RunMerger {
+ public:
+  void add(std::uint64_t offset, char* data, std::uint64_t len) {
+    if (len == 0) return;
+    if (!runs_.empty()) {
+      Run& r = runs_.back();
+      if (r.count == 1 && data == r.data + r.len && offset == r.offset + r.len) {
+        r.len += len;
+        return;
+      }
+      if (len == r.len && data == r.data + r.count * r.len) {
+        if (r.count == 1 && offset >= r.offset + r.len) {
+          r.stride = offset - r.offset;
+          r.count = 2;
+          return;
+        }
+        if (r.count > 1 && offset == r.offset + r.count * r.stride) {
+          ++r.count;
+          return;
+        }
+      }
+    }
+    runs_.push_back(Run{offset, data, len, 0, 1});
+  }
+  std::vector<Run>& runs() { return runs_; }
+
+ private:
+  std::vector<Run> runs_;
+};
+
+// Writes `layout` and the elements of every unit's `runs` (together they
+// must cover the data once; in any order) to "<path>.tmp-<n>" and renames
 // it to path once every aggregator's chunks are on disk: a failure leaves
 // an earlier file at path as it was. Errors throw on every unit
 // (RuntimeError naming the path and the cause; the failing unit its own,
 // the others RemoteFailure). Collective over team.
 void write_container_file(const std::string& path, Team& team, const FileLayout& layout,
-                          std::vector<Piece> pieces, const IoSettings& settings, const char* who);
+                          std::vector<Run> runs, const IoSettings& settings, const char* who);
 
 // The layout a container file's header describes, checked (magic,
 // version, header checksum, the file's size). RuntimeError on every unit
@@ -61,11 +105,11 @@ void write_container_file(const std::string& path, Team& team, const FileLayout&
 // team.
 FileLayout read_container_layout(const std::string& path, dart_team_t team, const char* who);
 
-// Reads the elements of the calling unit's `pieces` from the container file
+// Reads the elements of the calling unit's `runs` from the container file
 // at path (each chunk checked against its checksum). Throws on every unit
-// if any chunk is damaged or unreadable; the pieces' memory is then
+// if any chunk is damaged or unreadable; the runs' memory is then
 // unspecified. Collective over team.
-void read_container_file(const std::string& path, Team& team, std::vector<Piece> pieces,
+void read_container_file(const std::string& path, Team& team, std::vector<Run> runs,
                          const IoSettings& settings, const char* who);
 
 }  // namespace detail
