@@ -127,6 +127,13 @@ FileLayout layout_of(const Container& c) {
   return l;
 }
 
+template <class P, class = void>
+struct has_local_blocks : std::false_type {};
+template <class P>
+struct has_local_blocks<P, std::void_t<decltype(std::declval<const P&>().local_nblocks()),
+                                       decltype(std::declval<const P&>().local_block(0).offset(0))>>
+    : std::true_type {};
+
 // The calling unit's elements of c as runs of the file's data. Local,
 // O(local runs of the pattern).
 template <class Container>
@@ -140,6 +147,29 @@ std::vector<Run> runs_of(Container& c, const char* who) {
                                        "is row-major): save a row-major copy");
   }
   RunMerger runs;
+  if constexpr (P::ndim() == 1 && has_local_blocks<P>::value) {
+    // A 1-D pattern dealing blocks round the units: the full local blocks
+    // are one strided run, at most one shorter last block another (O(1),
+    // where walking a CYCLIC array would take a step per element).
+    const P& p = c.pattern();
+    const auto n = std::uint64_t(p.local_nblocks());
+    char* base = reinterpret_cast<char*>(const_cast<T*>(c.lbegin()));
+    if (n == 0 || c.lsize() == 0) return {};
+    const auto b0 = p.local_block(0), last = p.local_block(typename P::index_type(n - 1));
+    const std::uint64_t len = std::uint64_t(b0.extent(0)), first = std::uint64_t(b0.offset(0));
+    const std::uint64_t stride = n > 1 ? std::uint64_t(p.local_block(1).offset(0)) - first : len;
+    if (n == 1 || std::uint64_t(last.offset(0)) == first + (n - 1) * stride) {
+      const std::uint64_t full = std::uint64_t(last.extent(0)) == len ? n : n - 1;
+      std::vector<Run> out;
+      if (full > 0)
+        out.push_back(
+            Run{first * sizeof(T), base, len * sizeof(T), full > 1 ? stride * sizeof(T) : 0, full});
+      if (full < n)
+        out.push_back(Run{std::uint64_t(last.offset(0)) * sizeof(T), base + full * len * sizeof(T),
+                          std::uint64_t(last.extent(0)) * sizeof(T), 0, 1});
+      return out;
+    }
+  }
   dash::internal::for_each_local_run(c.begin(), c.end(), [&](T* b, T* e, auto, auto gidx) {
     runs.add(std::uint64_t(gidx) * sizeof(T), const_cast<char*>(reinterpret_cast<const char*>(b)),
              std::uint64_t(e - b) * sizeof(T));
