@@ -65,6 +65,11 @@ IoSettings resolve_settings(const IoSettings& given) {
   return s;
 }
 
+int aggregator_count(Team& team, const IoSettings& settings) {
+  const IoSettings s = resolve_settings(settings);
+  return int(detail::make_plan(team.dart_id(), 1, 1, s.aggregators).aggregators.size());
+}
+
 void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
                   const IoSettings& settings) {
   const char* who = "dash::io::write_pieces";

@@ -50,6 +50,10 @@ struct IoSettings {
 // throws InvalidArgument naming a malformed flag. Local.
 IoSettings resolve_settings(const IoSettings& given);
 
+// How many units aggregate with these settings on this team (the flags
+// and defaults filling in zeros). Local.
+int aggregator_count(Team& team, const IoSettings& settings = {});
+
 // Writes every unit's pieces to the plain file at path, replacing it when
 // complete. Errors throw on every unit (RuntimeError naming the path and
 // the cause). Collective over team.
