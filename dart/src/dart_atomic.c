@@ -13,7 +13,12 @@ static dart_ret_t prepare(const char* call, dart_gptr_t gptr, size_t nelem, dart
   dart_ret_t ret = dart__check_op(call, op, *t, true);
   if (ret != DART_OK) return ret;
   DART_CHECK_ARG(call, nelem <= SIZE_MAX / (*t)->size, "%zu elements overflow size_t", nelem);
-  return dart__resolve(call, gptr, nelem * (*t)->size, to);
+  ret = dart__resolve(call, gptr, nelem * (*t)->size, to);
+  if (ret != DART_OK) return ret;
+  /* OpenMPI's atomics on MPI_Win_create windows crash (PLATFORM.md). */
+  DART_CHECK_ARG(call, !to->seg->registered,
+                 "atomics on registered memory (dart_team_memregister) are not supported");
+  return DART_OK;
 }
 
 /* MIN or MAX of one unsigned element at disp, as a compare-and-swap loop

@@ -183,6 +183,7 @@ static dart_ret_t flush(const char* call, dart_gptr_t gptr, flush_kind_t kind) {
   if (ret != DART_OK) return ret;
   __atomic_thread_fence(__ATOMIC_SEQ_CST); /* order fast-path stores */
   MPI_Win win = to.seg->win;
+  if (win == MPI_WIN_NULL) return DART_OK; /* a registered segment of a one-unit team */
   switch (kind) {
     case FLUSH_ONE:
       DART_MPI_CALL(call, MPI_Win_flush(to.target, win));

@@ -148,6 +148,8 @@ typedef struct dart_segment {
   char** shm_base;     /* per team unit: load/store address or NULL */
   MPI_Aint* disp_base; /* per team unit: displacement of its part in win */
   int locked;          /* bit 0: win, bit 1: shm_win (window pair) in a lock_all epoch */
+  bool registered;     /* memory the units brought (dart_team_memregister); win is
+                          MPI_WIN_NULL for a team of one unit */
 } dart_segment_t;
 
 /* Allocates a segment of nbytes per unit on the team. Collective: the units
@@ -158,6 +160,13 @@ typedef struct dart_segment {
  * the same result. */
 dart_ret_t dart__segment_alloc(const char* call, struct dart_team_data* team, size_t nbytes,
                                uint64_t check, bool args_ok, int16_t segid, dart_segment_t** seg);
+
+/* Makes nbytes at base (the caller's memory) a segment of the team: one
+ * MPI_Win_create window, no shared window (the caller reaches its own part
+ * by load/store, every other unit by RMA). Collective; the same agreement
+ * as dart__segment_alloc (without the node memory check). */
+dart_ret_t dart__segment_register(const char* call, struct dart_team_data* team, size_t nbytes,
+                                  void* base, bool args_ok, int16_t segid, dart_segment_t** seg);
 
 /* Test hook: when set to n > 0 on a unit, its n-th next collective set-up
  * (segment or team) behaves as if memory ran out before communicating.

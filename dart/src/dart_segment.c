@@ -80,7 +80,9 @@ enum { SETUP_BAD_ARGS = 1, SETUP_NOMEM = 2, SETUP_NODE_TOO_SMALL = 4 };
  * blocking window creation. Returns the same verdict on every unit. */
 static dart_ret_t agree_before_window(const char* call, dart_team_data_t* team, size_t nbytes,
                                       uint64_t check, int local_flags, int shm_units) {
-  if (nbytes > (node_memory_bytes() / (uint64_t)shm_units)) local_flags |= SETUP_NODE_TOO_SMALL;
+  /* shm_units 0: memory the units brought (registered), nothing to back. */
+  if (shm_units > 0 && nbytes > (node_memory_bytes() / (uint64_t)shm_units))
+    local_flags |= SETUP_NODE_TOO_SMALL;
   /* MAX of x and of ~x gives max and min in one reduction. */
   uint64_t v[5] = {nbytes, ~(uint64_t)nbytes, check, ~check, (uint64_t)local_flags};
   DART_MPI_COLLECTIVE(call, team,
@@ -211,6 +213,76 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
     if (failed & 1) {
       /* Windows that exist on some units only cannot be freed (MPI_Win_free
        * is collective over all of them): they stay until MPI_Finalize. */
+      if (ret == MPI_SUCCESS)
+        dart__log(DART_LOG_WARN, call, "the window made on this unit is left until MPI_Finalize");
+      free(bases);
+      free(disps);
+      free(seg);
+    } else {
+      dart__segment_free(call, seg);
+    }
+    return dret;
+  }
+  *out = seg;
+  return DART_OK;
+}
+
+dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size_t nbytes,
+                                  void* base, bool args_ok, int16_t segid, dart_segment_t** out) {
+  *out = NULL;
+  int local_flags = args_ok ? 0 : SETUP_BAD_ARGS;
+  dart_segment_t* seg = calloc(1, sizeof *seg);
+  char** bases = calloc((size_t)team->size, sizeof *bases);
+  MPI_Aint* disps = calloc((size_t)team->size, sizeof *disps);
+  if (seg == NULL || bases == NULL || disps == NULL) local_flags |= SETUP_NOMEM;
+  if (!args_ok) nbytes = 0;
+  dart_ret_t dret = agree_before_window(call, team, nbytes, 0, local_flags, 0);
+  if (dret != DART_OK) {
+    free(seg);
+    free(bases);
+    free(disps);
+    return dret;
+  }
+  seg->segid = segid;
+  seg->teamid = team->id;
+  seg->nbytes = nbytes;
+  seg->shm_base = bases;
+  seg->disp_base = disps; /* all 0: each window starts at its unit's base */
+  seg->win = MPI_WIN_NULL;
+  seg->shm_win = MPI_WIN_NULL;
+  seg->local_base = base;
+  bases[team->myid] = base; /* the caller's own part by load/store, the others' by RMA */
+  seg->registered = true;
+  /* A team of one unit reaches nothing remotely: no window (OpenMPI cannot
+   * make an MPI_Win_create window on one rank, PLATFORM.md). */
+  int ret = team->size == 1
+                ? MPI_SUCCESS
+                : MPI_Win_create(base, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, team->comm, &seg->win);
+  int failed = 0;
+  if (team->size == 1) {
+    /* nothing more to make */
+  } else if (ret != MPI_SUCCESS) {
+    dart__mpi_error(ret, call, "MPI_Win_create");
+    failed = 1;
+  } else {
+    ++dart__state.live_windows;
+    MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN);
+    const int lock = MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
+    if (lock == MPI_SUCCESS) {
+      seg->locked |= 1;
+    } else {
+      dart__mpi_error(lock, call, "MPI_Win_lock_all");
+      failed = 2;
+    }
+  }
+  dret = agree_after_window(call, team, &failed);
+  if (dret == DART_OK && failed != 0 && ret == MPI_SUCCESS) {
+    dret = DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
+                              "making the window of team %d failed on another unit", (int)team->id);
+  }
+  if (dret == DART_OK && failed != 0) dret = DART_ERR_OTHER;
+  if (dret != DART_OK) {
+    if (failed & 1) {
       if (ret == MPI_SUCCESS)
         dart__log(DART_LOG_WARN, call, "the window made on this unit is left until MPI_Finalize");
       free(bases);

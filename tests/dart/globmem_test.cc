@@ -537,3 +537,53 @@ TEST(DartCustomType, OddSizedElementsInTheLocalPoolAreReadByOthers) {
 }
 
 }  // namespace
+
+namespace {
+
+// Memory a unit brings (here a mapping of its own) becomes a team segment: the owner reads
+// and writes it by load/store, every other unit (on this node too) by put and get; sizes that
+// differ between units are refused on every unit; deregistering leaves the memory as it was.
+TEST(DartTeamMemregister, OwnMemoryReachedByEveryUnit_SizesMustAgree) {
+  const std::size_t n = 1000 + 3;
+  std::vector<std::int64_t> mine(n);
+  for (std::size_t i = 0; i < n; ++i) mine[i] = std::int64_t(Me()) * 100000 + std::int64_t(i);
+  dart_gptr_t g;
+  ASSERT_EQ(DART_OK, dart_team_memregister(DART_TEAM_ALL, n, DART_TYPE_LONGLONG, mine.data(), &g));
+  // Local address of the own part is the registered memory.
+  dart_gptr_t own = g;
+  dart_gptr_setunit(&own, dart_team_unit_t{Me()});
+  void* addr = nullptr;
+  ASSERT_EQ(DART_OK, dart_gptr_getaddr(own, &addr));
+  EXPECT_EQ(addr, mine.data());
+  // Every unit reads every unit's part; then writes one value into the next unit's part.
+  for (int u = 0; u < N(); ++u) {
+    std::vector<std::int64_t> got(n, -1);
+    dart_gptr_t p = g;
+    dart_gptr_setunit(&p, dart_team_unit_t{u});
+    ASSERT_EQ(DART_OK, dart_get_blocking(got.data(), p, n, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], std::int64_t(u) * 100000 + std::int64_t(i));
+  }
+  ASSERT_EQ(DART_OK, dart_barrier(DART_TEAM_ALL));
+  dart_gptr_t next = g;
+  dart_gptr_setunit(&next, dart_team_unit_t{(Me() + 1) % N()});
+  dart_gptr_incaddr(&next, 8 * 7);
+  const std::int64_t v = -1 - Me();
+  ASSERT_EQ(DART_OK, dart_put_blocking(next, &v, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  ASSERT_EQ(DART_OK, dart_barrier(DART_TEAM_ALL));
+  std::int64_t old = 0, one = 1;
+  EXPECT_EQ(DART_ERR_INVAL,
+            dart_fetch_and_op(next, &one, &old, DART_TYPE_LONGLONG, DART_OP_SUM));  // no atomics
+  ASSERT_EQ(DART_OK, dart_team_memderegister(g));
+  EXPECT_EQ(mine[7], -1 - (Me() + N() - 1) % N());
+  EXPECT_EQ(mine[8], std::int64_t(Me()) * 100000 + 8);
+  // Different sizes: refused everywhere.
+  if (N() > 1) {
+    dart_gptr_t bad;
+    EXPECT_EQ(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, n - std::size_t(Me() % 2),
+                                                    DART_TYPE_LONGLONG, mine.data(), &bad));
+    EXPECT_TRUE(DART_GPTR_ISNULL(bad));
+  }
+}
+
+}  // namespace

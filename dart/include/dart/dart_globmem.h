@@ -62,6 +62,19 @@ dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
 /* Frees a team segment. Collective over the segment's team. */
 dart_ret_t dart_team_memfree(dart_gptr_t gptr);
 
+/* Makes nelem elements of dtype at addr, memory of the calling unit (e.g. a
+ * file it mapped), a team segment and returns a pointer to unit 0's part:
+ * the caller reaches its own part by load/store, every other unit, on its
+ * node too, by MPI RMA. addr must stay valid until dart_team_memderegister.
+ * Every unit passes the same nelem; errors as dart_team_memalloc_aligned
+ * (the same result on every unit). Collective over the team. */
+dart_ret_t dart_team_memregister(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
+                                 void* addr, dart_gptr_t* gptr);
+
+/* Ends a registration: the window goes, the memory stays the caller's.
+ * Collective over the segment's team. */
+dart_ret_t dart_team_memderegister(dart_gptr_t gptr);
+
 /* Allocates nelem elements of dtype in the calling unit's allocation pool
  * (size set by DART_LOCAL_POOL_SIZE); other units reach it by put/get. Local.
  * Returns DART_ERR_NOMEM when the pool is full. */
