@@ -8,6 +8,7 @@
 // Unit 0 prints, last,
 //   bandwidth_GBps=<x> tier=<chosen> aggregators=<a> checksum=<hex>
 #include <dash/io/Pieces.h>
+#include <dash/io/Tiers.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -48,7 +49,9 @@ const char* const kUsage =
     "  --via V              dash or mpiio (default: dash)\n"
     "  --aggregators A      aggregators (dash: DASH_IO_AGGREGATORS, default one per\n"
     "                       node; mpiio: the cb_nodes hint, default MPI's choice: 0)\n"
-    "  --tier T             where aggregation buffers live: dram or auto (default: auto)\n"
+    "  --tier T             where dash::io's aggregation buffers live: dram, shm (a RAM\n"
+    "                       file system), disk (node-local storage, DASH_IO_NODE_DIR) or\n"
+    "                       auto (default; DASH_IO_TIERS describes the tiers)\n"
     "  --dir PATH           directory of the file (default: $TMPDIR, else /tmp)\n"
     "  --seed X             seed of the sizes (default: 1)\n"
     "  --keep               leave the file (a write leaves it anyway for a later read)\n"
@@ -73,6 +76,7 @@ struct Options {
   bool via_dash = true;
   int aggregators = 0;
   std::string dir;
+  std::string tier = "auto";
   std::uint64_t seed = 1;
 };
 
@@ -118,13 +122,8 @@ Options parse_args(int argc, char** argv) {
     } else if (name == "--aggregators") {
       o.aggregators = int(examples::parse_integer(name, opt.value(), 1, 1 << 24));
     } else if (name == "--tier") {
-      const std::string v = opt.value();
-      if (v == "shm" || v == "disk")
-        throw examples::UsageError("--tier " + v +
-                                   ": not available yet (the memory tiers are not built); use "
-                                   "dram or auto");
-      const char* const tiers[] = {"dram", "auto"};
-      choose(name, v, tiers);
+      const char* const tiers[] = {"dram", "shm", "disk", "auto"};
+      o.tier = tiers[choose(name, opt.value(), tiers)];
     } else if (name == "--dir") {
       o.dir = opt.value();
       if (o.dir.empty()) throw examples::UsageError("--dir: expected a directory");
@@ -252,6 +251,8 @@ int run(const Options& o) {
   Share s = share_of(o, me, units);
   dash::io::IoSettings settings;
   settings.aggregators = o.aggregators;
+  settings.tier = o.tier;
+  std::string tier = "dram";  // MPI-IO's collective buffers are in memory
   const int aggregators =
       o.via_dash ? dash::io::aggregator_count(dash::Team::All(), settings) : o.aggregators;
   if (me == 0)
@@ -259,13 +260,15 @@ int run(const Options& o) {
                 units, kLayouts[int(o.layout)], s.total, kModes[int(o.mode)],
                 o.via_dash ? "dash" : "mpiio", path.c_str());
   if (o.mode != Mode::read) fill(s, o.seed);
+  // The tiers are probed on first use (tens of ms): before the clock starts.
+  if (o.via_dash && o.tier == "auto")
+    examples::agreed_or_usage_error("--tier auto", [] { dash::io::node_tiers(); });
   auto move = [&](bool write) {
     if (o.via_dash) {
       examples::agreed_or_usage_error(write ? "write" : "read", [&] {
-        if (write)
-          dash::io::write_pieces(path, s.pieces, dash::Team::All(), settings);
-        else
-          dash::io::read_pieces(path, s.pieces, dash::Team::All(), settings);
+        tier = (write ? dash::io::write_pieces(path, s.pieces, dash::Team::All(), settings)
+                      : dash::io::read_pieces(path, s.pieces, dash::Team::All(), settings))
+                   .tier;
       });
     } else {
       if (write && me == 0) std::remove(path.c_str());  // a new file, as dash::io writes
@@ -291,8 +294,8 @@ int run(const Options& o) {
   if (me == 0) {
     if (all_wrong > 0)
       std::printf("io-bench: %" PRIu64 " words differ from what was written\n", all_wrong);
-    std::printf("bandwidth_GBps=%.3f tier=dram aggregators=%d checksum=%016" PRIx64 "\n",
-                bytes / slowest * 1e-9, aggregators, all_sum);
+    std::printf("bandwidth_GBps=%.3f tier=%s aggregators=%d checksum=%016" PRIx64 "\n",
+                bytes / slowest * 1e-9, tier.c_str(), aggregators, all_sum);
   }
   return all_wrong > 0 ? 1 : 0;
 }

@@ -9,7 +9,9 @@
 #include <dash/bp/Master.h>
 #include <dash/internal/CopyEngine.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -112,15 +114,39 @@ TEST(DashFlags, InitNamesAMalformedIoFlag) {
   const std::size_t saved = CopyEngine::instance().threshold_bytes();
   int argc = 0;
   char** argv = nullptr;
-  for (const auto& bad : {std::make_pair("DASH_IO_AGGREGATORS", "-1"),
-                          std::make_pair("DASH_IO_AGGREGATORS", "16777217"),
-                          std::make_pair("DASH_IO_BUFFER_SIZE", "4Q"),
-                          std::make_pair("DASH_IO_BUFFER_SIZE", "100"),
-                          std::make_pair("DASH_IO_BUFFER_SIZE", "2G"),
-                          std::make_pair("DASH_IO_TEST_FAIL_WRITE", "x")}) {
+  for (const auto& bad :
+       {std::make_pair("DASH_IO_AGGREGATORS", "-1"),
+        std::make_pair("DASH_IO_AGGREGATORS", "16777217"),
+        std::make_pair("DASH_IO_BUFFER_SIZE", "4Q"), std::make_pair("DASH_IO_BUFFER_SIZE", "100"),
+        std::make_pair("DASH_IO_BUFFER_SIZE", "2G"),
+        std::make_pair("DASH_IO_TEST_FAIL_WRITE", "x")}) {
     ScopedEnv flag(bad.first, bad.second);
     ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });
   }
+  CopyEngine::instance().set_threshold_bytes(saved);
+}
+
+// A tier file with garbage stops dash::init, naming the file and the line.
+TEST(DashFlags, InitNamesTheBadLineOfATierFile) {
+  if (dash_test::myid() != 0) return;  // the tier table is per process: one unit checks
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                           "/dash-flags-tiers-" + std::to_string(getpid());
+  {
+    std::ofstream out(path);
+    out << "dram 100ns 8GB/s 16G no\nssd 1us 2GB/s 100G yes /scratch\n";
+  }
+  ScopedEnv flag("DASH_IO_TIERS", path.c_str());
+  int argc = 0;
+  char** argv = nullptr;
+  try {
+    dash::init(&argc, &argv);
+    ADD_FAILURE() << "a tier file with an unknown tier was accepted";
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":2: unknown tier 'ssd'"), std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
   CopyEngine::instance().set_threshold_bytes(saved);
 }
 

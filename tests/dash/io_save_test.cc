@@ -12,12 +12,14 @@
 #include <dash/Team.h>
 #include <dash/algorithm/Copy.h>
 #include <dash/io/Save.h>
+#include <dash/io/Tiers.h>
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -73,6 +75,15 @@ class SharedDir {
 };
 
 std::int64_t Value(std::int64_t g) { return g * 1000003 + 17; }
+
+// Settings: aggregators, buffer bytes, tier (0 and "": the flags' or the defaults).
+dash::io::IoSettings Io(int aggregators, std::uint64_t buffer, const std::string& tier = "") {
+  dash::io::IoSettings s;
+  s.aggregators = aggregators;
+  s.buffer_bytes = buffer;
+  s.tier = tier;
+  return s;
+}
 
 // Every element of a (read back through dash::copy, not through the file
 // code) equals Value of its row-major global index, on every unit.
@@ -132,9 +143,9 @@ TEST(IoSave, Array_RoundTrip_OddSizes_Patterns_Aggregators_Buffers) {
         dash::Array<std::int64_t> a(n, dash::BLOCKCYCLIC(7));
         Fill(a);
         const std::string path = dir.file("a" + std::to_string(n));
-        dash::io::save(a, path, dash::io::IoSettings{aggregators, buffer});
+        dash::io::save(a, path, Io(aggregators, buffer));
         dash::Array<std::int64_t> b(n, dash::CYCLIC);
-        dash::io::load(path, b, dash::io::IoSettings{aggregators, 0});
+        dash::io::load(path, b, Io(aggregators, 0));
         ExpectValues(b);
         dash::Array<std::int64_t> c(n);  // BLOCKED, the flags' settings
         dash::io::load(path, c);
@@ -158,7 +169,7 @@ TEST(IoSave, Matrix_Tile_LoadsAsRows_AsArray_Header) {
   dash::Matrix<std::int64_t, 2> m(rows, cols, dash::TILE(8), dash::TILE(5));
   FillMatrix(m);
   const std::string path = dir.file("m");
-  dash::io::save(m, path, dash::io::IoSettings{0, 4096});
+  dash::io::save(m, path, Io(0, 4096));
   const dash::io::FileLayout layout = dash::io::file_layout(path);
   EXPECT_EQ(layout.type_name, "int64");
   EXPECT_EQ(layout.element_size, 8u);
@@ -197,10 +208,10 @@ TEST(IoSave, PiecesCutByChunks_StridedRuns) {
     for (std::size_t li = 0; li < a.lsize(); ++li)
       a.lbegin()[li] = TripleAt(std::int64_t(a.pattern().global(long(li))));
     a.barrier();
-    dash::io::save(a, dir.file("t"), {0, 4096});
+    dash::io::save(a, dir.file("t"), Io(0, 4096));
     EXPECT_EQ(dash::io::file_layout(dir.file("t")).type_name, "bytes<12>");
     dash::Array<Triple> b(n, way == 0 ? dash::BLOCKCYCLIC(5) : dash::CYCLIC);
-    dash::io::load(dir.file("t"), b, {nunits() > 1 ? 2 : 1, 0});
+    dash::io::load(dir.file("t"), b, Io(nunits() > 1 ? 2 : 1, 0));
     std::vector<Triple> all(n);
     dash::copy(b.begin(), b.end(), all.data());
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(all[i], TripleAt(std::int64_t(i))) << i;
@@ -208,12 +219,12 @@ TEST(IoSave, PiecesCutByChunks_StridedRuns) {
   const long rows = 41, cols = 29;
   dash::Matrix<std::int64_t, 2> m(rows, cols, dash::BLOCKED, dash::BLOCKED);
   FillMatrix(m);
-  dash::io::save(m, dir.file("m"), {0, 4096});
+  dash::io::save(m, dir.file("m"), Io(0, 4096));
   dash::Matrix<std::int64_t, 2> t(rows, cols, dash::TILE(3), dash::TILE(7));
-  dash::io::load(dir.file("m"), t, {0, 0});
+  dash::io::load(dir.file("m"), t, Io(0, 0));
   ExpectValues(t);
   dash::Matrix<std::int64_t, 2> back(rows, cols, dash::BLOCKED, dash::BLOCKED);
-  dash::io::save(t, dir.file("t2"), {0, 8192 + 8});
+  dash::io::save(t, dir.file("t2"), Io(0, 8192 + 8));
   dash::io::load(dir.file("t2"), back);
   ExpectValues(back);
 }
@@ -227,7 +238,7 @@ TEST(IoSave, LoadsOnTeamOfFewerUnits) {
   for (std::size_t li = 0; li < a.lsize(); ++li)
     a.lbegin()[li] = double(Value(std::int64_t(a.pattern().global(long(li)))));
   a.barrier();
-  dash::io::save(a, dir.file("d"), dash::io::IoSettings{0, 8192});
+  dash::io::save(a, dir.file("d"), Io(0, 8192));
   dash::Team& all = dash::Team::All();
   if (all.size() < 2) {
     dash::Array<double> b(n, dash::CYCLIC);
@@ -238,7 +249,7 @@ TEST(IoSave, LoadsOnTeamOfFewerUnits) {
   dash::Team& part = all.split(2);
   if (part.position() == 0) {
     dash::Array<double> b(n, dash::CYCLIC, part);
-    dash::io::load(dir.file("d"), b, dash::io::IoSettings{1, 0});
+    dash::io::load(dir.file("d"), b, Io(1, 0));
     ExpectValues(b);
   }
   all.barrier();
@@ -252,7 +263,7 @@ TEST(IoSave, BadInput_ThrowsEverywhere_OldFileIntact) {
   dash::Array<std::int64_t> a(n);
   Fill(a);
   const std::string path = dir.file("good");
-  dash::io::save(a, path, dash::io::IoSettings{0, 4096});
+  dash::io::save(a, path, Io(0, 4096));
 
   // A directory that does not exist, and a path through a regular file.
   ExpectThrowEverywhere<dash::exception::RuntimeError>(
@@ -282,10 +293,7 @@ TEST(IoSave, BadInput_ThrowsEverywhere_OldFileIntact) {
   other.barrier();
   setenv("DASH_IO_TEST_FAIL_WRITE", "1", 1);
   ExpectThrowEverywhere<dash::exception::RuntimeError>(
-      [&] {
-        dash::io::save(other, path, dash::io::IoSettings{0, 4096});
-      },
-      "");
+      [&] { dash::io::save(other, path, Io(0, 4096)); }, "");
   unsetenv("DASH_IO_TEST_FAIL_WRITE");
   dash::Array<std::int64_t> back(n, dash::CYCLIC);
   dash::io::load(path, back);
@@ -369,7 +377,7 @@ TEST(IoPieces, RandomSizes_Gaps_RoundTrip) {
     for (int s = me, k = 0; s < slots; s += units, ++k)
       pieces.push_back({std::uint64_t(s) * 10000, mine[std::size_t(k)].data(), len(s)});
     const std::string path = dir.file("pieces" + std::to_string(buffer));
-    dash::io::write_pieces(path, pieces, dash::Team::All(), {0, buffer});
+    dash::io::write_pieces(path, pieces, dash::Team::All(), Io(0, buffer));
     // The file, byte by byte (unit 0).
     if (me == 0) {
       std::ifstream in(path, std::ios::binary);
@@ -390,7 +398,7 @@ TEST(IoPieces, RandomSizes_Gaps_RoundTrip) {
     for (int s = other; s < slots; s += units) back.emplace_back(len(s), char(0));
     for (int s = other, k = 0; s < slots; s += units, ++k)
       wanted.push_back({std::uint64_t(s) * 10000, back[std::size_t(k)].data(), len(s)});
-    dash::io::read_pieces(path, wanted, dash::Team::All(), {1, buffer});
+    dash::io::read_pieces(path, wanted, dash::Team::All(), Io(1, buffer));
     for (int s = other, k = 0; s < slots; s += units, ++k)
       for (std::uint64_t i = 0; i < len(s); ++i)
         ASSERT_EQ(back[std::size_t(k)][i], PieceByte(other, s, i)) << "slot " << s;
@@ -412,6 +420,80 @@ TEST(IoPieces, Overlap_BeyondEnd_Missing_ThrowEverywhere) {
       [&] { dash::io::read_pieces(dir.file("f"), myid() == nunits() - 1 ? beyond : fine); }, "");
   ExpectThrowEverywhere<dash::exception::RuntimeError>(
       [&] { dash::io::read_pieces(dir.file("missing"), fine); }, "");
+}
+
+}  // namespace
+
+namespace {
+
+// Every usable tier carries the same file: save on one, load on another; the report says
+// which tier held the buffers. A tier this node lacks is refused on every unit.
+TEST(IoTiers, SaveAndLoadThroughEveryTier) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::vector<dash::io::Tier>& tiers = dash::io::node_tiers();
+  ASSERT_FALSE(tiers.empty());
+  EXPECT_EQ(tiers[0].name, "dram");
+  const std::size_t n = 6007;
+  dash::Array<std::int64_t> a(n, dash::BLOCKCYCLIC(5));
+  Fill(a);
+  std::vector<std::string> names;
+  for (const dash::io::Tier& t : tiers) names.push_back(t.name);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    SCOPED_TRACE("tier " + names[i]);
+    const std::string path = dir.file("tier-" + names[i]);
+    const dash::io::IoReport wrote = dash::io::save(a, path, Io(0, 8192, names[i]));
+    EXPECT_EQ(wrote.tier, names[i]);
+    EXPECT_EQ(wrote.chunk_bytes, 8192u);
+    dash::Array<std::int64_t> b(n, dash::CYCLIC);
+    const std::string other = names[(i + 1) % names.size()];
+    EXPECT_EQ(dash::io::load(path, b, Io(nunits(), 0, other)).tier, other);
+    ExpectValues(b);
+  }
+  const dash::io::IoReport automatic = dash::io::save(a, dir.file("auto"), Io(0, 0, "auto"));
+  EXPECT_NE(std::find(names.begin(), names.end(), automatic.tier), names.end());
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::save(a, dir.file("x"), Io(0, 0, "tape")); }, "tape");
+}
+
+// The tier file: good lines, comments, defaults; each kind of garbage named by line.
+TEST(IoTiers, TierFileParsedAndGarbageNamedByLine) {
+  const std::vector<dash::io::Tier> t = dash::io::parse_tiers(
+      "# name latency bandwidth capacity persistent [directory]\n"
+      "dram 100ns 8GB/s 16G no\n"
+      "\n"
+      "disk 40us 0.5GB/s 200G yes /scratch/local  # node-local SSD\n",
+      "tiers.txt");
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].name, "dram");
+  EXPECT_DOUBLE_EQ(t[0].latency_s, 100e-9);
+  EXPECT_DOUBLE_EQ(t[0].bandwidth_Bps, 8e9);
+  EXPECT_EQ(t[0].capacity, std::uint64_t(16) << 30);
+  EXPECT_FALSE(t[0].persistent);
+  EXPECT_EQ(t[1].directory, "/scratch/local");
+  EXPECT_TRUE(t[1].persistent);
+  EXPECT_DOUBLE_EQ(t[1].latency_s, 40e-6);
+  EXPECT_EQ(t[1].source, "tiers.txt:4");
+  const std::pair<const char*, const char*> bad[] = {
+      {"dram 1ns 1GB/s 1G no\nnvram 1ns 1GB/s 1G no\n", "tiers.txt:2: unknown tier 'nvram'"},
+      {"dram 1ns 1GB/s 1G\n", "tiers.txt:1: expected: name latency"},
+      {"dram fast 1GB/s 1G no\n", "tiers.txt:1: bad latency 'fast'"},
+      {"dram 1ns 1GB 1G no\n", "tiers.txt:1: bad bandwidth '1GB'"},
+      {"dram 1ns 1GB/s 1X no\n", "tiers.txt:1: bad capacity '1X'"},
+      {"dram 1ns 1GB/s 1G maybe\n", "tiers.txt:1: persistent must be yes or no"},
+      {"dram 1ns 1GB/s 1G no\ndram 2ns 1GB/s 1G no\n", "tiers.txt:2: tier 'dram' given twice"},
+      {"dram 1ns 0GB/s 1G no\n", "tiers.txt:1: bandwidth must be above 0"},
+      {"\x01\x02garbage\n", "tiers.txt:1: unknown tier"},
+      {"# nothing\n", "tiers.txt:1: no tier described"}};
+  for (const auto& [text, message] : bad) {
+    SCOPED_TRACE(text);
+    try {
+      dash::io::parse_tiers(text, "tiers.txt");
+      ADD_FAILURE() << "accepted";
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -135,8 +135,8 @@ std::uint64_t FileLayout::data_bytes() const {
   return n;
 }
 
-void write_container_file(const std::string& path, Team& t, const FileLayout& layout,
-                          std::vector<Run> runs, const IoSettings& settings, const char* who) {
+IoReport write_container_file(const std::string& path, Team& t, const FileLayout& layout,
+                              std::vector<Run> runs, const IoSettings& settings, const char* who) {
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   if (layout.extents.size() > std::size_t(kMaxFileDims) ||
@@ -148,7 +148,8 @@ void write_container_file(const std::string& path, Team& t, const FileLayout& la
   dash::internal::agree(failure, team, who);
   const std::uint64_t chunk =
       std::max<std::uint64_t>(1, std::min(settings.buffer_bytes, data_bytes));
-  const Plan plan = make_plan(team, data_bytes, chunk, settings.aggregators);
+  Plan plan = make_plan(team, data_bytes, chunk, settings.aggregators);
+  plan.tier = agree_tier(t, settings.tier, 2 * chunk, who);
   NewFile file(path, team, plan.mine >= 0, who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
   write_rounds(t, plan, file.fd(), file.temporary(), kHeaderBytes, runs, false, &sums, failure,
@@ -186,17 +187,20 @@ void write_container_file(const std::string& path, Team& t, const FileLayout& la
     std::memcpy(tail.data(), all.data(), tail.size());
   }
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
+  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk};
 }
 
-void read_container_file(const std::string& path, Team& t, std::vector<Run> runs,
-                         const IoSettings& settings, const char* who) {
+IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> runs,
+                             const IoSettings& settings, const char* who) {
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   std::vector<std::uint64_t> sums;
   const Header h = read_header(path, team, who, &sums);
   dash::internal::Failure failure;
   captured(failure, [&] { sort_and_check(runs, h.data_bytes, who); });
-  const Plan plan = make_plan(team, h.data_bytes, h.chunk_bytes, settings.aggregators);
+  Plan plan = make_plan(team, h.data_bytes, h.chunk_bytes, settings.aggregators);
+  dash::internal::agree(failure, team, who);
+  plan.tier = agree_tier(t, settings.tier, 2 * h.chunk_bytes, who);
   int fd = -1;
   if (plan.mine >= 0)
     captured(failure, [&] {
@@ -212,6 +216,7 @@ void read_container_file(const std::string& path, Team& t, std::vector<Run> runs
   dash::internal::agree(failure, team, who);
   read_rounds(t, plan, fd, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);
+  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk};
 }
 
 }  // namespace detail

@@ -4,11 +4,13 @@
 #include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/io/Pieces.h>
+#include <dash/io/Tiers.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@ namespace {
 constexpr std::uint64_t kDefaultBuffer = std::uint64_t(4) << 20;
 constexpr std::uint64_t kMaxBuffer = std::uint64_t(1) << 30;
 constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
+const char* const kTiers[] = {"dram", "shm", "disk", "auto"};
 
 }  // namespace
 
@@ -45,6 +48,20 @@ void check_io_flags(const char* call) {
       dart_flag_integer("DASH_IO_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
                         sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
+  int tier = 0;
+  const char* text = nullptr;
+  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
+      dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
+      dart_flag_text("DASH_IO_NODE_DIR", 4095, &text, err, sizeof err) != DART_OK)
+    throw exception::InvalidArgument(std::string(call) + ": " + err);
+  // A tier file is read now, so that garbage in it stops the start.
+  if (dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) == DART_OK && text != nullptr) {
+    try {
+      node_tiers();
+    } catch (const std::exception& e) {
+      throw exception::InvalidArgument(std::string(call) + ": DASH_IO_TIERS: " + e.what());
+    }
+  }
 }
 
 }  // namespace detail
@@ -56,22 +73,41 @@ IoSettings resolve_settings(const IoSettings& given) {
           DART_OK ||
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
+  int tier = 3;  // auto
+  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK)
+    throw exception::InvalidArgument(err);
   IoSettings s;
   s.aggregators = given.aggregators > 0 ? given.aggregators : int(a);
   s.buffer_bytes = given.buffer_bytes > 0 ? given.buffer_bytes : b;
+  s.tier = given.tier.empty() ? kTiers[tier] : given.tier;
+  if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
+    throw exception::InvalidArgument("dash::io: tier '" + s.tier +
+                                     "' (expected dram, shm, disk or auto)");
   if (given.aggregators < 0 || s.buffer_bytes > kMaxBuffer)
     throw exception::InvalidArgument(
         "dash::io: aggregators must be at least 0 and buffers at most 1 GiB");
   return s;
 }
 
+namespace {
+
+IoReport report_of(const detail::Plan& plan) {
+  IoReport r;
+  r.tier = plan.tier;
+  r.aggregators = int(plan.aggregators.size());
+  r.chunk_bytes = plan.chunk;
+  return r;
+}
+
+}  // namespace
+
 int aggregator_count(Team& team, const IoSettings& settings) {
   const IoSettings s = resolve_settings(settings);
   return int(detail::make_plan(team.dart_id(), 1, 1, s.aggregators).aggregators.size());
 }
 
-void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
-                  const IoSettings& settings) {
+IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
+                      const IoSettings& settings) {
   const char* who = "dash::io::write_pieces";
   const std::string w(who);
   const IoSettings s = resolve_settings(settings);
@@ -91,16 +127,18 @@ void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   dash::internal::agree(failure, t, who);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
-  const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
+  detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
+  plan.tier = detail::agree_tier(team, s.tier, 2 * chunk, who);
   detail::NewFile file(path, t, plan.mine >= 0, who);
   // Pieces that do not cover the file leave gaps, written as zeros.
   detail::write_rounds(team, plan, file.fd(), file.temporary(), 0, runs, all[1] != file_bytes,
                        nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
+  return report_of(plan);
 }
 
-void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
-                 const IoSettings& settings) {
+IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
+                     const IoSettings& settings) {
   const char* who = "dash::io::read_pieces";
   const std::string w(who);
   const IoSettings s = resolve_settings(settings);
@@ -121,7 +159,9 @@ void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
   std::vector<detail::Run> runs = detail::runs_of(pieces);
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
-  const detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
+  detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
+  dash::internal::agree(failure, t, who);
+  plan.tier = detail::agree_tier(team, s.tier, 2 * chunk, who);
   int fd = -1;
   if (plan.mine >= 0 && !failure.any())
     detail::captured(failure, [&] {
@@ -139,6 +179,7 @@ void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
   dash::internal::agree(failure, t, who);
   detail::read_rounds(team, plan, fd, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
+  return report_of(plan);
 }
 
 }  // namespace io

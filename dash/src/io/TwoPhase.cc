@@ -15,6 +15,7 @@
 #include <future>
 #include <utility>
 
+#include "io/TierMemory.h"
 #include "ooc/Checksum.h"
 
 namespace dash {
@@ -42,35 +43,17 @@ std::uint64_t test_fail_write() {
   return n;
 }
 
-// Two aggregation buffers of `chunk` bytes per unit: the team's library
-// segment (kept between calls) up to kCachedBuffers bytes, a segment of
-// their own (freed at the end) beyond.
-constexpr std::size_t kCachedBuffers = std::size_t(64) << 20;
+// Two aggregation buffers of `chunk` bytes per unit on a memory tier.
 struct Buffers {
-  dart_gptr_t gptr = DART_GPTR_NULL;
-  bool owned = false;
-  char* local = nullptr;
-  std::uint64_t chunk = 0;
-  Buffers(Team& team, std::uint64_t chunk_bytes, const char* who) : chunk(chunk_bytes) {
-    const std::size_t bytes = std::size_t(2 * chunk);
-    if (bytes <= kCachedBuffers) {
-      gptr = team.library_segment(bytes);
-    } else {
-      check_io(dart_team_memalloc_aligned(team.dart_id(), bytes, DART_TYPE_BYTE, &gptr),
-               std::string(who) + ": allocating the aggregation buffers");
-      owned = true;
-    }
-    dart_gptr_t mine = gptr;
-    dart_gptr_setunit(&mine, dart_team_unit_t{team_myid(team.dart_id())});
-    void* addr = nullptr;
-    check_io(dart_gptr_getaddr(mine, &addr), std::string(who) + ": dart_gptr_getaddr");
-    local = static_cast<char*>(addr);
-  }
-  ~Buffers() {
-    if (owned) dart_team_memfree(gptr);
-  }
-  Buffers(const Buffers&) = delete;
-  Buffers& operator=(const Buffers&) = delete;
+  TierMemory memory;
+  dart_gptr_t gptr;
+  char* local;
+  std::uint64_t chunk;
+  Buffers(Team& team, const std::string& tier, std::uint64_t chunk_bytes, const char* who)
+      : memory(team, buffer_tier(tier), 2 * chunk_bytes, who),
+        gptr(memory.gptr()),
+        local(memory.local()),
+        chunk(chunk_bytes) {}
   // Byte `offset` of buffer `which` (0 or 1) of team unit `unit`.
   dart_gptr_t at(int unit, int which, std::uint64_t offset) const {
     dart_gptr_t g = gptr;
@@ -303,6 +286,36 @@ Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, 
   return p;
 }
 
+std::string agree_tier(Team& team, const std::string& wanted, std::uint64_t bytes,
+                       const char* who) {
+  const char* const names[] = {"dram", "shm", "disk"};
+  int choice = 0;
+  dash::internal::Failure failure;
+  if (team_myid(team.dart_id()) == 0)
+    captured(failure, [&] {
+      if (wanted != "auto") {
+        buffer_tier(wanted);  // usable here, else InvalidArgument
+        for (int i = 0; i < 3; ++i)
+          if (wanted == names[i]) choice = i;
+        return;
+      }
+      // The fastest tier to write into that holds the buffers.
+      double best = -1;
+      for (const Tier& t : node_tiers())
+        if (t.capacity >= bytes && t.bandwidth_Bps > best) {
+          best = t.bandwidth_Bps;
+          for (int i = 0; i < 3; ++i)
+            if (t.name == names[i]) choice = i;
+        }
+    });
+  dash::internal::agree(failure, team.dart_id(), who);
+  check_io(dart_bcast(&choice, 1, DART_TYPE_INT, dart_team_unit_t{0}, team.dart_id()),
+           std::string(who) + ": dart_bcast");
+  captured(failure, [&] { buffer_tier(names[choice]); });  // every unit needs it
+  dash::internal::agree(failure, team.dart_id(), who);
+  return names[choice];
+}
+
 void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who) {
   runs.erase(std::remove_if(runs.begin(), runs.end(),
                             [](const Run& r) { return r.len == 0 || r.count == 0; }),
@@ -394,7 +407,7 @@ void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   const std::uint64_t fail_at = test_fail_write(), chunk = plan.chunk;
-  Buffers buffers(t, chunk, who);
+  Buffers buffers(t, plan.tier, chunk, who);
   std::vector<RunSweep> sweeps = sweeps_of(plan, runs);
   std::future<std::string> writing;
   std::uint64_t writes = 0;
@@ -445,7 +458,7 @@ void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   const std::uint64_t chunk = plan.chunk;
-  Buffers buffers(t, chunk, who);
+  Buffers buffers(t, plan.tier, chunk, who);
   std::vector<RunSweep> sweeps = sweeps_of(plan, runs);
   const std::uint64_t rounds = plan.rounds();
   // An aggregator reads its chunk of round r into buffer r % 2 and checks it.

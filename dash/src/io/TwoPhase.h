@@ -25,6 +25,7 @@ struct Plan {
   std::vector<int> aggregators;      // team unit ids, ascending
   std::vector<std::uint64_t> first;  // size aggregators + 1
   int mine = -1;                     // the calling unit's index in aggregators, or -1
+  std::string tier = "dram";         // where the aggregation buffers live
   std::uint64_t rounds() const;
   std::uint64_t chunk_end(std::uint64_t c) const;
 };
@@ -33,6 +34,12 @@ struct Plan {
 // the team's units; chunks of `chunk` bytes dealt in contiguous domains.
 // Local (the same on every unit).
 Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, int wanted);
+
+// The memory tier of the aggregation buffers (2 x chunk per unit): `wanted`
+// ("dram", "shm", "disk"), or for "auto" the fastest one with room (unit 0's
+// tiers decide); InvalidArgument on every unit if a unit lacks it.
+// Collective.
+std::string agree_tier(Team& team, const std::string& wanted, std::uint64_t bytes, const char* who);
 
 // Drops empty runs, sorts by offset; InvalidArgument if one ends beyond
 // data_bytes or two single pieces overlap. Local.

@@ -40,10 +40,20 @@ struct Piece {
   std::uint64_t bytes = 0;
 };
 
-// How the aggregation runs: 0 takes the flag's value, else the default.
+// How the aggregation runs: 0 (or "") takes the flag's value, else the
+// default.
 struct IoSettings {
   int aggregators = 0;             // DASH_IO_AGGREGATORS; default one per node
   std::uint64_t buffer_bytes = 0;  // DASH_IO_BUFFER_SIZE; default 4 MiB
+  std::string tier;                // DASH_IO_AGGR_TIER: dram, shm, disk or auto (default)
+};
+
+// How a call ran: the memory tier of its aggregation buffers, how many
+// aggregators, and the chunk (bytes per round and aggregator).
+struct IoReport {
+  std::string tier;
+  int aggregators = 0;
+  std::uint64_t chunk_bytes = 0;
 };
 
 // The flags' settings, overridden by the non-zero fields of `given`;
@@ -57,13 +67,13 @@ int aggregator_count(Team& team, const IoSettings& settings = {});
 // Writes every unit's pieces to the plain file at path, replacing it when
 // complete. Errors throw on every unit (RuntimeError naming the path and
 // the cause). Collective over team.
-void write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
-                  const IoSettings& settings = {});
+IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
+                      const IoSettings& settings = {});
 
 // Reads every unit's pieces from the plain file at path; a piece beyond the
 // file's end is InvalidArgument on every unit. Collective over team.
-void read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
-                 const IoSettings& settings = {});
+IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
+                     const IoSettings& settings = {});
 
 }  // namespace io
 }  // namespace dash

@@ -183,11 +183,11 @@ std::vector<Run> runs_of(Container& c, const char* who) {
 // copyable elements, any row-major pattern) to the file at path, replacing
 // it when complete. Collective over c's team.
 template <class Container>
-void save(Container& c, const std::string& path, const IoSettings& settings = {}) {
+IoReport save(Container& c, const std::string& path, const IoSettings& settings = {}) {
   const char* who = "dash::io::save";
   const IoSettings s = resolve_settings(settings);
-  detail::write_container_file(path, c.team(), detail::layout_of(c), detail::runs_of(c, who), s,
-                               who);
+  return detail::write_container_file(path, c.team(), detail::layout_of(c), detail::runs_of(c, who),
+                                      s, who);
 }
 
 // Reads the file at path (written by save, from any pattern and unit count)
@@ -195,7 +195,7 @@ void save(Container& c, const std::string& path, const IoSettings& settings = {}
 // as many of them (with the file's rank: the same extents). Collective over
 // c's team.
 template <class Container>
-void load(const std::string& path, Container& c, const IoSettings& settings = {}) {
+IoReport load(const std::string& path, Container& c, const IoSettings& settings = {}) {
   const char* who = "dash::io::load";
   const IoSettings s = resolve_settings(settings);
   const dart_team_t team = c.team().dart_id();
@@ -212,8 +212,10 @@ void load(const std::string& path, Container& c, const IoSettings& settings = {}
             " elements, the container " + mine.pattern.substr(0, mine.pattern.find(" over"));
   if (!wrong.empty())
     throw exception::InvalidArgument(std::string(who) + ": '" + path + "' " + wrong);
-  detail::read_container_file(path, c.team(), detail::runs_of(c, who), s, who);
+  const IoReport report =
+      detail::read_container_file(path, c.team(), detail::runs_of(c, who), s, who);
   c.barrier();
+  return report;
 }
 
 }  // namespace io

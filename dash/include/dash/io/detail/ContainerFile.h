@@ -96,8 +96,8 @@ class RunMerger {
 // an earlier file at path as it was. Errors throw on every unit
 // (RuntimeError naming the path and the cause; the failing unit its own,
 // the others RemoteFailure). Collective over team.
-void write_container_file(const std::string& path, Team& team, const FileLayout& layout,
-                          std::vector<Run> runs, const IoSettings& settings, const char* who);
+IoReport write_container_file(const std::string& path, Team& team, const FileLayout& layout,
+                              std::vector<Run> runs, const IoSettings& settings, const char* who);
 
 // The layout a container file's header describes, checked (magic,
 // version, header checksum, the file's size). RuntimeError on every unit
@@ -109,8 +109,8 @@ FileLayout read_container_layout(const std::string& path, dart_team_t team, cons
 // at path (each chunk checked against its checksum). Throws on every unit
 // if any chunk is damaged or unreadable; the runs' memory is then
 // unspecified. Collective over team.
-void read_container_file(const std::string& path, Team& team, std::vector<Run> runs,
-                         const IoSettings& settings, const char* who);
+IoReport read_container_file(const std::string& path, Team& team, std::vector<Run> runs,
+                             const IoSettings& settings, const char* who);
 
 }  // namespace detail
 }  // namespace io
