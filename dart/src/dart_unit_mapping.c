@@ -218,6 +218,25 @@ dart_ret_t dart_balanced_dims(int nunits, int ndims, int* dims) {
   return dart__balanced_dims(nunits, ndims, dims);
 }
 
+dart_ret_t dart_unit_link_cost(dart_global_unit_t a, dart_global_unit_t b, int* rung,
+                               dart_link_cost_t* cost) {
+  const char* call = "dart_unit_link_cost";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, rung != NULL && cost != NULL, "rung and cost must not be NULL");
+  DART_CHECK_ARG(call, a.id >= 0 && a.id < dart__state.size && b.id >= 0 && b.id < dart__state.size,
+                 "units %d and %d: not both in [0, %d)", (int)a.id, (int)b.id, dart__state.size);
+  const int64_t* ka = mapping.keys + (size_t)a.id * (size_t)mapping.nkeys;
+  const int64_t* kb = mapping.keys + (size_t)b.id * (size_t)mapping.nkeys;
+  *rung = 0; /* the same node (whatever differs below it) */
+  for (int l = 0; l <= mapping.node_key; ++l)
+    if (ka[l] != kb[l]) {
+      *rung = mapping.node_key + 1 - l;
+      break;
+    }
+  *cost = mapping.cost[*rung];
+  return DART_OK;
+}
+
 dart_ret_t dart_unit_mapping_cost(const dart_global_unit_t* unit_at, int ndims, const int* dims,
                                   dart_stencil_t stencil, int periodic, size_t message_bytes,
                                   dart_unit_mapping_cost_t* cost) {

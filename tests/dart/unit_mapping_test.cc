@@ -179,3 +179,37 @@ TEST(UnitMapping, PutsReachTheUnitsOfTheNewIds) {
 }
 
 }  // namespace
+
+namespace {
+
+// The link between two units: symmetric, rung 0 exactly for units of one node, a rung of the
+// ladder otherwise, with that rung's latency and bandwidth; a unit out of range is refused.
+TEST(UnitMapping, LinkCostFollowsNodesAndTheLadder) {
+  dart_unit_mapping_info_t info;
+  ASSERT_EQ(dart_unit_mapping_info(&info), DART_OK);
+  for (int a = 0; a < nunits(); ++a)
+    for (int b = 0; b < nunits(); ++b) {
+      int rung = -1, back = -1;
+      dart_link_cost_t cost, cost_back;
+      ASSERT_EQ(dart_unit_link_cost(dart_global_unit_t{a}, dart_global_unit_t{b}, &rung, &cost),
+                DART_OK);
+      ASSERT_EQ(
+          dart_unit_link_cost(dart_global_unit_t{b}, dart_global_unit_t{a}, &back, &cost_back),
+          DART_OK);
+      EXPECT_EQ(rung, back);
+      dart_unit_locality_t la, lb;
+      ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, dart_team_unit_t{a}, &la), DART_OK);
+      ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, dart_team_unit_t{b}, &lb), DART_OK);
+      EXPECT_EQ(rung == 0, la.node == lb.node) << a << " and " << b;
+      ASSERT_GE(rung, 0);
+      ASSERT_LT(rung, info.nlevels);
+      EXPECT_EQ(cost.latency_us, info.cost[rung].latency_us);
+      EXPECT_EQ(cost.bandwidth_GBps, info.cost[rung].bandwidth_GBps);
+    }
+  int rung = 0;
+  dart_link_cost_t cost;
+  EXPECT_EQ(dart_unit_link_cost(dart_global_unit_t{nunits()}, dart_global_unit_t{0}, &rung, &cost),
+            DART_ERR_INVAL);
+}
+
+}  // namespace

@@ -17,6 +17,7 @@
  * | dart_unit_mapping_info | local                                 |
  * | dart_unit_mapping_name | local                                 |
  * | dart_unit_mpi_rank     | local                                 |
+ * | dart_unit_link_cost    | local, O(levels)                      |
  * | dart_balanced_dims     | local, O(sqrt(nunits) * ndims)        |
  * | dart_unit_mapping_cost | local, O(units * stencil size)        | */
 #ifndef DART__DART_UNIT_MAPPING_H_
@@ -78,6 +79,12 @@ dart_ret_t dart_unit_mapping_info(dart_unit_mapping_info_t* info);
 
 /* The rank in MPI_COMM_WORLD of a unit of DART_TEAM_ALL (its id when mapping is none). Local. */
 dart_ret_t dart_unit_mpi_rank(dart_global_unit_t unit, int* world_rank);
+
+/* The rung of the cost ladder two units of DART_TEAM_ALL share (0: the same node; the
+ * closest level of DART_TOPOLOGY_FILE above it; nlevels - 1: different top-level groups, or
+ * different nodes without a file) and its latency and bandwidth. Local, O(levels). */
+dart_ret_t dart_unit_link_cost(dart_global_unit_t a, dart_global_unit_t b, int* rung,
+                               dart_link_cost_t* cost);
 
 /* Most dimensions dart_balanced_dims factors into. */
 #define DART_BALANCED_DIMS_MAX 32
