@@ -1,0 +1,80 @@
+// dash::io's cost model (MA-TAPIOCA): which unit aggregates a file domain,
+// and on which memory tier its buffers live.
+//
+// For a candidate aggregator a and a tier t of a's node, with producers p
+// giving w_p bytes of the domain:
+//
+//   Cost_A(a, t) = sum over p with w_p > 0 of
+//                    latency(p, a) + latency(t) + w_p / min(bandwidth(p, a), bandwidth(t))
+//   Cost_T(a, t) = latency(a, target) + (sum of w_p) / min(bandwidth(t), bandwidth(a, target))
+//
+// latency/bandwidth(p, a) come from the network (dart_unit_link_cost: the
+// rung of the machine ladder the two units share; a unit to itself moves
+// at the tier's speed), (a, target) from the target's description. A tier
+// is out if it cannot hold the buffers (capacity) or is not persistent when
+// persistency is required. The smallest Cost_A + Cost_T wins; ties go to
+// the earlier candidate, then the earlier tier.
+//
+// | call     | cost                                                 |
+// |----------|------------------------------------------------------|
+// | evaluate | local, O(candidates x tiers x producers)             |
+// | text     | local                                                |
+#ifndef DASH__IO__COST_MODEL_H_
+#define DASH__IO__COST_MODEL_H_
+
+#include <dash/io/Tiers.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dash {
+namespace io {
+
+// Latency and bandwidth of a path.
+struct Link {
+  double latency_s = 0;
+  double bandwidth_Bps = 0;
+};
+
+// One unit that could aggregate: its node's tiers and its path to the target.
+struct Candidate {
+  int unit = 0;
+  std::vector<Tier> tiers;
+  Link target;
+};
+
+// What the model weighs.
+struct ModelInput {
+  std::vector<std::uint64_t> bytes;  // per producer unit: bytes it gives the aggregator
+  std::vector<Candidate> candidates;
+  std::function<Link(int producer, int aggregator)> network;  // between two units
+  std::uint64_t buffer_bytes = 0;                             // the aggregator's buffers
+  bool persistent = false;                                    // the tier must be persistent
+};
+
+// One (candidate, tier) pair of the table.
+struct CostRow {
+  int unit = 0;
+  std::string tier;
+  double aggregation_s = 0, transfer_s = 0, total_s = 0;
+  std::string excluded;  // why the pair cannot be chosen ("" if it can)
+};
+
+// The table and the winner (best: an index into rows, -1 if every pair is out).
+struct CostTable {
+  std::vector<CostRow> rows;
+  int best = -1;
+  // The table as lines of text: unit, tier, Cost_A, Cost_T, total, a mark
+  // on the winner and why excluded pairs are out.
+  std::string text() const;
+};
+
+// Evaluates every candidate on every tier of its node. Local.
+CostTable evaluate(const ModelInput& input);
+
+}  // namespace io
+}  // namespace dash
+
+#endif  // DASH__IO__COST_MODEL_H_

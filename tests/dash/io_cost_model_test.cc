@@ -1,0 +1,96 @@
+// dash::io's cost model: the seed's toy example (four processes on four nodes holding 10, 50,
+// 20 and 5 units of data, three memory tiers per node, a parallel file system as the target)
+// ranks the tiers alike for every candidate and chooses HBM on process 1's node; costs match a
+// hand computation; capacity and persistency exclude pairs; the table prints the choice.
+//
+// The seed's own table of tier figures is not at hand, so the figures below are
+// representative ones of its kind (HBM fastest, DRAM next, NVRAM slow but persistent).
+#include <dash/io/CostModel.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+dash::io::Tier MakeTier(const char* name, double latency, double bandwidth, double capacity,
+                        bool persistent) {
+  dash::io::Tier t;
+  t.name = name;
+  t.latency_s = latency;
+  t.bandwidth_Bps = bandwidth;
+  t.capacity = std::uint64_t(capacity);
+  t.persistent = persistent;
+  return t;
+}
+
+dash::io::ModelInput ToyExample() {
+  dash::io::ModelInput in;
+  in.bytes = {10000000, 50000000, 20000000, 5000000};  // 10, 50, 20, 5 MB
+  const std::vector<dash::io::Tier> tiers = {MakeTier("hbm", 50e-9, 400e9, 16e9, false),
+                                             MakeTier("dram", 80e-9, 90e9, 192e9, false),
+                                             MakeTier("nvram", 20e-6, 2e9, 128e9, true)};
+  for (int u = 0; u < 4; ++u) {
+    dash::io::Candidate c;
+    c.unit = u;
+    c.tiers = tiers;
+    c.target = {1e-3, 5e9};  // the parallel file system
+    in.candidates.push_back(c);
+  }
+  // Nodes 0 and 1 share a blade (1 us, 12 GB/s); others meet across the system (3 us, 8 GB/s).
+  in.network = [](int p, int a) {
+    const bool blade = (p < 2) == (a < 2);
+    return blade ? dash::io::Link{1e-6, 12e9} : dash::io::Link{3e-6, 8e9};
+  };
+  in.buffer_bytes = 2 * (16 << 20);
+  return in;
+}
+
+TEST(IoCostModel, ToyExample_SameTierRankingEverywhere_HbmOnProcessOneWins) {
+  const dash::io::CostTable table = dash::io::evaluate(ToyExample());
+  ASSERT_EQ(table.rows.size(), 12u);
+  ASSERT_GE(table.best, 0);
+  EXPECT_EQ(table.rows[std::size_t(table.best)].unit, 1);
+  EXPECT_EQ(table.rows[std::size_t(table.best)].tier, "hbm");
+  for (int u = 0; u < 4; ++u) {
+    const dash::io::CostRow& hbm = table.rows[std::size_t(3 * u)];
+    const dash::io::CostRow& dram = table.rows[std::size_t(3 * u + 1)];
+    const dash::io::CostRow& nvram = table.rows[std::size_t(3 * u + 2)];
+    EXPECT_LT(hbm.total_s, dram.total_s) << "process " << u;
+    EXPECT_LT(dram.total_s, nvram.total_s) << "process " << u;
+  }
+  const std::string text = table.text();
+  EXPECT_NE(text.find("hbm"), std::string::npos);
+  EXPECT_NE(text.find("<- chosen"), std::string::npos);
+}
+
+// Process 1 on HBM by hand: its own 50 MB at the tier's speed, the others over the network.
+TEST(IoCostModel, CostsMatchAHandComputation) {
+  const dash::io::CostTable table = dash::io::evaluate(ToyExample());
+  const dash::io::CostRow& r = table.rows[3];  // process 1, hbm
+  ASSERT_EQ(r.unit, 1);
+  ASSERT_EQ(r.tier, "hbm");
+  const double a = (1e-6 + 50e-9 + 10e6 / 12e9) + (0 + 50e-9 + 50e6 / 400e9) +
+                   (3e-6 + 50e-9 + 20e6 / 8e9) + (3e-6 + 50e-9 + 5e6 / 8e9);
+  const double t = 1e-3 + 85e6 / 5e9;
+  EXPECT_NEAR(r.aggregation_s, a, 1e-12);
+  EXPECT_NEAR(r.transfer_s, t, 1e-12);
+  EXPECT_NEAR(r.total_s, a + t, 1e-12);
+}
+
+// A tier too small for the buffers, or not persistent when that is required, is out.
+TEST(IoCostModel, CapacityAndPersistencyExclude) {
+  dash::io::ModelInput in = ToyExample();
+  for (dash::io::Candidate& c : in.candidates) c.tiers[0].capacity = 1000;  // hbm too small
+  dash::io::CostTable table = dash::io::evaluate(in);
+  EXPECT_EQ(table.rows[std::size_t(table.best)].tier, "dram");
+  EXPECT_NE(table.rows[0].excluded.find("capacity"), std::string::npos);
+  in.persistent = true;
+  table = dash::io::evaluate(in);
+  EXPECT_EQ(table.rows[std::size_t(table.best)].tier, "nvram");
+  EXPECT_EQ(table.rows[1].excluded, "not persistent");
+  for (dash::io::Candidate& c : in.candidates) c.tiers.pop_back();  // no persistent tier
+  EXPECT_EQ(dash::io::evaluate(in).best, -1);
+}
+
+}  // namespace
