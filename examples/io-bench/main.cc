@@ -55,6 +55,8 @@ const char* const kUsage =
     "  --dir PATH           directory of the file (default: $TMPDIR, else /tmp)\n"
     "  --seed X             seed of the sizes (default: 1)\n"
     "  --keep               leave the file (a write leaves it anyway for a later read)\n"
+    "  --explain            print the cost model's table (tier x candidate aggregator,\n"
+    "                       per file domain) before each dash::io call moves data\n"
     "  --help               print this text\n"
     "\n"
     "Options also take the form --option=VALUE. The file is <dir>/io-bench-<layout>.bin.\n"
@@ -69,7 +71,7 @@ enum class Layout { equal, random, normal, hacc };
 enum class Mode { write, read, workflow };
 
 struct Options {
-  bool help = false, keep = false;
+  bool help = false, keep = false, explain = false;
   Layout layout = Layout::equal;
   std::size_t bytes = std::size_t(16) << 20;
   Mode mode = Mode::workflow;
@@ -105,6 +107,9 @@ Options parse_args(int argc, char** argv) {
     } else if (name == "--keep") {
       opt.flag();
       o.keep = true;
+    } else if (name == "--explain") {
+      opt.flag();
+      o.explain = true;
     } else if (name == "--layout") {
       o.layout = Layout(choose(name, opt.value(), kLayouts));
     } else if (name == "--bytes-per-unit") {
@@ -252,6 +257,7 @@ int run(const Options& o) {
   dash::io::IoSettings settings;
   settings.aggregators = o.aggregators;
   settings.tier = o.tier;
+  settings.explain = o.explain;
   std::string tier = "dram";  // MPI-IO's collective buffers are in memory
   const int aggregators =
       o.via_dash ? dash::io::aggregator_count(dash::Team::All(), settings) : o.aggregators;

@@ -148,8 +148,7 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
   dash::internal::agree(failure, team, who);
   const std::uint64_t chunk =
       std::max<std::uint64_t>(1, std::min(settings.buffer_bytes, data_bytes));
-  Plan plan = make_plan(team, data_bytes, chunk, settings.aggregators);
-  plan.tier = agree_tier(t, settings.tier, 2 * chunk, who);
+  const Plan plan = plan_io(t, runs, data_bytes, chunk, settings, who);
   NewFile file(path, team, plan.mine >= 0, who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
   write_rounds(t, plan, file.fd(), file.temporary(), kHeaderBytes, runs, false, &sums, failure,
@@ -198,9 +197,8 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
   const Header h = read_header(path, team, who, &sums);
   dash::internal::Failure failure;
   captured(failure, [&] { sort_and_check(runs, h.data_bytes, who); });
-  Plan plan = make_plan(team, h.data_bytes, h.chunk_bytes, settings.aggregators);
   dash::internal::agree(failure, team, who);
-  plan.tier = agree_tier(t, settings.tier, 2 * h.chunk_bytes, who);
+  const Plan plan = plan_io(t, runs, h.data_bytes, h.chunk_bytes, settings, who);
   int fd = -1;
   if (plan.mine >= 0)
     captured(failure, [&] {

@@ -51,6 +51,7 @@ void check_io_flags(const char* call) {
   int tier = 0;
   const char* text = nullptr;
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_EXPLAIN", &tier, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_NODE_DIR", 4095, &text, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
@@ -74,12 +75,15 @@ IoSettings resolve_settings(const IoSettings& given) {
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
   int tier = 3;  // auto
-  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK)
+  int explain = 0;
+  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
   IoSettings s;
   s.aggregators = given.aggregators > 0 ? given.aggregators : int(a);
   s.buffer_bytes = given.buffer_bytes > 0 ? given.buffer_bytes : b;
   s.tier = given.tier.empty() ? kTiers[tier] : given.tier;
+  s.explain = given.explain || explain != 0;
   if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
                                      "' (expected dram, shm, disk or auto)");
@@ -127,8 +131,7 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   dash::internal::agree(failure, t, who);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
-  detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
-  plan.tier = detail::agree_tier(team, s.tier, 2 * chunk, who);
+  const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
   detail::NewFile file(path, t, plan.mine >= 0, who);
   // Pieces that do not cover the file leave gaps, written as zeros.
   detail::write_rounds(team, plan, file.fd(), file.temporary(), 0, runs, all[1] != file_bytes,
@@ -159,9 +162,8 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
   std::vector<detail::Run> runs = detail::runs_of(pieces);
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
-  detail::Plan plan = detail::make_plan(t, file_bytes, chunk, s.aggregators);
   dash::internal::agree(failure, t, who);
-  plan.tier = detail::agree_tier(team, s.tier, 2 * chunk, who);
+  const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
   int fd = -1;
   if (plan.mine >= 0 && !failure.any())
     detail::captured(failure, [&] {

@@ -4,7 +4,9 @@
 #include <dart/dart.h>
 #include <dart/dart_flags.h>
 #include <dart/dart_locality.h>
+#include <dart/dart_unit_mapping.h>
 #include <dash/Exception.h>
+#include <dash/io/CostModel.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -283,6 +285,144 @@ Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, 
   const int me = team_myid(team);
   for (std::size_t i = 0; i < p.aggregators.size(); ++i)
     if (p.aggregators[i] == me) p.mine = int(i);
+  return p;
+}
+
+namespace {
+
+// Bytes of run r below file offset x. Local, O(1).
+std::uint64_t run_bytes_below(const Run& r, std::uint64_t x) {
+  if (x <= r.offset) return 0;
+  const std::uint64_t q = x - r.offset;
+  if (r.count == 1) return std::min(q, r.len);
+  const std::uint64_t full = std::min(r.count, q / r.stride);
+  const std::uint64_t rest = full < r.count ? std::min(q - full * r.stride, r.len) : 0;
+  return full * r.len + rest;
+}
+
+// The model's figures of tier `name` for unit 0's node: probed (auto) or,
+// for a forced tier, only what the buffers need (no probe: the network
+// alone places the aggregators).
+std::vector<Tier> model_tiers(const std::string& wanted) {
+  if (wanted == "auto") return node_tiers();
+  Tier t = buffer_tier(wanted);
+  if (t.bandwidth_Bps <= 0) t.bandwidth_Bps = 1e30, t.capacity = ~std::uint64_t(0);
+  return {t};
+}
+
+// The path from an aggregator to the file: the disk tier's figures (the
+// file system under the node directory), else 1 ms and 1 GB/s.
+Link target_link(const std::vector<Tier>& tiers) {
+  for (const Tier& t : tiers)
+    if (t.name == "disk" && t.bandwidth_Bps > 0) return {t.latency_s, t.bandwidth_Bps};
+  return {1e-3, 1e9};
+}
+
+}  // namespace
+
+Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
+             std::uint64_t chunk, const IoSettings& settings, const char* who) {
+  const dart_team_t t = team.dart_id();
+  Plan p = make_plan(t, data_bytes, chunk, settings.aggregators);
+  const int units = int(team.size()), me = team_myid(t);
+  const std::size_t a = p.aggregators.size();
+  // Every unit's bytes in every file domain (p.first), gathered.
+  std::vector<std::uint64_t> mine(a, 0), all(a * std::size_t(units), 0);
+  for (const Run& r : runs)
+    for (std::size_t i = 0; i < a; ++i) {
+      const std::uint64_t lo = p.first[i] * chunk,
+                          hi = std::min(p.first[i + 1] * chunk, data_bytes);
+      if (hi > lo) mine[i] += run_bytes_below(r, hi) - run_bytes_below(r, lo);
+    }
+  if (a > 0)
+    check_io(dart_allgather(mine.data(), all.data(), a, DART_TYPE_ULONGLONG, t),
+             std::string(who) + ": dart_allgather");
+  // Unit 0 evaluates (its node's tiers stand for every node) and tells the others.
+  const char* const names[] = {"dram", "shm", "disk"};
+  std::vector<int> choice(a + 1, -1);  // aggregator per domain, then the tier's index
+  dash::internal::Failure failure;
+  if (me == 0)
+    captured(failure, [&] {
+      const std::vector<Tier> tiers = model_tiers(settings.tier);
+      std::vector<int> global(static_cast<std::size_t>(units));
+      for (int u = 0; u < units; ++u) {
+        dart_global_unit_t g;
+        check_io(dart_team_unit_l2g(t, dart_team_unit_t{u}, &g), "dart_team_unit_l2g");
+        global[std::size_t(u)] = g.id;
+      }
+      ModelInput in;
+      in.buffer_bytes = 2 * chunk;
+      in.persistent = false;
+      in.network = [&](int x, int y) {
+        int rung = 0;
+        dart_link_cost_t c{0, 0};
+        dart_unit_link_cost(dart_global_unit_t{global[std::size_t(x)]},
+                            dart_global_unit_t{global[std::size_t(y)]}, &rung, &c);
+        return Link{c.latency_us * 1e-6, c.bandwidth_GBps * 1e9};
+      };
+      // Per tier: each domain's best candidate not taken yet; the tier whose
+      // slowest aggregator is fastest wins.
+      double best_time = -1;
+      std::string report;
+      for (const Tier& tier : tiers) {
+        std::vector<int> taken(std::size_t(units), 0), placed(a, -1);
+        double slowest = 0;
+        bool possible = true;
+        std::string tables;
+        for (std::size_t i = 0; i < a && possible; ++i) {
+          in.bytes.assign(std::size_t(units), 0);
+          for (int u = 0; u < units; ++u) in.bytes[std::size_t(u)] = all[std::size_t(u) * a + i];
+          in.candidates.clear();
+          for (int pass = 0; pass < 2 && in.candidates.empty(); ++pass)
+            for (int u = 0; u < units; ++u)
+              if (!taken[std::size_t(u)] && (pass == 1 || in.bytes[std::size_t(u)] > 0))
+                in.candidates.push_back(Candidate{u, {tier}, target_link(tiers)});
+          const CostTable table = evaluate(in);
+          if (table.best < 0) {
+            possible = false;
+            tables += "  domain " + std::to_string(i) + ": no candidate\n" + table.text();
+            break;
+          }
+          const CostRow& row = table.rows[std::size_t(table.best)];
+          placed[i] = row.unit;
+          taken[std::size_t(row.unit)] = 1;
+          slowest = std::max(slowest, row.total_s);
+          tables += "  domain " + std::to_string(i) + " (bytes " +
+                    std::to_string(p.first[i] * chunk) + " to " +
+                    std::to_string(std::min(p.first[i + 1] * chunk, data_bytes)) + "):\n" +
+                    table.text();
+        }
+        report += "tier " + tier.name +
+                  (possible ? ": slowest aggregator " + std::to_string(slowest) + " s\n"
+                            : ": cannot be used\n") +
+                  tables;
+        // A later tier must be clearly better (10 %): probe noise must not flip the choice.
+        if (possible && (best_time < 0 || slowest < 0.9 * best_time)) {
+          best_time = slowest;
+          for (std::size_t i = 0; i < a; ++i) choice[i] = placed[i];
+          for (int k = 0; k < 3; ++k)
+            if (tier.name == names[k]) choice[a] = k;
+        }
+      }
+      if (choice[a] < 0)
+        throw exception::InvalidArgument(std::string(who) +
+                                         ": no memory tier holds the aggregation buffers (" +
+                                         std::to_string(2 * chunk) + " bytes)");
+      if (settings.explain)
+        std::printf("%s: cost model (%zu aggregators, chunks of %llu bytes):\n%s", who, a,
+                    (unsigned long long)chunk, report.c_str());
+    });
+  dash::internal::agree(failure, t, who);
+  if (!choice.empty())
+    check_io(dart_bcast(choice.data(), choice.size(), DART_TYPE_INT, dart_team_unit_t{0}, t),
+             std::string(who) + ": dart_bcast");
+  for (std::size_t i = 0; i < a; ++i) p.aggregators[i] = choice[i];
+  p.mine = -1;
+  for (std::size_t i = 0; i < a; ++i)
+    if (p.aggregators[i] == me) p.mine = int(i);
+  p.tier = a > 0 ? names[choice[a]] : "dram";
+  captured(failure, [&] { buffer_tier(p.tier); });  // every unit needs it
+  dash::internal::agree(failure, t, who);
   return p;
 }
 

@@ -46,6 +46,7 @@ struct IoSettings {
   int aggregators = 0;             // DASH_IO_AGGREGATORS; default one per node
   std::uint64_t buffer_bytes = 0;  // DASH_IO_BUFFER_SIZE; default 4 MiB
   std::string tier;                // DASH_IO_AGGR_TIER: dram, shm, disk or auto (default)
+  bool explain = false;            // unit 0 prints the cost model's tables (DASH_IO_EXPLAIN)
 };
 
 // How a call ran: the memory tier of its aggregation buffers, how many
