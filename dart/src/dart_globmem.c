@@ -64,10 +64,12 @@ dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbyt
   return DART_OK;
 }
 
-dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
-                                              dart_datatype_t dtype, uint64_t args_check,
-                                              dart_gptr_t* gptr) {
-  static const char* call = "dart_team_memalloc_aligned";
+/* A team segment of nelem elements of dtype per unit: allocated, or over
+ * the caller's memory at addr when `registered`. Collective; the same
+ * result on every unit. */
+static dart_ret_t make_segment(const char* call, dart_team_t teamid, size_t nelem,
+                               dart_datatype_t dtype, uint64_t args_check, void* addr,
+                               bool registered, dart_gptr_t* gptr) {
   DART_CHECK_INIT(call);
   DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
   *gptr = DART_GPTR_NULL;
@@ -84,6 +86,9 @@ dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
     dart__log(DART_LOG_ERROR, call, "%zu elements of %zu bytes overflow the size of a segment",
               nelem, t->size);
     args_ok = false;
+  } else if (registered && addr == NULL && nelem > 0) {
+    dart__log(DART_LOG_ERROR, call, "addr is NULL for %zu elements", nelem);
+    args_ok = false;
   }
   int16_t segid = dart__team_next_segid(team);
   if (segid < 0) {
@@ -92,8 +97,10 @@ dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
                               DART_MAX_SEGMENTS, (int)teamid);
   }
   dart_segment_t* seg = NULL;
-  dart_ret_t ret = dart__segment_alloc(call, team, args_ok ? nelem * t->size : 0, args_check,
-                                       args_ok, segid, &seg);
+  const size_t nbytes = args_ok ? nelem * t->size : 0;
+  dart_ret_t ret = registered
+                       ? dart__segment_register(call, team, nbytes, addr, args_ok, segid, &seg)
+                       : dart__segment_alloc(call, team, nbytes, args_check, args_ok, segid, &seg);
   if (ret != DART_OK) return ret;
   seg->generation = team->next_generation++;
   if (dart__team_add_segment(team, seg) != DART_OK) {
@@ -109,6 +116,13 @@ dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
   return DART_OK;
 }
 
+dart_ret_t dart_team_memalloc_aligned_checked(dart_team_t teamid, size_t nelem,
+                                              dart_datatype_t dtype, uint64_t args_check,
+                                              dart_gptr_t* gptr) {
+  return make_segment("dart_team_memalloc_aligned", teamid, nelem, dtype, args_check, NULL, false,
+                      gptr);
+}
+
 dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
                                       dart_gptr_t* gptr) {
   return dart_team_memalloc_aligned_checked(teamid, nelem, dtype, 0, gptr);
@@ -116,44 +130,7 @@ dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_dat
 
 dart_ret_t dart_team_memregister(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
                                  void* addr, dart_gptr_t* gptr) {
-  static const char* call = "dart_team_memregister";
-  DART_CHECK_INIT(call);
-  DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
-  *gptr = DART_GPTR_NULL;
-  dart_team_data_t* team = dart__team_checked(call, teamid);
-  if (team == NULL) return DART_ERR_INVAL;
-  bool args_ok = true;
-  const dart_type_info_t* t = dart__type(dtype);
-  if (t == NULL || t->kind == DART_KIND_STRIDED) {
-    dart__log(DART_LOG_ERROR, call, "data type %ld is not a basic or custom type", (long)dtype);
-    args_ok = false;
-  } else if (nelem > (size_t)INT64_MAX / t->size) {
-    dart__log(DART_LOG_ERROR, call, "%zu elements of %zu bytes overflow the size of a segment",
-              nelem, t->size);
-    args_ok = false;
-  } else if (addr == NULL && nelem > 0) {
-    dart__log(DART_LOG_ERROR, call, "addr is NULL for %zu elements", nelem);
-    args_ok = false;
-  }
-  int16_t segid = dart__team_next_segid(team);
-  if (segid < 0) {
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "all %d segment ids of team %d are in use",
-                              DART_MAX_SEGMENTS, (int)teamid);
-  }
-  dart_segment_t* seg = NULL;
-  dart_ret_t ret =
-      dart__segment_register(call, team, args_ok ? nelem * t->size : 0, addr, args_ok, segid, &seg);
-  if (ret != DART_OK) return ret;
-  seg->generation = team->next_generation++;
-  if (dart__team_add_segment(team, seg) != DART_OK) {
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory (segment table)");
-  }
-  gptr->flags = 0;
-  gptr->unitid = 0;
-  gptr->segid = segid;
-  gptr->teamid = teamid;
-  gptr->addr_or_offs.offset = (uint64_t)seg->generation << DART_GPTR_OFFSET_BITS;
-  return DART_OK;
+  return make_segment("dart_team_memregister", teamid, nelem, dtype, 0, addr, true, gptr);
 }
 
 dart_ret_t dart_team_memderegister(dart_gptr_t gptr) {

@@ -130,6 +130,36 @@ static dart_ret_t agree_after_window(const char* call, dart_team_data_t* team, i
   return DART_OK;
 }
 
+/* The end of making a segment's windows: the units agree whether MPI made
+ * them everywhere (failed: bit 0 MPI made no window here, bit 1 a later
+ * local step failed; ret: MPI's result here). On success *out = seg; on
+ * failure the segment goes (its windows too, unless some unit has none:
+ * those stay until MPI_Finalize, since MPI_Win_free is collective over all
+ * of them). The same result on every unit. */
+static dart_ret_t finish_window(const char* call, dart_team_data_t* team, dart_segment_t* seg,
+                                int ret, int failed, dart_segment_t** out) {
+  dart_ret_t dret = agree_after_window(call, team, &failed);
+  if (dret == DART_OK && failed != 0 && ret == MPI_SUCCESS) {
+    dret = DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
+                              "making the window of team %d failed on another unit", (int)team->id);
+  }
+  if (dret == DART_OK && failed != 0) dret = DART_ERR_OTHER;
+  if (dret == DART_OK) {
+    *out = seg;
+    return DART_OK;
+  }
+  if (failed & 1) {
+    if (ret == MPI_SUCCESS)
+      dart__log(DART_LOG_WARN, call, "the window made on this unit is left until MPI_Finalize");
+    free(seg->shm_base);
+    free(seg->disp_base);
+    free(seg);
+  } else {
+    dart__segment_free(call, seg);
+  }
+  return dret;
+}
+
 dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t nbytes,
                                uint64_t check, bool args_ok, int16_t segid, dart_segment_t** out) {
   *out = NULL;
@@ -203,28 +233,7 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
       failed = 2;
     }
   }
-  dret = agree_after_window(call, team, &failed);
-  if (dret == DART_OK && failed != 0 && ret == MPI_SUCCESS) {
-    dret = DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
-                              "making the window of team %d failed on another unit", (int)team->id);
-  }
-  if (dret == DART_OK && failed != 0) dret = DART_ERR_OTHER;
-  if (dret != DART_OK) {
-    if (failed & 1) {
-      /* Windows that exist on some units only cannot be freed (MPI_Win_free
-       * is collective over all of them): they stay until MPI_Finalize. */
-      if (ret == MPI_SUCCESS)
-        dart__log(DART_LOG_WARN, call, "the window made on this unit is left until MPI_Finalize");
-      free(bases);
-      free(disps);
-      free(seg);
-    } else {
-      dart__segment_free(call, seg);
-    }
-    return dret;
-  }
-  *out = seg;
-  return DART_OK;
+  return finish_window(call, team, seg, ret, failed, out);
 }
 
 dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size_t nbytes,
@@ -275,26 +284,7 @@ dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size
       failed = 2;
     }
   }
-  dret = agree_after_window(call, team, &failed);
-  if (dret == DART_OK && failed != 0 && ret == MPI_SUCCESS) {
-    dret = DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
-                              "making the window of team %d failed on another unit", (int)team->id);
-  }
-  if (dret == DART_OK && failed != 0) dret = DART_ERR_OTHER;
-  if (dret != DART_OK) {
-    if (failed & 1) {
-      if (ret == MPI_SUCCESS)
-        dart__log(DART_LOG_WARN, call, "the window made on this unit is left until MPI_Finalize");
-      free(bases);
-      free(disps);
-      free(seg);
-    } else {
-      dart__segment_free(call, seg);
-    }
-    return dret;
-  }
-  *out = seg;
-  return DART_OK;
+  return finish_window(call, team, seg, ret, failed, out);
 }
 
 dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "mpi_test.h"
+#include "shared_dir.h"
 
 namespace {
 
@@ -30,6 +31,7 @@ using dash::bp::Assignment;
 using dash::bp::Master;
 using dash_test::myid;
 using dash_test::nunits;
+using dash_test::SharedDir;
 
 struct Cell {
   int gid = -1;
@@ -126,35 +128,6 @@ void CheckMaster(Master<Cell>& m, bool queues = true) {
     EXPECT_EQ(v, -from) << "the unsent queue of block " << from;
   });
 }
-
-// A fresh directory shared by the units (made by unit 0), removed with its
-// files at the end.
-class SharedDir {
- public:
-  SharedDir() {
-    char name[4096] = {};
-    if (myid() == 0) {
-      std::string t = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/bpsave-XXXXXX";
-      std::snprintf(name, sizeof name, "%s", t.c_str());
-      if (mkdtemp(name) == nullptr) name[0] = '\0';
-    }
-    dash::internal::check_dart(
-        dart_bcast(name, sizeof name, DART_TYPE_BYTE, dart_team_unit_t{0}, DART_TEAM_ALL), "bcast");
-    path_ = name;
-  }
-  ~SharedDir() {
-    dart_barrier(DART_TEAM_ALL);
-    if (myid() == 0 && !path_.empty()) {
-      std::string cmd = "rm -rf '" + path_ + "'";
-      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "cannot remove %s\n", path_.c_str());
-    }
-  }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  bool ok() const { return !path_.empty(); }
-
- private:
-  std::string path_;
-};
 
 bool Exists(const std::string& path) {
   struct stat st;

@@ -28,51 +28,13 @@
 #include <vector>
 
 #include "mpi_test.h"
+#include "shared_dir.h"
 
 namespace {
 
 using dash_test::myid;
 using dash_test::nunits;
-
-// A fresh directory shared by the units (made by unit 0), removed with its
-// files at the end.
-class SharedDir {
- public:
-  SharedDir() {
-    char name[4096] = {};
-    if (myid() == 0) {
-      std::string t = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/iosave-XXXXXX";
-      std::snprintf(name, sizeof name, "%s", t.c_str());
-      if (mkdtemp(name) == nullptr) name[0] = '\0';
-    }
-    dash::internal::check_dart(
-        dart_bcast(name, sizeof name, DART_TYPE_BYTE, dart_team_unit_t{0}, DART_TEAM_ALL), "bcast");
-    path_ = name;
-  }
-  ~SharedDir() {
-    dart_barrier(DART_TEAM_ALL);
-    if (myid() == 0 && !path_.empty()) {
-      std::string cmd = "rm -rf '" + path_ + "'";
-      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "cannot remove %s\n", path_.c_str());
-    }
-  }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  // The names of the files in the directory (unit 0's view).
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    if (DIR* d = opendir(path_.c_str())) {
-      while (dirent* e = readdir(d))
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
-          out.push_back(e->d_name);
-      closedir(d);
-    }
-    return out;
-  }
-  bool ok() const { return !path_.empty(); }
-
- private:
-  std::string path_;
-};
+using dash_test::SharedDir;
 
 std::int64_t Value(std::int64_t g) { return g * 1000003 + 17; }
 

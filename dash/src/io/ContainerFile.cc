@@ -205,12 +205,7 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
       fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) fail(w + ": cannot open '" + path + "': " + errno_text(errno));
     });
-  struct CloseFd {
-    int& fd;
-    ~CloseFd() {
-      if (fd >= 0) close(fd);
-    }
-  } close_fd{fd};
+  FdCloser close_fd{fd};
   dash::internal::agree(failure, team, who);
   read_rounds(t, plan, fd, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);

@@ -172,12 +172,7 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
         throw exception::RuntimeError(w + ": cannot open '" + path +
                                       "': " + detail::errno_text(errno));
     });
-  struct CloseFd {
-    int& fd;
-    ~CloseFd() {
-      if (fd >= 0) close(fd);
-    }
-  } close_fd{fd};
+  detail::FdCloser close_fd{fd};
   dash::internal::agree(failure, t, who);
   detail::read_rounds(team, plan, fd, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);

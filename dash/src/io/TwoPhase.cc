@@ -218,6 +218,10 @@ std::uint64_t io_checksum(const void* data, std::size_t n) {
 
 std::string errno_text(int e) { return std::strerror(e); }
 
+FdCloser::~FdCloser() {
+  if (fd >= 0) close(fd);
+}
+
 void check_io(dart_ret_t ret, const std::string& what) {
   if (ret != DART_OK) dash::check_dart(ret, what.c_str());
 }
