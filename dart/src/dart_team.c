@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dart/dart_mpi.h>
+
 #include "dart_internal.h"
 
 #define ID_WORDS (DART_MAX_TEAMS / 64)
@@ -351,5 +353,15 @@ dart_ret_t dart_size(size_t* size) {
   DART_CHECK_INIT("dart_size");
   DART_CHECK_ARG("dart_size", size != NULL, "size is NULL");
   *size = (size_t)dart__state.size;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_mpi_comm(dart_team_t teamid, MPI_Comm* comm) {
+  static const char* call = "dart_team_mpi_comm";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, comm != NULL, "comm is NULL");
+  dart_team_data_t* team = dart__team_checked(call, teamid);
+  if (team == NULL) return DART_ERR_INVAL;
+  *comm = team->comm;
   return DART_OK;
 }

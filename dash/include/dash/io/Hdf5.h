@@ -1,0 +1,294 @@
+// dash::io::hdf5::save and load: a container as a dataset of an HDF5 file,
+// written and read collectively through parallel HDF5 (MPI-IO), so results
+// open in h5py, ParaView and VisIt.
+//
+//   #include <dash/io/Hdf5.h>       // needs parallel HDF5: link PkgConfig::HDF5
+//   dash::Matrix<double, 2> m(1000, 800, dash::TILE(100), dash::TILE(100));
+//   dash::io::hdf5::save(m, "out.h5", "/temperature");   // collective
+//   dash::io::hdf5::load("out.h5", "/temperature", m2);   // collective, any pattern
+//
+// The dataset has the container's extents and element type (HDF5's native
+// integer and floating types; other trivially copyable types as opaque
+// bytes of their size). save creates the file if it is missing and
+// replaces a dataset of that name; load reads into a container of any
+// pattern and unit count with the same extents (or, for another rank, as
+// many elements) and a matching type. Each unit selects its elements as
+// hyperslabs (one per strided run of its local blocks where the layout
+// allows it, else one per row piece) and moves them with one collective
+// H5Dwrite / H5Dread through a staging buffer in file order.
+//
+// Header-only: only programs that include it need HDF5 (the matching MPI
+// flavour: libhdf5-openmpi-dev or libhdf5-mpich-dev on Debian).
+//
+// Errors throw on every unit: RuntimeError naming the file and the HDF5
+// call that failed (a missing file or dataset, an unwritable directory);
+// InvalidArgument for another element type or other extents.
+//
+// | call | cost                                                         |
+// |------|--------------------------------------------------------------|
+// | save | collective: HDF5's collective create/open and one collective |
+// |      | H5Dwrite; local O(elements) staging copy                     |
+// | load | collective: the same with H5Dread                            |
+#ifndef DASH__IO__HDF5_H_
+#define DASH__IO__HDF5_H_
+
+#include <dart/dart_mpi.h>
+#include <dash/Exception.h>
+#include <dash/internal/Failure.h>
+#include <dash/io/Save.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <queue>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace dash {
+namespace io {
+namespace hdf5 {
+
+namespace detail {
+
+// An HDF5 handle closed by `close` when it goes.
+struct Handle {
+  hid_t id = -1;
+  herr_t (*close)(hid_t) = nullptr;
+  Handle(hid_t i, herr_t (*c)(hid_t)) : id(i), close(c) {}
+  ~Handle() {
+    if (id >= 0 && close) close(id);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+};
+
+// Throws RuntimeError if an HDF5 call returned a negative value. Local.
+inline hid_t check(hid_t ret, const std::string& who, const char* call, const std::string& file) {
+  if (ret < 0) throw exception::RuntimeError(who + ": " + call + " failed on '" + file + "'");
+  return ret;
+}
+
+// The file type of T: a native integer or floating type, else opaque bytes
+// (a new type the caller closes: *made set). Local.
+template <class T>
+hid_t file_type(bool* made) {
+  *made = false;
+  if constexpr (std::is_same_v<T, float>) return H5T_NATIVE_FLOAT;
+  if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
+  if constexpr (std::is_same_v<T, long double>) return H5T_NATIVE_LDOUBLE;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    constexpr bool s = std::is_signed_v<T>;
+    if constexpr (sizeof(T) == 1) return s ? H5T_NATIVE_INT8 : H5T_NATIVE_UINT8;
+    if constexpr (sizeof(T) == 2) return s ? H5T_NATIVE_INT16 : H5T_NATIVE_UINT16;
+    if constexpr (sizeof(T) == 4) return s ? H5T_NATIVE_INT32 : H5T_NATIVE_UINT32;
+    if constexpr (sizeof(T) == 8) return s ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
+  }
+  *made = true;
+  return H5Tcreate(H5T_OPAQUE, sizeof(T));
+}
+
+// The calling unit's elements in file order: each piece (element offset,
+// memory, elements) of its runs, merged over runs by offset.
+template <class F>
+void each_piece_in_order(const std::vector<dash::io::detail::Run>& runs, std::size_t elem, F&& f) {
+  using Next = std::pair<std::uint64_t, std::size_t>;  // offset of a run's next piece, run
+  std::priority_queue<Next, std::vector<Next>, std::greater<Next>> next;
+  std::vector<std::uint64_t> k(runs.size(), 0);
+  for (std::size_t r = 0; r < runs.size(); ++r) next.push({runs[r].offset, r});
+  while (!next.empty()) {
+    const std::size_t r = next.top().second;
+    next.pop();
+    const dash::io::detail::Run& run = runs[r];
+    // The pieces of this run before the next run's first: all at once.
+    const std::uint64_t limit = next.empty() ? ~std::uint64_t(0) : next.top().first;
+    do {
+      f((run.offset + k[r] * run.stride) / elem, run.data + k[r] * run.len, run.len / elem);
+      ++k[r];
+    } while (k[r] < run.count && run.offset + k[r] * run.stride < limit);
+    if (k[r] < run.count) next.push({run.offset + k[r] * run.stride, r});
+  }
+}
+
+// Selects the calling unit's elements in `space` (extents ext, row-major):
+// a strided run along the only or the last dimension in one hyperslab,
+// other pieces as row pieces. Local.
+inline void select_runs(hid_t space, const std::vector<hsize_t>& ext,
+                        const std::vector<dash::io::detail::Run>& runs, std::size_t elem,
+                        const std::string& who, const std::string& file) {
+  check(H5Sselect_none(space), who, "H5Sselect_none", file);
+  const std::size_t n = ext.size();
+  const hsize_t cols = ext[n - 1];
+  auto add = [&](const std::vector<hsize_t>& start, const std::vector<hsize_t>& stride,
+                 const std::vector<hsize_t>& count, const std::vector<hsize_t>& block) {
+    check(H5Sselect_hyperslab(space, H5S_SELECT_OR, start.data(), stride.data(), count.data(),
+                              block.data()),
+          who, "H5Sselect_hyperslab", file);
+  };
+  // Coordinates of linear element index g.
+  auto coords = [&](hsize_t g) {
+    std::vector<hsize_t> c(n);
+    for (std::size_t d = n; d-- > 0;) c[d] = g % ext[d], g /= ext[d];
+    return c;
+  };
+  std::vector<hsize_t> ones(n, 1);
+  for (const dash::io::detail::Run& r : runs) {
+    const hsize_t first = r.offset / elem, len = r.len / elem, count = r.count;
+    const hsize_t stride = count > 1 ? r.stride / elem : 0;
+    std::vector<hsize_t> c0 = coords(first);
+    if (count > 1 && n == 1) {
+      add(c0, {stride}, {count}, {len});
+      continue;
+    }
+    if (count > 1 && n == 2 && stride % cols == 0 && c0[1] + len <= cols) {
+      add(c0, {stride / cols, 1}, {count, 1}, {1, len});
+      continue;
+    }
+    for (hsize_t k = 0; k < count; ++k) {
+      hsize_t g = first + k * stride, left = len;
+      while (left > 0) {  // row by row
+        std::vector<hsize_t> c = coords(g);
+        const hsize_t take = std::min(left, cols - c[n - 1]);
+        std::vector<hsize_t> block = ones;
+        block[n - 1] = take;
+        add(c, ones, ones, block);
+        g += take, left -= take;
+      }
+    }
+  }
+}
+
+// What save and load share: the file access over the team's communicator,
+// the dataspace and the selection.
+template <class Container>
+struct Access {
+  using T = typename Container::value_type;
+  std::string who, file;
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::vector<hsize_t> ext;
+  std::vector<dash::io::detail::Run> runs;
+  std::size_t local = 0;  // elements of the calling unit
+
+  Access(Container& c, std::string w, std::string f) : who(std::move(w)), file(std::move(f)) {
+    check_dart(dart_team_mpi_comm(c.team().dart_id(), &comm), who.c_str());
+    const auto& p = c.pattern();
+    for (std::size_t d = 0; d < std::decay_t<decltype(p)>::ndim(); ++d)
+      ext.push_back(hsize_t(p.extent(dim_t(d))));
+    runs = dash::io::detail::runs_of(c, who.c_str());
+    std::sort(runs.begin(), runs.end(),
+              [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    for (const auto& r : runs) local += std::size_t(r.count * r.len / sizeof(T));
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not prints
+  }
+  hid_t fapl() const {
+    const hid_t f = H5Pcreate(H5P_FILE_ACCESS);
+    check(f, who, "H5Pcreate", file);
+    check(H5Pset_fapl_mpio(f, comm, MPI_INFO_NULL), who, "H5Pset_fapl_mpio", file);
+    return f;
+  }
+  // Moves the calling unit's elements between memory and dataset d (write
+  // or read), collectively, through a staging buffer in file order.
+  void transfer(hid_t d, hid_t type, bool write) {
+    Handle file_space(check(H5Dget_space(d), who, "H5Dget_space", file), H5Sclose);
+    select_runs(file_space.id, ext, runs, sizeof(T), who, file);
+    const hsize_t n = hsize_t(std::max<std::size_t>(local, 1));
+    Handle mem_space(check(H5Screate_simple(1, &n, nullptr), who, "H5Screate_simple", file),
+                     H5Sclose);
+    if (local == 0) check(H5Sselect_none(mem_space.id), who, "H5Sselect_none", file);
+    Handle xfer(check(H5Pcreate(H5P_DATASET_XFER), who, "H5Pcreate", file), H5Pclose);
+    check(H5Pset_dxpl_mpio(xfer.id, H5FD_MPIO_COLLECTIVE), who, "H5Pset_dxpl_mpio", file);
+    std::vector<T> staging(std::max<std::size_t>(local, 1));
+    std::size_t at = 0;
+    if (write)
+      each_piece_in_order(runs, sizeof(T), [&](std::uint64_t, char* data, std::uint64_t len) {
+        std::memcpy(&staging[at], data, len * sizeof(T));
+        at += len;
+      });
+    const herr_t ret = write
+                           ? H5Dwrite(d, type, mem_space.id, file_space.id, xfer.id, staging.data())
+                           : H5Dread(d, type, mem_space.id, file_space.id, xfer.id, staging.data());
+    check(ret, who, write ? "H5Dwrite" : "H5Dread", file);
+    if (!write)
+      each_piece_in_order(runs, sizeof(T), [&](std::uint64_t, char* data, std::uint64_t len) {
+        std::memcpy(data, &staging[at], len * sizeof(T));
+        at += len;
+      });
+  }
+};
+
+}  // namespace detail
+
+// Writes container c as dataset `dataset` of the HDF5 file at `file`
+// (created if missing; a dataset of that name is replaced). Collective over
+// c's team.
+template <class Container>
+void save(Container& c, const std::string& file, const std::string& dataset) {
+  using T = typename Container::value_type;
+  detail::Access<Container> a(c, "dash::io::hdf5::save", file);
+  int exists = 0;
+  if (c.team().myid().id == 0) exists = access(file.c_str(), F_OK) == 0;
+  check_dart(dart_bcast(&exists, 1, DART_TYPE_INT, dart_team_unit_t{0}, c.team().dart_id()),
+             a.who.c_str());
+  detail::Handle fapl(a.fapl(), H5Pclose);
+  // File creation and opening are collective in HDF5: every unit sees the same outcome.
+  const hid_t f = exists ? H5Fopen(file.c_str(), H5F_ACC_RDWR, fapl.id)
+                         : H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id);
+  detail::Handle h(detail::check(f, a.who, exists ? "H5Fopen" : "H5Fcreate", file), H5Fclose);
+  if (H5Lexists(h.id, dataset.c_str(), H5P_DEFAULT) > 0)
+    detail::check(H5Ldelete(h.id, dataset.c_str(), H5P_DEFAULT), a.who, "H5Ldelete", file);
+  bool made = false;
+  const hid_t type = detail::file_type<T>(&made);
+  detail::Handle type_handle(made ? type : -1, H5Tclose);
+  detail::Handle space(detail::check(H5Screate_simple(int(a.ext.size()), a.ext.data(), nullptr),
+                                     a.who, "H5Screate_simple", file),
+                       H5Sclose);
+  detail::Handle d(detail::check(H5Dcreate2(h.id, dataset.c_str(), type, space.id, H5P_DEFAULT,
+                                            H5P_DEFAULT, H5P_DEFAULT),
+                                 a.who, "H5Dcreate2", file),
+                   H5Dclose);
+  a.transfer(d.id, type, true);
+}
+
+// Reads dataset `dataset` of the HDF5 file at `file` into container c (the
+// same element type and extents, or as many elements). Collective over c's
+// team.
+template <class Container>
+void load(const std::string& file, const std::string& dataset, Container& c) {
+  using T = typename Container::value_type;
+  detail::Access<Container> a(c, "dash::io::hdf5::load", file);
+  detail::Handle fapl(a.fapl(), H5Pclose);
+  detail::Handle h(
+      detail::check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.id), a.who, "H5Fopen", file),
+      H5Fclose);
+  detail::Handle d(detail::check(H5Dopen2(h.id, dataset.c_str(), H5P_DEFAULT), a.who,
+                                 ("H5Dopen2 of '" + dataset + "'").c_str(), file),
+                   H5Dclose);
+  bool made = false;
+  const hid_t type = detail::file_type<T>(&made);
+  detail::Handle type_handle(made ? type : -1, H5Tclose);
+  detail::Handle stored(detail::check(H5Dget_type(d.id), a.who, "H5Dget_type", file), H5Tclose);
+  detail::Handle space(detail::check(H5Dget_space(d.id), a.who, "H5Dget_space", file), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.id);
+  std::vector<hsize_t> dims(std::size_t(std::max(rank, 0)));
+  if (rank > 0) H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
+  hsize_t count = 1, mine = 1;
+  for (hsize_t e : dims) count *= e;
+  for (hsize_t e : a.ext) mine *= e;
+  const bool same_class =
+      H5Tget_class(stored.id) == H5Tget_class(type) && H5Tget_size(stored.id) == sizeof(T);
+  if (!same_class || count != mine || (dims.size() == a.ext.size() && dims != a.ext))
+    throw exception::InvalidArgument(a.who + ": dataset '" + dataset + "' of '" + file +
+                                     "' has another element type or other extents than the "
+                                     "container");
+  if (dims.size() != a.ext.size())  // another rank: select in the dataset's own extents
+    a.ext = dims;
+  a.transfer(d.id, type, false);
+  c.barrier();
+}
+
+}  // namespace hdf5
+}  // namespace io
+}  // namespace dash
+
+#endif  // DASH__IO__HDF5_H_
