@@ -9,6 +9,9 @@
 //   bandwidth_GBps=<x> tier=<chosen> aggregators=<a> checksum=<hex>
 #include <dash/io/Pieces.h>
 #include <dash/io/Tiers.h>
+#ifdef DASH_EXAMPLE_HAVE_HDF5
+#include <dash/io/Hdf5.h>
+#endif
 #include <mpi.h>
 #include <unistd.h>
 
@@ -46,7 +49,8 @@ const char* const kUsage =
     "  --mode M             write, read (the file a write with the same layout, N,\n"
     "                       units and seed left) or workflow (write, then read back)\n"
     "                       (default: workflow)\n"
-    "  --via V              dash or mpiio (default: dash)\n"
+    "  --via V              dash, mpiio or hdf5 (parallel HDF5: a 1-D byte dataset /data\n"
+    "                       in <dir>/io-bench-<layout>.h5) (default: dash)\n"
     "  --aggregators A      aggregators (dash: DASH_IO_AGGREGATORS, default one per\n"
     "                       node; mpiio: the cb_nodes hint, default MPI's choice: 0)\n"
     "  --tier T             where dash::io's aggregation buffers live: dram, shm (a RAM\n"
@@ -69,13 +73,14 @@ const char* const kUsage =
 
 enum class Layout { equal, random, normal, hacc };
 enum class Mode { write, read, workflow };
+enum class Via { dash, mpiio, hdf5 };
 
 struct Options {
   bool help = false, keep = false, explain = false;
   Layout layout = Layout::equal;
   std::size_t bytes = std::size_t(16) << 20;
   Mode mode = Mode::workflow;
-  bool via_dash = true;
+  Via via = Via::dash;
   int aggregators = 0;
   std::string dir;
   std::string tier = "auto";
@@ -84,6 +89,7 @@ struct Options {
 
 const char* const kLayouts[] = {"equal", "random", "normal", "hacc"};
 const char* const kModes[] = {"write", "read", "workflow"};
+const char* const kVias[] = {"dash", "mpiio", "hdf5"};
 
 template <std::size_t N>
 int choose(const std::string& option, const std::string& value, const char* const (&words)[N]) {
@@ -117,13 +123,12 @@ Options parse_args(int argc, char** argv) {
     } else if (name == "--mode") {
       o.mode = Mode(choose(name, opt.value(), kModes));
     } else if (name == "--via") {
-      const std::string v = opt.value();
-      if (v == "hdf5")
-        throw examples::UsageError(
-            "--via hdf5: not available yet (dash::io's HDF5 files are "
-            "not built); use dash or mpiio");
-      const char* const vias[] = {"dash", "mpiio"};
-      o.via_dash = choose(name, v, vias) == 0;
+      o.via = Via(choose(name, opt.value(), kVias));
+#ifndef DASH_EXAMPLE_HAVE_HDF5
+      if (o.via == Via::hdf5)
+        throw examples::UsageError("--via hdf5: this build has no parallel HDF5 (install "
+                                   "libhdf5-openmpi-dev or libhdf5-mpich-dev and rebuild)");
+#endif
     } else if (name == "--aggregators") {
       o.aggregators = int(examples::parse_integer(name, opt.value(), 1, 1 << 24));
     } else if (name == "--tier") {
@@ -252,25 +257,39 @@ void mpiio(const Options& o, const std::string& path, const Share& s, bool write
 
 int run(const Options& o) {
   const int me = int(dash::myid().id), units = int(dash::size());
-  const std::string path = o.dir + "/io-bench-" + kLayouts[int(o.layout)] + ".bin";
+  const std::string path =
+      o.dir + "/io-bench-" + kLayouts[int(o.layout)] + (o.via == Via::hdf5 ? ".h5" : ".bin");
   Share s = share_of(o, me, units);
   dash::io::IoSettings settings;
   settings.aggregators = o.aggregators;
   settings.tier = o.tier;
   settings.explain = o.explain;
   std::string tier = "dram";  // MPI-IO's collective buffers are in memory
-  const int aggregators =
-      o.via_dash ? dash::io::aggregator_count(dash::Team::All(), settings) : o.aggregators;
+  const int aggregators = o.via == Via::dash
+                              ? dash::io::aggregator_count(dash::Team::All(), settings)
+                          : o.via == Via::mpiio ? o.aggregators
+                                                : 0;
   if (me == 0)
     std::printf("io-bench: %d units, layout %s, %" PRIu64 " bytes in all, mode %s via %s, %s\n",
-                units, kLayouts[int(o.layout)], s.total, kModes[int(o.mode)],
-                o.via_dash ? "dash" : "mpiio", path.c_str());
+                units, kLayouts[int(o.layout)], s.total, kModes[int(o.mode)], kVias[int(o.via)],
+                path.c_str());
   if (o.mode != Mode::read) fill(s, o.seed);
   // The tiers are probed on first use (tens of ms): before the clock starts.
-  if (o.via_dash && o.tier == "auto")
+  if (o.via == Via::dash && o.tier == "auto")
     examples::agreed_or_usage_error("--tier auto", [] { dash::io::node_tiers(); });
   auto move = [&](bool write) {
-    if (o.via_dash) {
+    if (o.via == Via::hdf5) {
+#ifdef DASH_EXAMPLE_HAVE_HDF5
+      examples::agreed_or_usage_error(write ? "write" : "read", [&] {
+        if (write && me == 0) std::remove(path.c_str());  // a new file, as dash::io writes
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (write)
+          dash::io::hdf5::write_pieces(path, "/data", s.pieces, s.total);
+        else
+          dash::io::hdf5::read_pieces(path, "/data", s.pieces);
+      });
+#endif
+    } else if (o.via == Via::dash) {
       examples::agreed_or_usage_error(write ? "write" : "read", [&] {
         tier = (write ? dash::io::write_pieces(path, s.pieces, dash::Team::All(), settings)
                       : dash::io::read_pieces(path, s.pieces, dash::Team::All(), settings))

@@ -30,7 +30,6 @@ const char* const kTiers[] = {"dram", "shm", "disk", "auto"};
 
 namespace detail {
 
-// One run per piece: user pieces are checked for overlaps, not merged.
 std::vector<Run> runs_of(const std::vector<Piece>& pieces) {
   std::vector<Run> runs;
   runs.reserve(pieces.size());

@@ -159,26 +159,23 @@ inline void select_runs(hid_t space, const std::vector<hsize_t>& ext,
   }
 }
 
-// What save and load share: the file access over the team's communicator,
-// the dataspace and the selection.
-template <class Container>
+// What the calls share: the file access over the team's communicator, the
+// dataspace's extents, the calling unit's runs (bytes) and element size.
 struct Access {
-  using T = typename Container::value_type;
   std::string who, file;
   MPI_Comm comm = MPI_COMM_NULL;
   std::vector<hsize_t> ext;
   std::vector<dash::io::detail::Run> runs;
-  std::size_t local = 0;  // elements of the calling unit
+  std::size_t elem = 1;
+  std::size_t local = 0;  // bytes of the calling unit
 
-  Access(Container& c, std::string w, std::string f) : who(std::move(w)), file(std::move(f)) {
-    check_dart(dart_team_mpi_comm(c.team().dart_id(), &comm), who.c_str());
-    const auto& p = c.pattern();
-    for (std::size_t d = 0; d < std::decay_t<decltype(p)>::ndim(); ++d)
-      ext.push_back(hsize_t(p.extent(dim_t(d))));
-    runs = dash::io::detail::runs_of(c, who.c_str());
+  Access(Team& team, std::string w, std::string f, std::vector<dash::io::detail::Run> r,
+         std::size_t element_bytes)
+      : who(std::move(w)), file(std::move(f)), runs(std::move(r)), elem(element_bytes) {
+    check_dart(dart_team_mpi_comm(team.dart_id(), &comm), who.c_str());
     std::sort(runs.begin(), runs.end(),
               [](const auto& a, const auto& b) { return a.offset < b.offset; });
-    for (const auto& r : runs) local += std::size_t(r.count * r.len / sizeof(T));
+    for (const auto& x : runs) local += std::size_t(x.count * x.len);
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not prints
   }
   hid_t fapl() const {
@@ -187,35 +184,67 @@ struct Access {
     check(H5Pset_fapl_mpio(f, comm, MPI_INFO_NULL), who, "H5Pset_fapl_mpio", file);
     return f;
   }
+  // The file opened for writing (created if missing). Collective.
+  hid_t open_for_writing(Team& team) const {
+    int exists = 0;
+    if (team.myid().id == 0) exists = access(file.c_str(), F_OK) == 0;
+    check_dart(dart_bcast(&exists, 1, DART_TYPE_INT, dart_team_unit_t{0}, team.dart_id()),
+               who.c_str());
+    Handle p(fapl(), H5Pclose);
+    // Creating and opening are collective in HDF5: every unit sees the same outcome.
+    const hid_t f = exists ? H5Fopen(file.c_str(), H5F_ACC_RDWR, p.id)
+                           : H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, p.id);
+    return check(f, who, exists ? "H5Fopen" : "H5Fcreate", file);
+  }
+  // A new dataset of the extents ext and `type` (replacing one of that name).
+  hid_t create_dataset(hid_t f, const std::string& name, hid_t type) const {
+    if (H5Lexists(f, name.c_str(), H5P_DEFAULT) > 0)
+      check(H5Ldelete(f, name.c_str(), H5P_DEFAULT), who, "H5Ldelete", file);
+    Handle space(check(H5Screate_simple(int(ext.size()), ext.data(), nullptr), who,
+                       "H5Screate_simple", file),
+                 H5Sclose);
+    return check(H5Dcreate2(f, name.c_str(), type, space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 who, "H5Dcreate2", file);
+  }
   // Moves the calling unit's elements between memory and dataset d (write
   // or read), collectively, through a staging buffer in file order.
   void transfer(hid_t d, hid_t type, bool write) {
     Handle file_space(check(H5Dget_space(d), who, "H5Dget_space", file), H5Sclose);
-    select_runs(file_space.id, ext, runs, sizeof(T), who, file);
-    const hsize_t n = hsize_t(std::max<std::size_t>(local, 1));
+    select_runs(file_space.id, ext, runs, elem, who, file);
+    const hsize_t n = hsize_t(std::max<std::size_t>(local / elem, 1));
     Handle mem_space(check(H5Screate_simple(1, &n, nullptr), who, "H5Screate_simple", file),
                      H5Sclose);
     if (local == 0) check(H5Sselect_none(mem_space.id), who, "H5Sselect_none", file);
     Handle xfer(check(H5Pcreate(H5P_DATASET_XFER), who, "H5Pcreate", file), H5Pclose);
     check(H5Pset_dxpl_mpio(xfer.id, H5FD_MPIO_COLLECTIVE), who, "H5Pset_dxpl_mpio", file);
-    std::vector<T> staging(std::max<std::size_t>(local, 1));
+    std::vector<char> staging(std::max<std::size_t>(local, elem));
     std::size_t at = 0;
     if (write)
-      each_piece_in_order(runs, sizeof(T), [&](std::uint64_t, char* data, std::uint64_t len) {
-        std::memcpy(&staging[at], data, len * sizeof(T));
-        at += len;
+      each_piece_in_order(runs, elem, [&](std::uint64_t, char* data, std::uint64_t len) {
+        std::memcpy(&staging[at], data, len * elem);
+        at += len * elem;
       });
     const herr_t ret = write
                            ? H5Dwrite(d, type, mem_space.id, file_space.id, xfer.id, staging.data())
                            : H5Dread(d, type, mem_space.id, file_space.id, xfer.id, staging.data());
     check(ret, who, write ? "H5Dwrite" : "H5Dread", file);
     if (!write)
-      each_piece_in_order(runs, sizeof(T), [&](std::uint64_t, char* data, std::uint64_t len) {
-        std::memcpy(data, &staging[at], len * sizeof(T));
-        at += len;
+      each_piece_in_order(runs, elem, [&](std::uint64_t, char* data, std::uint64_t len) {
+        std::memcpy(data, &staging[at], len * elem);
+        at += len * elem;
       });
   }
 };
+
+// The extents of container c's pattern. Local.
+template <class Container>
+std::vector<hsize_t> extents_of(const Container& c) {
+  std::vector<hsize_t> ext;
+  const auto& p = c.pattern();
+  for (std::size_t d = 0; d < std::decay_t<decltype(p)>::ndim(); ++d)
+    ext.push_back(hsize_t(p.extent(dim_t(d))));
+  return ext;
+}
 
 }  // namespace detail
 
@@ -225,28 +254,14 @@ struct Access {
 template <class Container>
 void save(Container& c, const std::string& file, const std::string& dataset) {
   using T = typename Container::value_type;
-  detail::Access<Container> a(c, "dash::io::hdf5::save", file);
-  int exists = 0;
-  if (c.team().myid().id == 0) exists = access(file.c_str(), F_OK) == 0;
-  check_dart(dart_bcast(&exists, 1, DART_TYPE_INT, dart_team_unit_t{0}, c.team().dart_id()),
-             a.who.c_str());
-  detail::Handle fapl(a.fapl(), H5Pclose);
-  // File creation and opening are collective in HDF5: every unit sees the same outcome.
-  const hid_t f = exists ? H5Fopen(file.c_str(), H5F_ACC_RDWR, fapl.id)
-                         : H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id);
-  detail::Handle h(detail::check(f, a.who, exists ? "H5Fopen" : "H5Fcreate", file), H5Fclose);
-  if (H5Lexists(h.id, dataset.c_str(), H5P_DEFAULT) > 0)
-    detail::check(H5Ldelete(h.id, dataset.c_str(), H5P_DEFAULT), a.who, "H5Ldelete", file);
+  const char* who = "dash::io::hdf5::save";
+  detail::Access a(c.team(), who, file, dash::io::detail::runs_of(c, who), sizeof(T));
+  a.ext = detail::extents_of(c);
+  detail::Handle h(a.open_for_writing(c.team()), H5Fclose);
   bool made = false;
   const hid_t type = detail::file_type<T>(&made);
   detail::Handle type_handle(made ? type : -1, H5Tclose);
-  detail::Handle space(detail::check(H5Screate_simple(int(a.ext.size()), a.ext.data(), nullptr),
-                                     a.who, "H5Screate_simple", file),
-                       H5Sclose);
-  detail::Handle d(detail::check(H5Dcreate2(h.id, dataset.c_str(), type, space.id, H5P_DEFAULT,
-                                            H5P_DEFAULT, H5P_DEFAULT),
-                                 a.who, "H5Dcreate2", file),
-                   H5Dclose);
+  detail::Handle d(a.create_dataset(h.id, dataset, type), H5Dclose);
   a.transfer(d.id, type, true);
 }
 
@@ -256,7 +271,9 @@ void save(Container& c, const std::string& file, const std::string& dataset) {
 template <class Container>
 void load(const std::string& file, const std::string& dataset, Container& c) {
   using T = typename Container::value_type;
-  detail::Access<Container> a(c, "dash::io::hdf5::load", file);
+  const char* who = "dash::io::hdf5::load";
+  detail::Access a(c.team(), who, file, dash::io::detail::runs_of(c, who), sizeof(T));
+  a.ext = detail::extents_of(c);
   detail::Handle fapl(a.fapl(), H5Pclose);
   detail::Handle h(
       detail::check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.id), a.who, "H5Fopen", file),
@@ -281,10 +298,44 @@ void load(const std::string& file, const std::string& dataset, Container& c) {
     throw exception::InvalidArgument(a.who + ": dataset '" + dataset + "' of '" + file +
                                      "' has another element type or other extents than the "
                                      "container");
-  if (dims.size() != a.ext.size())  // another rank: select in the dataset's own extents
-    a.ext = dims;
+  a.ext = dims;  // another rank: select in the dataset's own extents
   a.transfer(d.id, type, false);
   c.barrier();
+}
+
+// Writes every unit's pieces (file offsets in bytes) into dataset `dataset`
+// of the HDF5 file at `file`: bytes (uint8) of `total` elements, created
+// (replacing one of that name) in a file created if missing. Collective.
+inline void write_pieces(const std::string& file, const std::string& dataset,
+                         const std::vector<Piece>& pieces, std::uint64_t total,
+                         Team& team = Team::All()) {
+  detail::Access a(team, "dash::io::hdf5::write_pieces", file, dash::io::detail::runs_of(pieces),
+                   1);
+  a.ext = {hsize_t(total)};
+  detail::Handle h(a.open_for_writing(team), H5Fclose);
+  detail::Handle d(a.create_dataset(h.id, dataset, H5T_NATIVE_UINT8), H5Dclose);
+  a.transfer(d.id, H5T_NATIVE_UINT8, true);
+}
+
+// Reads every unit's pieces from byte dataset `dataset` of `file`.
+// Collective.
+inline void read_pieces(const std::string& file, const std::string& dataset,
+                        const std::vector<Piece>& pieces, Team& team = Team::All()) {
+  detail::Access a(team, "dash::io::hdf5::read_pieces", file, dash::io::detail::runs_of(pieces), 1);
+  detail::Handle fapl(a.fapl(), H5Pclose);
+  detail::Handle h(
+      detail::check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.id), a.who, "H5Fopen", file),
+      H5Fclose);
+  detail::Handle d(detail::check(H5Dopen2(h.id, dataset.c_str(), H5P_DEFAULT), a.who,
+                                 ("H5Dopen2 of '" + dataset + "'").c_str(), file),
+                   H5Dclose);
+  detail::Handle space(detail::check(H5Dget_space(d.id), a.who, "H5Dget_space", file), H5Sclose);
+  hsize_t n = 0;
+  if (H5Sget_simple_extent_ndims(space.id) != 1 ||
+      H5Sget_simple_extent_dims(space.id, &n, nullptr) < 0)
+    throw exception::InvalidArgument(a.who + ": dataset '" + dataset + "' is not 1-D");
+  a.ext = {n};
+  a.transfer(d.id, H5T_NATIVE_UINT8, false);
 }
 
 }  // namespace hdf5

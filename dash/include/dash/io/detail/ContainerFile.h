@@ -90,6 +90,10 @@ class RunMerger {
   std::vector<Run> runs_;
 };
 
+// One run per piece (user pieces are checked for overlaps, not merged).
+// Local.
+std::vector<Run> runs_of(const std::vector<Piece>& pieces);
+
 // Writes `layout` and the elements of every unit's `runs` (together they
 // must cover the data once; in any order) to "<path>.tmp-<n>" and renames
 // it to path once every aggregator's chunks are on disk: a failure leaves
