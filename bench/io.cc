@@ -23,6 +23,8 @@
 //   BM_load            dash::io::load of that file into a CYCLIC array (a
 //                      different pattern) vs mpiio reading the local block
 //                      into a BLOCKED one
+//   (BM_save and BM_load also against parallel HDF5, dash::io::hdf5, when the
+//   build found it: baseline hdf5)
 // Counters: ns_per_byte (of all units' bytes), ratio_vs_mpiio = time(dash)
 // / time(mpiio), medians over the iterations. The directory is
 // DASH_IO_BENCH_DIR, else $TMPDIR, else /tmp (a fresh subdirectory).
@@ -46,6 +48,10 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#ifdef DASH_BENCH_HAVE_HDF5
+#include <dash/io/Hdf5.h>
+#endif
 
 #include "support/paired.h"
 #include "support/runner.h"
@@ -192,15 +198,20 @@ void BM_save(benchmark::State& state) {
   a.barrier();
   const std::vector<dash::io::Piece> block = LocalBlock(a);
   const std::string ours = PathOf("save.dash"), theirs = PathOf("save.mpiio");
-  bench::run_paired(
-      state, double(n * 8), "byte",
-      bench::Side{"dash", [&] { dash::io::save(a, ours); }, [&] { Remove(ours); }},
-      {bench::Side{"mpiio", [&] { MpiWrite(theirs, block); }, [&] { Remove(theirs); }}},
-      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  std::vector<bench::Side> baselines = {
+      bench::Side{"mpiio", [&] { MpiWrite(theirs, block); }, [&] { Remove(theirs); }}};
+#ifdef DASH_BENCH_HAVE_HDF5
+  const std::string h5 = PathOf("save.h5");
+  baselines.push_back(
+      bench::Side{"hdf5", [&] { dash::io::hdf5::save(a, h5, "/a"); }, [&] { Remove(h5); }});
+#endif
+  bench::run_paired(state, double(n * 8), "byte",
+                    bench::Side{"dash", [&] { dash::io::save(a, ours); }, [&] { Remove(ours); }},
+                    baselines, [] { MPI_Barrier(MPI_COMM_WORLD); });
   state.SetBytesProcessed(state.iterations() * std::int64_t(n * 8));
   Label(state,
         "dash::io::save of a BLOCKED dash::Array<double> (header, checksums) vs its local "
-        "blocks by MPI-IO");
+        "blocks by MPI-IO and, where built, dash::io::hdf5::save (parallel HDF5)");
 }
 
 void BM_load(benchmark::State& state) {
@@ -213,17 +224,27 @@ void BM_load(benchmark::State& state) {
   MpiWrite(theirs, LocalBlock(a));
   dash::Array<double> cyclic(n, dash::CYCLIC);
   const std::vector<dash::io::Piece> block = LocalBlock(a);
+  std::vector<bench::Side> baselines = {
+      bench::Side{"mpiio", [&] { MpiRead(theirs, block); }, [&] { DropCache(theirs); }}};
+#ifdef DASH_BENCH_HAVE_HDF5
+  const std::string h5 = PathOf("load.h5");
+  dash::io::hdf5::save(a, h5, "/a");
+  baselines.push_back(
+      bench::Side{"hdf5", [&] { dash::io::hdf5::load(h5, "/a", cyclic); }, [&] { DropCache(h5); }});
+#endif
   bench::run_paired(
       state, double(n * 8), "byte",
       bench::Side{"dash", [&] { dash::io::load(ours, cyclic); }, [&] { DropCache(ours); }},
-      {bench::Side{"mpiio", [&] { MpiRead(theirs, block); }, [&] { DropCache(theirs); }}},
-      [] { MPI_Barrier(MPI_COMM_WORLD); });
+      baselines, [] { MPI_Barrier(MPI_COMM_WORLD); });
   state.SetBytesProcessed(state.iterations() * std::int64_t(n * 8));
   Label(state,
         "dash::io::load into a CYCLIC dash::Array<double> vs MPI-IO reading the BLOCKED "
-        "local blocks");
+        "local blocks and, where built, dash::io::hdf5::load into the CYCLIC array");
   Remove(ours);
   Remove(theirs);
+#ifdef DASH_BENCH_HAVE_HDF5
+  Remove(h5);
+#endif
 }
 
 // Fixed iterations: the passes are collective.
