@@ -16,13 +16,15 @@
 // (and, for a container of the file's rank, its extents).
 //
 // Two-phase aggregation: the data's chunks (DASH_IO_BUFFER_SIZE, default
-// 4 MiB) are dealt to aggregator units in contiguous file domains
-// (DASH_IO_AGGREGATORS, default one per node: the node's first unit); in
-// each round every unit puts its elements of the round's chunks into the
-// aggregators' buffers one-sidedly, and an aggregator writes one buffer on
-// a helper thread while the next round fills the other. A load reads a
-// chunk ahead and checks it while the units get their elements from the
-// one before. Memory: two buffers per unit (aggregator or not).
+// 4 MiB) are dealt in contiguous file domains to aggregator units
+// (DASH_IO_AGGREGATORS of them, default one per node), each domain's
+// aggregator and the buffers' memory tier chosen by the cost model
+// (dash/io/CostModel.h, dash/io/Tiers.h); in each round every unit puts its
+// elements of the round's chunks into the aggregators' buffers one-sidedly,
+// and an aggregator writes one buffer on a helper thread while the next
+// round fills the other. A load reads a chunk ahead and checks it while the
+// units get their elements from the one before. Memory: two buffers per
+// unit (aggregator or not) on the chosen tier.
 //
 // A save writes "<path>.tmp.<pid>" and renames it to path when every chunk,
 // the checksums and the header are on disk (and synced): a failure leaves
