@@ -430,36 +430,6 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
   return p;
 }
 
-std::string agree_tier(Team& team, const std::string& wanted, std::uint64_t bytes,
-                       const char* who) {
-  const char* const names[] = {"dram", "shm", "disk"};
-  int choice = 0;
-  dash::internal::Failure failure;
-  if (team_myid(team.dart_id()) == 0)
-    captured(failure, [&] {
-      if (wanted != "auto") {
-        buffer_tier(wanted);  // usable here, else InvalidArgument
-        for (int i = 0; i < 3; ++i)
-          if (wanted == names[i]) choice = i;
-        return;
-      }
-      // The fastest tier to write into that holds the buffers.
-      double best = -1;
-      for (const Tier& t : node_tiers())
-        if (t.capacity >= bytes && t.bandwidth_Bps > best) {
-          best = t.bandwidth_Bps;
-          for (int i = 0; i < 3; ++i)
-            if (t.name == names[i]) choice = i;
-        }
-    });
-  dash::internal::agree(failure, team.dart_id(), who);
-  check_io(dart_bcast(&choice, 1, DART_TYPE_INT, dart_team_unit_t{0}, team.dart_id()),
-           std::string(who) + ": dart_bcast");
-  captured(failure, [&] { buffer_tier(names[choice]); });  // every unit needs it
-  dash::internal::agree(failure, team.dart_id(), who);
-  return names[choice];
-}
-
 void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who) {
   runs.erase(std::remove_if(runs.begin(), runs.end(),
                             [](const Run& r) { return r.len == 0 || r.count == 0; }),

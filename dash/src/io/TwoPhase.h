@@ -47,12 +47,6 @@ Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, 
 Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
              std::uint64_t chunk, const IoSettings& settings, const char* who);
 
-// The memory tier of the aggregation buffers (2 x chunk per unit): `wanted`
-// ("dram", "shm", "disk"), or for "auto" the fastest one with room (unit 0's
-// tiers decide); InvalidArgument on every unit if a unit lacks it.
-// Collective.
-std::string agree_tier(Team& team, const std::string& wanted, std::uint64_t bytes, const char* who);
-
 // Drops empty runs, sorts by offset; InvalidArgument if one ends beyond
 // data_bytes or two single pieces overlap. Local.
 void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who);
