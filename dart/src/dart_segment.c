@@ -160,9 +160,12 @@ static dart_ret_t finish_window(const char* call, dart_team_data_t* team, dart_s
   return dret;
 }
 
-dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t nbytes,
-                               uint64_t check, bool args_ok, int16_t segid, dart_segment_t** out) {
-  *out = NULL;
+/* A new segment's record (no windows yet), after the units agreed that
+ * every one could set up: NULL and the agreed error otherwise. shm_units 0:
+ * memory the units brought (no node check). Collective (one allreduce). */
+static dart_segment_t* new_segment(const char* call, dart_team_data_t* team, size_t nbytes,
+                                   uint64_t check, bool args_ok, int shm_units, int16_t segid,
+                                   dart_ret_t* dret) {
   int local_flags = args_ok ? 0 : SETUP_BAD_ARGS;
   dart_segment_t* seg = calloc(1, sizeof *seg);
   char** bases = calloc((size_t)team->size, sizeof *bases);
@@ -172,17 +175,13 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
     seg = NULL;
   }
   if (seg == NULL || bases == NULL || disps == NULL) local_flags |= SETUP_NOMEM;
-  bool pair = !team->single_node || dart__state.config.force_window_pair;
-  MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
-  int shm_units = 1;
-  MPI_Comm_size(shm_comm, &shm_units);
   if (!args_ok) nbytes = 0; /* the size is not meaningful: compare zeros */
-  dart_ret_t dret = agree_before_window(call, team, nbytes, check, local_flags, shm_units);
-  if (dret != DART_OK) {
+  *dret = agree_before_window(call, team, nbytes, check, local_flags, shm_units);
+  if (*dret != DART_OK) {
     free(seg);
     free(bases);
     free(disps);
-    return dret;
+    return NULL;
   }
   seg->segid = segid;
   seg->teamid = team->id;
@@ -191,6 +190,20 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
   seg->disp_base = disps;
   seg->win = MPI_WIN_NULL;
   seg->shm_win = MPI_WIN_NULL;
+  return seg;
+}
+
+dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t nbytes,
+                               uint64_t check, bool args_ok, int16_t segid, dart_segment_t** out) {
+  *out = NULL;
+  bool pair = !team->single_node || dart__state.config.force_window_pair;
+  MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
+  int shm_units = 1;
+  MPI_Comm_size(shm_comm, &shm_units);
+  dart_ret_t dret;
+  dart_segment_t* seg = new_segment(call, team, nbytes, check, args_ok, shm_units, segid, &dret);
+  if (seg == NULL) return dret;
+  if (!args_ok) nbytes = 0;
 
   MPI_Info info = segment_info();
   char* raw_base = NULL;
@@ -239,28 +252,12 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
 dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size_t nbytes,
                                   void* base, bool args_ok, int16_t segid, dart_segment_t** out) {
   *out = NULL;
-  int local_flags = args_ok ? 0 : SETUP_BAD_ARGS;
-  dart_segment_t* seg = calloc(1, sizeof *seg);
-  char** bases = calloc((size_t)team->size, sizeof *bases);
-  MPI_Aint* disps = calloc((size_t)team->size, sizeof *disps);
-  if (seg == NULL || bases == NULL || disps == NULL) local_flags |= SETUP_NOMEM;
+  dart_ret_t dret;
+  dart_segment_t* seg = new_segment(call, team, nbytes, 0, args_ok, 0, segid, &dret);
+  if (seg == NULL) return dret;
   if (!args_ok) nbytes = 0;
-  dart_ret_t dret = agree_before_window(call, team, nbytes, 0, local_flags, 0);
-  if (dret != DART_OK) {
-    free(seg);
-    free(bases);
-    free(disps);
-    return dret;
-  }
-  seg->segid = segid;
-  seg->teamid = team->id;
-  seg->nbytes = nbytes;
-  seg->shm_base = bases;
-  seg->disp_base = disps; /* all 0: each window starts at its unit's base */
-  seg->win = MPI_WIN_NULL;
-  seg->shm_win = MPI_WIN_NULL;
   seg->local_base = base;
-  bases[team->myid] = base; /* the caller's own part by load/store, the others' by RMA */
+  seg->shm_base[team->myid] = base; /* the caller's own part by load/store, the others' by RMA */
   seg->registered = true;
   /* A team of one unit reaches nothing remotely: no window (OpenMPI cannot
    * make an MPI_Win_create window on one rank, PLATFORM.md). */

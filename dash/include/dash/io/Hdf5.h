@@ -184,6 +184,16 @@ struct Access {
     check(H5Pset_fapl_mpio(f, comm, MPI_INFO_NULL), who, "H5Pset_fapl_mpio", file);
     return f;
   }
+  // The file opened for reading. Collective.
+  hid_t open_for_reading() const {
+    Handle p(fapl(), H5Pclose);
+    return check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, p.id), who, "H5Fopen", file);
+  }
+  // Dataset `name` of open file f. Collective.
+  hid_t open_dataset(hid_t f, const std::string& name) const {
+    return check(H5Dopen2(f, name.c_str(), H5P_DEFAULT), who,
+                 ("H5Dopen2 of '" + name + "'").c_str(), file);
+  }
   // The file opened for writing (created if missing). Collective.
   hid_t open_for_writing(Team& team) const {
     int exists = 0;
@@ -274,13 +284,8 @@ void load(const std::string& file, const std::string& dataset, Container& c) {
   const char* who = "dash::io::hdf5::load";
   detail::Access a(c.team(), who, file, dash::io::detail::runs_of(c, who), sizeof(T));
   a.ext = detail::extents_of(c);
-  detail::Handle fapl(a.fapl(), H5Pclose);
-  detail::Handle h(
-      detail::check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.id), a.who, "H5Fopen", file),
-      H5Fclose);
-  detail::Handle d(detail::check(H5Dopen2(h.id, dataset.c_str(), H5P_DEFAULT), a.who,
-                                 ("H5Dopen2 of '" + dataset + "'").c_str(), file),
-                   H5Dclose);
+  detail::Handle h(a.open_for_reading(), H5Fclose);
+  detail::Handle d(a.open_dataset(h.id, dataset), H5Dclose);
   bool made = false;
   const hid_t type = detail::file_type<T>(&made);
   detail::Handle type_handle(made ? type : -1, H5Tclose);
@@ -322,13 +327,8 @@ inline void write_pieces(const std::string& file, const std::string& dataset,
 inline void read_pieces(const std::string& file, const std::string& dataset,
                         const std::vector<Piece>& pieces, Team& team = Team::All()) {
   detail::Access a(team, "dash::io::hdf5::read_pieces", file, dash::io::detail::runs_of(pieces), 1);
-  detail::Handle fapl(a.fapl(), H5Pclose);
-  detail::Handle h(
-      detail::check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, fapl.id), a.who, "H5Fopen", file),
-      H5Fclose);
-  detail::Handle d(detail::check(H5Dopen2(h.id, dataset.c_str(), H5P_DEFAULT), a.who,
-                                 ("H5Dopen2 of '" + dataset + "'").c_str(), file),
-                   H5Dclose);
+  detail::Handle h(a.open_for_reading(), H5Fclose);
+  detail::Handle d(a.open_dataset(h.id, dataset), H5Dclose);
   detail::Handle space(detail::check(H5Dget_space(d.id), a.who, "H5Dget_space", file), H5Sclose);
   hsize_t n = 0;
   if (H5Sget_simple_extent_ndims(space.id) != 1 ||
