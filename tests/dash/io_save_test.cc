@@ -418,6 +418,42 @@ TEST(IoTiers, SaveAndLoadThroughEveryTier) {
       [&] { dash::io::save(a, dir.file("x"), Io(0, 0, "tape")); }, "tape");
 }
 
+// A persistency requirement (IoSettings::persistent or DASH_IO_PERSISTENCY=1) leaves only
+// persistent tiers: auto takes one, a forced volatile tier is refused on every unit.
+TEST(IoTiers, PersistencyRequired_OnlyPersistentTiers) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::size_t n = 3001;
+  dash::Array<std::int64_t> a(n);
+  Fill(a);
+  bool has_persistent = false;
+  for (const dash::io::Tier& t : dash::io::node_tiers()) has_persistent |= t.persistent;
+  dash::io::IoSettings s = Io(0, 4096, "auto");
+  s.persistent = true;
+  if (has_persistent) {
+    const dash::io::IoReport r = dash::io::save(a, dir.file("p"), s);
+    EXPECT_TRUE(dash::io::node_tier(r.tier).persistent) << r.tier;
+    dash::Array<std::int64_t> b(n, dash::CYCLIC);
+    dash::io::load(dir.file("p"), b, s);
+    ExpectValues(b);
+  }
+  s.tier = "dram";
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::save(a, dir.file("q"), s); }, myid() == 0 ? "persistent" : "");
+  setenv("DASH_IO_PERSISTENCY", "1", 1);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::save(a, dir.file("q"), Io(0, 4096, "shm")); },
+      myid() == 0 ? "persistent" : "");
+  setenv("DASH_IO_PERSISTENCY", "often", 1);
+  ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+      [&] { dash::io::save(a, dir.file("q"), Io(0, 4096)); }, "DASH_IO_PERSISTENCY");
+  unsetenv("DASH_IO_PERSISTENCY");
+  dash::Team::All().barrier();
+  if (myid() == 0) {
+    for (const std::string& name : dir.names()) EXPECT_NE(name, "q") << "a refused save wrote";
+  }
+}
+
 // The tier file: good lines, comments, defaults; each kind of garbage named by line.
 TEST(IoTiers, TierFileParsedAndGarbageNamedByLine) {
   const std::vector<dash::io::Tier> t = dash::io::parse_tiers(

@@ -51,6 +51,7 @@ void check_io_flags(const char* call) {
   const char* text = nullptr;
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &tier, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_PERSISTENCY", &tier, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_NODE_DIR", 4095, &text, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
@@ -74,15 +75,17 @@ IoSettings resolve_settings(const IoSettings& given) {
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
   int tier = 3;  // auto
-  int explain = 0;
+  int explain = 0, persistent = 0;
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK)
+      dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_PERSISTENCY", &persistent, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
   IoSettings s;
   s.aggregators = given.aggregators > 0 ? given.aggregators : int(a);
   s.buffer_bytes = given.buffer_bytes > 0 ? given.buffer_bytes : b;
   s.tier = given.tier.empty() ? kTiers[tier] : given.tier;
   s.explain = given.explain || explain != 0;
+  s.persistent = given.persistent || persistent != 0;
   if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
                                      "' (expected dram, shm, disk or auto)");

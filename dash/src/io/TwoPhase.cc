@@ -356,7 +356,7 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
       }
       ModelInput in;
       in.buffer_bytes = 2 * chunk;
-      in.persistent = false;
+      in.persistent = settings.persistent;
       in.network = [&](int x, int y) {
         int rung = 0;
         dart_link_cost_t c{0, 0};
@@ -409,9 +409,12 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
         }
       }
       if (choice[a] < 0)
-        throw exception::InvalidArgument(std::string(who) +
-                                         ": no memory tier holds the aggregation buffers (" +
-                                         std::to_string(2 * chunk) + " bytes)");
+        throw exception::InvalidArgument(
+            std::string(who) + ": no memory tier " +
+            (settings.persistent ? "that is persistent (DASH_IO_PERSISTENCY) and " : "") +
+            "holds the aggregation buffers (" + std::to_string(2 * chunk) + " bytes; tiers " +
+            (settings.tier == "auto" ? std::string("of this node") : "'" + settings.tier + "'") +
+            ")");
       if (settings.explain)
         std::printf("%s: cost model (%zu aggregators, chunks of %llu bytes):\n%s", who, a,
                     (unsigned long long)chunk, report.c_str());

@@ -47,6 +47,7 @@ struct IoSettings {
   std::uint64_t buffer_bytes = 0;  // DASH_IO_BUFFER_SIZE; default 4 MiB
   std::string tier;                // DASH_IO_AGGR_TIER: dram, shm, disk or auto (default)
   bool explain = false;            // unit 0 prints the cost model's tables (DASH_IO_EXPLAIN)
+  bool persistent = false;         // buffers on a persistent tier only (DASH_IO_PERSISTENCY)
 };
 
 // How a call ran: the memory tier of its aggregation buffers, how many
