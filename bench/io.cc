@@ -18,6 +18,13 @@
 //   BM_read/<layout>   dash::io::read_pieces vs MPI_File_read_at_all of the
 //                      same pieces, the file's pages dropped from the page
 //                      cache before each pass
+//   (BM_write and BM_read also against the device: unit 0 alone writes the
+//   same number of bytes sequentially in 8 MiB requests and syncs, or reads
+//   them back with the pages dropped, as dd would: baseline device)
+//   BM_tier_write/<layout>, BM_tier_read/<layout>
+//                      the cost model's tier (auto) vs every tier of the
+//                      node forced; ratio_vs_best_forced = ratio_vs_<tier>
+//                      of the forced tier of least median time
 //   BM_save            dash::io::save of a dash::Array<double> (header,
 //                      checksums) vs mpiio writing its local blocks
 //   BM_load            dash::io::load of that file into a CYCLIC array (a
@@ -34,6 +41,7 @@
 #include <dash/Team.h>
 #include <dash/io/Pieces.h>
 #include <dash/io/Save.h>
+#include <dash/io/Tiers.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -151,6 +159,40 @@ void MpiRead(const std::string& path, const std::vector<dash::io::Piece>& pieces
   Check(MPI_File_close(&f), "close");
 }
 
+// The device baseline (what dd does): unit 0 alone writes `bytes` bytes
+// sequentially from an 8 MiB buffer into a new file and syncs it, or reads
+// them back in 8 MiB requests; every unit waits for it.
+constexpr std::size_t kDeviceBlock = std::size_t(8) << 20;
+std::vector<char> device_block(kDeviceBlock, 'd');
+
+void DeviceWrite(const std::string& path, std::uint64_t bytes) {
+  if (me == 0) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) throw std::runtime_error("device baseline: cannot create " + path);
+    for (std::uint64_t at = 0; at < bytes; at += kDeviceBlock) {
+      const std::size_t n = std::size_t(std::min<std::uint64_t>(kDeviceBlock, bytes - at));
+      if (pwrite(fd, device_block.data(), n, off_t(at)) != ssize_t(n))
+        throw std::runtime_error("device baseline: write failed");
+    }
+    if (fsync(fd) != 0) throw std::runtime_error("device baseline: fsync failed");
+    close(fd);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+void DeviceRead(const std::string& path) {
+  if (me == 0) {
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw std::runtime_error("device baseline: cannot open " + path);
+    for (off_t at = 0;; at += off_t(kDeviceBlock)) {
+      const ssize_t n = pread(fd, device_block.data(), kDeviceBlock, at);
+      if (n < 0) throw std::runtime_error("device baseline: read failed");
+      if (n == 0) break;
+    }
+    close(fd);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 void Label(benchmark::State& state, const std::string& what) {
   state.SetLabel(what + ", " + std::to_string(bytes_per_unit >> 20) + " MiB per unit, " +
                  std::to_string(units) + " units; ratio = time(dash) / time(mpiio)");
@@ -159,12 +201,15 @@ void Label(benchmark::State& state, const std::string& what) {
 void BM_write(benchmark::State& state) {
   const int which = int(state.range(0));
   Layout l = MakeLayout(which);
-  const std::string ours = PathOf("dash.bin"), theirs = PathOf("mpiio.bin");
+  const std::string ours = PathOf("dash.bin"), theirs = PathOf("mpiio.bin"),
+                    dd = PathOf("device.bin");
   bench::run_paired(
       state, double(l.total), "byte",
       bench::Side{"dash", [&] { dash::io::write_pieces(ours, l.mine); }, [&] { Remove(ours); }},
-      {bench::Side{"mpiio", [&] { MpiWrite(theirs, l.mine); }, [&] { Remove(theirs); }}},
+      {bench::Side{"mpiio", [&] { MpiWrite(theirs, l.mine); }, [&] { Remove(theirs); }},
+       bench::Side{"device", [&] { DeviceWrite(dd, l.total); }, [&] { Remove(dd); }}},
       [] { MPI_Barrier(MPI_COMM_WORLD); });
+  Remove(dd);
   state.SetBytesProcessed(state.iterations() * std::int64_t(l.total));
   Label(state, std::string("write, layout ") + kLayoutNames[which]);
 }
@@ -177,12 +222,56 @@ void BM_read(benchmark::State& state) {
   bench::run_paired(
       state, double(l.total), "byte",
       bench::Side{"dash", [&] { dash::io::read_pieces(path, l.mine); }, [&] { DropCache(path); }},
-      {bench::Side{"mpiio", [&] { MpiRead(path, l.mine); }, [&] { DropCache(path); }}},
+      {bench::Side{"mpiio", [&] { MpiRead(path, l.mine); }, [&] { DropCache(path); }},
+       bench::Side{"device", [&] { DeviceRead(path); }, [&] { DropCache(path); }}},
       [] { MPI_Barrier(MPI_COMM_WORLD); });
   state.SetBytesProcessed(state.iterations() * std::int64_t(l.total));
   Label(state, std::string("read, layout ") + kLayoutNames[which]);
   Remove(path);
 }
+
+// The cost model's tier (auto) against every tier forced, on one layout:
+// ratio_vs_best_forced = the median of time(auto) / time(tier) for the
+// forced tier of least median time (the target: within 10 %).
+void TierPaired(benchmark::State& state, bool write) {
+  const int which = int(state.range(0));
+  Layout l = MakeLayout(which);
+  const std::string path = PathOf("tier.bin");
+  if (!write) dash::io::write_pieces(path, l.mine);
+  std::string chosen;
+  auto pass = [&](const std::string& tier) {
+    dash::io::IoSettings s;
+    s.tier = tier;
+    const dash::io::IoReport r = write ? dash::io::write_pieces(path, l.mine, dash::Team::All(), s)
+                                       : dash::io::read_pieces(path, l.mine, dash::Team::All(), s);
+    if (tier == "auto") chosen = r.tier;
+  };
+  auto prepare = [&] {
+    if (write)
+      Remove(path);
+    else
+      DropCache(path);
+  };
+  std::vector<bench::Side> forced;
+  for (const dash::io::Tier& t : dash::io::node_tiers())
+    forced.push_back(bench::Side{t.name, [&pass, name = t.name] { pass(name); }, prepare});
+  bench::run_paired(state, double(l.total), "byte",
+                    bench::Side{"auto", [&] { pass("auto"); }, prepare}, forced,
+                    [] { MPI_Barrier(MPI_COMM_WORLD); });
+  // The fastest forced tier by median time; auto's median ratio against it.
+  std::string best;
+  for (const bench::Side& f : forced) {
+    const double t = state.counters[f.name + "_ns_per_byte"];
+    if (t > 0 && (best.empty() || t < state.counters[best + "_ns_per_byte"])) best = f.name;
+  }
+  if (!best.empty()) state.counters["ratio_vs_best_forced"] = state.counters["ratio_vs_" + best];
+  state.SetBytesProcessed(state.iterations() * std::int64_t(l.total));
+  Label(state, std::string(write ? "write" : "read") + ", layout " + kLayoutNames[which] +
+                   ", the model chose " + chosen + " (auto) vs each tier forced");
+  Remove(path);
+}
+void BM_tier_write(benchmark::State& state) { TierPaired(state, true); }
+void BM_tier_read(benchmark::State& state) { TierPaired(state, false); }
 
 // The local block of a BLOCKED array as a piece of its file (no header).
 std::vector<dash::io::Piece> LocalBlock(dash::Array<double>& a) {
@@ -251,6 +340,18 @@ void BM_load(benchmark::State& state) {
 BENCHMARK(BM_write)->DenseRange(0, 4)->Iterations(5)->UseManualTime()->Unit(
     benchmark::kMillisecond);
 BENCHMARK(BM_read)->DenseRange(0, 4)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tier_write)
+    ->Arg(0)
+    ->Arg(1)
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tier_read)
+    ->Arg(0)
+    ->Arg(1)
+    ->Iterations(5)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_save)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_load)->Iterations(5)->UseManualTime()->Unit(benchmark::kMillisecond);
 

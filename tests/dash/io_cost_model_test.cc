@@ -93,4 +93,36 @@ TEST(IoCostModel, CapacityAndPersistencyExclude) {
   EXPECT_EQ(dash::io::evaluate(in).best, -1);
 }
 
+// Placement over domains: each domain's producer of least cost, a producer
+// aggregates one domain at most (a later domain whose producers are all
+// taken gets the nearest free unit), the model's placement is never worse
+// than rank order, and a domain without any free unit makes it impossible.
+TEST(IoCostModel, PlacementOverDomains) {
+  const dash::io::ModelInput toy = ToyExample();
+  dash::io::PlacementInput in;
+  in.units = 4;
+  in.domains = {{{0, 10000000}, {1, 50000000}}, {{1, 20000000}, {3, 5000000}}, {{1, 1000000}}};
+  in.tier = toy.candidates[0].tiers[1];  // dram
+  in.target = toy.candidates[0].target;
+  in.network = toy.network;
+  in.buffer_bytes = toy.buffer_bytes;
+  in.explain = true;
+  const dash::io::Placement placed = dash::io::place_aggregators(in);
+  ASSERT_TRUE(placed.possible);
+  EXPECT_EQ(placed.units, (std::vector<int>{1, 3, 0}));
+  EXPECT_NE(placed.text.find("domain 2"), std::string::npos) << placed.text;
+  const dash::io::Placement same = dash::io::cost_of_placement(in, placed.units);
+  EXPECT_DOUBLE_EQ(same.slowest_s, placed.slowest_s);
+  const dash::io::Placement rank_order = dash::io::cost_of_placement(in, {0, 1, 2});
+  EXPECT_GT(rank_order.slowest_s, placed.slowest_s);
+  // Aggregator 0 for domain 0 pulls process 1's 50 MB over the blade: by hand.
+  const double by_hand =
+      (0 + 80e-9 + 10e6 / 90e9) + (1e-6 + 80e-9 + 50e6 / 12e9) + (1e-3 + 60e6 / 5e9);
+  EXPECT_NEAR(rank_order.slowest_s, by_hand, 1e-12);
+  in.units = 2;
+  const dash::io::Placement short_of_units = dash::io::place_aggregators(in);
+  EXPECT_FALSE(short_of_units.possible);
+  EXPECT_EQ(short_of_units.units[2], -1);
+}
+
 }  // namespace

@@ -47,6 +47,96 @@ CostTable evaluate(const ModelInput& input) {
   return table;
 }
 
+namespace {
+
+// One domain as a model input over compact indices: its producers first
+// (index j is producers[j]), then `extra` units; `real` maps back.
+struct DomainModel {
+  ModelInput in;
+  std::vector<int> real;
+};
+
+DomainModel domain_model(const PlacementInput& p, std::size_t d) {
+  DomainModel m;
+  for (const auto& [unit, bytes] : p.domains[d]) {
+    m.real.push_back(unit);
+    m.in.bytes.push_back(bytes);
+  }
+  m.in.buffer_bytes = p.buffer_bytes;
+  m.in.persistent = p.persistent;
+  if (p.network)
+    m.in.network = [&p, &real = m.real](int a, int b) {
+      return p.network(real[std::size_t(a)], real[std::size_t(b)]);
+    };
+  return m;
+}
+
+// Index of unit u in m.real, appended (with no bytes) if not there.
+int index_of(DomainModel& m, int u) {
+  for (std::size_t j = 0; j < m.real.size(); ++j)
+    if (m.real[j] == u) return int(j);
+  m.real.push_back(u);
+  m.in.bytes.push_back(0);
+  return int(m.real.size() - 1);
+}
+
+std::string domain_text(const PlacementInput& p, std::size_t d, CostTable table,
+                        const std::vector<int>& real) {
+  for (CostRow& r : table.rows) r.unit = real[std::size_t(r.unit)];
+  std::uint64_t bytes = 0;
+  for (const auto& pr : p.domains[d]) bytes += pr.second;
+  return "  domain " + std::to_string(d) + " (" + std::to_string(bytes) + " bytes from " +
+         std::to_string(p.domains[d].size()) + " units):\n" + table.text();
+}
+
+}  // namespace
+
+Placement place_aggregators(const PlacementInput& p) {
+  Placement out;
+  std::vector<char> taken(std::size_t(std::max(p.units, 0)), 0);
+  for (std::size_t d = 0; d < p.domains.size(); ++d) {
+    DomainModel m = domain_model(p, d);
+    for (std::size_t j = 0; j < m.real.size(); ++j)
+      if (!taken[std::size_t(m.real[j])]) m.in.candidates.push_back({int(j), {p.tier}, p.target});
+    if (m.in.candidates.empty())  // every producer aggregates already: any free unit
+      for (int u = 0; u < p.units; ++u)
+        if (!taken[std::size_t(u)]) {  // not a producer (they are all taken)
+          m.real.push_back(u);
+          m.in.bytes.push_back(0);
+          m.in.candidates.push_back({int(m.real.size() - 1), {p.tier}, p.target});
+        }
+    const CostTable table = evaluate(m.in);
+    if (p.explain) out.text += domain_text(p, d, table, m.real);
+    if (table.best < 0) {
+      out.possible = false;
+      out.units.push_back(-1);
+      continue;
+    }
+    const CostRow& row = table.rows[std::size_t(table.best)];
+    const int unit = m.real[std::size_t(row.unit)];
+    taken[std::size_t(unit)] = 1;
+    out.units.push_back(unit);
+    out.slowest_s = std::max(out.slowest_s, row.total_s);
+  }
+  return out;
+}
+
+Placement cost_of_placement(const PlacementInput& p, const std::vector<int>& units) {
+  Placement out;
+  out.units = units;
+  for (std::size_t d = 0; d < p.domains.size() && d < units.size(); ++d) {
+    DomainModel m = domain_model(p, d);
+    m.in.candidates.push_back({index_of(m, units[d]), {p.tier}, p.target});
+    const CostTable table = evaluate(m.in);
+    if (p.explain) out.text += domain_text(p, d, table, m.real);
+    if (table.best < 0)
+      out.possible = false;
+    else
+      out.slowest_s = std::max(out.slowest_s, table.rows[0].total_s);
+  }
+  return out;
+}
+
 std::string CostTable::text() const {
   std::string out = "  unit  tier      Cost_A [s]    Cost_T [s]    total [s]\n";
   char line[256];

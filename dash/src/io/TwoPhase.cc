@@ -331,7 +331,7 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
   const int units = int(team.size()), me = team_myid(t);
   const std::size_t a = p.aggregators.size();
   // Every unit's bytes in every file domain (p.first), gathered.
-  std::vector<std::uint64_t> mine(a, 0), all(a * std::size_t(units), 0);
+  std::vector<std::uint64_t> mine(a, 0), all(me == 0 ? a * std::size_t(units) : 0, 0);
   for (const Run& r : runs)
     for (std::size_t i = 0; i < a; ++i) {
       const std::uint64_t lo = p.first[i] * chunk,
@@ -339,8 +339,8 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
       if (hi > lo) mine[i] += run_bytes_below(r, hi) - run_bytes_below(r, lo);
     }
   if (a > 0)
-    check_io(dart_allgather(mine.data(), all.data(), a, DART_TYPE_ULONGLONG, t),
-             std::string(who) + ": dart_allgather");
+    check_io(dart_gather(mine.data(), all.data(), a, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, t),
+             std::string(who) + ": dart_gather");
   // Unit 0 evaluates (its node's tiers stand for every node) and tells the others.
   const char* const names[] = {"dram", "shm", "disk"};
   std::vector<int> choice(a + 1, -1);  // aggregator per domain, then the tier's index
@@ -354,9 +354,16 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
         check_io(dart_team_unit_l2g(t, dart_team_unit_t{u}, &g), "dart_team_unit_l2g");
         global[std::size_t(u)] = g.id;
       }
-      ModelInput in;
+      PlacementInput in;
+      in.units = units;
+      in.domains.resize(a);
+      for (std::size_t i = 0; i < a; ++i)
+        for (int u = 0; u < units; ++u)
+          if (const std::uint64_t w = all[std::size_t(u) * a + i]) in.domains[i].push_back({u, w});
+      in.target = target_link(tiers);
       in.buffer_bytes = 2 * chunk;
       in.persistent = settings.persistent;
+      in.explain = settings.explain;
       in.network = [&](int x, int y) {
         int rung = 0;
         dart_link_cost_t c{0, 0};
@@ -364,46 +371,21 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
                             dart_global_unit_t{global[std::size_t(y)]}, &rung, &c);
         return Link{c.latency_us * 1e-6, c.bandwidth_GBps * 1e9};
       };
-      // Per tier: each domain's best candidate not taken yet; the tier whose
-      // slowest aggregator is fastest wins.
+      // Per tier a placement; the tier whose slowest aggregator is fastest wins.
       double best_time = -1;
       std::string report;
       for (const Tier& tier : tiers) {
-        std::vector<int> taken(std::size_t(units), 0), placed(a, -1);
-        double slowest = 0;
-        bool possible = true;
-        std::string tables;
-        for (std::size_t i = 0; i < a && possible; ++i) {
-          in.bytes.assign(std::size_t(units), 0);
-          for (int u = 0; u < units; ++u) in.bytes[std::size_t(u)] = all[std::size_t(u) * a + i];
-          in.candidates.clear();
-          for (int pass = 0; pass < 2 && in.candidates.empty(); ++pass)
-            for (int u = 0; u < units; ++u)
-              if (!taken[std::size_t(u)] && (pass == 1 || in.bytes[std::size_t(u)] > 0))
-                in.candidates.push_back(Candidate{u, {tier}, target_link(tiers)});
-          const CostTable table = evaluate(in);
-          if (table.best < 0) {
-            possible = false;
-            tables += "  domain " + std::to_string(i) + ": no candidate\n" + table.text();
-            break;
-          }
-          const CostRow& row = table.rows[std::size_t(table.best)];
-          placed[i] = row.unit;
-          taken[std::size_t(row.unit)] = 1;
-          slowest = std::max(slowest, row.total_s);
-          tables += "  domain " + std::to_string(i) + " (bytes " +
-                    std::to_string(p.first[i] * chunk) + " to " +
-                    std::to_string(std::min(p.first[i + 1] * chunk, data_bytes)) + "):\n" +
-                    table.text();
-        }
-        report += "tier " + tier.name +
-                  (possible ? ": slowest aggregator " + std::to_string(slowest) + " s\n"
-                            : ": cannot be used\n") +
-                  tables;
+        in.tier = tier;
+        const Placement placed = place_aggregators(in);
+        report +=
+            "tier " + tier.name +
+            (placed.possible ? ": slowest aggregator " + std::to_string(placed.slowest_s) + " s\n"
+                             : ": cannot be used\n") +
+            placed.text;
         // A later tier must be clearly better (10 %): probe noise must not flip the choice.
-        if (possible && (best_time < 0 || slowest < 0.9 * best_time)) {
-          best_time = slowest;
-          for (std::size_t i = 0; i < a; ++i) choice[i] = placed[i];
+        if (placed.possible && (best_time < 0 || placed.slowest_s < 0.9 * best_time)) {
+          best_time = placed.slowest_s;
+          for (std::size_t i = 0; i < a; ++i) choice[i] = placed.units[i];
           for (int k = 0; k < 3; ++k)
             if (tier.name == names[k]) choice[a] = k;
         }

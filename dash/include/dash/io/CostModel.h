@@ -15,10 +15,12 @@
 // persistency is required. The smallest Cost_A + Cost_T wins; ties go to
 // the earlier candidate, then the earlier tier.
 //
-// | call     | cost                                                 |
-// |----------|------------------------------------------------------|
-// | evaluate | local, O(candidates x tiers x producers)             |
-// | text     | local                                                |
+// | call              | cost                                        |
+// |-------------------|---------------------------------------------|
+// | evaluate          | local, O(candidates x tiers x producers)    |
+// | text              | local                                       |
+// | place_aggregators | local, O(domains x producers per domain ^ 2)|
+// | cost_of_placement | local, O(domains x producers per domain)    |
 #ifndef DASH__IO__COST_MODEL_H_
 #define DASH__IO__COST_MODEL_H_
 
@@ -27,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dash {
@@ -73,6 +76,38 @@ struct CostTable {
 
 // Evaluates every candidate on every tier of its node. Local.
 CostTable evaluate(const ModelInput& input);
+
+// A file cut into domains, each to get one aggregator on one tier.
+struct PlacementInput {
+  int units = 0;  // the candidates: units 0 .. units - 1
+  // Per domain: the producers giving it bytes (unit, bytes > 0).
+  std::vector<std::vector<std::pair<int, std::uint64_t>>> domains;
+  Tier tier;                                                  // where the buffers live
+  Link target;                                                // aggregator to the file
+  std::function<Link(int producer, int aggregator)> network;  // between two units
+  std::uint64_t buffer_bytes = 0;
+  bool persistent = false;
+  bool explain = false;  // keep each domain's table as text
+};
+
+// Aggregators of the domains, in domain order.
+struct Placement {
+  std::vector<int> units;  // per domain its aggregator (-1 where none is possible)
+  double slowest_s = 0;    // the largest modelled total over the domains
+  bool possible = true;    // false if some domain has no possible aggregator
+  std::string text;        // with explain: each domain's cost table
+};
+
+// The model's placement: per domain, in order, the candidate of least
+// Cost_A + Cost_T among its producers not taken by an earlier domain (else
+// among every unit not taken). Local, O(sum over domains of producers^2),
+// plus O(units) for a domain without a free producer.
+Placement place_aggregators(const PlacementInput& input);
+
+// The modelled cost of a given placement (e.g. rank order: aggregator i the
+// first unit of the i-th group of nodes): per domain its aggregator's
+// total; the slowest. Local, O(sum over domains of producers).
+Placement cost_of_placement(const PlacementInput& input, const std::vector<int>& units);
 
 }  // namespace io
 }  // namespace dash
