@@ -25,6 +25,9 @@
 //                      the cost model's tier (auto) vs every tier of the
 //                      node forced; ratio_vs_best_forced = ratio_vs_<tier>
 //                      of the forced tier of least median time
+//   BM_modelled_placement_1024/<random>/<scrambled>
+//                      model only: the cost model's aggregator placement vs
+//                      rank order for 1024 nodes x 16 units (see there)
 //   BM_save            dash::io::save of a dash::Array<double> (header,
 //                      checksums) vs mpiio writing its local blocks
 //   BM_load            dash::io::load of that file into a CYCLIC array (a
@@ -39,6 +42,7 @@
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
 #include <dash/io/Save.h>
 #include <dash/io/Tiers.h>
@@ -61,6 +65,8 @@
 #include <dash/io/Hdf5.h>
 #endif
 
+#include "../dart/src/dart_mapping.h"
+#include "../tests/support/cray_allocation.h"
 #include "support/paired.h"
 #include "support/runner.h"
 
@@ -272,6 +278,98 @@ void TierPaired(benchmark::State& state, bool write) {
 }
 void BM_tier_write(benchmark::State& state) { TierPaired(state, true); }
 void BM_tier_read(benchmark::State& state) { TierPaired(state, false); }
+
+// The seed's 1024-node case through the cost model alone (no data moves):
+// 1024 nodes x 16 units of a Cray XC40-like machine (tests/support/
+// cray_allocation.h; arg 1: the nodes in scrambled order, as a busy batch
+// system hands them out; 0: in nid order), the network from its topology
+// ladder (the DART_TOPOLOGY_FILE defaults), 64 aggregators (one per 16
+// nodes), each unit 1 MiB on average in the random layout (uniform in [1/2,
+// 3/2]) or exactly 1 MiB (arg 0: equal), DRAM buffers of 2 x 16 MiB, a
+// parallel file system at 1 ms and 1 GB/s per aggregator. Counters:
+//   modelled_rank_order_ms  the slowest aggregator when aggregator i is unit
+//                           i * units / 64 (the placement without the model)
+//   modelled_chosen_ms      the same for dash::io::place_aggregators
+//   improvement             rank order / chosen
+// The timed part is place_aggregators itself (what unit 0 computes per call
+// at that scale).
+void BM_modelled_placement_1024(benchmark::State& state) {
+  const bool random_sizes = state.range(0) != 0, scrambled = state.range(1) != 0;
+  const int nodes = 1024, per_node = 16, units_n = nodes * per_node, aggregators = 64;
+  dash_test::SplitMix64 rng(1024);
+  const std::string text = dash_test::CrayAllocation(rng, nodes, scrambled);
+  dart_topology_t topo;
+  char err[256] = "";
+  if (dart__topology_parse_text(text.c_str(), "cray1024", &topo, err, sizeof err) != DART_OK) {
+    state.SkipWithError(err);
+    return;
+  }
+  // The rung two nodes share: 0 the same node, else by the first level where they differ.
+  const int levels = topo.nlevels;
+  auto link = [&](int a, int b) {
+    const int na = a / per_node, nb = b / per_node;
+    int rung = 0;
+    if (na != nb) {
+      int l = 0;
+      while (l < levels &&
+             topo.coords[std::size_t(na * levels + l)] == topo.coords[std::size_t(nb * levels + l)])
+        ++l;
+      rung = levels + 1 - l;  // l == levels: the same blade, rung 1
+    }
+    return dash::io::Link{topo.cost[rung].latency_us * 1e-6, topo.cost[rung].bandwidth_GBps * 1e9};
+  };
+  // Sizes, then domains of whole 16 MiB chunks dealt as make_plan deals them.
+  std::vector<std::uint64_t> start(std::size_t(units_n) + 1, 0);
+  std::mt19937_64 sizes_rng(20261127);
+  std::uniform_real_distribution<double> uniform(0.5, 1.5);
+  for (int u = 0; u < units_n; ++u)
+    start[std::size_t(u) + 1] =
+        start[std::size_t(u)] +
+        (random_sizes ? std::uint64_t(double(1 << 20) * uniform(sizes_rng)) : (1u << 20));
+  const std::uint64_t total = start.back(), chunk = std::uint64_t(16) << 20;
+  const std::uint64_t nchunks = (total + chunk - 1) / chunk;
+  dash::io::PlacementInput in;
+  in.units = units_n;
+  in.domains.resize(std::size_t(aggregators));
+  int u = 0;
+  for (int i = 0; i < aggregators; ++i) {
+    const std::uint64_t lo = std::min(total, nchunks * std::uint64_t(i) / aggregators * chunk),
+                        hi = std::min(total, nchunks * std::uint64_t(i + 1) / aggregators * chunk);
+    while (u > 0 && start[std::size_t(u)] > lo) --u;
+    for (; u < units_n && start[std::size_t(u)] < hi; ++u) {
+      const std::uint64_t a = std::max(lo, start[std::size_t(u)]),
+                          b = std::min(hi, start[std::size_t(u) + 1]);
+      if (b > a) in.domains[std::size_t(i)].push_back({u, b - a});
+    }
+  }
+  in.tier.name = "dram";
+  in.tier.latency_s = 100e-9;
+  in.tier.bandwidth_Bps = 10e9;
+  in.tier.capacity = std::uint64_t(64) << 30;
+  in.target = {1e-3, 1e9};
+  in.network = link;
+  in.buffer_bytes = 2 * chunk;
+  std::vector<int> rank_order(static_cast<std::size_t>(aggregators), 0);
+  for (int i = 0; i < aggregators; ++i)
+    rank_order[std::size_t(i)] = int(std::int64_t(i) * units_n / aggregators);
+  dash::io::Placement chosen;
+  for (auto _ : state) {
+    chosen = dash::io::place_aggregators(in);
+    benchmark::DoNotOptimize(chosen.units.data());
+  }
+  const dash::io::Placement ranked = dash::io::cost_of_placement(in, rank_order);
+  dart__topology_free(&topo);
+  state.counters["modelled_rank_order_ms"] = ranked.slowest_s * 1e3;
+  state.counters["modelled_chosen_ms"] = chosen.slowest_s * 1e3;
+  state.counters["improvement"] = ranked.slowest_s / chosen.slowest_s;
+  state.SetLabel(std::string("model only: 1024 nodes x 16 units, 64 aggregators, ") +
+                 (random_sizes ? "random" : "equal") + " sizes, nodes in " +
+                 (scrambled ? "scrambled" : "nid") + " order");
+}
+BENCHMARK(BM_modelled_placement_1024)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 // The local block of a BLOCKED array as a piece of its file (no header).
 std::vector<dash::io::Piece> LocalBlock(dash::Array<double>& a) {

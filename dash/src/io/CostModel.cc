@@ -64,11 +64,15 @@ DomainModel domain_model(const PlacementInput& p, std::size_t d) {
   }
   m.in.buffer_bytes = p.buffer_bytes;
   m.in.persistent = p.persistent;
-  if (p.network)
-    m.in.network = [&p, &real = m.real](int a, int b) {
-      return p.network(real[std::size_t(a)], real[std::size_t(b)]);
-    };
   return m;
+}
+
+// The network between compact indices of m (bound once m sits where it stays).
+void bind_network(const PlacementInput& p, DomainModel& m) {
+  if (p.network)
+    m.in.network = [&p, &m](int a, int b) {
+      return p.network(m.real[std::size_t(a)], m.real[std::size_t(b)]);
+    };
 }
 
 // Index of unit u in m.real, appended (with no bytes) if not there.
@@ -96,6 +100,7 @@ Placement place_aggregators(const PlacementInput& p) {
   std::vector<char> taken(std::size_t(std::max(p.units, 0)), 0);
   for (std::size_t d = 0; d < p.domains.size(); ++d) {
     DomainModel m = domain_model(p, d);
+    bind_network(p, m);
     for (std::size_t j = 0; j < m.real.size(); ++j)
       if (!taken[std::size_t(m.real[j])]) m.in.candidates.push_back({int(j), {p.tier}, p.target});
     if (m.in.candidates.empty())  // every producer aggregates already: any free unit
@@ -126,6 +131,7 @@ Placement cost_of_placement(const PlacementInput& p, const std::vector<int>& uni
   out.units = units;
   for (std::size_t d = 0; d < p.domains.size() && d < units.size(); ++d) {
     DomainModel m = domain_model(p, d);
+    bind_network(p, m);
     m.in.candidates.push_back({index_of(m, units[d]), {p.tier}, p.target});
     const CostTable table = evaluate(m.in);
     if (p.explain) out.text += domain_text(p, d, table, m.real);
