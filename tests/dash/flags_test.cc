@@ -119,7 +119,8 @@ TEST(DashFlags, InitNamesAMalformedIoFlag) {
         std::make_pair("DASH_IO_AGGREGATORS", "16777217"),
         std::make_pair("DASH_IO_BUFFER_SIZE", "4Q"), std::make_pair("DASH_IO_BUFFER_SIZE", "100"),
         std::make_pair("DASH_IO_BUFFER_SIZE", "2G"), std::make_pair("DASH_IO_TEST_FAIL_WRITE", "x"),
-        std::make_pair("DASH_IO_PERSISTENCY", "sometimes")}) {
+        std::make_pair("DASH_IO_PERSISTENCY", "sometimes"),
+        std::make_pair("DASH_IO_SUBFILING", "-1")}) {
     ScopedEnv flag(bad.first, bad.second);
     ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });
   }

@@ -28,71 +28,21 @@
 #include <string>
 #include <vector>
 
+#include "io_test_support.h"
 #include "mpi_test.h"
 #include "shared_dir.h"
 
 namespace {
 
+using dash_test::ExpectThrowEverywhere;
+using dash_test::ExpectValues;
+using dash_test::Fill;
+using dash_test::FillMatrix;
+using dash_test::Io;
 using dash_test::myid;
 using dash_test::nunits;
 using dash_test::SharedDir;
-
-std::int64_t Value(std::int64_t g) { return g * 1000003 + 17; }
-
-// Settings: aggregators, buffer bytes, tier (0 and "": the flags' or the defaults).
-dash::io::IoSettings Io(int aggregators, std::uint64_t buffer, const std::string& tier = "") {
-  dash::io::IoSettings s;
-  s.aggregators = aggregators;
-  s.buffer_bytes = buffer;
-  s.tier = tier;
-  return s;
-}
-
-// Every element of a (read back through dash::copy, not through the file
-// code) equals Value of its row-major global index, on every unit.
-template <class Container>
-void ExpectValues(Container& a, std::int64_t shift = 0) {
-  std::vector<typename Container::value_type> all(a.size());
-  if (a.size() > 0) dash::copy(a.begin(), a.end(), all.data());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    ASSERT_EQ(all[i], typename Container::value_type(Value(std::int64_t(i) + shift)))
-        << "element " << i << " of " << all.size() << " on unit " << myid();
-}
-
-// Fills a's local elements with Value of their global index.
-template <class T, class P>
-void Fill(dash::Array<T, typename P::index_type, P>& a) {
-  for (std::size_t li = 0; li < a.lsize(); ++li)
-    a.lbegin()[li] = T(Value(std::int64_t(a.pattern().global(typename P::index_type(li)))));
-  a.barrier();
-}
-template <class M>
-void FillMatrix(M& m) {
-  const long cols = long(m.extent(1));
-  for (long r = 0; r < long(m.extent(0)); ++r)
-    for (long c = 0; c < cols; ++c)
-      if (m.pattern().unit_at({r, c}).id == myid()) m[r][c] = Value(r * cols + c);
-  m.barrier();
-}
-
-// f must throw on every unit: E where it failed, E or RemoteFailure (the
-// news of another unit's failure) elsewhere, with `text` in its message.
-template <class E, class F>
-void ExpectThrowEverywhere(F&& f, const std::string& text) {
-  std::string what;
-  bool thrown = false;
-  try {
-    f();
-  } catch (const std::exception& e) {
-    thrown = dynamic_cast<const E*>(&e) != nullptr ||
-             dynamic_cast<const dash::exception::RemoteFailure*>(&e) != nullptr;
-    what = e.what();
-  }
-  EXPECT_TRUE(thrown) << "no exception of the expected type on unit " << myid() << ": " << what;
-  if (thrown && !text.empty()) {
-    EXPECT_NE(what.find(text), std::string::npos) << "'" << what << "' lacks '" << text << "'";
-  }
-}
+using dash_test::Value;
 
 TEST(IoSave, Array_RoundTrip_OddSizes_Patterns_Aggregators_Buffers) {
   SharedDir dir;

@@ -55,29 +55,24 @@ void copy_text(char* to, std::size_t room, const std::string& text) {
 }
 
 // Unit 0 reads and checks the header (and the checksum table); every unit
-// gets the header and the verdict. Throws on every unit if it is wrong.
+// gets the header and the verdict (and, if parts is given, the file's
+// parts). Throws on every unit if it is wrong.
 Header read_header(const std::string& path, dart_team_t team, const char* who,
-                   std::vector<std::uint64_t>* sums) {
+                   std::vector<std::uint64_t>* sums, std::vector<FilePart>* parts = nullptr) {
   const int me = team_myid(team);
   const std::string w(who);
+  std::vector<FilePart> described = describe_file(path, team, who);
   dash::internal::Failure failure;
   Header h;
   std::memset(&h, 0, sizeof h);
   if (me == 0)
     captured(failure, [&] {
-      const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) fail(w + ": cannot open '" + path + "': " + errno_text(errno));
-      struct CloseFd {
-        int fd;
-        ~CloseFd() { close(fd); }
-      } closer{fd};
-      struct stat st;
-      if (fstat(fd, &st) != 0) fail(w + ": cannot stat '" + path + "': " + errno_text(errno));
-      const std::uint64_t size = std::uint64_t(st.st_size);
+      PartedFile file(described, O_RDONLY);
+      const std::uint64_t size = file.size();
       if (size < kHeaderBytes)
         fail(w + ": '" + path + "' is not a file of dash::io::save (" + std::to_string(size) +
              " bytes, no header)");
-      const std::string error = read_all(fd, reinterpret_cast<char*>(&h), sizeof h, 0);
+      const std::string error = file.read(reinterpret_cast<char*>(&h), sizeof h, 0);
       if (!error.empty()) fail(w + ": reading '" + path + "': " + error);
       if (std::memcmp(h.magic, kMagic, 8) != 0)
         fail(w + ": '" + path + "' is not a file of dash::io::save (no header)");
@@ -96,8 +91,8 @@ Header read_header(const std::string& path, dart_team_t team, const char* who,
              " bytes, its header says " + std::to_string(expected));
       if (sums) {
         sums->assign(std::size_t(h.nchunks + 1), 0);
-        const std::string e2 = read_all(fd, reinterpret_cast<char*>(sums->data()), 8 * sums->size(),
-                                        kHeaderBytes + h.data_bytes);
+        const std::string e2 = file.read(reinterpret_cast<char*>(sums->data()), 8 * sums->size(),
+                                         kHeaderBytes + h.data_bytes);
         if (!e2.empty()) fail(w + ": reading the checksums of '" + path + "': " + e2);
         if (io_checksum(sums->data(), 8 * h.nchunks) != sums->back())
           fail(w + ": the checksums of '" + path + "' are damaged");
@@ -105,6 +100,7 @@ Header read_header(const std::string& path, dart_team_t team, const char* who,
       }
     });
   dash::internal::agree(failure, team, who);
+  if (parts) *parts = std::move(described);
   check_io(dart_bcast(&h, sizeof h, DART_TYPE_BYTE, dart_team_unit_t{0}, team), w + ": dart_bcast");
   if (sums) {
     sums->resize(std::size_t(h.nchunks));
@@ -149,9 +145,11 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
   const std::uint64_t chunk =
       std::max<std::uint64_t>(1, std::min(settings.buffer_bytes, data_bytes));
   const Plan plan = plan_io(t, runs, data_bytes, chunk, settings, who);
-  NewFile file(path, team, plan.mine >= 0, who);
+  const std::uint64_t size = kHeaderBytes + data_bytes + 8 * plan.nchunks + 8;
+  const int subfiles = subfile_count(team, plan, settings.subfiling);
+  NewFile file(path, team, size, subfile_bounds(plan, subfiles, kHeaderBytes, size), who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
-  write_rounds(t, plan, file.fd(), file.temporary(), kHeaderBytes, runs, false, &sums, failure,
+  write_rounds(t, plan, file.data(), file.temporary(), kHeaderBytes, runs, false, &sums, failure,
                who);
   // The checksums to unit 0, which writes them after the data, and the header.
   std::vector<std::uint64_t> all(sums.size(), 0);
@@ -186,7 +184,7 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
     std::memcpy(tail.data(), all.data(), tail.size());
   }
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
-  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk};
+  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk, int(file.parts())};
 }
 
 IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> runs,
@@ -194,22 +192,17 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   std::vector<std::uint64_t> sums;
-  const Header h = read_header(path, team, who, &sums);
+  std::vector<FilePart> parts;
+  const Header h = read_header(path, team, who, &sums, &parts);
   dash::internal::Failure failure;
   captured(failure, [&] { sort_and_check(runs, h.data_bytes, who); });
   dash::internal::agree(failure, team, who);
   const Plan plan = plan_io(t, runs, h.data_bytes, h.chunk_bytes, settings, who);
-  int fd = -1;
-  if (plan.mine >= 0)
-    captured(failure, [&] {
-      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) fail(w + ": cannot open '" + path + "': " + errno_text(errno));
-    });
-  FdCloser close_fd{fd};
+  const int nparts = int(parts.size());
+  PartedFile file(std::move(parts), O_RDONLY);
+  read_rounds(t, plan, file, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);
-  read_rounds(t, plan, fd, path, kHeaderBytes, runs, &sums, failure, who);
-  dash::internal::agree(failure, team, who);
-  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk};
+  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk, nparts};
 }
 
 }  // namespace detail

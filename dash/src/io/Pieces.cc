@@ -45,7 +45,9 @@ void check_io_flags(const char* call) {
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &value, err, sizeof err) !=
           DART_OK ||
       dart_flag_integer("DASH_IO_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
-                        sizeof err) != DART_OK)
+                        sizeof err) != DART_OK ||
+      dart_flag_integer("DASH_IO_SUBFILING", 0, kMaxAggregators, &value, err, sizeof err) !=
+          DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
   int tier = 0;
   const char* text = nullptr;
@@ -69,8 +71,10 @@ void check_io_flags(const char* call) {
 
 IoSettings resolve_settings(const IoSettings& given) {
   char err[DART_FLAG_ERROR_SIZE];
-  std::uint64_t a = 0, b = kDefaultBuffer;
+  std::uint64_t a = 0, b = kDefaultBuffer, subfiling = 0;
   if (dart_flag_integer("DASH_IO_AGGREGATORS", 0, kMaxAggregators, &a, err, sizeof err) !=
+          DART_OK ||
+      dart_flag_integer("DASH_IO_SUBFILING", 0, kMaxAggregators, &subfiling, err, sizeof err) !=
           DART_OK ||
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
@@ -86,22 +90,24 @@ IoSettings resolve_settings(const IoSettings& given) {
   s.tier = given.tier.empty() ? kTiers[tier] : given.tier;
   s.explain = given.explain || explain != 0;
   s.persistent = given.persistent || persistent != 0;
+  s.subfiling = given.subfiling > 0 ? given.subfiling : int(subfiling);
   if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
                                      "' (expected dram, shm, disk or auto)");
-  if (given.aggregators < 0 || s.buffer_bytes > kMaxBuffer)
+  if (given.aggregators < 0 || given.subfiling < 0 || s.buffer_bytes > kMaxBuffer)
     throw exception::InvalidArgument(
-        "dash::io: aggregators must be at least 0 and buffers at most 1 GiB");
+        "dash::io: aggregators and subfiling must be at least 0 and buffers at most 1 GiB");
   return s;
 }
 
 namespace {
 
-IoReport report_of(const detail::Plan& plan) {
+IoReport report_of(const detail::Plan& plan, std::size_t subfiles) {
   IoReport r;
   r.tier = plan.tier;
   r.aggregators = int(plan.aggregators.size());
   r.chunk_bytes = plan.chunk;
+  r.subfiles = int(subfiles);
   return r;
 }
 
@@ -134,12 +140,14 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
   dash::internal::agree(failure, t, who);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
   const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
-  detail::NewFile file(path, t, plan.mine >= 0, who);
+  const int subfiles = detail::subfile_count(t, plan, s.subfiling);
+  detail::NewFile file(path, t, file_bytes, detail::subfile_bounds(plan, subfiles, 0, file_bytes),
+                       who);
   // Pieces that do not cover the file leave gaps, written as zeros.
-  detail::write_rounds(team, plan, file.fd(), file.temporary(), 0, runs, all[1] != file_bytes,
+  detail::write_rounds(team, plan, file.data(), file.temporary(), 0, runs, all[1] != file_bytes,
                        nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
-  return report_of(plan);
+  return report_of(plan, file.parts());
 }
 
 IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
@@ -148,37 +156,19 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
   const std::string w(who);
   const IoSettings s = resolve_settings(settings);
   const dart_team_t t = team.dart_id();
+  std::vector<detail::FilePart> parts = detail::describe_file(path, t, who);
+  const std::uint64_t file_bytes = parts.back().offset + parts.back().bytes;
   dash::internal::Failure failure;
-  std::uint64_t file_bytes = 0;
-  if (detail::team_myid(t) == 0)
-    detail::captured(failure, [&] {
-      struct stat st;
-      if (stat(path.c_str(), &st) != 0)
-        throw exception::RuntimeError(w + ": cannot open '" + path +
-                                      "': " + detail::errno_text(errno));
-      file_bytes = std::uint64_t(st.st_size);
-    });
-  dash::internal::agree(failure, t, who);
-  detail::check_io(dart_bcast(&file_bytes, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, t),
-                   w + ": dart_bcast");
   std::vector<detail::Run> runs = detail::runs_of(pieces);
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
   dash::internal::agree(failure, t, who);
   const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
-  int fd = -1;
-  if (plan.mine >= 0 && !failure.any())
-    detail::captured(failure, [&] {
-      fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        throw exception::RuntimeError(w + ": cannot open '" + path +
-                                      "': " + detail::errno_text(errno));
-    });
-  detail::FdCloser close_fd{fd};
+  const std::size_t nparts = parts.size();
+  detail::PartedFile file(std::move(parts), O_RDONLY);
+  detail::read_rounds(team, plan, file, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
-  detail::read_rounds(team, plan, fd, path, 0, runs, nullptr, failure, who);
-  dash::internal::agree(failure, t, who);
-  return report_of(plan);
+  return report_of(plan, nparts);
 }
 
 }  // namespace io

@@ -8,10 +8,12 @@
 #include <dash/Exception.h>
 #include <dash/io/CostModel.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <future>
@@ -203,11 +205,6 @@ void collect(std::future<std::string>& io, dash::internal::Failure& failure) {
   if (!io.valid()) return;
   const std::string error = io.get();
   if (!error.empty()) captured(failure, [&] { fail(error); });
-}
-
-std::string parent_directory(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
 }  // namespace
@@ -435,57 +432,89 @@ void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char
   }
 }
 
-NewFile::NewFile(const std::string& path, dart_team_t team, bool opens, const char* who)
-    : path_(path), team_(team), who_(who) {
-  me_ = team_myid(team);
-  std::uint64_t pid = std::uint64_t(getpid());
-  check_io(dart_bcast(&pid, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
-           std::string(who) + ": dart_bcast");
-  temporary_ = path + ".tmp." + std::to_string(pid);
-  dash::internal::Failure failure;
-  if (me_ == 0)
-    captured(failure, [&] {
-      fd_ = open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-      if (fd_ < 0)
-        fail(std::string(who) + ": cannot create '" + temporary_ + "': " + errno_text(errno));
-    });
-  dash::internal::agree(failure, team, who);
-  if (opens && fd_ < 0)
-    captured(failure, [&] {
-      fd_ = open(temporary_.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd_ < 0)
-        fail(std::string(who) + ": cannot open '" + temporary_ + "': " + errno_text(errno));
-    });
+namespace {
+
+// The parts of the file now at path if it is a subfile table (to remove
+// once a new file replaced it), else none. Local.
+std::vector<FilePart> replaced_parts(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  FdCloser closer{fd};
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size > (off_t(1) << 24)) return {};
+  std::string text(std::size_t(st.st_size), '\0');
+  if (!read_all(fd, text.data(), text.size(), 0).empty() || !is_subfile_table(text)) return {};
   try {
-    dash::internal::agree(failure, team, who);
-  } catch (...) {
-    if (fd_ >= 0) close(fd_);
-    if (me_ == 0) std::remove(temporary_.c_str());
-    throw;
+    return parse_subfile_table(text, path);
+  } catch (const std::exception&) {
+    return {};
   }
 }
 
+}  // namespace
+
+NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
+                 const std::vector<std::uint64_t>& bounds, const char* who)
+    : path_(path), team_(team), who_(who) {
+  me_ = team_myid(team);
+  // Unit 0's pid names the temporary file; with parts, a generation
+  // (pid and time) names them.
+  std::uint64_t ids[2] = {std::uint64_t(getpid()), 0};
+  if (me_ == 0)
+    ids[1] =
+        std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^ (ids[0] << 40);
+  check_io(dart_bcast(ids, 2, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
+           std::string(who) + ": dart_bcast");
+  temporary_ = path + ".tmp." + std::to_string(ids[0]);
+  parted_ = bounds.size() > 2;
+  if (parted_)
+    data_.reset(new_parts(path, ids[1], bounds), O_WRONLY | O_CREAT);
+  else
+    data_.reset({FilePart{0, size, temporary_}}, O_WRONLY);
+  dash::internal::Failure failure;
+  if (me_ == 0)
+    captured(failure, [&] {
+      const int fd = open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (fd < 0)
+        fail(std::string(who) + ": cannot create '" + temporary_ + "': " + errno_text(errno));
+      close(fd);
+    });
+  dash::internal::agree(failure, team, who);
+}
+
 NewFile::~NewFile() {
-  if (fd_ >= 0) close(fd_);
-  if (me_ == 0 && !committed_) std::remove(temporary_.c_str());
+  data_.close_all();
+  if (me_ != 0 || committed_) return;
+  std::remove(temporary_.c_str());
+  if (parted_)
+    for (const FilePart& p : data_.parts()) std::remove(p.path.c_str());
 }
 
 void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& head,
                      const std::vector<char>& tail, std::uint64_t tail_at) {
   const std::string w(who_);
-  if (fd_ >= 0 && me_ != 0 && !failure.any())
+  if (me_ != 0 && !failure.any())
     captured(failure, [&] {
-      if (fsync(fd_) != 0) fail(w + ": syncing '" + temporary_ + "' failed: " + errno_text(errno));
+      const std::string error = data_.sync();
+      if (!error.empty()) fail(w + ": " + error);
     });
   dash::internal::agree(failure, team_, who_);
   if (me_ == 0)
     captured(failure, [&] {
-      std::string error = write_all(fd_, head.data(), head.size(), 0);
-      if (error.empty()) error = write_all(fd_, tail.data(), tail.size(), tail_at);
-      if (error.empty() && fsync(fd_) != 0) error = errno_text(errno);
+      std::string error = data_.write(head.data(), head.size(), 0);
+      if (error.empty()) error = data_.write(tail.data(), tail.size(), tail_at);
+      if (error.empty()) error = data_.sync();
+      data_.close_all();
       if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
-      close(fd_);
-      fd_ = -1;
+      if (parted_) {  // the table, under the temporary name
+        const std::string table = subfile_table(data_.parts());
+        int fd = open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        FdCloser closer{fd};
+        error = fd < 0 ? errno_text(errno) : write_all(fd, table.data(), table.size(), 0);
+        if (error.empty() && fsync(fd) != 0) error = errno_text(errno);
+        if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
+      }
+      const std::vector<FilePart> old = replaced_parts(path_);
       if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
         fail(w + ": cannot rename '" + temporary_ + "' to '" + path_ + "': " + errno_text(errno));
       committed_ = true;
@@ -494,11 +523,38 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
         fsync(dir);  // the rename lasts
         close(dir);
       }
+      for (const FilePart& p : old) std::remove(p.path.c_str());
     });
   dash::internal::agree(failure, team_, who_);
 }
 
-void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
+std::vector<std::uint64_t> subfile_bounds(const Plan& plan, int subfiles, std::uint64_t data_offset,
+                                          std::uint64_t size) {
+  std::vector<std::uint64_t> bounds = {0};
+  const std::uint64_t a = plan.aggregators.size();
+  for (std::uint64_t s = 1; s < std::uint64_t(std::max(subfiles, 1)) && a > 0; ++s) {
+    const std::uint64_t at = data_offset + plan.first[std::size_t(s * a / subfiles)] * plan.chunk;
+    if (at > bounds.back() && at < size) bounds.push_back(at);
+  }
+  bounds.push_back(size);
+  return bounds;
+}
+
+int subfile_count(dart_team_t team, const Plan& plan, int subfiling) {
+  if (subfiling <= 0 || plan.nchunks == 0) return 1;
+  const int units = unit_count(team);
+  std::vector<int> nodes(static_cast<std::size_t>(units));
+  for (int u = 0; u < units; ++u) {
+    dart_unit_locality_t loc;
+    check_io(dart_unit_locality(team, dart_team_unit_t{u}, &loc), "dart_unit_locality");
+    nodes[std::size_t(u)] = loc.node;
+  }
+  std::sort(nodes.begin(), nodes.end());
+  const int n = int(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+  return std::max(1, std::min((n + subfiling - 1) / subfiling, int(plan.aggregators.size())));
+}
+
+void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
                   std::uint64_t data_offset, const std::vector<Run>& runs, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who) {
@@ -538,7 +594,7 @@ void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
       if (sums) (*sums)[std::size_t(c)] = io_checksum(data, std::size_t(n));
       const std::uint64_t at = data_offset + c * chunk;
       std::string error =
-          inject ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_WRITE)" : write_all(fd, data, n, at);
+          inject ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_WRITE)" : file.write(data, n, at);
       if (zero_gaps) std::memset(const_cast<char*>(data), 0, std::size_t(n));
       return error.empty() ? error
                            : w + ": writing '" + path + "' at byte " + std::to_string(at) +
@@ -549,7 +605,7 @@ void write_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
   check_io(dart_barrier(team), w + ": dart_barrier");  // nobody uses the buffers any more
 }
 
-void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
+void read_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
                  std::uint64_t data_offset, const std::vector<Run>& runs,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who) {
@@ -569,7 +625,7 @@ void read_rounds(Team& t, const Plan& plan, int fd, const std::string& path,
     const std::uint64_t n = plan.chunk_end(c) - c * chunk;
     return std::async(std::launch::async, [&, data, n, c] {
       const std::uint64_t at = data_offset + c * chunk;
-      std::string error = read_all(fd, data, n, at);
+      std::string error = file.read(data, n, at);
       if (error.empty() && sums && io_checksum(data, std::size_t(n)) != (*sums)[std::size_t(c)])
         error = "checksum mismatch (the file was changed or damaged)";
       return error.empty() ? error

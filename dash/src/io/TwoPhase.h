@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "io/PartedFile.h"
+
 namespace dash {
 namespace io {
 namespace detail {
@@ -51,22 +53,30 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
 // data_bytes or two single pieces overlap. Local.
 void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who);
 
-// A file written as "<path>.tmp.<pid of unit 0>": unit 0 creates it, the
-// aggregators open it; commit() puts it at path. Until then (or if commit
-// fails) unit 0 removes it when the object goes.
+// A new file at path, of `size` logical bytes, written under a temporary
+// name: one file "<path>.tmp.<pid of unit 0>" (bounds empty), or with
+// subfiling parts holding [bounds[k], bounds[k + 1]) (PartedFile.h) and a
+// subfile table "<path>.tmp.<pid>" unit 0 writes at commit. Unit 0 creates
+// the single file; parts are created by their first writer. commit() puts
+// the file (the table) at path and then removes the parts of the file it
+// replaced; until then (or if commit fails) unit 0 removes everything
+// written when the object goes.
 class NewFile {
  public:
   // Collective: a broadcast and the agreement on any failure (throws on
   // every unit).
-  NewFile(const std::string& path, dart_team_t team, bool opens, const char* who);
+  NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
+          const std::vector<std::uint64_t>& bounds, const char* who);
   ~NewFile();
   NewFile(const NewFile&) = delete;
   NewFile& operator=(const NewFile&) = delete;
-  int fd() const { return fd_; }
+  PartedFile& data() { return data_; }
   const std::string& temporary() const { return temporary_; }
-  // The aggregators sync their writes; unit 0 writes `head` at 0 and
-  // `tail` at tail_at, syncs, renames the file to path and syncs the
-  // directory. Collective; agrees on `failure` first and throws everywhere.
+  std::size_t parts() const { return data_.parts().size(); }
+  // Every unit syncs what it wrote; unit 0 writes `head` at 0 and `tail`
+  // at tail_at, syncs, (with parts: writes the table), renames the file to
+  // path, syncs the directory and removes the replaced file's parts.
+  // Collective; agrees on `failure` first and throws everywhere.
   void commit(dash::internal::Failure& failure, const std::vector<char>& head,
               const std::vector<char>& tail, std::uint64_t tail_at);
 
@@ -74,17 +84,28 @@ class NewFile {
   std::string path_, temporary_;
   dart_team_t team_;
   const char* who_;
-  int me_ = 0, fd_ = -1;
-  bool committed_ = false;
+  int me_ = 0;
+  bool committed_ = false, parted_ = false;
+  PartedFile data_;
 };
+
+// Where the parts of a new file start, for `subfiles` parts (1: none): the
+// logical offsets data_offset + (first chunk of a group of the plan's
+// domains) * chunk, then `size`. Local.
+std::vector<std::uint64_t> subfile_bounds(const Plan& plan, int subfiles, std::uint64_t data_offset,
+                                          std::uint64_t size);
+
+// How many parts settings.subfiling asks for on this team: one per
+// `subfiling` nodes (0: one file), at most one per aggregator. Local.
+int subfile_count(dart_team_t team, const Plan& plan, int subfiling);
 
 // The write rounds: every unit's (sorted) runs into the aggregators'
 // buffers, each aggregator writing its chunks at data_offset + chunk
-// offset of fd (a helper thread, while the next round fills the other
+// offset of file (a helper thread, while the next round fills the other
 // buffer). zero_gaps: bytes no piece gives are written as zeros. sums (if
 // not null, nchunks long) gets each chunk's checksum from its aggregator
 // (0 elsewhere). Errors go into failure (not agreed). Collective.
-void write_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
+void write_rounds(Team& team, const Plan& plan, PartedFile& file, const std::string& path,
                   std::uint64_t data_offset, const std::vector<Run>& runs, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who);
@@ -92,7 +113,7 @@ void write_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
 // The read rounds: aggregators read a chunk ahead (and check it against
 // sums, if given), every unit gets its runs. Errors go into failure (not
 // agreed). Collective.
-void read_rounds(Team& team, const Plan& plan, int fd, const std::string& path,
+void read_rounds(Team& team, const Plan& plan, PartedFile& file, const std::string& path,
                  std::uint64_t data_offset, const std::vector<Run>& runs,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who);

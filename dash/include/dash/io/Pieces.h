@@ -13,7 +13,9 @@
 // checked: the file then holds one of them). A write goes to
 // "<path>.tmp.<pid>" and is renamed to path when complete and synced, so a
 // failure leaves an earlier file intact. There are no checksums in a plain
-// file (dash::io::save's files have them).
+// file (dash::io::save's files have them). With subfiling (IoSettings::
+// subfiling, DASH_IO_SUBFILING) the bytes go to parts beside path and path
+// holds their table (README: "Subfiling"); read_pieces reads either kind.
 //
 // | call         | cost                                                      |
 // |--------------|-----------------------------------------------------------|
@@ -48,6 +50,7 @@ struct IoSettings {
   std::string tier;                // DASH_IO_AGGR_TIER: dram, shm, disk or auto (default)
   bool explain = false;            // unit 0 prints the cost model's tables (DASH_IO_EXPLAIN)
   bool persistent = false;         // buffers on a persistent tier only (DASH_IO_PERSISTENCY)
+  int subfiling = 0;               // DASH_IO_SUBFILING: one file per this many nodes; 0: one file
 };
 
 // How a call ran: the memory tier of its aggregation buffers, how many
@@ -56,6 +59,7 @@ struct IoReport {
   std::string tier;
   int aggregators = 0;
   std::uint64_t chunk_bytes = 0;
+  int subfiles = 1;  // files the data went to or came from (1: a single shared file)
 };
 
 // The flags' settings, overridden by the non-zero fields of `given`;

@@ -29,6 +29,9 @@
 // A save writes "<path>.tmp.<pid>" and renames it to path when every chunk,
 // the checksums and the header are on disk (and synced): a failure leaves
 // an earlier file at path intact, and nothing at "<path>.tmp.<pid>".
+// With subfiling (IoSettings::subfiling = k, DASH_IO_SUBFILING) the file
+// is one part per k nodes beside path, and path holds their table; the
+// table's rename is the atomic step (README: "Subfiling"). load reads both.
 // The target must be a file system every aggregator reaches with POSIX
 // I/O (a parallel file system on a cluster, any on one node).
 //

@@ -1,0 +1,80 @@
+// What the dash::io tests share: element values by global index, settings,
+// filling and checking containers, and "throws on every unit".
+#ifndef DASH_TESTS_DASH_IO_TEST_SUPPORT_H_
+#define DASH_TESTS_DASH_IO_TEST_SUPPORT_H_
+
+#include <dash/Array.h>
+#include <dash/Exception.h>
+#include <dash/algorithm/Copy.h>
+#include <dash/io/Pieces.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace dash_test {
+
+inline std::int64_t Value(std::int64_t g) { return g * 1000003 + 17; }
+
+// Settings: aggregators, buffer bytes, tier (0 and "": the flags' or the defaults).
+inline dash::io::IoSettings Io(int aggregators, std::uint64_t buffer,
+                               const std::string& tier = "") {
+  dash::io::IoSettings s;
+  s.aggregators = aggregators;
+  s.buffer_bytes = buffer;
+  s.tier = tier;
+  return s;
+}
+
+// Every element of a (read back through dash::copy, not through the file
+// code) equals Value of its row-major global index, on every unit.
+template <class Container>
+void ExpectValues(Container& a, std::int64_t shift = 0) {
+  std::vector<typename Container::value_type> all(a.size());
+  if (a.size() > 0) dash::copy(a.begin(), a.end(), all.data());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    ASSERT_EQ(all[i], typename Container::value_type(Value(std::int64_t(i) + shift)))
+        << "element " << i << " of " << all.size() << " on unit " << myid();
+}
+
+// Fills a's local elements with Value of their global index.
+template <class T, class P>
+void Fill(dash::Array<T, typename P::index_type, P>& a) {
+  for (std::size_t li = 0; li < a.lsize(); ++li)
+    a.lbegin()[li] = T(Value(std::int64_t(a.pattern().global(typename P::index_type(li)))));
+  a.barrier();
+}
+template <class M>
+void FillMatrix(M& m) {
+  const long cols = long(m.extent(1));
+  for (long r = 0; r < long(m.extent(0)); ++r)
+    for (long c = 0; c < cols; ++c)
+      if (m.pattern().unit_at({r, c}).id == myid()) m[r][c] = Value(r * cols + c);
+  m.barrier();
+}
+
+// f must throw on every unit: E where it failed, E or RemoteFailure (the
+// news of another unit's failure) elsewhere, with `text` in its message.
+template <class E, class F>
+void ExpectThrowEverywhere(F&& f, const std::string& text) {
+  std::string what;
+  bool thrown = false;
+  try {
+    f();
+  } catch (const std::exception& e) {
+    thrown = dynamic_cast<const E*>(&e) != nullptr ||
+             dynamic_cast<const dash::exception::RemoteFailure*>(&e) != nullptr;
+    what = e.what();
+  }
+  EXPECT_TRUE(thrown) << "no exception of the expected type on unit " << myid() << ": " << what;
+  if (thrown && !text.empty()) {
+    EXPECT_NE(what.find(text), std::string::npos) << "'" << what << "' lacks '" << text << "'";
+  }
+}
+
+}  // namespace dash_test
+
+#endif  // DASH_TESTS_DASH_IO_TEST_SUPPORT_H_
