@@ -29,6 +29,8 @@ extra_runs=(
   "algorithms shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=transform_fetch"
   "blocks np4 UNITS=4"
   "io np4 UNITS=4"
+  "io np4_vnode1 UNITS=4 DART_VIRTUAL_NODE_SIZE=1 BENCHMARK_FILTER=BM_write/"
+  "io np4_vnode1_subfiling UNITS=4 DART_VIRTUAL_NODE_SIZE=1 DASH_IO_SUBFILING=1 BENCHMARK_FILTER=BM_write/"
   "stencil np8_vnode2 UNITS=8 DART_VIRTUAL_NODE_SIZE=2 DART_UNIT_MAPPING=hierarchical DART_TOPOLOGY_FILE=$DASH_ROOT/examples/stencil3d/sparse-allocation.txt BENCHMARK_FILTER=exchange"
   "stencil np12_vnode3 UNITS=12 DART_VIRTUAL_NODE_SIZE=3 DART_UNIT_MAPPING=hierarchical BENCHMARK_FILTER=exchange"
 )

@@ -125,4 +125,30 @@ TEST(IoCostModel, PlacementOverDomains) {
   EXPECT_EQ(short_of_units.units[2], -1);
 }
 
+// Per-unit tier figures (per-node tables): a unit whose node's tier has no
+// room for the buffers is never placed, a domain no free producer can take
+// goes to the cheapest free unit, and a faster tier on a node draws it.
+TEST(IoCostModel, PerUnitTiers_NoRoomFallsBackToAFreeUnit) {
+  const dash::io::ModelInput toy = ToyExample();
+  dash::io::PlacementInput in;
+  in.units = 4;
+  in.domains = {{{1, 50000000}}, {{1, 10000000}, {3, 20000000}}};
+  in.tier = toy.candidates[0].tiers[1];  // dram, 90 GB/s
+  in.tier_per_unit.assign(4, in.tier);
+  in.tier_per_unit[3].capacity = 1000;        // no room on unit 3's node
+  in.tier_per_unit[2].bandwidth_Bps = 400e9;  // a faster tier on unit 2's node
+  in.target = toy.candidates[0].target;
+  in.network = toy.network;
+  in.buffer_bytes = toy.buffer_bytes;
+  in.explain = true;
+  const dash::io::Placement placed = dash::io::place_aggregators(in);
+  ASSERT_TRUE(placed.possible) << placed.text;
+  // Domain 1: unit 1 is taken, unit 3 has no room; unit 2 pulls 10 MB across the system
+  // (8 GB/s) and 20 MB over its blade (12 GB/s), cheaper than unit 0 (12 and 8 GB/s).
+  EXPECT_EQ(placed.units, (std::vector<int>{1, 2})) << placed.text;
+  EXPECT_NE(placed.text.find("out: capacity 1000"), std::string::npos) << placed.text;
+  in.tier_per_unit[2].bandwidth_Bps = 0;  // unit 2's node lacks the tier: unit 0 then
+  EXPECT_EQ(dash::io::place_aggregators(in).units, (std::vector<int>{1, 0}));
+}
+
 }  // namespace

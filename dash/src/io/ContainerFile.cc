@@ -184,7 +184,7 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
     std::memcpy(tail.data(), all.data(), tail.size());
   }
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
-  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk, int(file.parts())};
+  return report_of(plan, file.parts());
 }
 
 IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> runs,
@@ -202,7 +202,7 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
   PartedFile file(std::move(parts), O_RDONLY);
   read_rounds(t, plan, file, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);
-  return IoReport{plan.tier, int(plan.aggregators.size()), plan.chunk, nparts};
+  return report_of(plan, std::size_t(nparts));
 }
 
 }  // namespace detail

@@ -17,7 +17,9 @@ CostTable evaluate(const ModelInput& input) {
       CostRow row;
       row.unit = c.unit;
       row.tier = t.name;
-      if (t.capacity < input.buffer_bytes)
+      if (t.bandwidth_Bps <= 0)
+        row.excluded = "not on its node";
+      else if (t.capacity < input.buffer_bytes)
         row.excluded = "capacity " + std::to_string(t.capacity) + " < " +
                        std::to_string(input.buffer_bytes) + " bytes of buffers";
       else if (input.persistent && !t.persistent)
@@ -84,6 +86,11 @@ int index_of(DomainModel& m, int u) {
   return int(m.real.size() - 1);
 }
 
+// The figures of p's tier on unit u's node.
+const Tier& tier_of(const PlacementInput& p, int u) {
+  return p.tier_per_unit.empty() ? p.tier : p.tier_per_unit[std::size_t(u)];
+}
+
 std::string domain_text(const PlacementInput& p, std::size_t d, CostTable table,
                         const std::vector<int>& real) {
   for (CostRow& r : table.rows) r.unit = real[std::size_t(r.unit)];
@@ -102,15 +109,21 @@ Placement place_aggregators(const PlacementInput& p) {
     DomainModel m = domain_model(p, d);
     bind_network(p, m);
     for (std::size_t j = 0; j < m.real.size(); ++j)
-      if (!taken[std::size_t(m.real[j])]) m.in.candidates.push_back({int(j), {p.tier}, p.target});
-    if (m.in.candidates.empty())  // every producer aggregates already: any free unit
+      if (!taken[std::size_t(m.real[j])])
+        m.in.candidates.push_back({int(j), {tier_of(p, m.real[j])}, p.target});
+    CostTable table = evaluate(m.in);
+    if (table.best < 0) {  // no producer can aggregate (taken, or no room): any free unit
+      const std::size_t producers = m.real.size();
+      std::vector<char> producer(taken.size(), 0);
+      for (std::size_t j = 0; j < producers; ++j) producer[std::size_t(m.real[j])] = 1;
       for (int u = 0; u < p.units; ++u)
-        if (!taken[std::size_t(u)]) {  // not a producer (they are all taken)
+        if (!taken[std::size_t(u)] && !producer[std::size_t(u)]) {
           m.real.push_back(u);
           m.in.bytes.push_back(0);
-          m.in.candidates.push_back({int(m.real.size() - 1), {p.tier}, p.target});
+          m.in.candidates.push_back({int(m.real.size() - 1), {tier_of(p, u)}, p.target});
         }
-    const CostTable table = evaluate(m.in);
+      table = evaluate(m.in);
+    }
     if (p.explain) out.text += domain_text(p, d, table, m.real);
     if (table.best < 0) {
       out.possible = false;
@@ -132,7 +145,7 @@ Placement cost_of_placement(const PlacementInput& p, const std::vector<int>& uni
   for (std::size_t d = 0; d < p.domains.size() && d < units.size(); ++d) {
     DomainModel m = domain_model(p, d);
     bind_network(p, m);
-    m.in.candidates.push_back({index_of(m, units[d]), {p.tier}, p.target});
+    m.in.candidates.push_back({index_of(m, units[d]), {tier_of(p, units[d])}, p.target});
     const CostTable table = evaluate(m.in);
     if (p.explain) out.text += domain_text(p, d, table, m.real);
     if (table.best < 0)

@@ -57,8 +57,10 @@ void check_io_flags(const char* call) {
       dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_NODE_DIR", 4095, &text, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
-  // A tier file is read now, so that garbage in it stops the start.
-  if (dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) == DART_OK && text != nullptr) {
+  // A tier file is read now, so that garbage in it stops the start (one
+  // per node, %n, is read on first use: the node is not known yet).
+  if (dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) == DART_OK && text != nullptr &&
+      std::string(text).find("%n") == std::string::npos) {
     try {
       node_tiers();
     } catch (const std::exception& e) {
@@ -100,19 +102,6 @@ IoSettings resolve_settings(const IoSettings& given) {
   return s;
 }
 
-namespace {
-
-IoReport report_of(const detail::Plan& plan, std::size_t subfiles) {
-  IoReport r;
-  r.tier = plan.tier;
-  r.aggregators = int(plan.aggregators.size());
-  r.chunk_bytes = plan.chunk;
-  r.subfiles = int(subfiles);
-  return r;
-}
-
-}  // namespace
-
 int aggregator_count(Team& team, const IoSettings& settings) {
   const IoSettings s = resolve_settings(settings);
   return int(detail::make_plan(team.dart_id(), 1, 1, s.aggregators).aggregators.size());
@@ -147,7 +136,7 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
   detail::write_rounds(team, plan, file.data(), file.temporary(), 0, runs, all[1] != file_bytes,
                        nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
-  return report_of(plan, file.parts());
+  return detail::report_of(plan, file.parts());
 }
 
 IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,
@@ -168,7 +157,7 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
   detail::PartedFile file(std::move(parts), O_RDONLY);
   detail::read_rounds(team, plan, file, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
-  return report_of(plan, nparts);
+  return detail::report_of(plan, nparts);
 }
 
 }  // namespace io

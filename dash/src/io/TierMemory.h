@@ -18,6 +18,11 @@ namespace detail {
 // InvalidArgument if it cannot be used here. Local.
 Tier buffer_tier(const std::string& name);
 
+// DASH_IO_TIERS's value with %h replaced by the host name, %n by the
+// calling unit's (real or emulated) node index (DART must be running) and
+// %% by %; InvalidArgument for another %. Local.
+std::string tier_file_path(const std::string& raw);
+
 // `bytes` per unit on `tier`, a team segment: dram the team's library
 // segment (kept between calls) up to kCachedTierBytes, a segment of its own
 // beyond; shm and disk a file the unit maps (its name removed at once)

@@ -2,6 +2,7 @@
 // aggregation buffers on a tier (TierMemory.h).
 #include <dart/dart.h>
 #include <dart/dart_flags.h>
+#include <dart/dart_locality.h>
 #include <dash/Exception.h>
 #include <dash/io/Tiers.h>
 #include <fcntl.h>
@@ -201,20 +202,58 @@ std::vector<Tier> parse_tiers(const std::string& text, const std::string& origin
   return tiers;
 }
 
+namespace detail {
+
+std::string tier_file_path(const std::string& raw) {
+  std::string path;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '%' || i + 1 == raw.size()) {
+      path += raw[i];
+      continue;
+    }
+    const char c = raw[++i];
+    if (c == 'h') {
+      char host[256] = {};
+      gethostname(host, sizeof host - 1);
+      path += host;
+    } else if (c == 'n') {
+      if (!dart_initialized())
+        throw exception::InvalidArgument("DASH_IO_TIERS: '" + raw +
+                                         "' names the node (%n) before DART started");
+      dart_global_unit_t me;
+      dart_unit_locality_t loc;
+      if (dart_myid(&me) != DART_OK ||
+          dart_unit_locality(DART_TEAM_ALL, dart_team_unit_t{me.id}, &loc) != DART_OK)
+        throw exception::RuntimeError("DASH_IO_TIERS: cannot find this unit's node");
+      path += std::to_string(loc.node);
+    } else if (c == '%') {
+      path += '%';
+    } else {
+      throw exception::InvalidArgument("DASH_IO_TIERS: '" + raw + "': unknown %" +
+                                       std::string(1, c) + " (%h host name, %n node, %% a %)");
+    }
+  }
+  return path;
+}
+
+}  // namespace detail
+
 const std::vector<Tier>& node_tiers() {
   static std::once_flag once;
   static std::vector<Tier> tiers;
   static std::exception_ptr error;
   std::call_once(once, [] {
     try {
-      const char* path = nullptr;
+      const char* raw = nullptr;
       char err[DART_FLAG_ERROR_SIZE];
-      if (dart_flag_text("DASH_IO_TIERS", 4095, &path, err, sizeof err) != DART_OK)
+      if (dart_flag_text("DASH_IO_TIERS", 4095, &raw, err, sizeof err) != DART_OK)
         throw exception::InvalidArgument(err);
-      if (path == nullptr) {
+      if (raw == nullptr) {
         tiers = probe();
         return;
       }
+      const std::string file = detail::tier_file_path(raw);
+      const char* path = file.c_str();
       std::ifstream in(path);
       if (!in)
         throw exception::InvalidArgument(std::string("DASH_IO_TIERS: cannot read '") + path + "'");

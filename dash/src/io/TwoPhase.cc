@@ -252,6 +252,16 @@ std::string read_all(int fd, char* data, std::uint64_t n, std::uint64_t offset) 
   return {};
 }
 
+IoReport report_of(const Plan& plan, std::size_t parts) {
+  IoReport r;
+  r.tier = plan.tier;
+  r.aggregators = int(plan.aggregators.size());
+  r.chunk_bytes = plan.chunk;
+  r.subfiles = int(parts);
+  r.aggregator_units = plan.aggregators;
+  return r;
+}
+
 std::uint64_t Plan::rounds() const {
   std::uint64_t r = 0;
   for (std::size_t i = 0; i + 1 < first.size(); ++i) r = std::max(r, first[i + 1] - first[i]);
@@ -301,14 +311,67 @@ std::uint64_t run_bytes_below(const Run& r, std::uint64_t x) {
   return full * r.len + rest;
 }
 
-// The model's figures of tier `name` for unit 0's node: probed (auto) or,
-// for a forced tier, only what the buffers need (no probe: the network
-// alone places the aggregators).
-std::vector<Tier> model_tiers(const std::string& wanted) {
-  if (wanted == "auto") return node_tiers();
+const char* const kTierNames[] = {"dram", "shm", "disk"};
+constexpr std::size_t kNames = 3;
+
+// A forced tier's figures for the model: only what the buffers need (no
+// probe: the network alone places the aggregators).
+Tier forced_tier(const std::string& wanted) {
   Tier t = buffer_tier(wanted);
   if (t.bandwidth_Bps <= 0) t.bandwidth_Bps = 1e30, t.capacity = ~std::uint64_t(0);
-  return {t};
+  return t;
+}
+
+// A tier's figures on the way to unit 0 (present 0: the node lacks it).
+struct TierRecord {
+  double present, latency_s, bandwidth_Bps, capacity, persistent;
+};
+
+// The tiers of every unit's node, for the model: each node's first unit
+// reads its node's tiers (the tier file or the probe: once per node, not
+// per unit) and unit 0 gathers them. On unit 0 result[k][u] is tier
+// kTierNames[k] of unit u's node (bandwidth 0 if that node lacks it); empty
+// elsewhere. Collective: a gather, and the agreement on a bad tier file.
+std::vector<std::vector<Tier>> gather_node_tiers(dart_team_t t, int units, int me,
+                                                 const char* who) {
+  std::vector<int> node(static_cast<std::size_t>(units)), first_of_node;
+  for (int u = 0; u < units; ++u) {
+    dart_unit_locality_t loc;
+    check_io(dart_unit_locality(t, dart_team_unit_t{u}, &loc), "dart_unit_locality");
+    node[std::size_t(u)] = loc.node;
+    if (std::size_t(loc.node) >= first_of_node.size()) first_of_node.resize(loc.node + 1, -1);
+    if (first_of_node[std::size_t(loc.node)] < 0) first_of_node[std::size_t(loc.node)] = u;
+  }
+  TierRecord mine[kNames] = {};
+  dash::internal::Failure failure;
+  if (first_of_node[std::size_t(node[std::size_t(me)])] == me)
+    captured(failure, [&] {
+      for (const Tier& x : node_tiers())
+        for (std::size_t k = 0; k < kNames; ++k)
+          if (x.name == kTierNames[k])
+            mine[k] = {1, x.latency_s, x.bandwidth_Bps, double(x.capacity), x.persistent ? 1. : 0};
+    });
+  dash::internal::agree(failure, t, who);
+  std::vector<TierRecord> all(me == 0 ? kNames * std::size_t(units) : 0);
+  check_io(dart_gather(mine, all.data(), 5 * kNames, DART_TYPE_DOUBLE, dart_team_unit_t{0}, t),
+           std::string(who) + ": dart_gather");
+  std::vector<std::vector<Tier>> out;
+  if (me != 0) return out;
+  out.assign(kNames, std::vector<Tier>(std::size_t(units)));
+  for (int u = 0; u < units; ++u) {
+    const int leader = first_of_node[std::size_t(node[std::size_t(u)])];
+    for (std::size_t k = 0; k < kNames; ++k) {
+      const TierRecord& r = all[std::size_t(leader) * kNames + k];
+      Tier& x = out[k][std::size_t(u)];
+      x.name = kTierNames[k];
+      if (r.present == 0) continue;
+      x.latency_s = r.latency_s;
+      x.bandwidth_Bps = r.bandwidth_Bps;
+      x.capacity = std::uint64_t(r.capacity);
+      x.persistent = r.persistent != 0;
+    }
+  }
+  return out;
 }
 
 // The path from an aggregator to the file: the disk tier's figures (the
@@ -338,13 +401,34 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
   if (a > 0)
     check_io(dart_gather(mine.data(), all.data(), a, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, t),
              std::string(who) + ": dart_gather");
-  // Unit 0 evaluates (its node's tiers stand for every node) and tells the others.
-  const char* const names[] = {"dram", "shm", "disk"};
+  // Unit 0 evaluates (with every node's tiers, or the forced one) and tells the others.
+  const bool automatic = settings.tier == "auto";
+  const std::vector<std::vector<Tier>> node_figures =
+      automatic ? gather_node_tiers(t, units, me, who) : std::vector<std::vector<Tier>>{};
   std::vector<int> choice(a + 1, -1);  // aggregator per domain, then the tier's index
   dash::internal::Failure failure;
   if (me == 0)
     captured(failure, [&] {
-      const std::vector<Tier> tiers = model_tiers(settings.tier);
+      // Per tier name: unit 0's figures and (auto) every unit's.
+      std::vector<Tier> tiers;
+      std::vector<std::vector<Tier>> per_unit(kNames);
+      std::string report;
+      for (std::size_t k = 0; k < kNames; ++k) {
+        if (!automatic) {
+          if (settings.tier == kTierNames[k]) tiers.push_back(forced_tier(settings.tier));
+          continue;
+        }
+        const std::vector<Tier>& figures = node_figures[k];
+        const auto lacking = std::find_if(figures.begin(), figures.end(),
+                                          [](const Tier& x) { return x.bandwidth_Bps <= 0; });
+        if (lacking != figures.end()) {  // every unit holds buffers: every node needs the tier
+          report += std::string("tier ") + kTierNames[k] + ": not on the node of unit " +
+                    std::to_string(lacking - figures.begin()) + "\n";
+          continue;
+        }
+        tiers.push_back(figures[0]);
+        per_unit[k] = figures;
+      }
       std::vector<int> global(static_cast<std::size_t>(units));
       for (int u = 0; u < units; ++u) {
         dart_global_unit_t g;
@@ -370,9 +454,12 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
       };
       // Per tier a placement; the tier whose slowest aggregator is fastest wins.
       double best_time = -1;
-      std::string report;
       for (const Tier& tier : tiers) {
         in.tier = tier;
+        const std::size_t k =
+            std::size_t(std::find(std::begin(kTierNames), std::end(kTierNames), tier.name) -
+                        std::begin(kTierNames));
+        in.tier_per_unit = per_unit[k];
         const Placement placed = place_aggregators(in);
         report +=
             "tier " + tier.name +
@@ -383,20 +470,18 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
         if (placed.possible && (best_time < 0 || placed.slowest_s < 0.9 * best_time)) {
           best_time = placed.slowest_s;
           for (std::size_t i = 0; i < a; ++i) choice[i] = placed.units[i];
-          for (int k = 0; k < 3; ++k)
-            if (tier.name == names[k]) choice[a] = k;
+          choice[a] = int(k);
         }
       }
+      if (settings.explain)
+        std::printf("%s: cost model (%zu aggregators, chunks of %llu bytes):\n%s", who, a,
+                    (unsigned long long)chunk, report.c_str());
       if (choice[a] < 0)
         throw exception::InvalidArgument(
             std::string(who) + ": no memory tier " +
             (settings.persistent ? "that is persistent (DASH_IO_PERSISTENCY) and " : "") +
             "holds the aggregation buffers (" + std::to_string(2 * chunk) + " bytes; tiers " +
-            (settings.tier == "auto" ? std::string("of this node") : "'" + settings.tier + "'") +
-            ")");
-      if (settings.explain)
-        std::printf("%s: cost model (%zu aggregators, chunks of %llu bytes):\n%s", who, a,
-                    (unsigned long long)chunk, report.c_str());
+            (automatic ? std::string("of the nodes") : "'" + settings.tier + "'") + ")");
     });
   dash::internal::agree(failure, t, who);
   if (!choice.empty())
@@ -406,7 +491,7 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
   p.mine = -1;
   for (std::size_t i = 0; i < a; ++i)
     if (p.aggregators[i] == me) p.mine = int(i);
-  p.tier = a > 0 ? names[choice[a]] : "dram";
+  p.tier = a > 0 ? kTierNames[choice[a]] : "dram";
   captured(failure, [&] { buffer_tier(p.tier); });  // every unit needs it
   dash::internal::agree(failure, t, who);
   return p;

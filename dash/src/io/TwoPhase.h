@@ -32,6 +32,9 @@ struct Plan {
   std::uint64_t chunk_end(std::uint64_t c) const;
 };
 
+// What a call reports: the plan's tier and aggregators, and the file's parts.
+IoReport report_of(const Plan& plan, std::size_t parts);
+
 // `wanted` aggregators (0: the first unit of every node), spread evenly over
 // the team's units; chunks of `chunk` bytes dealt in contiguous domains.
 // Local (the same on every unit).

@@ -11,9 +11,9 @@
 // latency/bandwidth(p, a) come from the network (dart_unit_link_cost: the
 // rung of the machine ladder the two units share; a unit to itself moves
 // at the tier's speed), (a, target) from the target's description. A tier
-// is out if it cannot hold the buffers (capacity) or is not persistent when
-// persistency is required. The smallest Cost_A + Cost_T wins; ties go to
-// the earlier candidate, then the earlier tier.
+// is out if its node lacks it (bandwidth 0), it cannot hold the buffers
+// (capacity) or is not persistent when persistency is required. The smallest Cost_A + Cost_T wins;
+// ties go to the earlier candidate, then the earlier tier.
 //
 // | call              | cost                                        |
 // |-------------------|---------------------------------------------|
@@ -82,7 +82,11 @@ struct PlacementInput {
   int units = 0;  // the candidates: units 0 .. units - 1
   // Per domain: the producers giving it bytes (unit, bytes > 0).
   std::vector<std::vector<std::pair<int, std::uint64_t>>> domains;
-  Tier tier;                                                  // where the buffers live
+  Tier tier;  // where the buffers live
+  // If not empty: per unit, that tier's figures on the unit's node (they
+  // stand for `tier` when the unit is a candidate; bandwidth 0: its node
+  // lacks the tier).
+  std::vector<Tier> tier_per_unit;
   Link target;                                                // aggregator to the file
   std::function<Link(int producer, int aggregator)> network;  // between two units
   std::uint64_t buffer_bytes = 0;
@@ -99,9 +103,10 @@ struct Placement {
 };
 
 // The model's placement: per domain, in order, the candidate of least
-// Cost_A + Cost_T among its producers not taken by an earlier domain (else
-// among every unit not taken). Local, O(sum over domains of producers^2),
-// plus O(units) for a domain without a free producer.
+// Cost_A + Cost_T among its producers not taken by an earlier domain (if
+// none of them can hold the buffers, among every unit not taken). Local,
+// O(sum over domains of producers^2), plus O(units x producers) for a
+// domain no producer can aggregate.
 Placement place_aggregators(const PlacementInput& input);
 
 // The modelled cost of a given placement (e.g. rank order: aggregator i the

@@ -54,12 +54,14 @@ struct IoSettings {
 };
 
 // How a call ran: the memory tier of its aggregation buffers, how many
-// aggregators, and the chunk (bytes per round and aggregator).
+// aggregators and which, the chunk (bytes per round and aggregator), the
+// files.
 struct IoReport {
   std::string tier;
   int aggregators = 0;
   std::uint64_t chunk_bytes = 0;
   int subfiles = 1;  // files the data went to or came from (1: a single shared file)
+  std::vector<int> aggregator_units;  // the team unit of each file domain's aggregator
 };
 
 // The flags' settings, overridden by the non-zero fields of `given`;

@@ -9,7 +9,8 @@
 // over the mapping (dart_team_memregister): they reach it by RMA.
 //
 // Each tier has a latency, a bandwidth, a capacity and a persistency, taken
-// from the file DASH_IO_TIERS names or, without it, measured once per
+// from the file DASH_IO_TIERS names (%h in it the host name, %n the node
+// index, so each node may have its own) or, without it, measured once per
 // process by a short probe (writes of 16 MiB into each tier, a synced 4 KiB
 // write for disk's latency; capacity from the memory and file system
 // statistics). The file has one line per tier (blank lines and # comments
