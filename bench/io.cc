@@ -24,7 +24,10 @@
 //   BM_tier_write/<layout>, BM_tier_read/<layout>
 //                      the cost model's tier (auto) vs every tier of the
 //                      node forced; ratio_vs_best_forced = ratio_vs_<tier>
-//                      of the forced tier of least median time
+//                      of the forced tier of least median time;
+//                      chosen_vs_best_forced = median time of the chosen
+//                      tier forced / that least one (1: the model chose the
+//                      fastest tier)
 //   BM_modelled_placement_1024/<random>/<scrambled>
 //                      model only: the cost model's aggregator placement vs
 //                      rank order for 1024 nodes x 16 units (see there)
@@ -271,6 +274,11 @@ void TierPaired(benchmark::State& state, bool write) {
     if (t > 0 && (best.empty() || t < state.counters[best + "_ns_per_byte"])) best = f.name;
   }
   if (!best.empty()) state.counters["ratio_vs_best_forced"] = state.counters["ratio_vs_" + best];
+  // The chosen tier forced against the best forced one: the same code path on both sides,
+  // so 1 exactly when the model picked the fastest tier.
+  if (!best.empty() && state.counters.count(chosen + "_ns_per_byte"))
+    state.counters["chosen_vs_best_forced"] =
+        state.counters[chosen + "_ns_per_byte"] / state.counters[best + "_ns_per_byte"];
   state.SetBytesProcessed(state.iterations() * std::int64_t(l.total));
   Label(state, std::string(write ? "write" : "read") + ", layout " + kLayoutNames[which] +
                    ", the model chose " + chosen + " (auto) vs each tier forced");
