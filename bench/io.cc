@@ -121,9 +121,9 @@ Layout MakeLayout(int which) {
 
 std::string PathOf(const std::string& name) { return directory + "/" + name; }
 
-// Unit 0 removes path; every unit waits.
+// Unit 0 removes path (and its parts, if subfiled); every unit waits.
 void Remove(const std::string& path) {
-  if (me == 0) std::remove(path.c_str());
+  if (me == 0) dash::io::remove(path);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

@@ -53,9 +53,10 @@ const char* const kUsage =
     "                       in <dir>/io-bench-<layout>.h5) (default: dash)\n"
     "  --aggregators A      aggregators (dash: DASH_IO_AGGREGATORS, default one per\n"
     "                       node; mpiio: the cb_nodes hint, default MPI's choice: 0)\n"
-    "  --tier T             where dash::io's aggregation buffers live: dram, shm (a RAM\n"
-    "                       file system), disk (node-local storage, DASH_IO_NODE_DIR) or\n"
-    "                       auto (default; DASH_IO_TIERS describes the tiers)\n"
+    "  --tier T             where dash::io's aggregation buffers live: dram, hbm (high-\n"
+    "                       bandwidth memory through memkind), shm (a RAM file system),\n"
+    "                       disk (node-local storage, DASH_IO_NODE_DIR) or auto (default;\n"
+    "                       DASH_IO_TIERS describes the tiers)\n"
     "  --dir PATH           directory of the file (default: $TMPDIR, else /tmp)\n"
     "  --seed X             seed of the sizes (default: 1)\n"
     "  --keep               leave the file (a write leaves it anyway for a later read)\n"
@@ -126,13 +127,14 @@ Options parse_args(int argc, char** argv) {
       o.via = Via(choose(name, opt.value(), kVias));
 #ifndef DASH_EXAMPLE_HAVE_HDF5
       if (o.via == Via::hdf5)
-        throw examples::UsageError("--via hdf5: this build has no parallel HDF5 (install "
-                                   "libhdf5-openmpi-dev or libhdf5-mpich-dev and rebuild)");
+        throw examples::UsageError(
+            "--via hdf5: this build has no parallel HDF5 (install "
+            "libhdf5-openmpi-dev or libhdf5-mpich-dev and rebuild)");
 #endif
     } else if (name == "--aggregators") {
       o.aggregators = int(examples::parse_integer(name, opt.value(), 1, 1 << 24));
     } else if (name == "--tier") {
-      const char* const tiers[] = {"dram", "shm", "disk", "auto"};
+      const char* const tiers[] = {"dram", "hbm", "shm", "disk", "auto"};
       o.tier = tiers[choose(name, opt.value(), tiers)];
     } else if (name == "--dir") {
       o.dir = opt.value();

@@ -434,6 +434,31 @@ TEST(IoTiers, SaveAndLoadThroughEveryTier) {
       [&] { dash::io::save(a, dir.file("x"), Io(0, 0, "tape")); }, "tape");
 }
 
+// High-bandwidth memory through memkind: with MEMKIND_HBW_NODES set (the hbm variant of this
+// test takes NUMA node 0 as HBM) the node has an hbm tier and a save goes through it;
+// without HBM a forced hbm tier is refused on every unit, naming it.
+TEST(IoTiers, HbmWhereMemkindFindsIt) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::vector<dash::io::Tier>& tiers = dash::io::node_tiers();
+  const bool hbm = std::any_of(tiers.begin(), tiers.end(),
+                               [](const dash::io::Tier& t) { return t.name == "hbm"; });
+  const std::size_t n = 4099;
+  dash::Array<std::int64_t> a(n, dash::BLOCKCYCLIC(3));
+  Fill(a);
+  if (std::getenv("MEMKIND_HBW_NODES") != nullptr) {
+    ASSERT_TRUE(hbm) << "MEMKIND_HBW_NODES is set but there is no hbm tier (memkind missing?)";
+    EXPECT_GT(dash::io::node_tier("hbm").bandwidth_Bps, 0);
+    EXPECT_EQ(dash::io::save(a, dir.file("h"), Io(nunits(), 8192, "hbm")).tier, "hbm");
+    dash::Array<std::int64_t> b(n, dash::CYCLIC);
+    EXPECT_EQ(dash::io::load(dir.file("h"), b, Io(1, 0, "hbm")).tier, "hbm");
+    ExpectValues(b);
+  } else if (!hbm) {
+    ExpectThrowEverywhere<dash::exception::InvalidArgument>(
+        [&] { dash::io::save(a, dir.file("h"), Io(0, 0, "hbm")); }, "hbm");
+  }
+}
+
 // A persistency requirement (IoSettings::persistent or DASH_IO_PERSISTENCY=1) leaves only
 // persistent tiers: auto takes one, a forced volatile tier is refused on every unit.
 TEST(IoTiers, PersistencyRequired_OnlyPersistentTiers) {

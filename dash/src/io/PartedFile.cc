@@ -199,6 +199,21 @@ std::vector<FilePart> describe_file(const std::string& path, dart_team_t team, c
   return parse_subfile_table(text, path);
 }
 
+std::vector<FilePart> table_parts(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  FdCloser closer{fd};
+  struct stat st;
+  if (fstat(fd, &st) != 0 || std::uint64_t(st.st_size) > kMaxTableBytes) return {};
+  std::string text(std::size_t(st.st_size), '\0');
+  if (!read_all(fd, text.data(), text.size(), 0).empty() || !is_subfile_table(text)) return {};
+  try {
+    return parse_subfile_table(text, path);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 std::vector<FilePart> new_parts(const std::string& path, std::uint64_t generation,
                                 const std::vector<std::uint64_t>& bounds) {
   std::vector<FilePart> parts;

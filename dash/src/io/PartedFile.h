@@ -90,6 +90,10 @@ std::vector<FilePart> describe_file(const std::string& path, dart_team_t team, c
 std::vector<FilePart> new_parts(const std::string& path, std::uint64_t generation,
                                 const std::vector<std::uint64_t>& bounds);
 
+// The parts the file at path lists if it is a subfile table (readable and
+// whole), else none: what replacing or removing it must remove too. Local.
+std::vector<FilePart> table_parts(const std::string& path);
+
 // The directory of path ("." for a bare name).
 std::string parent_directory(const std::string& path);
 

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -24,7 +26,7 @@ namespace {
 constexpr std::uint64_t kDefaultBuffer = std::uint64_t(4) << 20;
 constexpr std::uint64_t kMaxBuffer = std::uint64_t(1) << 30;
 constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
-const char* const kTiers[] = {"dram", "shm", "disk", "auto"};
+const char* const kTiers[] = {"dram", "hbm", "shm", "disk", "auto"};
 
 }  // namespace
 
@@ -51,7 +53,7 @@ void check_io_flags(const char* call) {
     throw exception::InvalidArgument(std::string(call) + ": " + err);
   int tier = 0;
   const char* text = nullptr;
-  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
+  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_PERSISTENCY", &tier, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
@@ -80,9 +82,9 @@ IoSettings resolve_settings(const IoSettings& given) {
           DART_OK ||
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
-  int tier = 3;  // auto
+  int tier = 4;  // auto
   int explain = 0, persistent = 0;
-  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 4, &tier, err, sizeof err) != DART_OK ||
+  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_PERSISTENCY", &persistent, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
@@ -95,7 +97,7 @@ IoSettings resolve_settings(const IoSettings& given) {
   s.subfiling = given.subfiling > 0 ? given.subfiling : int(subfiling);
   if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
-                                     "' (expected dram, shm, disk or auto)");
+                                     "' (expected dram, hbm, shm, disk or auto)");
   if (given.aggregators < 0 || given.subfiling < 0 || s.buffer_bytes > kMaxBuffer)
     throw exception::InvalidArgument(
         "dash::io: aggregators and subfiling must be at least 0 and buffers at most 1 GiB");
@@ -137,6 +139,17 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
                        nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
   return detail::report_of(plan, file.parts());
+}
+
+void remove(const std::string& path) {
+  const std::vector<detail::FilePart> parts = detail::table_parts(path);
+  if (std::remove(path.c_str()) != 0 && errno != ENOENT)
+    throw exception::RuntimeError("dash::io::remove: cannot remove '" + path +
+                                  "': " + detail::errno_text(errno));
+  for (const detail::FilePart& p : parts)
+    if (std::remove(p.path.c_str()) != 0 && errno != ENOENT)
+      throw exception::RuntimeError("dash::io::remove: cannot remove '" + p.path +
+                                    "': " + detail::errno_text(errno));
 }
 
 IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,

@@ -44,7 +44,7 @@ class TierMemory {
   char* local_ = nullptr;
   char* mapped_ = nullptr;
   std::uint64_t bytes_ = 0;
-  bool registered_ = false, owned_ = false;
+  bool registered_ = false, owned_ = false, hbm_ = false;  // hbm_: mapped_ came from memkind
 };
 
 }  // namespace detail

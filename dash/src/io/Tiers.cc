@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "io/Hbm.h"
 #include "io/TierMemory.h"
 #include "io/TwoPhase.h"
 
@@ -143,6 +144,17 @@ std::vector<Tier> probe() {
   std::vector<char> buffer(kProbeBytes);
   probe_memory(buffer.data(), dram);
   tiers.push_back(dram);
+  std::string why;
+  if (void* p = detail::hbm_allocate(kProbeBytes, &why)) {
+    Tier hbm;
+    hbm.name = "hbm";
+    hbm.source = "probe";
+    hbm.capacity = detail::hbm_capacity();
+    if (hbm.capacity == 0) hbm.capacity = dram.capacity;  // unknown: no more than the memory
+    probe_memory(static_cast<char*>(p), hbm);
+    detail::hbm_free(p);
+    tiers.push_back(hbm);
+  }
   for (const char* name : {"shm", "disk"}) {
     Tier t;
     t.name = name;
@@ -172,8 +184,8 @@ std::vector<Tier> parse_tiers(const std::string& text, const std::string& origin
     Tier t;
     t.name = w[0];
     t.source = origin + ":" + std::to_string(line);
-    if (t.name != "dram" && t.name != "shm" && t.name != "disk")
-      bad_line(origin, line, "unknown tier '" + t.name + "' (dram, shm or disk)");
+    if (t.name != "dram" && t.name != "hbm" && t.name != "shm" && t.name != "disk")
+      bad_line(origin, line, "unknown tier '" + t.name + "' (dram, hbm, shm or disk)");
     for (const Tier& seen : tiers)
       if (seen.name == t.name) bad_line(origin, line, "tier '" + t.name + "' given twice");
     if (w.size() < 5 || w.size() > 6)
@@ -194,8 +206,9 @@ std::vector<Tier> parse_tiers(const std::string& text, const std::string& origin
       t.persistent = true;
     else if (strcasecmp(w[4].c_str(), "no") != 0)
       bad_line(origin, line, "persistent must be yes or no, got '" + w[4] + "'");
-    if (t.name == "dram" && w.size() == 6) bad_line(origin, line, "dram takes no directory");
-    t.directory = w.size() == 6 ? w[5] : t.name == "dram" ? "" : default_directory(t.name);
+    const bool memory = t.name == "dram" || t.name == "hbm";
+    if (memory && w.size() == 6) bad_line(origin, line, t.name + " takes no directory");
+    t.directory = w.size() == 6 ? w[5] : memory ? "" : default_directory(t.name);
     tiers.push_back(t);
   }
   if (tiers.empty()) bad_line(origin, line, "no tier described");
@@ -291,12 +304,18 @@ Tier buffer_tier(const std::string& name) {
   char err[DART_FLAG_ERROR_SIZE];
   if (dart_flag_text("DASH_IO_TIERS", 4095, &path, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
-  if (path != nullptr || (name != "dram" && name != "shm" && name != "disk"))
+  if (path != nullptr || (name != "dram" && name != "hbm" && name != "shm" && name != "disk"))
     return node_tier(name);
   Tier t;
   t.name = name;
   t.source = "unprobed";
   if (name == "dram") return t;
+  if (name == "hbm") {
+    std::string why;
+    if (!hbm_available(&why))
+      throw exception::InvalidArgument("dash::io: tier 'hbm' cannot be used: " + why);
+    return t;
+  }
   t.directory = default_directory(name);
   t.persistent = name == "disk";
   struct stat st;
@@ -310,7 +329,31 @@ Tier buffer_tier(const std::string& name) {
 TierMemory::TierMemory(Team& team, const Tier& tier, std::uint64_t bytes, const char* who)
     : bytes_(bytes) {
   const std::string w(who);
-  if (tier.name == "dram" && bytes <= kCachedTierBytes) {
+  if (tier.name == "hbm") {
+    dash::internal::Failure failure;
+    captured(failure, [&] {
+      std::string why;
+      mapped_ = static_cast<char*>(hbm_allocate(std::size_t(bytes), &why));
+      if (!mapped_)
+        throw exception::RuntimeError(w +
+                                      ": cannot allocate the aggregation buffers in HBM: " + why);
+    });
+    try {
+      dash::internal::agree(failure, team.dart_id(), who);
+    } catch (...) {
+      hbm_free(mapped_);
+      throw;
+    }
+    hbm_ = true;
+    const dart_ret_t ret =
+        dart_team_memregister(team.dart_id(), std::size_t(bytes), DART_TYPE_BYTE, mapped_, &gptr_);
+    if (ret != DART_OK) {
+      hbm_free(mapped_);
+      mapped_ = nullptr;
+      check_io(ret, w + ": registering the buffers of tier hbm");
+    }
+    registered_ = true;
+  } else if (tier.name == "dram" && bytes <= kCachedTierBytes) {
     gptr_ = team.library_segment(std::size_t(bytes));
   } else if (tier.name == "dram") {
     check_io(dart_team_memalloc_aligned(team.dart_id(), std::size_t(bytes), DART_TYPE_BYTE, &gptr_),
@@ -338,7 +381,12 @@ TierMemory::TierMemory(Team& team, const Tier& tier, std::uint64_t bytes, const 
                                       "': " + errno_text(grown != 0 ? grown : errno));
       mapped_ = static_cast<char*>(p);
     });
-    dash::internal::agree(failure, team.dart_id(), who);
+    try {
+      dash::internal::agree(failure, team.dart_id(), who);
+    } catch (...) {
+      if (mapped_) munmap(mapped_, std::size_t(bytes));
+      throw;
+    }
     const dart_ret_t ret =
         dart_team_memregister(team.dart_id(), std::size_t(bytes), DART_TYPE_BYTE, mapped_, &gptr_);
     if (ret != DART_OK) {
@@ -356,10 +404,11 @@ TierMemory::TierMemory(Team& team, const Tier& tier, std::uint64_t bytes, const 
 
 TierMemory::~TierMemory() {
   if (owned_) dart_team_memfree(gptr_);
-  if (registered_) {
-    dart_team_memderegister(gptr_);
-    if (mapped_) munmap(mapped_, std::size_t(bytes_));
-  }
+  if (registered_) dart_team_memderegister(gptr_);
+  if (mapped_ && hbm_)
+    hbm_free(mapped_);
+  else if (mapped_)
+    munmap(mapped_, std::size_t(bytes_));
 }
 
 }  // namespace detail

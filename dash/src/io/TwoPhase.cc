@@ -311,8 +311,8 @@ std::uint64_t run_bytes_below(const Run& r, std::uint64_t x) {
   return full * r.len + rest;
 }
 
-const char* const kTierNames[] = {"dram", "shm", "disk"};
-constexpr std::size_t kNames = 3;
+const char* const kTierNames[] = {"dram", "hbm", "shm", "disk"};
+constexpr std::size_t kNames = 4;
 
 // A forced tier's figures for the model: only what the buffers need (no
 // probe: the network alone places the aggregators).
@@ -517,27 +517,6 @@ void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char
   }
 }
 
-namespace {
-
-// The parts of the file now at path if it is a subfile table (to remove
-// once a new file replaced it), else none. Local.
-std::vector<FilePart> replaced_parts(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  FdCloser closer{fd};
-  struct stat st;
-  if (fstat(fd, &st) != 0 || st.st_size > (off_t(1) << 24)) return {};
-  std::string text(std::size_t(st.st_size), '\0');
-  if (!read_all(fd, text.data(), text.size(), 0).empty() || !is_subfile_table(text)) return {};
-  try {
-    return parse_subfile_table(text, path);
-  } catch (const std::exception&) {
-    return {};
-  }
-}
-
-}  // namespace
-
 NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
                  const std::vector<std::uint64_t>& bounds, const char* who)
     : path_(path), team_(team), who_(who) {
@@ -599,7 +578,7 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
         if (error.empty() && fsync(fd) != 0) error = errno_text(errno);
         if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
       }
-      const std::vector<FilePart> old = replaced_parts(path_);
+      const std::vector<FilePart> old = table_parts(path_);
       if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
         fail(w + ": cannot rename '" + temporary_ + "' to '" + path_ + "': " + errno_text(errno));
       committed_ = true;

@@ -45,10 +45,10 @@ Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, 
 // domains of whole chunks; each domain's aggregator the unit of least
 // modelled cost among those with bytes in it (not taken by an earlier
 // domain), on the settings' tier or, for auto, the tier whose slowest
-// aggregator is fastest (a later one of dram, shm, disk only if 10 % faster). Unit 0 evaluates with
-// its node's tier figures and broadcasts; with settings.explain it prints the tables. runs: the
-// calling unit's. Collective: an allgather of bytes per domain, a broadcast, and the agreement on
-// failure.
+// aggregator is fastest (a later one of dram, hbm, shm, disk only if 10 % faster). Unit 0 evaluates
+// with its node's tier figures and broadcasts; with settings.explain it prints the tables. runs:
+// the calling unit's. Collective: an allgather of bytes per domain, a broadcast, and the agreement
+// on failure.
 Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
              std::uint64_t chunk, const IoSettings& settings, const char* who);
 

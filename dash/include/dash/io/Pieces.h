@@ -47,7 +47,7 @@ struct Piece {
 struct IoSettings {
   int aggregators = 0;             // DASH_IO_AGGREGATORS; default one per node
   std::uint64_t buffer_bytes = 0;  // DASH_IO_BUFFER_SIZE; default 4 MiB
-  std::string tier;                // DASH_IO_AGGR_TIER: dram, shm, disk or auto (default)
+  std::string tier;                // DASH_IO_AGGR_TIER: dram, hbm, shm, disk or auto
   bool explain = false;            // unit 0 prints the cost model's tables (DASH_IO_EXPLAIN)
   bool persistent = false;         // buffers on a persistent tier only (DASH_IO_PERSISTENCY)
   int subfiling = 0;               // DASH_IO_SUBFILING: one file per this many nodes; 0: one file
@@ -82,6 +82,12 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
 // file's end is InvalidArgument on every unit. Collective over team.
 IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team = Team::All(),
                      const IoSettings& settings = {});
+
+// Removes the file at path (of write_pieces or dash::io::save) and, if it
+// is a subfile table, its parts; a path that is not there is no error.
+// RuntimeError naming the path if something cannot be removed. Local (call
+// it on one unit).
+void remove(const std::string& path);
 
 }  // namespace io
 }  // namespace dash

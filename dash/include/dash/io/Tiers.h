@@ -2,10 +2,13 @@
 // each costs (MA-TAPIOCA's memory abstraction).
 //
 //   dram  the team's DART segment (shared memory on the node)
+//   hbm   high-bandwidth memory (MCDRAM, HBM) through memkind, loaded at
+//         run time (libmemkind.so.0): present where memkind finds it
+//         (MEMKIND_HBW_NODES can name the NUMA nodes to take as HBM)
 //   shm   a file in a RAM file system (/dev/shm) the aggregator maps
 //   disk  a file on node-local storage (DASH_IO_NODE_DIR, else $TMPDIR, else
 //         /tmp) the aggregator maps; persistent
-// shm and disk buffers are exposed to the other units through an MPI window
+// hbm, shm and disk buffers are exposed to the other units through an MPI window
 // over the mapping (dart_team_memregister): they reach it by RMA.
 //
 // Each tier has a latency, a bandwidth, a capacity and a persistency, taken
@@ -23,7 +26,8 @@
 //
 // latency in ns, us, ms or s; bandwidth in KB/s, MB/s or GB/s (powers of
 // 1000); capacity bytes with K, M, G or T (powers of 1024); persistent yes
-// or no; a directory for shm and disk (default as above). A tier the file
+// or no; a directory for shm and disk (default as above), none for dram and
+// hbm. A tier the file
 // leaves out is not used. A malformed file is InvalidArgument naming
 // "<file>:<line>" and what is wrong.
 //
@@ -43,7 +47,7 @@ namespace io {
 
 // One memory tier of the calling unit's node.
 struct Tier {
-  std::string name;            // dram, shm or disk
+  std::string name;            // dram, hbm, shm or disk
   double latency_s = 0;        // one small write into it
   double bandwidth_Bps = 0;    // writing into it
   std::uint64_t capacity = 0;  // bytes free on the node

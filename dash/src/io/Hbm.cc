@@ -1,0 +1,89 @@
+// dash::io's high-bandwidth memory through memkind (Hbm.h).
+#include "io/Hbm.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+namespace dash {
+namespace io {
+namespace detail {
+
+namespace {
+
+// memkind's hbwmalloc functions (hbwmalloc.h), looked up at run time.
+struct Memkind {
+  int (*check_available)() = nullptr;
+  int (*posix_memalign)(void**, std::size_t, std::size_t) = nullptr;
+  void (*free)(void*) = nullptr;
+  long (*capacity)(void*) = nullptr;  // memkind_get_capacity (memkind 1.10 on), may be absent
+  void** hbw_kind = nullptr;          // &MEMKIND_HBW
+  bool usable = false;
+  std::string why;
+};
+
+const Memkind& memkind() {
+  static Memkind m;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libmemkind.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      m.why = "memkind is not installed (libmemkind.so.0: " + std::string(dlerror()) + ")";
+      return;
+    }
+    m.check_available = reinterpret_cast<int (*)()>(dlsym(lib, "hbw_check_available"));
+    m.posix_memalign = reinterpret_cast<int (*)(void**, std::size_t, std::size_t)>(
+        dlsym(lib, "hbw_posix_memalign"));
+    m.free = reinterpret_cast<void (*)(void*)>(dlsym(lib, "hbw_free"));
+    m.capacity = reinterpret_cast<long (*)(void*)>(dlsym(lib, "memkind_get_capacity"));
+    m.hbw_kind = static_cast<void**>(dlsym(lib, "MEMKIND_HBW"));
+    if (!m.check_available || !m.posix_memalign || !m.free) {
+      m.why = "libmemkind.so.0 lacks the hbwmalloc functions";
+      return;
+    }
+    if (m.check_available() != 0) {
+      m.why = "memkind finds no high-bandwidth memory on this node (MEMKIND_HBW_NODES names it)";
+      return;
+    }
+    m.usable = true;  // the library stays loaded for the process
+  });
+  return m;
+}
+
+}  // namespace
+
+bool hbm_available(std::string* why) {
+  const Memkind& m = memkind();
+  if (!m.usable && why) *why = m.why;
+  return m.usable;
+}
+
+void* hbm_allocate(std::size_t bytes, std::string* why) {
+  const Memkind& m = memkind();
+  if (!m.usable) {
+    if (why) *why = m.why;
+    return nullptr;
+  }
+  void* p = nullptr;
+  const int rc = m.posix_memalign(&p, 4096, bytes > 0 ? bytes : 1);
+  if (rc != 0) {
+    if (why) *why = "memkind cannot allocate " + std::to_string(bytes) + " bytes of HBM";
+    return nullptr;
+  }
+  return p;
+}
+
+std::uint64_t hbm_capacity() {
+  const Memkind& m = memkind();
+  if (!m.usable || !m.capacity || !m.hbw_kind) return 0;
+  const long c = m.capacity(*m.hbw_kind);
+  return c > 0 ? std::uint64_t(c) : 0;
+}
+
+void hbm_free(void* p) {
+  if (p) memkind().free(p);
+}
+
+}  // namespace detail
+}  // namespace io
+}  // namespace dash
