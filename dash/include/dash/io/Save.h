@@ -139,17 +139,54 @@ struct has_local_blocks<P, std::void_t<decltype(std::declval<const P&>().local_n
                                        decltype(std::declval<const P&>().local_block(0).offset(0))>>
     : std::true_type {};
 
+// The calling unit's elements of a column-major N-D container as runs of
+// the row-major file: memory runs along dimension 0, which the file
+// strides over, so each stretch of a local block along dimension 0 is one
+// strided run (elements a file row apart). Local, two index mappings per
+// stretch (a pattern with blocks of one element along dimension 0 gives a
+// run per element).
+template <class Container>
+std::vector<Run> column_major_runs(Container& c) {
+  using T = typename Container::value_type;
+  using P = typename Container::pattern_type;
+  using I = typename P::index_type;
+  const P& p = c.pattern();
+  std::uint64_t row = sizeof(T);  // file bytes between neighbours along dimension 0
+  for (std::size_t d = 1; d < P::ndim(); ++d) row *= std::uint64_t(p.extent(dim_t(d)));
+  const auto me = c.team().myid();
+  const auto n = std::uint64_t(c.lsize());
+  const auto b0 = std::uint64_t(p.blocksize(0)), e0 = std::uint64_t(p.extent(0));
+  char* base = reinterpret_cast<char*>(const_cast<T*>(c.lbegin()));
+  std::vector<Run> out;
+  for (std::uint64_t li = 0; li < n;) {
+    const auto g = p.global(me, I(li));
+    const auto g0 = std::uint64_t(g[0]);
+    std::uint64_t len = std::min({b0 - g0 % b0, e0 - g0, n - li});
+    if (len > 1) {  // the stretch ends where its block says, else element by element
+      const auto h = p.global(me, I(li + len - 1));
+      bool same = std::uint64_t(h[0]) == g0 + len - 1;
+      for (std::size_t d = 1; d < P::ndim() && same; ++d) same = h[d] == g[d];
+      if (!same) len = 1;
+    }
+    std::uint64_t offset = 0;
+    for (std::size_t d = 0; d < P::ndim(); ++d)
+      offset = offset * std::uint64_t(p.extent(dim_t(d))) + std::uint64_t(g[d]);
+    out.push_back(
+        Run{offset * sizeof(T), base + li * sizeof(T), sizeof(T), len > 1 ? row : 0, len});
+    li += len;
+  }
+  return out;
+}
+
 // The calling unit's elements of c as runs of the file's data. Local,
 // O(local runs of the pattern).
 template <class Container>
 std::vector<Run> runs_of(Container& c, const char* who) {
   using T = typename Container::value_type;
   using P = typename Container::pattern_type;
+  (void)who;
   if constexpr (P::ndim() > 1) {
-    if (P::memory_order() != ROW_MAJOR)
-      throw exception::InvalidArgument(std::string(who) +
-                                       ": column-major patterns are not supported yet (the file "
-                                       "is row-major): save a row-major copy");
+    if (P::memory_order() != ROW_MAJOR) return column_major_runs(c);
   }
   RunMerger runs;
   if constexpr (P::ndim() == 1 && has_local_blocks<P>::value) {
@@ -185,7 +222,7 @@ std::vector<Run> runs_of(Container& c, const char* who) {
 }  // namespace detail
 
 // Writes container c (dash::Array, dash::Matrix, dash::NArray of trivially
-// copyable elements, any row-major pattern) to the file at path, replacing
+// copyable elements, any pattern, row- or column-major) to the file at path, replacing
 // it when complete. Collective over c's team.
 template <class Container>
 IoReport save(Container& c, const std::string& path, const IoSettings& settings = {}) {
