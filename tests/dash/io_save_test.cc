@@ -34,6 +34,7 @@
 
 namespace {
 
+using dash_test::ExpectMatrixValues;
 using dash_test::ExpectThrowEverywhere;
 using dash_test::ExpectValues;
 using dash_test::Fill;
@@ -142,27 +143,9 @@ TEST(IoSave, PiecesCutByChunks_StridedRuns) {
   ExpectValues(back);
 }
 
-// A file written by every unit loads on a team of fewer units.
 // Column-major N-D patterns: the file is row-major whatever the memory order, so a
 // column-major BLOCKCYCLIC x BLOCKED or TILE matrix loads into a row-major one and back, and
 // files of either load into either (checked element by element through global references).
-template <class M>
-void FillByCoords(M& m) {
-  const long cols = long(m.extent(1));
-  for (long r = 0; r < long(m.extent(0)); ++r)
-    for (long c = 0; c < cols; ++c)
-      if (m.pattern().unit_at({r, c}).id == myid()) m[r][c] = Value(r * cols + c);
-  m.barrier();
-}
-template <class M>
-void ExpectByCoords(M& m) {
-  const long cols = long(m.extent(1));
-  for (long r = 0; r < long(m.extent(0)); ++r)
-    for (long c = 0; c < cols; ++c)
-      ASSERT_EQ(std::int64_t(m[r][c]), Value(r * cols + c)) << r << "," << c << " on " << myid();
-  m.barrier();
-}
-
 TEST(IoSave, ColumnMajorPatterns_RoundTrip_WithRowMajor) {
   SharedDir dir;
   ASSERT_TRUE(dir.ok());
@@ -173,24 +156,25 @@ TEST(IoSave, ColumnMajorPatterns_RoundTrip_WithRowMajor) {
   const long rows = 37, cols = 23;  // odd: blocks end short
   const dash::SizeSpec<2> size(rows, cols);
   ColBlock a(size, dash::DistributionSpec<2>(dash::BLOCKCYCLIC(3), dash::BLOCKED));
-  FillByCoords(a);
+  FillMatrix(a);
   dash::io::save(a, dir.file("col"), Io(0, 4096));
   dash::Matrix<std::int64_t, 2> row_major(rows, cols);
   dash::io::load(dir.file("col"), row_major);
-  ExpectByCoords(row_major);
+  ExpectMatrixValues(row_major);
   dash::io::save(row_major, dir.file("row"), Io(nunits(), 1024));
   ColTile t(size, dash::DistributionSpec<2>(dash::TILE(5), dash::TILE(4)));
   dash::io::load(dir.file("row"), t, Io(1, 0));
-  ExpectByCoords(t);
+  ExpectMatrixValues(t);
   dash::io::save(t, dir.file("tile"), Io(nunits(), 2048));
   ColBlock back(size, dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
   dash::io::load(dir.file("tile"), back);
-  ExpectByCoords(back);
+  ExpectMatrixValues(back);
   dash::Array<std::int64_t> flat(std::size_t(rows * cols), dash::CYCLIC);
   dash::io::load(dir.file("tile"), flat);
   ExpectValues(flat);
 }
 
+// A file written by every unit loads on a team of fewer units.
 TEST(IoSave, LoadsOnTeamOfFewerUnits) {
   SharedDir dir;
   ASSERT_TRUE(dir.ok());

@@ -47,12 +47,28 @@ void Fill(dash::Array<T, typename P::index_type, P>& a) {
     a.lbegin()[li] = T(Value(std::int64_t(a.pattern().global(typename P::index_type(li)))));
   a.barrier();
 }
+// Fills a 2-D container's elements with Value of their row-major index
+// (by coordinates: right for any memory order).
 template <class M>
 void FillMatrix(M& m) {
   const long cols = long(m.extent(1));
   for (long r = 0; r < long(m.extent(0)); ++r)
     for (long c = 0; c < cols; ++c)
       if (m.pattern().unit_at({r, c}).id == myid()) m[r][c] = Value(r * cols + c);
+  m.barrier();
+}
+// Every element of a 2-D container (read through global references, by
+// coordinates) equals Value of its row-major index, on every unit.
+template <class M>
+void ExpectMatrixValues(M& m) {
+  const long cols = long(m.extent(1));
+  long wrong = 0;  // the first mismatch is reported; every unit reaches the barrier
+  for (long r = 0; r < long(m.extent(0)); ++r)
+    for (long c = 0; c < cols; ++c)
+      if (std::int64_t(m[r][c]) != Value(r * cols + c) && wrong++ == 0) {
+        EXPECT_EQ(std::int64_t(m[r][c]), Value(r * cols + c)) << r << "," << c << " on " << myid();
+      }
+  EXPECT_EQ(wrong, 0) << "elements differ on unit " << myid();
   m.barrier();
 }
 
