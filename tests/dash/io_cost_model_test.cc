@@ -5,6 +5,7 @@
 //
 // The seed's own table of tier figures is not at hand, so the figures below are
 // representative ones of its kind (HBM fastest, DRAM next, NVRAM slow but persistent).
+#include <dash/Exception.h>
 #include <dash/io/CostModel.h>
 #include <gtest/gtest.h>
 
@@ -119,10 +120,19 @@ TEST(IoCostModel, PlacementOverDomains) {
   const double by_hand =
       (0 + 80e-9 + 10e6 / 90e9) + (1e-6 + 80e-9 + 50e6 / 12e9) + (1e-3 + 60e6 / 5e9);
   EXPECT_NEAR(rank_order.slowest_s, by_hand, 1e-12);
+  // Three domains, two units: the third has no free unit.
   in.units = 2;
+  in.domains = {{{0, 1000}, {1, 1000}}, {{1, 1000}}, {{0, 1000}}};
   const dash::io::Placement short_of_units = dash::io::place_aggregators(in);
   EXPECT_FALSE(short_of_units.possible);
   EXPECT_EQ(short_of_units.units[2], -1);
+  // A producer outside the units, or a placement of the wrong length, is refused.
+  in.domains[1] = {{2, 1000}};
+  EXPECT_THROW(dash::io::place_aggregators(in), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::io::cost_of_placement(in, {0, 1, 0}), dash::exception::InvalidArgument);
+  in.domains[1] = {{1, 1000}};
+  EXPECT_THROW(dash::io::cost_of_placement(in, {0, 1}), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::io::cost_of_placement(in, {0, 1, 5}), dash::exception::InvalidArgument);
 }
 
 // Per-unit tier figures (per-node tables): a unit whose node's tier has no

@@ -1,4 +1,5 @@
 // dash::io's cost model (dash/io/CostModel.h).
+#include <dash/Exception.h>
 #include <dash/io/CostModel.h>
 
 #include <algorithm>
@@ -86,6 +87,31 @@ int index_of(DomainModel& m, int u) {
   return int(m.real.size() - 1);
 }
 
+// InvalidArgument unless every producer (and aggregator of `placement`, one
+// per domain) is one of p's units and tier_per_unit, if given, has one
+// entry per unit.
+void check_input(const PlacementInput& p, const std::vector<int>* placement) {
+  const auto bad = [&](const std::string& what) {
+    throw exception::InvalidArgument("dash::io cost model: " + what);
+  };
+  if (!p.tier_per_unit.empty() && p.tier_per_unit.size() != std::size_t(std::max(p.units, 0)))
+    bad("tier_per_unit has " + std::to_string(p.tier_per_unit.size()) + " entries for " +
+        std::to_string(p.units) + " units");
+  for (std::size_t d = 0; d < p.domains.size(); ++d)
+    for (const auto& producer : p.domains[d])
+      if (producer.first < 0 || producer.first >= p.units)
+        bad("domain " + std::to_string(d) + " has producer " + std::to_string(producer.first) +
+            ", not one of the " + std::to_string(p.units) + " units");
+  if (placement == nullptr) return;
+  if (placement->size() != p.domains.size())
+    bad("a placement of " + std::to_string(placement->size()) + " aggregators for " +
+        std::to_string(p.domains.size()) + " domains");
+  for (int u : *placement)
+    if (u < 0 || u >= p.units)
+      bad("aggregator " + std::to_string(u) + " is not one of the " + std::to_string(p.units) +
+          " units");
+}
+
 // The figures of p's tier on unit u's node.
 const Tier& tier_of(const PlacementInput& p, int u) {
   return p.tier_per_unit.empty() ? p.tier : p.tier_per_unit[std::size_t(u)];
@@ -103,6 +129,7 @@ std::string domain_text(const PlacementInput& p, std::size_t d, CostTable table,
 }  // namespace
 
 Placement place_aggregators(const PlacementInput& p) {
+  check_input(p, nullptr);
   Placement out;
   std::vector<char> taken(std::size_t(std::max(p.units, 0)), 0);
   for (std::size_t d = 0; d < p.domains.size(); ++d) {
@@ -140,9 +167,10 @@ Placement place_aggregators(const PlacementInput& p) {
 }
 
 Placement cost_of_placement(const PlacementInput& p, const std::vector<int>& units) {
+  check_input(p, &units);
   Placement out;
   out.units = units;
-  for (std::size_t d = 0; d < p.domains.size() && d < units.size(); ++d) {
+  for (std::size_t d = 0; d < p.domains.size(); ++d) {
     DomainModel m = domain_model(p, d);
     bind_network(p, m);
     m.in.candidates.push_back({index_of(m, units[d]), {tier_of(p, units[d])}, p.target});

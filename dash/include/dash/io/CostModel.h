@@ -104,14 +104,17 @@ struct Placement {
 
 // The model's placement: per domain, in order, the candidate of least
 // Cost_A + Cost_T among its producers not taken by an earlier domain (if
-// none of them can hold the buffers, among every unit not taken). Local,
+// none of them can hold the buffers, among every unit not taken).
+// InvalidArgument for a producer that is not one of the units. Local,
 // O(sum over domains of producers^2), plus O(units x producers) for a
 // domain no producer can aggregate.
 Placement place_aggregators(const PlacementInput& input);
 
 // The modelled cost of a given placement (e.g. rank order: aggregator i the
 // first unit of the i-th group of nodes): per domain its aggregator's
-// total; the slowest. Local, O(sum over domains of producers).
+// total; the slowest. InvalidArgument for a producer or aggregator that is
+// not one of the units, or not one aggregator per domain. Local, O(sum over
+// domains of producers).
 Placement cost_of_placement(const PlacementInput& input, const std::vector<int>& units);
 
 }  // namespace io
