@@ -283,7 +283,7 @@ int run(const Options& o) {
     if (o.via == Via::hdf5) {
 #ifdef DASH_EXAMPLE_HAVE_HDF5
       examples::agreed_or_usage_error(write ? "write" : "read", [&] {
-        if (write && me == 0) std::remove(path.c_str());  // a new file, as dash::io writes
+        if (write && me == 0) dash::io::remove(path);  // a new file, as dash::io writes
         MPI_Barrier(MPI_COMM_WORLD);
         if (write)
           dash::io::hdf5::write_pieces(path, "/data", s.pieces, s.total);
@@ -298,7 +298,7 @@ int run(const Options& o) {
                    .tier;
       });
     } else {
-      if (write && me == 0) std::remove(path.c_str());  // a new file, as dash::io writes
+      if (write && me == 0) dash::io::remove(path);  // a new file, as dash::io writes
       MPI_Barrier(MPI_COMM_WORLD);
       mpiio(o, path, s, write);
     }
@@ -316,7 +316,7 @@ int run(const Options& o) {
   std::uint64_t wrong = 0, sum = checksum(s, o.seed, &wrong), all_wrong = 0, all_sum = 0;
   MPI_Allreduce(&sum, &all_sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&wrong, &all_wrong, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  if (o.mode == Mode::workflow && !o.keep && me == 0) std::remove(path.c_str());
+  if (o.mode == Mode::workflow && !o.keep && me == 0) dash::io::remove(path);  // with its parts
   const double bytes = double(s.total) * (o.mode == Mode::workflow ? 2 : 1);
   if (me == 0) {
     if (all_wrong > 0)
