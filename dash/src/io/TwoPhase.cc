@@ -635,14 +635,29 @@ void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string
     std::memset(buffers.local, 0, std::size_t(2 * chunk));
     check_io(dart_barrier(team), w + ": dart_barrier");
   }
+  std::vector<Part> own;  // the aggregator's own parts of its chunk (reused)
+  own.reserve(16);
   for (std::uint64_t r = 0; r < rounds; ++r) {
     const int which = int(r % 2);
+    const char* direct = nullptr;  // the own chunk when it is one piece of the caller's memory
     captured(failure, [&] {
       Mover mover(true, w);
       each_chunk_of_round(plan, r, [&](std::size_t i, std::uint64_t c) {
         const dart_gptr_t base = buffers.at(plan.aggregators[i], which, 0);
-        sweeps[i].each_in(c * chunk, plan.chunk_end(c),
-                          [&](const Part& p) { mover.move(base, p); });
+        if (int(i) != plan.mine) {
+          sweeps[i].each_in(c * chunk, plan.chunk_end(c),
+                            [&](const Part& p) { mover.move(base, p); });
+          return;
+        }
+        // A chunk all of which is one piece of the aggregator's own memory (so
+        // nobody else has bytes in it) is written from there: no copy into the buffer.
+        own.clear();
+        sweeps[i].each_in(c * chunk, plan.chunk_end(c), [&](const Part& p) { own.push_back(p); });
+        if (own.size() == 1 && own[0].count == 1 && own[0].at == 0 &&
+            own[0].len == plan.chunk_end(c) - c * chunk)
+          direct = own[0].data;
+        else
+          for (const Part& p : own) mover.move(base, p);
       });
       check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
     });
@@ -651,15 +666,15 @@ void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string
     if (plan.mine < 0 || failure.any()) continue;
     const std::uint64_t c = plan.first[std::size_t(plan.mine)] + r;
     if (c >= plan.first[std::size_t(plan.mine) + 1]) continue;
-    const char* data = buffers.local + std::uint64_t(which) * chunk;
+    const char* data = direct ? direct : buffers.local + std::uint64_t(which) * chunk;
     const std::uint64_t n = plan.chunk_end(c) - c * chunk;
     const bool inject = fail_at > 0 && ++writes == fail_at;
-    writing = std::async(std::launch::async, [&, data, n, c, inject] {
+    writing = std::async(std::launch::async, [&, data, n, c, inject, direct] {
       if (sums) (*sums)[std::size_t(c)] = io_checksum(data, std::size_t(n));
       const std::uint64_t at = data_offset + c * chunk;
       std::string error =
           inject ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_WRITE)" : file.write(data, n, at);
-      if (zero_gaps) std::memset(const_cast<char*>(data), 0, std::size_t(n));
+      if (zero_gaps && !direct) std::memset(const_cast<char*>(data), 0, std::size_t(n));
       return error.empty() ? error
                            : w + ": writing '" + path + "' at byte " + std::to_string(at) +
                                  " failed: " + error;
