@@ -36,6 +36,17 @@ int unit_count(dart_team_t team) {
   return int(n);
 }
 
+// The (real or emulated) node of every unit of team. Local, O(units).
+std::vector<int> unit_nodes(dart_team_t team) {
+  std::vector<int> node(static_cast<std::size_t>(unit_count(team)));
+  for (std::size_t u = 0; u < node.size(); ++u) {
+    dart_unit_locality_t loc;
+    check_io(dart_unit_locality(team, dart_team_unit_t{int(u)}, &loc), "dart_unit_locality");
+    node[u] = loc.node;
+  }
+  return node;
+}
+
 // DASH_IO_TEST_FAIL_WRITE=n: the n-th chunk write of each aggregator in a
 // call fails as if the disk were full (test only).
 std::uint64_t test_fail_write() {
@@ -278,13 +289,14 @@ Plan make_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk, 
   p.chunk = chunk;
   p.nchunks = data_bytes == 0 ? 0 : (data_bytes + chunk - 1) / chunk;
   const int units = unit_count(team);
-  if (wanted <= 0) {
-    std::vector<int> nodes;
+  if (wanted <= 0) {  // the first unit of every node
+    const std::vector<int> node = unit_nodes(team);
+    std::vector<char> seen;
     for (int u = 0; u < units; ++u) {
-      dart_unit_locality_t loc;
-      check_io(dart_unit_locality(team, dart_team_unit_t{u}, &loc), "dart_unit_locality");
-      if (std::find(nodes.begin(), nodes.end(), loc.node) != nodes.end()) continue;
-      nodes.push_back(loc.node);
+      const std::size_t n = std::size_t(node[std::size_t(u)]);
+      if (n >= seen.size()) seen.resize(n + 1, 0);
+      if (seen[n]) continue;
+      seen[n] = 1;
       p.aggregators.push_back(u);
     }
   } else {
@@ -334,13 +346,12 @@ struct TierRecord {
 // elsewhere. Collective: a gather, and the agreement on a bad tier file.
 std::vector<std::vector<Tier>> gather_node_tiers(dart_team_t t, int units, int me,
                                                  const char* who) {
-  std::vector<int> node(static_cast<std::size_t>(units)), first_of_node;
+  const std::vector<int> node = unit_nodes(t);
+  std::vector<int> first_of_node;
   for (int u = 0; u < units; ++u) {
-    dart_unit_locality_t loc;
-    check_io(dart_unit_locality(t, dart_team_unit_t{u}, &loc), "dart_unit_locality");
-    node[std::size_t(u)] = loc.node;
-    if (std::size_t(loc.node) >= first_of_node.size()) first_of_node.resize(loc.node + 1, -1);
-    if (first_of_node[std::size_t(loc.node)] < 0) first_of_node[std::size_t(loc.node)] = u;
+    const std::size_t n = std::size_t(node[std::size_t(u)]);
+    if (n >= first_of_node.size()) first_of_node.resize(n + 1, -1);
+    if (first_of_node[n] < 0) first_of_node[n] = u;
   }
   TierRecord mine[kNames] = {};
   dash::internal::Failure failure;
@@ -606,13 +617,7 @@ std::vector<std::uint64_t> subfile_bounds(const Plan& plan, int subfiles, std::u
 
 int subfile_count(dart_team_t team, const Plan& plan, int subfiling) {
   if (subfiling <= 0 || plan.nchunks == 0) return 1;
-  const int units = unit_count(team);
-  std::vector<int> nodes(static_cast<std::size_t>(units));
-  for (int u = 0; u < units; ++u) {
-    dart_unit_locality_t loc;
-    check_io(dart_unit_locality(team, dart_team_unit_t{u}, &loc), "dart_unit_locality");
-    nodes[std::size_t(u)] = loc.node;
-  }
+  std::vector<int> nodes = unit_nodes(team);
   std::sort(nodes.begin(), nodes.end());
   const int n = int(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
   return std::max(1, std::min((n + subfiling - 1) / subfiling, int(plan.aggregators.size())));
