@@ -125,7 +125,7 @@ TEST(IoSubfiling, Flag_TeamOfFewerUnits) {
   dash::Team& all = dash::Team::All();
   if (all.size() >= 2) {
     dash::Team& half = all.split(2);
-    if (half.position() == 0) {
+    if (half.global_id(dash::team_unit_t{0}).id == 0) {  // unit 0's half
       dash::Array<std::int64_t> b(n, dash::CYCLIC, half);
       dash::io::load(dir.file("f"), b, Io(1, 0));
       ExpectValues(b);
