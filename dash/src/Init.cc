@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "io/BurstBuffer.h"
 #include "io/TwoPhase.h"
 #include "ooc/OutOfCore.h"
 
@@ -36,9 +37,9 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 
 namespace {
 
-// Checks DART's environment flags, the out-of-core and the I/O ones and configures the copy engine from
-// its own, before MPI starts: a malformed flag throws InvalidArgument naming the flag, its value
-// and what is expected. Local.
+// Checks DART's environment flags, the out-of-core and the I/O ones and configures the copy engine
+// from its own, before MPI starts: a malformed flag throws InvalidArgument naming the flag, its
+// value and what is expected. Local.
 void check_flags(const char* call) {
   char err[DART_FLAG_ERROR_SIZE];
   if (dart_flags_check(err, sizeof err) != DART_OK)
@@ -65,6 +66,7 @@ bool init_thread(int* argc, char*** argv) {
 void finalize() {
   internal::CopyEngine::instance().shutdown();  // the worker never outlives the runtime
   ooc::shutdown_out_of_core();  // spill I/O finished, the unit's spill directory removed
+  if (is_initialized()) io::detail::drain_staged_at_end(DART_TEAM_ALL);  // burst-buffer writes
   if (is_initialized()) Team::All().free_subteams();
   internal::check_dart(dart_exit(), "dash::finalize");
 }

@@ -8,6 +8,8 @@
 #include <ostream>
 #include <string>
 
+#include "io/BurstBuffer.h"
+
 namespace dash {
 
 using internal::check_dart;
@@ -123,6 +125,7 @@ void Team::free_library_segment() {
 }
 
 void Team::destroy_dart_team() {
+  if (id_ != DART_TEAM_NULL) io::detail::drain_staged_at_end(id_);  // burst-buffer writes
   free_library_segment();
   dart_team_t id = id_;
   id_ = DART_TEAM_NULL;

@@ -42,6 +42,7 @@ class SharedDir {
     }
   }
   std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
   // The names of the files in the directory (unit 0's view).
   std::vector<std::string> names() const {
     std::vector<std::string> out;

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/BurstBuffer.h"
 #include "io/TwoPhase.h"
 
 namespace dash {
@@ -61,7 +62,10 @@ Header read_header(const std::string& path, dart_team_t team, const char* who,
                    std::vector<std::uint64_t>* sums, std::vector<FilePart>* parts = nullptr) {
   const int me = team_myid(team);
   const std::string w(who);
-  std::vector<FilePart> described = describe_file(path, team, who);
+  check_no_foreign_drain(path, team, who);
+  // A burst-buffer write that has not drained: unit 0 holds the head and tail.
+  const StagedCopy* staged = staged_copy(path, team);
+  std::vector<FilePart> described = staged ? staged->parts : describe_file(path, team, who);
   dash::internal::Failure failure;
   Header h;
   std::memset(&h, 0, sizeof h);
@@ -147,10 +151,10 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
   const Plan plan = plan_io(t, runs, data_bytes, chunk, settings, who);
   const std::uint64_t size = kHeaderBytes + data_bytes + 8 * plan.nchunks + 8;
   const int subfiles = subfile_count(team, plan, settings.subfiling);
-  NewFile file(path, team, size, subfile_bounds(plan, subfiles, kHeaderBytes, size), who);
+  TargetFile file(path, team, plan, kHeaderBytes, size,
+                  subfile_bounds(plan, subfiles, kHeaderBytes, size), settings.burst_buffer, who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
-  write_rounds(t, plan, file.data(), file.temporary(), kHeaderBytes, runs, false, &sums, failure,
-               who);
+  write_rounds(t, plan, file.data(), file.name(), kHeaderBytes, runs, false, &sums, failure, who);
   // The checksums to unit 0, which writes them after the data, and the header.
   std::vector<std::uint64_t> all(sums.size(), 0);
   if (!sums.empty())
@@ -184,7 +188,7 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
     std::memcpy(tail.data(), all.data(), tail.size());
   }
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
-  return report_of(plan, file.parts());
+  return file.report(plan);
 }
 
 IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> runs,
@@ -197,12 +201,17 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
   dash::internal::Failure failure;
   captured(failure, [&] { sort_and_check(runs, h.data_bytes, who); });
   dash::internal::agree(failure, team, who);
-  const Plan plan = plan_io(t, runs, h.data_bytes, h.chunk_bytes, settings, who);
+  // A burst-buffer write that has not drained: its aggregators read their node-local files.
+  const StagedCopy* staged = staged_copy(path, team);
+  const Plan plan =
+      staged ? staged->plan : plan_io(t, runs, h.data_bytes, h.chunk_bytes, settings, who);
   const int nparts = int(parts.size());
   PartedFile file(std::move(parts), O_RDONLY);
   read_rounds(t, plan, file, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);
-  return report_of(plan, std::size_t(nparts));
+  IoReport report = report_of(plan, std::size_t(nparts));
+  report.staged = staged != nullptr;
+  return report;
 }
 
 }  // namespace detail

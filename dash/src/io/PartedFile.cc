@@ -66,6 +66,11 @@ std::uint64_t PartedFile::size() const {
 }
 
 int PartedFile::fd_of(std::size_t k, std::string& error) {
+  if (parts_[k].path.empty()) {  // a node-local copy on another unit's node
+    error = "bytes " + std::to_string(parts_[k].offset) + " to " +
+            std::to_string(parts_[k].offset + parts_[k].bytes) + " lie on another unit's node";
+    return -1;
+  }
   if (fds_[k] < 0) {
     fds_[k] = open(parts_[k].path.c_str(), flags_ | O_CLOEXEC, 0666);
     if (fds_[k] < 0) error = "cannot open '" + parts_[k].path + "': " + errno_text(errno);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "io/BurstBuffer.h"
 #include "io/TwoPhase.h"
 
 namespace dash {
@@ -56,6 +57,8 @@ void check_io_flags(const char* call) {
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_PERSISTENCY", &tier, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_BURST_BUFFER", &tier, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_TEST_FAIL_DRAIN", &tier, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
       dart_flag_text("DASH_IO_NODE_DIR", 4095, &text, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
@@ -83,10 +86,11 @@ IoSettings resolve_settings(const IoSettings& given) {
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
   int tier = 4;  // auto
-  int explain = 0, persistent = 0;
+  int explain = 0, persistent = 0, burst_buffer = 0;
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_PERSISTENCY", &persistent, err, sizeof err) != DART_OK)
+      dart_flag_bool("DASH_IO_PERSISTENCY", &persistent, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_IO_BURST_BUFFER", &burst_buffer, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
   IoSettings s;
   s.aggregators = given.aggregators > 0 ? given.aggregators : int(a);
@@ -95,6 +99,7 @@ IoSettings resolve_settings(const IoSettings& given) {
   s.explain = given.explain || explain != 0;
   s.persistent = given.persistent || persistent != 0;
   s.subfiling = given.subfiling > 0 ? given.subfiling : int(subfiling);
+  s.burst_buffer = given.burst_buffer || burst_buffer != 0;
   if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
                                      "' (expected dram, hbm, shm, disk or auto)");
@@ -132,16 +137,21 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
   const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
   const int subfiles = detail::subfile_count(t, plan, s.subfiling);
-  detail::NewFile file(path, t, file_bytes, detail::subfile_bounds(plan, subfiles, 0, file_bytes),
-                       who);
+  detail::TargetFile file(path, t, plan, 0, file_bytes,
+                          detail::subfile_bounds(plan, subfiles, 0, file_bytes), s.burst_buffer,
+                          who);
   // Pieces that do not cover the file leave gaps, written as zeros.
-  detail::write_rounds(team, plan, file.data(), file.temporary(), 0, runs, all[1] != file_bytes,
-                       nullptr, failure, who);
+  detail::write_rounds(team, plan, file.data(), file.name(), 0, runs, all[1] != file_bytes, nullptr,
+                       failure, who);
   file.commit(failure, {}, {}, 0);
-  return detail::report_of(plan, file.parts());
+  return file.report(plan);
 }
 
 void remove(const std::string& path) {
+  if (detail::drain_pending(path))
+    throw exception::InvalidArgument("dash::io::remove: '" + path +
+                                     "' has a burst-buffer write that has not drained (call "
+                                     "dash::io::drain first)");
   const std::vector<detail::FilePart> parts = detail::table_parts(path);
   if (std::remove(path.c_str()) != 0 && errno != ENOENT)
     throw exception::RuntimeError("dash::io::remove: cannot remove '" + path +
@@ -158,19 +168,27 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
   const std::string w(who);
   const IoSettings s = resolve_settings(settings);
   const dart_team_t t = team.dart_id();
-  std::vector<detail::FilePart> parts = detail::describe_file(path, t, who);
-  const std::uint64_t file_bytes = parts.back().offset + parts.back().bytes;
+  detail::check_no_foreign_drain(path, t, who);
+  // A burst-buffer write that has not drained is read from its node-local
+  // copy, by its writer's aggregators.
+  const detail::StagedCopy* staged = detail::staged_copy(path, t);
+  std::vector<detail::FilePart> parts =
+      staged ? staged->parts : detail::describe_file(path, t, who);
+  const std::uint64_t file_bytes = staged ? staged->size : parts.back().offset + parts.back().bytes;
   dash::internal::Failure failure;
   std::vector<detail::Run> runs = detail::runs_of(pieces);
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
   dash::internal::agree(failure, t, who);
-  const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
+  const detail::Plan plan =
+      staged ? staged->plan : detail::plan_io(team, runs, file_bytes, chunk, s, who);
   const std::size_t nparts = parts.size();
   detail::PartedFile file(std::move(parts), O_RDONLY);
   detail::read_rounds(team, plan, file, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
-  return detail::report_of(plan, nparts);
+  IoReport report = detail::report_of(plan, nparts);
+  report.staged = staged != nullptr;
+  return report;
 }
 
 }  // namespace io

@@ -16,12 +16,18 @@
 // file (dash::io::save's files have them). With subfiling (IoSettings::
 // subfiling, DASH_IO_SUBFILING) the bytes go to parts beside path and path
 // holds their table (README: "Subfiling"); read_pieces reads either kind.
+// With the burst buffer (IoSettings::burst_buffer, DASH_IO_BURST_BUFFER) a
+// write returns once the data sits in node-local files and drains to path
+// in the background until drain(); reads before that come from the
+// node-local copy (README: "Burst buffer").
 //
 // | call         | cost                                                      |
 // |--------------|-----------------------------------------------------------|
 // | write_pieces | collective: two allreduces, then rounds of one-sided puts |
 // |              | into the aggregators' buffers and a barrier each          |
 // | read_pieces  | collective: a broadcast, then rounds of one-sided gets    |
+// | drain        | collective: waits for the background copies, a barrier   |
+// |              | and a rename per pending write                            |
 #ifndef DASH__IO__PIECES_H_
 #define DASH__IO__PIECES_H_
 
@@ -51,6 +57,7 @@ struct IoSettings {
   bool explain = false;            // unit 0 prints the cost model's tables (DASH_IO_EXPLAIN)
   bool persistent = false;         // buffers on a persistent tier only (DASH_IO_PERSISTENCY)
   int subfiling = 0;               // DASH_IO_SUBFILING: one file per this many nodes; 0: one file
+  bool burst_buffer = false;       // writes land on node-local storage first (DASH_IO_BURST_BUFFER)
 };
 
 // How a call ran: the memory tier of its aggregation buffers, how many
@@ -62,6 +69,7 @@ struct IoReport {
   std::uint64_t chunk_bytes = 0;
   int subfiles = 1;  // files the data went to or came from (1: a single shared file)
   std::vector<int> aggregator_units;  // the team unit of each file domain's aggregator
+  bool staged = false;  // written to, or read from, the node-local copy of a burst-buffer write
 };
 
 // The flags' settings, overridden by the non-zero fields of `given`;
@@ -85,9 +93,19 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
 
 // Removes the file at path (of write_pieces or dash::io::save) and, if it
 // is a subfile table, its parts; a path that is not there is no error.
-// RuntimeError naming the path if something cannot be removed. Local (call
-// it on one unit).
+// RuntimeError naming the path if something cannot be removed;
+// InvalidArgument if a burst-buffer write of path has not drained yet (call
+// drain first). Local (call it on one unit).
 void remove(const std::string& path);
+
+// Completes the team's burst-buffer writes (README: "Burst buffer"): waits
+// until every unit has copied its node-local files into the target, puts
+// each file at its path (the atomic rename) and removes the node-local
+// copies. Errors throw on every unit; the failed file's node-local copy is
+// then kept (its names go to stderr) and the earlier file at the path stays.
+// Also runs when the team is freed, at dash::finalize and before another
+// write of the same path. Collective over team.
+void drain(Team& team = Team::All());
 
 }  // namespace io
 }  // namespace dash

@@ -1,0 +1,266 @@
+// dash::io's burst buffer (BurstBuffer.h) and dash::io::drain.
+#include "io/BurstBuffer.h"
+
+#include <dart/dart.h>
+#include <dart/dart_flags.h>
+#include <dash/Exception.h>
+#include <dash/io/Pieces.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <exception>
+#include <future>
+#include <map>
+#include <utility>
+
+#include "io/TierMemory.h"
+
+namespace dash {
+namespace io {
+namespace detail {
+
+namespace {
+
+// Bytes a drain moves per read and write.
+constexpr std::uint64_t kDrainBlock = std::uint64_t(8) << 20;
+
+// A burst-buffer write waiting for its drain.
+struct Pending {
+  StagedCopy copy;
+  std::vector<std::string> own_files;  // the calling unit's node-local files
+  std::unique_ptr<NewFile> target;
+  std::future<std::string> drain;  // "" or what went wrong
+};
+
+// The pending writes of this process, by team and path (the same order on
+// every unit, so drains run collectively in step).
+std::map<std::pair<dart_team_t, std::string>, Pending>& pending() {
+  static std::map<std::pair<dart_team_t, std::string>, Pending> writes;
+  return writes;
+}
+
+// DASH_IO_TEST_FAIL_DRAIN=1: a drain's first write into the target fails as
+// if the disk were full (test only).
+bool test_fail_drain() {
+  int on = 0;
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flag_bool("DASH_IO_TEST_FAIL_DRAIN", &on, err, sizeof err) != DART_OK)
+    throw exception::InvalidArgument(err);
+  return on != 0;
+}
+
+std::string file_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Copies the unit's node-local files into the target at their offsets and
+// syncs it. Runs on a helper thread: POSIX I/O only.
+std::string copy_to_target(const std::vector<FilePart>& own, PartedFile& target,
+                           const std::string& path, bool fail) {
+  std::vector<char> block;
+  for (const FilePart& p : own) {
+    const int fd = open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return "cannot open the node-local copy '" + p.path + "': " + errno_text(errno);
+    int held = fd;
+    FdCloser closer{held};
+    block.resize(std::size_t(std::min(kDrainBlock, p.bytes)));
+    for (std::uint64_t at = 0; at < p.bytes; at += kDrainBlock) {
+      const std::uint64_t n = std::min(kDrainBlock, p.bytes - at);
+      std::string error = read_all(fd, block.data(), n, at);
+      if (!error.empty()) return "reading the node-local copy '" + p.path + "': " + error;
+      error = fail ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_DRAIN)"
+                   : target.write(block.data(), n, p.offset + at);
+      if (!error.empty())
+        return "draining into '" + path + "' at byte " + std::to_string(p.offset + at) +
+               " failed: " + error;
+    }
+  }
+  const std::string error = target.sync();
+  return error.empty() ? error : "draining into '" + path + "': " + error;
+}
+
+}  // namespace
+
+StagedWrite::StagedWrite(const std::string& path, dart_team_t team, const Plan& plan,
+                         std::uint64_t data_offset, std::uint64_t size,
+                         const std::vector<std::uint64_t>& bounds, const char* who)
+    : path_(path), team_(team), who_(who) {
+  const int me = team_myid(team);
+  std::uint64_t generation =
+      std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (std::uint64_t(getpid()) << 40);
+  check_io(dart_bcast(&generation, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
+           std::string(who) + ": dart_bcast");
+  // The parts: the head on unit 0, each file domain on its aggregator, the tail on unit 0.
+  std::vector<std::pair<FilePart, int>> parts;  // part, owner
+  auto add = [&](std::uint64_t from, std::uint64_t to, int owner) {
+    if (to > from) parts.push_back({FilePart{from, to - from, ""}, owner});
+  };
+  const std::uint64_t data_end = data_offset + plan.data_bytes;
+  add(0, data_offset, 0);
+  for (std::size_t i = 0; i < plan.aggregators.size(); ++i)
+    add(data_offset + plan.first[i] * plan.chunk,
+        data_offset + std::min(plan.first[i + 1] * plan.chunk, plan.data_bytes),
+        plan.aggregators[i]);
+  add(data_end, size, 0);
+  dash::internal::Failure failure;
+  captured(failure, [&] {
+    std::string directory;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      if (parts[k].second != me) continue;
+      if (directory.empty()) directory = buffer_tier("disk").directory;  // checked: writable
+      char name[64];
+      std::snprintf(name, sizeof name, ".%016" PRIx64 ".bb.%06zu", generation, k);
+      parts[k].first.path = directory + "/" + file_name(path) + name;
+      own_.push_back(k);
+    }
+  });
+  for (const auto& [part, owner] : parts) copy_.parts.push_back(part);
+  copy_.plan = plan;
+  copy_.size = size;
+  local_.reset(copy_.parts, O_WRONLY | O_CREAT | O_TRUNC);
+  dash::internal::agree(failure, team, who);
+  target_ = std::make_unique<NewFile>(path, team, size, bounds, who);
+  target_parts_ = target_->parts();
+}
+
+StagedWrite::~StagedWrite() {
+  local_.close_all();
+  if (finished_) return;
+  for (std::size_t k : own_) std::remove(copy_.parts[k].path.c_str());
+}
+
+void StagedWrite::finish(dash::internal::Failure& failure, const std::vector<char>& head,
+                         const std::vector<char>& tail, std::uint64_t tail_at) {
+  const std::string w(who_);
+  const bool zero = team_myid(team_) == 0;
+  captured(failure, [&] {
+    std::string error;
+    if (zero && !failure.any()) {
+      error = local_.write(head.data(), head.size(), 0);
+      if (error.empty()) error = local_.write(tail.data(), tail.size(), tail_at);
+    }
+    if (error.empty() && !failure.any()) error = local_.sync();
+    if (!error.empty()) throw exception::RuntimeError(w + ": node-local copy: " + error);
+  });
+  local_.close_all();
+  dash::internal::agree(failure, team_, who_);
+  Pending p;
+  p.copy = std::move(copy_);
+  std::vector<FilePart> own;
+  for (std::size_t k : own_) {
+    own.push_back(p.copy.parts[k]);
+    p.own_files.push_back(p.copy.parts[k].path);
+  }
+  p.target = std::move(target_);
+  PartedFile* target = &p.target->data();
+  const std::string path = path_;
+  const bool fail = test_fail_drain();
+  p.drain = std::async(std::launch::async, [own = std::move(own), target, path, fail] {
+    return copy_to_target(own, *target, path, fail);
+  });
+  finished_ = true;
+  pending()[{team_, path_}] = std::move(p);
+}
+
+const StagedCopy* staged_copy(const std::string& path, dart_team_t team) {
+  const auto it = pending().find({team, path});
+  return it == pending().end() ? nullptr : &it->second.copy;
+}
+
+bool drain_pending(const std::string& path) {
+  for (const auto& [key, p] : pending())
+    if (key.second == path) return true;
+  return false;
+}
+
+void check_no_foreign_drain(const std::string& path, dart_team_t team, const char* who) {
+  dash::internal::Failure failure;
+  captured(failure, [&] {
+    for (const auto& [key, p] : pending())
+      if (key.second == path && key.first != team)
+        throw exception::InvalidArgument(std::string(who) + ": '" + path +
+                                         "' has a burst-buffer write on another team that has "
+                                         "not drained (call dash::io::drain on that team)");
+  });
+  dash::internal::agree(failure, team, who);
+}
+
+void settle_earlier_write(const std::string& path, dart_team_t team, const char* who) {
+  check_no_foreign_drain(path, team, who);
+  drain_staged(team, &path, who);
+}
+
+TargetFile::TargetFile(const std::string& path, dart_team_t team, const Plan& plan,
+                       std::uint64_t data_offset, std::uint64_t size,
+                       const std::vector<std::uint64_t>& bounds, bool burst_buffer,
+                       const char* who) {
+  settle_earlier_write(path, team, who);
+  if (burst_buffer)
+    staged_ = std::make_unique<StagedWrite>(path, team, plan, data_offset, size, bounds, who);
+  else
+    direct_ = std::make_unique<NewFile>(path, team, size, bounds, who);
+  name_ = staged_ ? path + " (node-local copy)" : direct_->temporary();
+}
+
+PartedFile& TargetFile::data() { return staged_ ? staged_->local() : direct_->data(); }
+
+void TargetFile::commit(dash::internal::Failure& failure, const std::vector<char>& head,
+                        const std::vector<char>& tail, std::uint64_t tail_at) {
+  if (staged_) return staged_->finish(failure, head, tail, tail_at);
+  direct_->commit(failure, head, tail, tail_at);
+}
+
+IoReport TargetFile::report(const Plan& plan) const {
+  IoReport r = report_of(plan, staged_ ? staged_->target_parts() : direct_->parts());
+  r.staged = staged_ != nullptr;
+  return r;
+}
+
+void drain_staged(dart_team_t team, const std::string* path, const char* who) {
+  std::exception_ptr first;
+  auto& writes = pending();
+  for (auto it = writes.lower_bound({team, path ? *path : std::string()});
+       it != writes.end() && it->first.first == team;) {
+    if (path && it->first.second != *path) break;
+    Pending& p = it->second;
+    dash::internal::Failure failure;
+    if (p.drain.valid()) {
+      const std::string error = p.drain.get();
+      if (!error.empty())
+        captured(failure, [&] { throw exception::RuntimeError(std::string(who) + ": " + error); });
+    }
+    try {
+      p.target->commit(failure, {}, {}, 0);
+      for (const std::string& f : p.own_files) std::remove(f.c_str());
+    } catch (...) {
+      if (!first) first = std::current_exception();
+      for (const std::string& f : p.own_files)
+        std::fprintf(stderr, "%s: the node-local copy of '%s' stays in '%s'\n", who,
+                     it->first.second.c_str(), f.c_str());
+    }
+    it = writes.erase(it);  // the target's temporary file goes unless committed
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+void drain_staged_at_end(dart_team_t team) noexcept {
+  try {
+    drain_staged(team, nullptr, "dash::io (draining burst-buffer writes)");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "dash::io: draining burst-buffer writes failed\n");
+  }
+}
+
+}  // namespace detail
+
+void drain(Team& team) { detail::drain_staged(team.dart_id(), nullptr, "dash::io::drain"); }
+
+}  // namespace io
+}  // namespace dash
