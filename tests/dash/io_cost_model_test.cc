@@ -9,6 +9,7 @@
 #include <dash/io/CostModel.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,30 @@ TEST(IoCostModel, CostsMatchAHandComputation) {
   EXPECT_NEAR(r.aggregation_s, a, 1e-12);
   EXPECT_NEAR(r.transfer_s, t, 1e-12);
   EXPECT_NEAR(r.total_s, a + t, 1e-12);
+}
+
+// With chunks the rounds overlap: a two-stage pipeline of R rounds.
+TEST(IoCostModel, PipelinedRoundsOverlap) {
+  dash::io::ModelInput in = ToyExample();
+  const dash::io::CostRow one_round = dash::io::evaluate(in).rows[3];  // process 1, hbm
+  in.chunk_bytes = 16 << 20;                                           // 85 MB in 6 rounds
+  const dash::io::CostRow r = dash::io::evaluate(in).rows[3];
+  const double a = one_round.aggregation_s, t = one_round.transfer_s;
+  EXPECT_EQ(r.aggregation_s, a);
+  EXPECT_EQ(r.transfer_s, t);
+  EXPECT_NEAR(r.total_s, (a + t) / 6 + 5.0 / 6 * std::max(a, t), 1e-12);
+  EXPECT_LT(r.total_s, a + t);
+  EXPECT_GT(r.total_s, std::max(a, t));
+  // One round (a chunk as large as the data, or none given): no overlap.
+  EXPECT_DOUBLE_EQ(dash::io::pipelined_total(a, t, 1000, 1000), a + t);
+  EXPECT_DOUBLE_EQ(dash::io::pipelined_total(a, t, 1000, 0), a + t);
+  EXPECT_DOUBLE_EQ(dash::io::pipelined_total(a, t, 0, 10), a + t);
+  // Very many rounds: the slower stage alone.
+  EXPECT_NEAR(dash::io::pipelined_total(a, t, 1ull << 40, 1), std::max(a, t), 1e-9);
+  // The winner stays HBM on process 1.
+  const dash::io::CostTable table = dash::io::evaluate(in);
+  EXPECT_EQ(table.rows[std::size_t(table.best)].unit, 1);
+  EXPECT_EQ(table.rows[std::size_t(table.best)].tier, "hbm");
 }
 
 // A tier too small for the buffers, or not persistent when that is required, is out.

@@ -9,6 +9,14 @@
 namespace dash {
 namespace io {
 
+double pipelined_total(double aggregation_s, double transfer_s, std::uint64_t bytes,
+                       std::uint64_t chunk_bytes) {
+  const double rounds =
+      chunk_bytes == 0 || bytes == 0 ? 1 : double((bytes + chunk_bytes - 1) / chunk_bytes);
+  return (aggregation_s + transfer_s) / rounds +
+         (rounds - 1) / rounds * std::max(aggregation_s, transfer_s);
+}
+
 CostTable evaluate(const ModelInput& input) {
   CostTable table;
   std::uint64_t total = 0;
@@ -40,7 +48,7 @@ CostTable evaluate(const ModelInput& input) {
       const double out = std::min(
           t.bandwidth_Bps, c.target.bandwidth_Bps > 0 ? c.target.bandwidth_Bps : t.bandwidth_Bps);
       row.transfer_s = c.target.latency_s + double(total) / out;
-      row.total_s = row.aggregation_s + row.transfer_s;
+      row.total_s = pipelined_total(row.aggregation_s, row.transfer_s, total, input.chunk_bytes);
       if (row.excluded.empty() &&
           (table.best < 0 || row.total_s < table.rows[std::size_t(table.best)].total_s))
         table.best = int(table.rows.size());
@@ -66,6 +74,7 @@ DomainModel domain_model(const PlacementInput& p, std::size_t d) {
     m.in.bytes.push_back(bytes);
   }
   m.in.buffer_bytes = p.buffer_bytes;
+  m.in.chunk_bytes = p.chunk_bytes;
   m.in.persistent = p.persistent;
   return m;
 }

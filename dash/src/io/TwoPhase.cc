@@ -454,6 +454,7 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
           if (const std::uint64_t w = all[std::size_t(u) * a + i]) in.domains[i].push_back({u, w});
       in.target = target_link(tiers);
       in.buffer_bytes = 2 * chunk;
+      in.chunk_bytes = chunk;
       in.persistent = settings.persistent;
       in.explain = settings.explain;
       in.network = [&](int x, int y) {

@@ -12,8 +12,17 @@
 // rung of the machine ladder the two units share; a unit to itself moves
 // at the tier's speed), (a, target) from the target's description. A tier
 // is out if its node lacks it (bandwidth 0), it cannot hold the buffers
-// (capacity) or is not persistent when persistency is required. The smallest Cost_A + Cost_T wins;
-// ties go to the earlier candidate, then the earlier tier.
+// (capacity) or is not persistent when persistency is required.
+//
+// The rounds overlap (two buffers: round r + 1 aggregates while round r is
+// written), so with R rounds of chunk bytes (R = domain bytes / chunk,
+// rounded up) the total is a two-stage pipeline's:
+//
+//   total = (Cost_A + Cost_T) / R + (R - 1) / R * max(Cost_A, Cost_T)
+//
+// (R = 1, or no chunk given: Cost_A + Cost_T; many rounds: the slower
+// stage). The smallest total wins; ties go to the earlier candidate, then
+// the earlier tier.
 //
 // | call              | cost                                        |
 // |-------------------|---------------------------------------------|
@@ -55,7 +64,13 @@ struct ModelInput {
   std::function<Link(int producer, int aggregator)> network;  // between two units
   std::uint64_t buffer_bytes = 0;                             // the aggregator's buffers
   bool persistent = false;                                    // the tier must be persistent
+  std::uint64_t chunk_bytes = 0;  // bytes per round (0: one round, no overlap)
 };
+
+// The modelled time of R = rounds(bytes, chunk) pipelined rounds whose
+// stages take `aggregation_s` and `transfer_s` in all. Local.
+double pipelined_total(double aggregation_s, double transfer_s, std::uint64_t bytes,
+                       std::uint64_t chunk_bytes);
 
 // One (candidate, tier) pair of the table.
 struct CostRow {
@@ -90,6 +105,7 @@ struct PlacementInput {
   Link target;                                                // aggregator to the file
   std::function<Link(int producer, int aggregator)> network;  // between two units
   std::uint64_t buffer_bytes = 0;
+  std::uint64_t chunk_bytes = 0;  // bytes per round (0: one round, no overlap)
   bool persistent = false;
   bool explain = false;  // keep each domain's table as text
 };
