@@ -59,7 +59,11 @@ const char* const kUsage =
     "  --tier T             where dash::io's aggregation buffers live: dram, hbm (high-\n"
     "                       bandwidth memory through memkind), shm (a RAM file system),\n"
     "                       disk (node-local storage, DASH_IO_NODE_DIR) or auto (default;\n"
-    "                       DASH_IO_TIERS describes the tiers)\n"
+    "                       DASH_IO_TIERS describes the tiers). With neither --tier nor\n"
+    "                       --aggregators, a write whose units each give pieces of at\n"
+    "                       least a chunk goes without aggregation: each unit writes\n"
+    "                       its own (tier=none aggregators=0; DASH_IO_AGGREGATION=on\n"
+    "                       aggregates anyway)\n"
     "  --dir PATH           directory of the file (default: $TMPDIR, else /tmp)\n"
     "  --seed X             seed of the sizes (default: 1)\n"
     "  --keep               leave the file (a write leaves it anyway for a later read)\n"
@@ -272,10 +276,10 @@ int run(const Options& o) {
   // The seed's workflow: written through a node-local tier, read back from it.
   settings.burst_buffer = o.mode == Mode::workflow;
   std::string tier = "dram";  // MPI-IO's collective buffers are in memory
-  const int aggregators = o.via == Via::dash
-                              ? dash::io::aggregator_count(dash::Team::All(), settings)
-                          : o.via == Via::mpiio ? o.aggregators
-                                                : 0;
+  // dash: what the last call reports (0 for a write without aggregation).
+  int aggregators = o.via == Via::dash    ? dash::io::aggregator_count(dash::Team::All(), settings)
+                    : o.via == Via::mpiio ? o.aggregators
+                                          : 0;
   if (me == 0)
     std::printf("io-bench: %d units, layout %s, %" PRIu64 " bytes in all, mode %s via %s, %s\n",
                 units, kLayouts[int(o.layout)], s.total, kModes[int(o.mode)], kVias[int(o.via)],
@@ -298,9 +302,11 @@ int run(const Options& o) {
 #endif
     } else if (o.via == Via::dash) {
       examples::agreed_or_usage_error(write ? "write" : "read", [&] {
-        tier = (write ? dash::io::write_pieces(path, s.pieces, dash::Team::All(), settings)
-                      : dash::io::read_pieces(path, s.pieces, dash::Team::All(), settings))
-                   .tier;
+        const dash::io::IoReport r =
+            write ? dash::io::write_pieces(path, s.pieces, dash::Team::All(), settings)
+                  : dash::io::read_pieces(path, s.pieces, dash::Team::All(), settings);
+        tier = r.tier;
+        aggregators = r.aggregators;
       });
     } else {
       if (write && me == 0) dash::io::remove(path);  // a new file, as dash::io writes

@@ -148,13 +148,18 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
   dash::internal::agree(failure, team, who);
   const std::uint64_t chunk =
       std::max<std::uint64_t>(1, std::min(settings.buffer_bytes, data_bytes));
-  const Plan plan = plan_io(t, runs, data_bytes, chunk, settings, who);
+  const bool direct = writes_directly(team, runs, chunk, settings, who);
+  const Plan plan = direct ? direct_plan(team, data_bytes, chunk)
+                           : plan_io(t, runs, data_bytes, chunk, settings, who);
   const std::uint64_t size = kHeaderBytes + data_bytes + 8 * plan.nchunks + 8;
   const int subfiles = subfile_count(team, plan, settings.subfiling);
   TargetFile file(path, team, plan, kHeaderBytes, size,
                   subfile_bounds(plan, subfiles, kHeaderBytes, size), settings.burst_buffer, who);
   std::vector<std::uint64_t> sums(std::size_t(plan.nchunks), 0);
-  write_rounds(t, plan, file.data(), file.name(), kHeaderBytes, runs, false, &sums, failure, who);
+  if (direct)
+    direct_writes(t, plan, file.data(), file.name(), kHeaderBytes, runs, &sums, failure, who);
+  else
+    write_rounds(t, plan, file.data(), file.name(), kHeaderBytes, runs, false, &sums, failure, who);
   // The checksums to unit 0, which writes them after the data, and the header.
   std::vector<std::uint64_t> all(sums.size(), 0);
   if (!sums.empty())

@@ -112,6 +112,19 @@ std::string PartedFile::read(char* data, std::uint64_t n, std::uint64_t offset) 
   });
 }
 
+std::string PartedFile::extend_all() {
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    std::string error;
+    const int fd = fd_of(k, error);
+    if (fd < 0) return error;
+    struct stat st;
+    if (fstat(fd, &st) != 0) return "cannot stat '" + parts_[k].path + "': " + errno_text(errno);
+    if (std::uint64_t(st.st_size) < parts_[k].bytes && ftruncate(fd, off_t(parts_[k].bytes)) != 0)
+      return "cannot extend '" + parts_[k].path + "': " + errno_text(errno);
+  }
+  return {};
+}
+
 std::string PartedFile::sync() {
   for (std::size_t k = 0; k < fds_.size(); ++k)
     if (fds_[k] >= 0 && fsync(fds_[k]) != 0)

@@ -46,6 +46,9 @@ class PartedFile {
   // Local: pwrite / pread per part touched.
   std::string write(const char* data, std::uint64_t n, std::uint64_t offset);
   std::string read(char* data, std::uint64_t n, std::uint64_t offset);
+  // Opens every part (creating it, with O_CREAT in the flags) and gives it
+  // its full size where it is shorter (the rest reads as zeros). Local.
+  std::string extend_all();
   // fsync of every part opened so far. Local.
   std::string sync();
   // Closes every open part. Local.

@@ -28,6 +28,7 @@ constexpr std::uint64_t kDefaultBuffer = std::uint64_t(4) << 20;
 constexpr std::uint64_t kMaxBuffer = std::uint64_t(1) << 30;
 constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
 const char* const kTiers[] = {"dram", "hbm", "shm", "disk", "auto"};
+const char* const kAggregation[] = {"on", "off", "auto"};
 
 }  // namespace
 
@@ -55,6 +56,7 @@ void check_io_flags(const char* call) {
   int tier = 0;
   const char* text = nullptr;
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
+      dart_flag_choice("DASH_IO_AGGREGATION", kAggregation, 3, &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_PERSISTENCY", &tier, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_BURST_BUFFER", &tier, err, sizeof err) != DART_OK ||
@@ -85,9 +87,11 @@ IoSettings resolve_settings(const IoSettings& given) {
           DART_OK ||
       dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(err);
-  int tier = 4;  // auto
+  int tier = 4, aggregation = 2;  // auto
   int explain = 0, persistent = 0, burst_buffer = 0;
   if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
+      dart_flag_choice("DASH_IO_AGGREGATION", kAggregation, 3, &aggregation, err, sizeof err) !=
+          DART_OK ||
       dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_PERSISTENCY", &persistent, err, sizeof err) != DART_OK ||
       dart_flag_bool("DASH_IO_BURST_BUFFER", &burst_buffer, err, sizeof err) != DART_OK)
@@ -100,6 +104,11 @@ IoSettings resolve_settings(const IoSettings& given) {
   s.persistent = given.persistent || persistent != 0;
   s.subfiling = given.subfiling > 0 ? given.subfiling : int(subfiling);
   s.burst_buffer = given.burst_buffer || burst_buffer != 0;
+  s.aggregation = given.aggregation.empty() ? kAggregation[aggregation] : given.aggregation;
+  if (std::find(std::begin(kAggregation), std::end(kAggregation), s.aggregation) ==
+      std::end(kAggregation))
+    throw exception::InvalidArgument("dash::io: aggregation '" + s.aggregation +
+                                     "' (expected on, off or auto)");
   if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
                                      "' (expected dram, hbm, shm, disk or auto)");
@@ -135,14 +144,19 @@ IoReport write_pieces(const std::string& path, std::vector<Piece> pieces, Team& 
   detail::captured(failure, [&] { detail::sort_and_check(runs, file_bytes, who); });
   dash::internal::agree(failure, t, who);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min(s.buffer_bytes, file_bytes));
-  const detail::Plan plan = detail::plan_io(team, runs, file_bytes, chunk, s, who);
+  const bool direct = detail::writes_directly(t, runs, chunk, s, who);
+  const detail::Plan plan = direct ? detail::direct_plan(t, file_bytes, chunk)
+                                   : detail::plan_io(team, runs, file_bytes, chunk, s, who);
   const int subfiles = detail::subfile_count(t, plan, s.subfiling);
   detail::TargetFile file(path, t, plan, 0, file_bytes,
                           detail::subfile_bounds(plan, subfiles, 0, file_bytes), s.burst_buffer,
                           who);
   // Pieces that do not cover the file leave gaps, written as zeros.
-  detail::write_rounds(team, plan, file.data(), file.name(), 0, runs, all[1] != file_bytes, nullptr,
-                       failure, who);
+  if (direct)
+    detail::direct_writes(team, plan, file.data(), file.name(), 0, runs, nullptr, failure, who);
+  else
+    detail::write_rounds(team, plan, file.data(), file.name(), 0, runs, all[1] != file_bytes,
+                         nullptr, failure, who);
   file.commit(failure, {}, {}, 0);
   return file.report(plan);
 }

@@ -690,6 +690,111 @@ void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string
   check_io(dart_barrier(team), w + ": dart_barrier");  // nobody uses the buffers any more
 }
 
+bool writes_directly(dart_team_t team, const std::vector<Run>& runs, std::uint64_t chunk,
+                     const IoSettings& settings, const char* who) {
+  if (settings.aggregation == "on") return false;
+  if (settings.aggregation == "off") {
+    dash::internal::Failure failure;
+    if (settings.subfiling > 0 || settings.burst_buffer)
+      captured(failure, [&] {
+        throw exception::InvalidArgument(
+            std::string(who) +
+            ": writes without aggregation (DASH_IO_AGGREGATION=off) go to one file "
+            "directly: not with subfiling or the burst buffer");
+      });
+    dash::internal::agree(failure, team, who);
+    return true;
+  }
+  if (settings.aggregators > 0 || settings.tier != "auto" || settings.persistent ||
+      settings.subfiling > 0 || settings.burst_buffer)
+    return false;
+  // Units sharing a node: one writer per node (an aggregator) is faster than
+  // several writing into one file (measured: README "Writes without aggregation").
+  std::vector<int> nodes = unit_nodes(team);
+  std::sort(nodes.begin(), nodes.end());
+  if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end()) return false;
+  int mine = 1, all = 0;  // every run of this unit one piece of at least a chunk
+  for (const Run& r : runs)
+    if (r.count != 1 || r.len < chunk) mine = 0;
+  check_io(dart_allreduce(&mine, &all, 1, DART_TYPE_INT, DART_OP_MIN, team),
+           std::string(who) + ": dart_allreduce");
+  if (all == 1 && settings.explain && team_myid(team) == 0)
+    std::printf(
+        "%s: no aggregation: every unit's pieces are contiguous runs of at least a chunk "
+        "(%llu bytes), each unit writes its own (DASH_IO_AGGREGATION=on aggregates)\n",
+        who, (unsigned long long)chunk);
+  return all == 1;
+}
+
+Plan direct_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk) {
+  Plan p = make_plan(team, data_bytes, chunk, 1);
+  p.aggregators.clear();
+  p.first = {0};
+  p.mine = -1;
+  p.tier = "none";
+  return p;
+}
+
+void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
+                   std::uint64_t data_offset, const std::vector<Run>& runs,
+                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
+                   const char* who) {
+  const dart_team_t team = t.dart_id();
+  const std::string w(who);
+  const std::uint64_t fail_at = test_fail_write(), chunk = plan.chunk;
+  std::uint64_t writes = 0;
+  std::vector<int> contained(sums ? std::size_t(plan.nchunks) : 0, 0);
+  captured(failure, [&] {
+    for (const Run& r : runs)
+      for (std::uint64_t k = 0; k < r.count; ++k) {
+        const std::uint64_t at = data_offset + r.offset + k * r.stride;
+        const std::string error = fail_at > 0 && ++writes == fail_at
+                                      ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_WRITE)"
+                                      : file.write(r.data + k * r.len, r.len, at);
+        if (!error.empty())
+          fail(w + ": writing '" + path + "' at byte " + std::to_string(at) + " failed: " + error);
+      }
+    if (!sums) return;
+    for (const Run& r : runs) {  // the chunks inside one single run: from memory
+      if (r.count != 1) continue;
+      for (std::uint64_t c = (r.offset + chunk - 1) / chunk;
+           c < plan.nchunks && plan.chunk_end(c) <= r.offset + r.len; ++c) {
+        (*sums)[std::size_t(c)] = io_checksum(r.data + (c * chunk - r.offset),
+                                              std::size_t(plan.chunk_end(c) - c * chunk));
+        contained[std::size_t(c)] = 1;
+      }
+    }
+  });
+  check_io(dart_barrier(team), w + ": dart_barrier");  // every piece written
+  const int me = team_myid(team);
+  if (me == 0)
+    captured(failure, [&] {
+      const std::string error = file.extend_all();
+      if (!error.empty()) fail(w + ": '" + path + "': " + error);
+    });
+  if (!sums) return;
+  std::vector<int> any(contained.size(), 0);
+  if (!contained.empty())
+    check_io(dart_allreduce(contained.data(), any.data(), contained.size(), DART_TYPE_INT,
+                            DART_OP_MAX, team),
+             w + ": dart_allreduce");
+  check_io(dart_barrier(team), w + ": dart_barrier");  // the parts at full size
+  // The other chunks (across units' pieces or gaps): read back, by unit c % units.
+  const int units = unit_count(team);
+  PartedFile back(file.parts(), O_RDONLY);
+  std::vector<char> buffer;
+  captured(failure, [&] {
+    for (std::uint64_t c = std::uint64_t(me); c < plan.nchunks; c += std::uint64_t(units)) {
+      if (any[std::size_t(c)]) continue;
+      const std::uint64_t n = plan.chunk_end(c) - c * chunk;
+      buffer.resize(std::size_t(n));
+      const std::string error = back.read(buffer.data(), n, data_offset + c * chunk);
+      if (!error.empty()) fail(w + ": reading back '" + path + "': " + error);
+      (*sums)[std::size_t(c)] = io_checksum(buffer.data(), buffer.size());
+    }
+  });
+}
+
 void read_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
                  std::uint64_t data_offset, const std::vector<Run>& runs,
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,

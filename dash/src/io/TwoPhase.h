@@ -113,6 +113,33 @@ void write_rounds(Team& team, const Plan& plan, PartedFile& file, const std::str
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                   const char* who);
 
+// Whether a write goes without aggregation (IoSettings::aggregation): "off"
+// always; "auto" when the aggregators, tier, persistency, subfiling and
+// burst buffer are all left to their defaults, no two units share a node
+// and every unit's pieces are single contiguous runs of at least a chunk
+// each (each unit would aggregate only its own bytes: the rounds' barriers
+// buy nothing). InvalidArgument (on every unit) for "off" with subfiling or
+// the burst buffer. Collective: an allreduce (auto).
+bool writes_directly(dart_team_t team, const std::vector<Run>& runs, std::uint64_t chunk,
+                     const IoSettings& settings, const char* who);
+
+// The plan of a write without aggregation: the chunks (for checksums), no
+// aggregators, tier "none". Local.
+Plan direct_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk);
+
+// A write without aggregation: every unit writes its own runs at
+// data_offset + offset of file (pwrite per piece); unit 0 then gives every
+// part its full size (bytes nobody wrote read as zeros). sums (if not null,
+// nchunks long): a chunk inside one unit's single run is summed from that
+// unit's memory, any other chunk is read back from the file by unit
+// (chunk % units), so each sum comes from one unit (0 elsewhere). Errors go
+// into failure (not agreed). Collective: barriers and, with sums, an
+// allreduce of nchunks ints.
+void direct_writes(Team& team, const Plan& plan, PartedFile& file, const std::string& path,
+                   std::uint64_t data_offset, const std::vector<Run>& runs,
+                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
+                   const char* who);
+
 // The read rounds: aggregators read a chunk ahead (and check it against
 // sums, if given), every unit gets its runs. Errors go into failure (not
 // agreed). Collective.

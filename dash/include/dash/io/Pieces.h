@@ -58,11 +58,12 @@ struct IoSettings {
   bool persistent = false;         // buffers on a persistent tier only (DASH_IO_PERSISTENCY)
   int subfiling = 0;               // DASH_IO_SUBFILING: one file per this many nodes; 0: one file
   bool burst_buffer = false;       // writes land on node-local storage first (DASH_IO_BURST_BUFFER)
+  std::string aggregation;         // DASH_IO_AGGREGATION: on, off or auto (default)
 };
 
 // How a call ran: the memory tier of its aggregation buffers, how many
 // aggregators and which, the chunk (bytes per round and aggregator), the
-// files.
+// files. A write without aggregation reports tier "none" and 0 aggregators.
 struct IoReport {
   std::string tier;
   int aggregators = 0;
