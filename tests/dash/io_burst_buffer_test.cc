@@ -29,6 +29,7 @@
 
 namespace {
 
+using dash_test::Contents;
 using dash_test::ExpectThrowEverywhere;
 using dash_test::ExpectValues;
 using dash_test::Fill;
@@ -36,11 +37,6 @@ using dash_test::Io;
 using dash_test::myid;
 using dash_test::nunits;
 using dash_test::SharedDir;
-
-std::string Contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 dash::io::IoSettings Burst(int aggregators, std::uint64_t buffer) {
   dash::io::IoSettings s = Io(aggregators, buffer);

@@ -28,29 +28,20 @@
 
 namespace {
 
+using dash_test::Contents;
 using dash_test::ExpectThrowEverywhere;
 using dash_test::ExpectValues;
 using dash_test::Fill;
 using dash_test::Io;
 using dash_test::myid;
+using dash_test::Nodes;
 using dash_test::nunits;
 using dash_test::SharedDir;
-
-std::string Contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 dash::io::IoSettings Aggregation(const char* mode, std::uint64_t buffer) {
   dash::io::IoSettings s = Io(0, buffer);
   s.aggregation = mode;
   return s;
-}
-
-int Nodes() {
-  dart_unit_mapping_info_t info{};
-  dart_unit_mapping_info(&info);
-  return info.nodes;
 }
 
 // Pieces with gaps, some cut across chunks: the same file both ways.

@@ -30,19 +30,15 @@
 
 namespace {
 
+using dash_test::Contents;
 using dash_test::ExpectThrowEverywhere;
 using dash_test::ExpectValues;
 using dash_test::Fill;
 using dash_test::Io;
 using dash_test::myid;
+using dash_test::Nodes;
 using dash_test::nunits;
 using dash_test::SharedDir;
-
-int Nodes() {
-  dart_unit_mapping_info_t info{};
-  dart_unit_mapping_info(&info);
-  return info.nodes;
-}
 
 // Parts for k nodes per file with `aggregators` aggregators (at most one part each).
 int ExpectedParts(int k, int aggregators) {
@@ -53,11 +49,6 @@ dash::io::IoSettings Subfiled(int k, int aggregators, std::uint64_t buffer) {
   dash::io::IoSettings s = Io(aggregators, buffer);
   s.subfiling = k;
   return s;
-}
-
-std::string Contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // The files of dir besides the table (unit 0's view), sorted.

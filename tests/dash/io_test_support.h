@@ -3,6 +3,7 @@
 #ifndef DASH_TESTS_DASH_IO_TEST_SUPPORT_H_
 #define DASH_TESTS_DASH_IO_TEST_SUPPORT_H_
 
+#include <dart/dart_unit_mapping.h>
 #include <dash/Array.h>
 #include <dash/Exception.h>
 #include <dash/algorithm/Copy.h>
@@ -10,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,19 @@
 namespace dash_test {
 
 inline std::int64_t Value(std::int64_t g) { return g * 1000003 + 17; }
+
+// The bytes of the file at path ("" if it cannot be read). Local.
+inline std::string Contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The (real or emulated) nodes of the run. Local.
+inline int Nodes() {
+  dart_unit_mapping_info_t info{};
+  dart_unit_mapping_info(&info);
+  return info.nodes;
+}
 
 // Settings: aggregators, buffer bytes, tier (0 and "": the flags' or the defaults).
 inline dash::io::IoSettings Io(int aggregators, std::uint64_t buffer,
