@@ -6,6 +6,8 @@
 #include <dash/Exception.h>
 #include <dash/io/Pieces.h>
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -61,6 +63,12 @@ std::string file_name(const std::string& path) {
 // syncs it. Runs on a helper thread: POSIX I/O only.
 std::string copy_to_target(const std::vector<FilePart>& own, PartedFile& target,
                            const std::string& path, bool fail) {
+  // The drain yields to the computation and its I/O: the lowest CPU priority
+  // and the idle I/O class for this thread (Linux; best effort).
+  setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), 19);
+#ifdef SYS_ioprio_set
+  syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0 /* this thread */, 3 << 13 /* idle */);
+#endif
   std::vector<char> block;
   for (const FilePart& p : own) {
     const int fd = open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
