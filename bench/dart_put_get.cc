@@ -4,7 +4,10 @@
 //   memcpy                    between two local buffers (the fast-path limit)
 //   mpi_get/put_win_allocate  raw MPI_Get / MPI_Put + flush on an MPI_Win_allocate window
 //   mpi_get/put_shared_window raw MPI_Get / MPI_Put + flush on an MPI_Win_allocate_shared
-//                             window (the window kind DART uses for remote access here)
+//                             window (DART's single-window layout: one real node)
+//   mpi_get/put_win_create    raw MPI_Get / MPI_Put + flush on an MPI_Win_create window over
+//                             shared-window memory (DART's window pair: the team window of a
+//                             team that spans real nodes); 2 units or more
 // Run it twice: as is (fast path on) and with DART_SHARED_WINDOWS=0 (RMA path);
 // scripts/bench.sh does both. Unit 0 measures, the other units wait.
 #include <benchmark/benchmark.h>
@@ -29,6 +32,7 @@ struct Fixture {
   dart_gptr_t segment = DART_GPTR_NULL;
   MPI_Win allocate_win = MPI_WIN_NULL;
   MPI_Win shared_win = MPI_WIN_NULL;
+  MPI_Win create_win = MPI_WIN_NULL;  // over shared_win's memory
   std::vector<char> local_a, local_b;
 };
 Fixture fx;
@@ -85,6 +89,14 @@ void BM_mpi_get_win_allocate(benchmark::State& s) { raw_rma(s, fx.allocate_win, 
 void BM_mpi_put_win_allocate(benchmark::State& s) { raw_rma(s, fx.allocate_win, false); }
 void BM_mpi_get_shared_window(benchmark::State& s) { raw_rma(s, fx.shared_win, true); }
 void BM_mpi_put_shared_window(benchmark::State& s) { raw_rma(s, fx.shared_win, false); }
+void BM_mpi_get_win_create(benchmark::State& s) {
+  if (fx.create_win == MPI_WIN_NULL) return s.SkipWithError("needs 2 units");
+  raw_rma(s, fx.create_win, true);
+}
+void BM_mpi_put_win_create(benchmark::State& s) {
+  if (fx.create_win == MPI_WIN_NULL) return s.SkipWithError("needs 2 units");
+  raw_rma(s, fx.create_win, false);
+}
 
 // Wall-clock time: what a user waits for (CPU time hides waiting in MPI).
 void sizes(benchmark::internal::Benchmark* b) {
@@ -100,6 +112,8 @@ BENCHMARK(BM_mpi_get_win_allocate)->Apply(sizes);
 BENCHMARK(BM_mpi_put_win_allocate)->Apply(sizes);
 BENCHMARK(BM_mpi_get_shared_window)->Apply(sizes);
 BENCHMARK(BM_mpi_put_shared_window)->Apply(sizes);
+BENCHMARK(BM_mpi_get_win_create)->Apply(sizes);
+BENCHMARK(BM_mpi_put_win_create)->Apply(sizes);
 
 // Console reporter that also remembers bytes/s per benchmark name and prints
 // the ratios of DART against raw MPI at the end.
@@ -124,7 +138,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const bool fast_path = shm == nullptr || std::strcmp(shm, "0") != 0;
     std::printf("\nratios (bytes/s of dart / bytes/s of baseline; fast path %s)\n",
                 fast_path ? "on" : "off");
-    const char* baselines[] = {"BM_memcpy", "BM_mpi_get_win_allocate", "BM_mpi_get_shared_window"};
+    const char* baselines[] = {"BM_memcpy", "BM_mpi_get_win_allocate", "BM_mpi_get_shared_window",
+                               "BM_mpi_get_win_create"};
     for (const char* op : {"get", "put"}) {
       for (std::size_t bytes = 8; bytes <= kMaxBytes; bytes = bytes == 8 ? 64 << 10 : bytes * 4) {
         std::string size = "/" + std::to_string(bytes);
@@ -164,8 +179,11 @@ int main(int argc, char** argv) {
   void* base = nullptr;
   MPI_Win_allocate(kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &fx.allocate_win);
   MPI_Win_allocate_shared(kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &fx.shared_win);
+  // OpenMPI cannot create this window on 1 rank (PLATFORM.md).
+  if (units > 1) MPI_Win_create(base, kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &fx.create_win);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.allocate_win);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.shared_win);
+  if (fx.create_win != MPI_WIN_NULL) MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.create_win);
   if (failed == DART_OK) {
     if (me.id == 0) {
       fx.local_a.assign(kMaxBytes, 1);
@@ -177,6 +195,10 @@ int main(int argc, char** argv) {
     options.reporter = &reporter;
     bench::run_on_unit_zero(argc, argv, int(me.id), int(units), options);
     if (me.id == 0) reporter.PrintRatios();
+  }
+  if (fx.create_win != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(fx.create_win);
+    MPI_Win_free(&fx.create_win);
   }
   MPI_Win_unlock_all(fx.allocate_win);
   MPI_Win_unlock_all(fx.shared_win);

@@ -258,5 +258,6 @@ dart_ret_t dart_runtime_stats(dart_runtime_stats_t* stats) {
   stats->communicators = dart__state.live_comms + 1; /* + comm_all */
   stats->handles = __atomic_load_n(&dart__state.live_handles, __ATOMIC_RELAXED);
   stats->local_pool_used = dart__pool_used(dart__state.pool);
+  stats->rma_transfers = __atomic_load_n(&dart__state.rma_transfers, __ATOMIC_RELAXED);
   return DART_OK;
 }

@@ -5,6 +5,14 @@
 
 #include <dart/dart.h>
 #include <mpi.h>
+
+/* 1 when built against MPICH or an MPI derived from it (Intel MPI, MVAPICH,
+ * Cray MPICH all define MPICH_VERSION). */
+#ifdef MPICH_VERSION
+#define DART_MPI_IS_MPICH 1
+#else
+#define DART_MPI_IS_MPICH 0
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -195,6 +203,7 @@ typedef struct dart_team_data {
   int* node_rank;        /* team unit -> rank in node_comm or -1 */
   bool* reachable;       /* team unit -> load/store fast path allowed */
   bool single_node;      /* all team units share the caller's real node */
+  bool window_pair;      /* team memory in the window pair (dart_segment.c) */
   dart_segment_t** segs; /* indexed by segid */
   int segs_cap;
   int16_t next_segid;
@@ -273,6 +282,7 @@ typedef struct {
   long live_windows;
   long live_comms;
   long live_handles;
+  long rma_transfers;   /* puts and gets through MPI RMA (relaxed atomic increments) */
   bool yield_when_idle; /* waits poll and yield (DART_WAIT, see dart_progress.c) */
   bool poll_waits;      /* waits poll: yield_when_idle or the watchdog is on */
 } dart_state_t;

@@ -5,8 +5,9 @@
  *     MPI_Win_allocate_shared window over the team communicator; units that
  *     may use the fast path get each other's base address from
  *     MPI_Win_shared_query, all others use RMA on the same window.
- *   window pair: the team spans real nodes (or the test switch
- *     DART_TEST_FORCE_WINDOW_PAIR is set). A shared window over the units of
+ *   window pair: the team spans real nodes, or on MPICH some unit reaches
+ *     another only by RMA (emulated nodes; see dart_team.c), or the test
+ *     switch DART_TEST_FORCE_WINDOW_PAIR is set. A shared window over the units of
  *     each real node holds the memory; MPI_Win_create over the same bytes on
  *     the team communicator serves RMA.
  * A passive-target epoch (MPI_Win_lock_all) is opened once here and closed
@@ -196,7 +197,7 @@ static dart_segment_t* new_segment(const char* call, dart_team_data_t* team, siz
 dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t nbytes,
                                uint64_t check, bool args_ok, int16_t segid, dart_segment_t** out) {
   *out = NULL;
-  bool pair = !team->single_node || dart__state.config.force_window_pair;
+  bool pair = team->window_pair;
   MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
   int shm_units = 1;
   MPI_Comm_size(shm_comm, &shm_units);

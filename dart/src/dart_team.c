@@ -4,10 +4,9 @@
  * uses (one 4 KiB bitwise-or allreduce over the parent), so an id is never
  * given to a second team while the first one (and with it its memory) is
  * alive on any unit that could see both. */
+#include <dart/dart_mpi.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <dart/dart_mpi.h>
 
 #include "dart_internal.h"
 
@@ -100,6 +99,17 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   }
   team->reachable[team->myid] = true; /* own memory is always load/store */
   team->single_node = node_size == team->size;
+  /* The window pair where units span real nodes (a cluster), and on MPICH
+   * also where some unit reaches another only by RMA (emulated nodes,
+   * DART_SHARED_WINDOWS=0): MPICH's RMA on a shared window runs at a
+   * fraction of its speed on MPI_Win_create windows, and the pair is what
+   * a cluster would run. Every unit decides alike: a team of more than one
+   * unit has, for every unit, some unit it cannot load/store exactly when
+   * the team spans emulated nodes or the fast path is off. */
+  bool rma = false;
+  for (int unit = 0; unit < team->size; ++unit) rma = rma || !team->reachable[unit];
+  team->window_pair =
+      !team->single_node || dart__state.config.force_window_pair || (DART_MPI_IS_MPICH && rma);
   free(node_ranks);
   ret = dart__watchdog_team_setup(team);
   if (ret != MPI_SUCCESS) {

@@ -95,7 +95,7 @@ int dart__watchdog_team_setup(dart_team_data_t* team) {
   struct dart_watch_team* w = calloc(1, sizeof *w);
   const size_t n = (size_t)team->size;
   if (w == NULL) return MPI_ERR_NO_MEM;
-  w->shared = team->single_node && !dart__state.config.force_window_pair;
+  w->shared = !team->window_pair;
   w->counters = calloc(n, sizeof *w->counters);
   w->fetched = calloc(n, sizeof *w->fetched);
   w->pending = malloc(n * sizeof *w->pending);

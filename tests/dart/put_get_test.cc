@@ -5,10 +5,12 @@
 // other units.
 //
 // The suite runs under the fast-path variants of tests/dart/CMakeLists.txt; it checks values,
-// never which path moved them, except SharedAddressIsSetExactlyForUnitsTheFastPathReaches,
-// which proves from the environment flags that the RMA path is the one taken when it should be.
+// never which path moved them, except SharedAddressIsSetExactlyForUnitsTheFastPathReaches and
+// RmaTransfersCounted_WindowPairWhereRmaOnMpich, which prove from the environment flags that
+// the RMA path is the one taken when it should be (and on which window layout).
 #include <dart/dart.h>
 #include <gtest/gtest.h>
+#include <mpi.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -870,6 +872,48 @@ TEST(DartPutGet, SharedAddressIsSetExactlyForUnitsTheFastPathReaches) {
   }
   Barrier();
   EXPECT_EQ(DART_OK, dart_memfree(mine));
+}
+
+dart_runtime_stats_t Stats() {
+  dart_runtime_stats_t stats{};
+  EXPECT_EQ(DART_OK, dart_runtime_stats(&stats));
+  return stats;
+}
+
+// Gets from every unit count as RMA transfers exactly where the fast path does not reach:
+// the emulated-node and shm_off runs really move data through MPI RMA. A team segment takes
+// one window, or two (the window pair: a shared window per node and an MPI_Win_create window)
+// where DART chooses the pair: with DART_TEST_FORCE_WINDOW_PAIR and, built against MPICH,
+// whenever some unit reaches another only by RMA (README: "RMA on shared windows (MPICH)").
+TEST(DartPutGet, RmaTransfersCounted_WindowPairWhereRmaOnMpich) {
+  const int n = N(), me = Me();
+  bool rma = false;
+  for (int t = 0; t < n; ++t) rma = rma || !FastPathExpected(me, t);
+#ifdef MPICH_VERSION
+  const bool mpich = true;
+#else
+  const bool mpich = false;
+#endif
+  const bool pair = !EnvFlagOff("DART_TEST_FORCE_WINDOW_PAIR") &&
+                    std::getenv("DART_TEST_FORCE_WINDOW_PAIR") != nullptr;
+  const long windows_before = Stats().windows;
+  {
+    TeamArray<int> arr(4);
+    EXPECT_EQ(Stats().windows - windows_before, pair || (mpich && rma) ? 2 : 1);
+    arr.Local()[0] = 7 * me;
+    Barrier();
+    const long before = Stats().rma_transfers;
+    long want = 0;
+    for (int t = 0; t < n; ++t) {
+      int got = -1;
+      EXPECT_EQ(DART_OK, dart_get_blocking(&got, arr.At(t), 1, DART_TYPE_INT, DART_TYPE_INT));
+      EXPECT_EQ(7 * t, got) << Where("get", t);
+      want += FastPathExpected(me, t) ? 0 : 1;
+    }
+    EXPECT_EQ(Stats().rma_transfers - before, want);
+    Barrier();
+  }
+  EXPECT_EQ(Stats().windows, windows_before);
 }
 
 // Elements of every basic type can be placed at offset 0 of a team segment or a local

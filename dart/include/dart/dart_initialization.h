@@ -45,6 +45,8 @@ typedef struct {
   long communicators;     /* MPI communicators held by DART */
   long handles;           /* non-blocking handles not yet completed */
   size_t local_pool_used; /* bytes of the calling unit's dart_memalloc pool in use */
+  long rma_transfers;     /* puts and gets the calling unit issued through MPI RMA (those to
+                             units it reaches by load/store not counted), since dart_init */
 } dart_runtime_stats_t;
 
 /* Counts the live objects of the calling unit. Local. */
