@@ -16,6 +16,7 @@
 #include <exception>
 #include <future>
 #include <map>
+#include <thread>
 #include <utility>
 
 #include "io/TierMemory.h"
@@ -62,7 +63,7 @@ std::string file_name(const std::string& path) {
 // Copies the unit's node-local files into the target at their offsets and
 // syncs it. Runs on a helper thread: POSIX I/O only.
 std::string copy_to_target(const std::vector<FilePart>& own, PartedFile& target,
-                           const std::string& path, bool fail) {
+                           const std::string& path, bool fail, const std::atomic<int>& readers) {
   // The drain yields to the computation and its I/O: the lowest CPU priority
   // and the idle I/O class for this thread (Linux; best effort).
   setpriority(PRIO_PROCESS, pid_t(syscall(SYS_gettid)), 19);
@@ -77,6 +78,8 @@ std::string copy_to_target(const std::vector<FilePart>& own, PartedFile& target,
     FdCloser closer{held};
     block.resize(std::size_t(std::min(kDrainBlock, p.bytes)));
     for (std::uint64_t at = 0; at < p.bytes; at += kDrainBlock) {
+      while (readers.load(std::memory_order_relaxed) > 0)  // a read of the copy goes first
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       const std::uint64_t n = std::min(kDrainBlock, p.bytes - at);
       std::string error = read_all(fd, block.data(), n, at);
       if (!error.empty()) return "reading the node-local copy '" + p.path + "': " + error;
@@ -168,9 +171,10 @@ void StagedWrite::finish(dash::internal::Failure& failure, const std::vector<cha
   PartedFile* target = &p.target->data();
   const std::string path = path_;
   const bool fail = test_fail_drain();
-  p.drain = std::async(std::launch::async, [own = std::move(own), target, path, fail] {
-    return copy_to_target(own, *target, path, fail);
-  });
+  p.drain = std::async(std::launch::async,
+                       [own = std::move(own), target, path, fail, readers = p.copy.readers] {
+                         return copy_to_target(own, *target, path, fail, *readers);
+                       });
   finished_ = true;
   pending()[{team_, path_}] = std::move(p);
 }

@@ -17,6 +17,7 @@
 #include <dart/dart_types.h>
 #include <dash/internal/Failure.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,6 +36,25 @@ struct StagedCopy {
   Plan plan;
   std::uint64_t size = 0;
   std::vector<FilePart> parts;
+  // Reads of this copy running on the calling unit: its drain waits meanwhile.
+  std::shared_ptr<std::atomic<int>> readers = std::make_shared<std::atomic<int>>(0);
+};
+
+// Marks a read of a staged copy (if not null) for its lifetime, so that the
+// unit's drain of that copy pauses and leaves the disk to the read. Local.
+class StagedRead {
+ public:
+  explicit StagedRead(const StagedCopy* copy) : readers_(copy ? copy->readers : nullptr) {
+    if (readers_) readers_->fetch_add(1);
+  }
+  ~StagedRead() {
+    if (readers_) readers_->fetch_sub(1);
+  }
+  StagedRead(const StagedRead&) = delete;
+  StagedRead& operator=(const StagedRead&) = delete;
+
+ private:
+  std::shared_ptr<std::atomic<int>> readers_;
 };
 
 // One write through the burst buffer while it runs.

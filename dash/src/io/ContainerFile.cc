@@ -212,6 +212,7 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
       staged ? staged->plan : plan_io(t, runs, h.data_bytes, h.chunk_bytes, settings, who);
   const int nparts = int(parts.size());
   PartedFile file(std::move(parts), O_RDONLY);
+  const StagedRead reading(staged);  // the unit's drain of it pauses meanwhile
   read_rounds(t, plan, file, path, kHeaderBytes, runs, &sums, failure, who);
   dash::internal::agree(failure, team, who);
   IoReport report = report_of(plan, std::size_t(nparts));

@@ -198,6 +198,7 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
       staged ? staged->plan : detail::plan_io(team, runs, file_bytes, chunk, s, who);
   const std::size_t nparts = parts.size();
   detail::PartedFile file(std::move(parts), O_RDONLY);
+  const detail::StagedRead reading(staged);  // the unit's drain of it pauses meanwhile
   detail::read_rounds(team, plan, file, path, 0, runs, nullptr, failure, who);
   dash::internal::agree(failure, t, who);
   IoReport report = detail::report_of(plan, nparts);
