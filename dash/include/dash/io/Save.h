@@ -32,6 +32,12 @@
 // With subfiling (IoSettings::subfiling = k, DASH_IO_SUBFILING) the file
 // is one part per k nodes beside path, and path holds their table; the
 // table's rename is the atomic step (README: "Subfiling"). load reads both.
+// With the burst buffer (IoSettings::burst_buffer) a save returns once the
+// data sits in node-local files and drains to path in the background until
+// dash::io::drain; loads before that read the node-local copy (README:
+// "Burst buffer"). IoSettings::aggregation = "off" (or "auto" with one unit
+// per node and large pieces) writes without aggregators (README: "Writes
+// without aggregation").
 // The target must be a file system every aggregator reaches with POSIX
 // I/O (a parallel file system on a cluster, any on one node).
 //
