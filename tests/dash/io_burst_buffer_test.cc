@@ -37,6 +37,7 @@ using dash_test::Io;
 using dash_test::myid;
 using dash_test::nunits;
 using dash_test::SharedDir;
+using dash_test::SlotPieces;
 
 dash::io::IoSettings Burst(int aggregators, std::uint64_t buffer) {
   dash::io::IoSettings s = Io(aggregators, buffer);
@@ -109,26 +110,15 @@ TEST(IoBurstBuffer, Pieces_DrainedFileEqualsDirectWrite) {
   NodeDir node;
   ASSERT_TRUE(dir.ok() && node.ok());
   const int me = myid(), units = nunits();
-  std::vector<std::vector<char>> memory;
-  std::vector<dash::io::Piece> mine;
-  for (int s = me; s < 3 * units + 1; s += units) {  // slot s: [5000 s, 5000 s + 3000 + 37 s)
-    memory.emplace_back(std::size_t(3000 + 37 * s));
-    for (std::size_t i = 0; i < memory.back().size(); ++i)
-      memory.back()[i] = char(1 + (s * 13 + int(i % 241)) % 255);
-    mine.push_back({std::uint64_t(s) * 5000, memory.back().data(), memory.back().size()});
-  }
+  const SlotPieces written(3 * units + 1, 5000, 3000, 37);
+  const std::vector<dash::io::Piece>& mine = written.pieces;
   dash::Team& all = dash::Team::All();
   dash::io::write_pieces(dir.file("direct"), mine, all, Io(units, 4096));
   EXPECT_TRUE(dash::io::write_pieces(dir.file("p"), mine, all, Burst(units, 4096)).staged);
-  std::vector<std::vector<char>> back;
-  std::vector<dash::io::Piece> theirs;
-  for (const dash::io::Piece& p : mine) {
-    back.emplace_back(p.bytes, 0);
-    theirs.push_back({p.offset, back.back().data(), p.bytes});
-  }
-  EXPECT_TRUE(dash::io::read_pieces(dir.file("p"), theirs, all, Io(1, 8192)).staged);
-  for (std::size_t k = 0; k < back.size(); ++k)
-    EXPECT_EQ(back[k], memory[k]) << "piece " << k << " on unit " << me;
+  SlotPieces back = written.Blank();
+  EXPECT_TRUE(dash::io::read_pieces(dir.file("p"), back.pieces, all, Io(1, 8192)).staged);
+  for (std::size_t k = 0; k < back.memory.size(); ++k)
+    EXPECT_EQ(back.memory[k], written.memory[k]) << "piece " << k << " on unit " << me;
   dash::io::drain(all);
   all.barrier();
   if (me == 0) {

@@ -37,6 +37,7 @@ using dash_test::myid;
 using dash_test::Nodes;
 using dash_test::nunits;
 using dash_test::SharedDir;
+using dash_test::SlotPieces;
 
 dash::io::IoSettings Aggregation(const char* mode, std::uint64_t buffer) {
   dash::io::IoSettings s = Io(0, buffer);
@@ -49,14 +50,8 @@ TEST(IoDirectWrites, Pieces_SameFileAsAggregated) {
   SharedDir dir;
   ASSERT_TRUE(dir.ok());
   const int me = myid(), units = nunits();
-  std::vector<std::vector<char>> memory;
-  std::vector<dash::io::Piece> mine;
-  for (int s = me; s < 3 * units + 2; s += units) {  // slot s: [7000 s, 7000 s + 4000 + 51 s)
-    memory.emplace_back(std::size_t(4000 + 51 * s));
-    for (std::size_t i = 0; i < memory.back().size(); ++i)
-      memory.back()[i] = char(1 + (s * 7 + int(i % 233)) % 255);
-    mine.push_back({std::uint64_t(s) * 7000, memory.back().data(), memory.back().size()});
-  }
+  const SlotPieces written(3 * units + 2, 7000, 4000, 51);
+  const std::vector<dash::io::Piece>& mine = written.pieces;
   dash::Team& all = dash::Team::All();
   const dash::io::IoReport direct =
       dash::io::write_pieces(dir.file("direct"), mine, all, Aggregation("off", 4096));
@@ -70,15 +65,10 @@ TEST(IoDirectWrites, Pieces_SameFileAsAggregated) {
   if (me == 0) {
     EXPECT_EQ(Contents(dir.file("direct")), Contents(dir.file("aggregated")));
   }
-  std::vector<std::vector<char>> back;
-  std::vector<dash::io::Piece> theirs;
-  for (const dash::io::Piece& p : mine) {
-    back.emplace_back(p.bytes, 0);
-    theirs.push_back({p.offset, back.back().data(), p.bytes});
-  }
-  dash::io::read_pieces(dir.file("direct"), theirs, all);
-  for (std::size_t k = 0; k < back.size(); ++k)
-    EXPECT_EQ(back[k], memory[k]) << "piece " << k << " on unit " << me;
+  SlotPieces back = written.Blank();
+  dash::io::read_pieces(dir.file("direct"), back.pieces, all);
+  for (std::size_t k = 0; k < back.memory.size(); ++k)
+    EXPECT_EQ(back.memory[k], written.memory[k]) << "piece " << k << " on unit " << me;
 }
 
 // A container file: byte for byte an aggregated save's (the chunk

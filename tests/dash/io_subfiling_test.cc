@@ -39,6 +39,7 @@ using dash_test::myid;
 using dash_test::Nodes;
 using dash_test::nunits;
 using dash_test::SharedDir;
+using dash_test::SlotPieces;
 
 // Parts for k nodes per file with `aggregators` aggregators (at most one part each).
 int ExpectedParts(int k, int aggregators) {
@@ -135,28 +136,16 @@ TEST(IoSubfiling, Pieces_RoundTrip_Gaps) {
   ASSERT_TRUE(dir.ok());
   const int me = myid(), units = nunits();
   // Slot s of the file is [s * 5000, s * 5000 + 3000 + 37 s); unit s % units writes it.
-  std::vector<std::vector<char>> memory;
-  std::vector<dash::io::Piece> mine;
-  const int slots = 4 * units + 1;
-  for (int s = me; s < slots; s += units) {
-    memory.emplace_back(std::size_t(3000 + 37 * s));
-    for (std::size_t i = 0; i < memory.back().size(); ++i)
-      memory.back()[i] = char(1 + (s * 13 + int(i % 241)) % 255);
-    mine.push_back({std::uint64_t(s) * 5000, memory.back().data(), memory.back().size()});
-  }
+  const SlotPieces written(4 * units + 1, 5000, 3000, 37);
+  const std::vector<dash::io::Piece>& mine = written.pieces;
   const std::string path = dir.file("p");
   const dash::io::IoReport r =
       dash::io::write_pieces(path, mine, dash::Team::All(), Subfiled(1, units, 4096));
   EXPECT_EQ(r.subfiles, ExpectedParts(1, units));
-  std::vector<std::vector<char>> back;
-  std::vector<dash::io::Piece> theirs;
-  for (const dash::io::Piece& p : mine) {
-    back.emplace_back(p.bytes, 0);
-    theirs.push_back({p.offset, back.back().data(), p.bytes});
-  }
-  dash::io::read_pieces(path, theirs, dash::Team::All(), Io(1, 8192));
-  for (std::size_t k = 0; k < back.size(); ++k)
-    EXPECT_EQ(back[k], memory[k]) << "piece " << k << " on unit " << me;
+  SlotPieces back = written.Blank();
+  dash::io::read_pieces(path, back.pieces, dash::Team::All(), Io(1, 8192));
+  for (std::size_t k = 0; k < back.memory.size(); ++k)
+    EXPECT_EQ(back.memory[k], written.memory[k]) << "piece " << k << " on unit " << me;
   // The gap after the last slot's piece of the previous slot reads as zeros.
   std::vector<char> gap(100, 1);
   std::vector<dash::io::Piece> gaps;

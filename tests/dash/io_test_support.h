@@ -35,6 +35,34 @@ inline int Nodes() {
   return info.nodes;
 }
 
+// Each unit's pieces of a plain file in slots dealt round the units: slot s
+// is [s * spacing, s * spacing + base + grow * s), filled with bytes that
+// depend on s and the position; the bytes between slots are gaps. Local.
+struct SlotPieces {
+  std::vector<std::vector<char>> memory;  // one buffer per piece
+  std::vector<dash::io::Piece> pieces;
+  SlotPieces(int slots, std::uint64_t spacing, std::uint64_t base, std::uint64_t grow) {
+    for (int s = myid(); s < slots; s += nunits()) {
+      memory.emplace_back(std::size_t(base + grow * std::uint64_t(s)));
+      for (std::size_t i = 0; i < memory.back().size(); ++i)
+        memory.back()[i] = char(1 + (s * 13 + int(i % 241)) % 255);
+      pieces.push_back({std::uint64_t(s) * spacing, memory.back().data(), memory.back().size()});
+    }
+  }
+  // The same pieces over zeroed memory, to read into.
+  SlotPieces Blank() const {
+    SlotPieces b;
+    for (const dash::io::Piece& p : pieces) {
+      b.memory.emplace_back(p.bytes, char(0));
+      b.pieces.push_back({p.offset, b.memory.back().data(), p.bytes});
+    }
+    return b;
+  }
+
+ private:
+  SlotPieces() = default;
+};
+
 // Settings: aggregators, buffer bytes, tier (0 and "": the flags' or the defaults).
 inline dash::io::IoSettings Io(int aggregators, std::uint64_t buffer,
                                const std::string& tier = "") {
