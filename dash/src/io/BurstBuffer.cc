@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -55,11 +56,6 @@ bool test_fail_drain() {
   return on != 0;
 }
 
-std::string file_name(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Copies the unit's node-local files into the target at their offsets and
 // syncs it. Runs on a helper thread: POSIX I/O only.
 std::string copy_to_target(const std::vector<FilePart>& own, PartedFile& target,
@@ -99,44 +95,39 @@ std::string copy_to_target(const std::vector<FilePart>& own, PartedFile& target,
 StagedWrite::StagedWrite(const std::string& path, dart_team_t team, const Plan& plan,
                          std::uint64_t data_offset, std::uint64_t size,
                          const std::vector<std::uint64_t>& bounds, const char* who)
-    : path_(path), team_(team), who_(who) {
+    : path_(path),
+      team_(team),
+      who_(who),
+      target_(std::make_unique<NewFile>(path, team, size, bounds, who)),
+      target_parts_(target_->parts()) {
   const int me = team_myid(team);
-  std::uint64_t generation =
-      std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-      (std::uint64_t(getpid()) << 40);
-  check_io(dart_bcast(&generation, 1, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
-           std::string(who) + ": dart_bcast");
   // The parts: the head on unit 0, each file domain on its aggregator, the tail on unit 0.
-  std::vector<std::pair<FilePart, int>> parts;  // part, owner
-  auto add = [&](std::uint64_t from, std::uint64_t to, int owner) {
-    if (to > from) parts.push_back({FilePart{from, to - from, ""}, owner});
+  std::vector<std::uint64_t> ends = {0};
+  std::vector<int> owners;
+  auto add = [&](std::uint64_t to, int owner) {
+    if (to > ends.back()) ends.push_back(to), owners.push_back(owner);
   };
-  const std::uint64_t data_end = data_offset + plan.data_bytes;
-  add(0, data_offset, 0);
+  add(data_offset, 0);
   for (std::size_t i = 0; i < plan.aggregators.size(); ++i)
-    add(data_offset + plan.first[i] * plan.chunk,
-        data_offset + std::min(plan.first[i + 1] * plan.chunk, plan.data_bytes),
+    add(data_offset + std::min(plan.first[i + 1] * plan.chunk, plan.data_bytes),
         plan.aggregators[i]);
-  add(data_end, size, 0);
+  add(size, 0);
   dash::internal::Failure failure;
+  std::string directory;  // of this unit's node, if it holds a part
   captured(failure, [&] {
-    std::string directory;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      if (parts[k].second != me) continue;
-      if (directory.empty()) directory = buffer_tier("disk").directory;  // checked: writable
-      char name[64];
-      std::snprintf(name, sizeof name, ".%016" PRIx64 ".bb.%06zu", generation, k);
-      parts[k].first.path = directory + "/" + file_name(path) + name;
-      own_.push_back(k);
-    }
+    if (std::find(owners.begin(), owners.end(), me) != owners.end())
+      directory = buffer_tier("disk").directory;  // checked: writable
   });
-  for (const auto& [part, owner] : parts) copy_.parts.push_back(part);
+  copy_.parts = new_parts(directory + "/" + file_name(path) + ".bb", target_->generation(), ends);
+  for (std::size_t k = 0; k < copy_.parts.size(); ++k)
+    if (owners[k] == me)
+      own_.push_back(k);
+    else
+      copy_.parts[k].path.clear();  // on another unit's node
   copy_.plan = plan;
   copy_.size = size;
   local_.reset(copy_.parts, O_WRONLY | O_CREAT | O_TRUNC);
   dash::internal::agree(failure, team, who);
-  target_ = std::make_unique<NewFile>(path, team, size, bounds, who);
-  target_parts_ = target_->parts();
 }
 
 StagedWrite::~StagedWrite() {

@@ -9,8 +9,9 @@
 // served from the node-local files, by the writer's aggregators (each reads
 // its own: nothing crosses to another node's storage).
 //
-// Node-local files are named "<dir>/<file name>.<generation>.bb.<k>" (k six
-// digits), so a crash before the drain leaves them recognisable there.
+// Node-local files are named "<dir>/<file name>.bb.<generation>.<k>" (k six
+// digits; the generation is the target's, see new_parts), so a crash before
+// the drain leaves them recognisable there.
 #ifndef DASH__SRC__IO__BURST_BUFFER_H_
 #define DASH__SRC__IO__BURST_BUFFER_H_
 
@@ -88,11 +89,11 @@ class StagedWrite {
   dart_team_t team_;
   const char* who_;
   bool finished_ = false;
+  std::unique_ptr<NewFile> target_;  // moves to the pending drains at finish
+  std::size_t target_parts_ = 1;
   StagedCopy copy_;
   std::vector<std::size_t> own_;  // the calling unit's parts
   PartedFile local_;
-  std::unique_ptr<NewFile> target_;  // moves to the pending drains at finish
-  std::size_t target_parts_ = 1;
 };
 
 // Where a write goes: a NewFile, or with the burst buffer a StagedWrite.

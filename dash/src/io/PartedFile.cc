@@ -26,11 +26,6 @@ namespace {
 constexpr char kTableMagic[] = "DASHSUB1\n";
 constexpr std::size_t kMaxTableBytes = std::size_t(16) << 20;
 
-std::string base_name(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string hex(std::uint64_t v) {
   char text[17];
   std::snprintf(text, sizeof text, "%016" PRIx64, v);
@@ -38,6 +33,11 @@ std::string hex(std::uint64_t v) {
 }
 
 }  // namespace
+
+std::string file_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
 
 std::string parent_directory(const std::string& path) {
   const std::size_t slash = path.rfind('/');
@@ -137,7 +137,7 @@ std::string subfile_table(const std::vector<FilePart>& parts) {
   std::string text = std::string(kTableMagic) + "size " + std::to_string(size) + "\n";
   for (const FilePart& p : parts)
     text += "part " + std::to_string(p.offset) + " " + std::to_string(p.bytes) + " " +
-            base_name(p.path) + "\n";
+            file_name(p.path) + "\n";
   return text + "sum " + hex(io_checksum(text.data(), text.size())) + "\n";
 }
 

@@ -97,6 +97,9 @@ std::vector<FilePart> new_parts(const std::string& path, std::uint64_t generatio
 // whole), else none: what replacing or removing it must remove too. Local.
 std::vector<FilePart> table_parts(const std::string& path);
 
+// The last component of path.
+std::string file_name(const std::string& path);
+
 // The directory of path ("." for a bare name).
 std::string parent_directory(const std::string& path);
 

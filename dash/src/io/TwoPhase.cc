@@ -542,6 +542,7 @@ NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
   check_io(dart_bcast(ids, 2, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
            std::string(who) + ": dart_bcast");
   temporary_ = path + ".tmp." + std::to_string(ids[0]);
+  generation_ = ids[1];
   parted_ = bounds.size() > 2;
   if (parted_)
     data_.reset(new_parts(path, ids[1], bounds), O_WRONLY | O_CREAT);

@@ -75,6 +75,8 @@ class NewFile {
   NewFile& operator=(const NewFile&) = delete;
   PartedFile& data() { return data_; }
   const std::string& temporary() const { return temporary_; }
+  // A number fresh for this write, the same on every unit (names its parts).
+  std::uint64_t generation() const { return generation_; }
   std::size_t parts() const { return data_.parts().size(); }
   // Every unit syncs what it wrote; unit 0 writes `head` at 0 and `tail`
   // at tail_at, syncs, (with parts: writes the table), renames the file to
@@ -85,6 +87,7 @@ class NewFile {
 
  private:
   std::string path_, temporary_;
+  std::uint64_t generation_ = 0;
   dart_team_t team_;
   const char* who_;
   int me_ = 0;

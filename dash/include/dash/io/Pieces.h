@@ -23,9 +23,11 @@
 //
 // | call         | cost                                                      |
 // |--------------|-----------------------------------------------------------|
-// | write_pieces | collective: two allreduces, then rounds of one-sided puts |
+// | write_pieces | collective: four allreduces (one checks no other team has |
+// |              | a drain pending for path), then rounds of one-sided puts  |
 // |              | into the aggregators' buffers and a barrier each          |
-// | read_pieces  | collective: a broadcast, then rounds of one-sided gets    |
+// | read_pieces  | collective: an allreduce and a broadcast, then rounds of  |
+// |              | one-sided gets                                            |
 // | drain        | collective: waits for the background copies, a barrier   |
 // |              | and a rename per pending write                            |
 #ifndef DASH__IO__PIECES_H_
