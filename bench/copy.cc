@@ -18,6 +18,16 @@
 //   Baselines of both: memcpy of the same bytes between two local buffers (memcpy), and
 //   MPI_Get + MPI_Win_flush of the same bytes from the same owner's part of an MPI_Win_allocate
 //   window (mpi_get).
+//   BM_copy_small_random_remote, BM_copy_small_random_local
+//       10,000 dash::copy calls of 64 B through global iterators (a.begin() + off) at random
+//       offsets of the first 8 MiB of unit 1's part (remote) or unit 0's own (local); baselines
+//       memcpy from a local buffer at the same offsets, MPI_Get + MPI_Win_flush of the same
+//       bytes on the MPI_Win_allocate window (mpi_get) and, on the load/store path, memcpy from
+//       the owner's part itself (memcpy_window).
+//   BM_globref_read_remote, BM_globref_write_remote, BM_globref_read_local
+//       10,000 single-element reads (v += a[i]) or writes (a[i] = v) through GlobRef at random
+//       offsets of the same 8 MiB; baselines the same on a local buffer (local) and MPI_Get /
+//       MPI_Put + MPI_Win_flush of the 8 B (mpi).
 //   BM_copy_async_overlap
 //       copy_async of 16 MiB owned by unit 1, then an independent compute loop (calibrated to
 //       last about as long as the copy), then wait(); counter
@@ -53,6 +63,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -77,6 +88,11 @@ constexpr std::size_t kPassBytes = std::size_t(1) << 20;   // small copies repea
 constexpr std::size_t kMaxReps = 1024;                     // ... or this many copies
 constexpr std::size_t kSmallStride = 4096;                 // bytes between repeated ranges
 constexpr std::size_t kOverlapBytes = std::size_t(16) << 20;
+// The small random transfers: kSmallCopies of kSmallCopyBytes (copies) or one element (GlobRef)
+// from random offsets in the first kSmallSourceBytes of the owner's part.
+constexpr std::size_t kSmallCopies = 10000;
+constexpr std::size_t kSmallCopyBytes = 64;
+constexpr std::size_t kSmallSourceBytes = std::size_t(8) << 20;
 constexpr const char* kDefaultMinTime = "0.05";  // seconds, see main
 
 struct Fixture {
@@ -187,6 +203,155 @@ void copy_bench(benchmark::State& state, bool remote) {
 
 void BM_copy_remote(benchmark::State& state) { copy_bench(state, true); }
 void BM_copy_local(benchmark::State& state) { copy_bench(state, false); }
+
+// ---- small random copies and element references ------------------------------------------
+
+// kSmallCopies offsets (elements) drawn uniformly from the first kSmallSourceBytes of a unit's
+// part, each leaving room for `elems` elements; the same for every pass and every side.
+std::vector<std::size_t> random_offsets(std::size_t elems) {
+  const std::size_t span = kSmallSourceBytes / sizeof(double) - elems;
+  std::mt19937_64 rng(20261127);
+  std::uniform_int_distribution<std::size_t> pick(0, span);
+  std::vector<std::size_t> offsets(kSmallCopies);
+  for (std::size_t& o : offsets) o = pick(rng);
+  return offsets;
+}
+
+// What a small-transfer benchmark reaches and how: unit 1's part, or the calling unit's.
+std::string small_target(bool remote) {
+  return remote ? "unit 1's part (" + remote_path() + ")" : "the calling unit's own part";
+}
+
+// kSmallCopies dash::copy calls of kSmallCopyBytes each, from random offsets of `owner`'s first
+// kSmallSourceBytes through global iterators (a.begin() + off), to consecutive places of a local
+// buffer; vs memcpy from a local buffer at the same offsets and MPI_Get + MPI_Win_flush of the
+// same bytes from the same owner's part of an MPI_Win_allocate window.
+void small_copy_bench(benchmark::State& state, bool remote) {
+  if (remote && fx.units < 2) return skip_needs_two_units(state);
+  const int owner = remote ? fx.target : 0;
+  const std::size_t n = kSmallCopyBytes / sizeof(double);
+  const std::vector<std::size_t> offsets = random_offsets(n);
+  Array& arr = *fx.array;
+  const Array::iterator gbegin =
+      arr.begin() + arr.pattern().global_index(dash::team_unit_t(owner), 0);
+  double* dst = fx.dst.data();
+  const double* src = fx.src.data();
+  MPI_Win win = fx.win;
+  auto dash_pass = [&] {
+    double* out = dst;
+    for (std::size_t off : offsets) {
+      const Array::iterator first = gbegin + index_t(off);
+      dash::copy(first, first + index_t(n), out);
+      out += n;
+    }
+    benchmark::ClobberMemory();
+  };
+  auto memcpy_pass = [&] {
+    double* out = dst;
+    for (std::size_t off : offsets) {
+      std::memcpy(out, src + off, kSmallCopyBytes);
+      out += n;
+    }
+    benchmark::ClobberMemory();
+  };
+  auto mpi_pass = [&] {
+    double* out = dst;
+    for (std::size_t off : offsets) {
+      check_mpi(MPI_Get(out, int(kSmallCopyBytes), MPI_BYTE, owner, MPI_Aint(off * sizeof(double)),
+                        int(kSmallCopyBytes), MPI_BYTE, win),
+                "MPI_Get");
+      check_mpi(MPI_Win_flush(owner, win), "MPI_Win_flush");
+      out += n;
+    }
+    benchmark::ClobberMemory();
+  };
+  state.SetLabel(std::to_string(kSmallCopies) + " dash::copy(a.begin() + off, +" +
+                 std::to_string(n) + ", buf) of " + std::to_string(kSmallCopyBytes) +
+                 " B at random offsets of " + small_target(remote) +
+                 "; vs memcpy from a local buffer (memcpy), MPI_Get + MPI_Win_flush on an "
+                 "MPI_Win_allocate window (mpi_get) and, where the part is reached by "
+                 "load/store, memcpy from it (memcpy_window); ratio = time(dash) / time(baseline)");
+  // The owner's part itself, where it is reached by load/store: the same copies as memcpy
+  // from that memory (the hardware's limit for this path).
+  const double* window = arr.globmem().shared_base(dash::team_unit_t(owner));
+  auto window_pass = [&] {
+    double* out = dst;
+    for (std::size_t off : offsets) {
+      std::memcpy(out, window + off, kSmallCopyBytes);
+      out += n;
+    }
+    benchmark::ClobberMemory();
+  };
+  std::vector<Side> baselines = {{"memcpy", memcpy_pass}, {"mpi_get", mpi_pass}};
+  if (window != nullptr) baselines.push_back({"memcpy_window", window_pass});
+  (run_paired)(state, double(kSmallCopies), "copy", dash_pass, baselines);  // (): no ADL
+  state.SetBytesProcessed(state.iterations() * kSmallCopies * kSmallCopyBytes);
+}
+
+void BM_copy_small_random_remote(benchmark::State& state) { small_copy_bench(state, true); }
+void BM_copy_small_random_local(benchmark::State& state) { small_copy_bench(state, false); }
+
+// kSmallCopies reads (v += a[i]) or writes (a[i] = v) of single elements through GlobRef
+// (Array::operator[]) at random offsets of `owner`'s first kSmallSourceBytes; vs the same on a
+// local buffer (local) and MPI_Get / MPI_Put + MPI_Win_flush of the same 8 B on an
+// MPI_Win_allocate window (mpi).
+void globref_bench(benchmark::State& state, bool remote, bool write) {
+  if (remote && fx.units < 2) return skip_needs_two_units(state);
+  const int owner = remote ? fx.target : 0;
+  const std::vector<std::size_t> offsets = random_offsets(1);
+  Array& arr = *fx.array;
+  const index_t base = arr.pattern().global_index(dash::team_unit_t(owner), 0);
+  double* local = fx.src.data();
+  MPI_Win win = fx.win;
+  auto dash_pass = [&] {
+    double v = 0;
+    if (write) {
+      for (std::size_t off : offsets) arr[base + index_t(off)] = double(off);
+    } else {
+      for (std::size_t off : offsets) v += arr[base + index_t(off)];
+    }
+    benchmark::DoNotOptimize(v);
+    benchmark::ClobberMemory();
+  };
+  auto local_pass = [&] {
+    double v = 0;
+    if (write) {
+      for (std::size_t off : offsets) local[off] = double(off);
+    } else {
+      for (std::size_t off : offsets) v += local[off];
+    }
+    benchmark::DoNotOptimize(v);
+    benchmark::ClobberMemory();
+  };
+  auto mpi_pass = [&] {
+    double v = 0, x = 0;
+    for (std::size_t off : offsets) {
+      const MPI_Aint disp = MPI_Aint(off * sizeof(double));
+      if (write) {
+        x = double(off);
+        check_mpi(MPI_Put(&x, 1, MPI_DOUBLE, owner, disp, 1, MPI_DOUBLE, win), "MPI_Put");
+      } else {
+        check_mpi(MPI_Get(&x, 1, MPI_DOUBLE, owner, disp, 1, MPI_DOUBLE, win), "MPI_Get");
+      }
+      check_mpi(MPI_Win_flush(owner, win), "MPI_Win_flush");
+      v += x;
+    }
+    benchmark::DoNotOptimize(v);
+    benchmark::ClobberMemory();
+  };
+  state.SetLabel(std::to_string(kSmallCopies) + (write ? " a[i] = v" : " v += a[i]") +
+                 " (GlobRef) at random offsets of " + small_target(remote) +
+                 "; vs the same on "
+                 "a local buffer (local) and MPI_" +
+                 (write ? "Put" : "Get") +
+                 " + MPI_Win_flush of 8 B on an MPI_Win_allocate window (mpi)");
+  run_paired(state, double(kSmallCopies), write ? "write" : "read", dash_pass,
+             {{"local", local_pass}, {"mpi", mpi_pass}});
+}
+
+void BM_globref_read_remote(benchmark::State& state) { globref_bench(state, true, false); }
+void BM_globref_write_remote(benchmark::State& state) { globref_bench(state, true, true); }
+void BM_globref_read_local(benchmark::State& state) { globref_bench(state, false, false); }
 
 // ---- copy_async overlap ------------------------------------------------------------------
 
@@ -302,6 +467,14 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_copy_remote)->Apply(sizes);
 BENCHMARK(BM_copy_local)->Apply(sizes);
+void small_args(benchmark::internal::Benchmark* b) {
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_copy_small_random_remote)->Apply(small_args);
+BENCHMARK(BM_copy_small_random_local)->Apply(small_args);
+BENCHMARK(BM_globref_read_remote)->Apply(small_args);
+BENCHMARK(BM_globref_write_remote)->Apply(small_args);
+BENCHMARK(BM_globref_read_local)->Apply(small_args);
 BENCHMARK(BM_copy_async_overlap)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_copy_async_overlap_own)->UseManualTime()->Unit(benchmark::kMillisecond);
 

@@ -1,26 +1,34 @@
-// dart_put_get: latency (8 B) and bandwidth (64 KiB .. 64 MiB) of blocking
-// dart_get / dart_put between unit 0 and unit 1, against baselines measured
-// in the same run:
-//   memcpy                    between two local buffers (the fast-path limit)
-//   mpi_get/put_win_allocate  raw MPI_Get / MPI_Put + flush on an MPI_Win_allocate window
-//   mpi_get/put_shared_window raw MPI_Get / MPI_Put + flush on an MPI_Win_allocate_shared
-//                             window (DART's single-window layout: one real node)
-//   mpi_get/put_win_create    raw MPI_Get / MPI_Put + flush on an MPI_Win_create window over
-//                             shared-window memory (DART's window pair: the team window of a
-//                             team that spans real nodes); 2 units or more
-// Run it twice: as is (fast path on) and with DART_SHARED_WINDOWS=0 (RMA path);
-// scripts/bench.sh does both. Unit 0 measures, the other units wait.
+// dart_put_get: blocking dart_get / dart_put of 8 B (latency) and 64 KiB .. 64 MiB
+// (bandwidth) from unit 0 to unit 1, against raw MPI measured in the same benchmark,
+// interleaved (bench::run_paired: each pass timed on its own, the order rotating, medians):
+//   memcpy          between two local buffers (the fast-path limit)
+//   mpi_allocate    raw MPI_Get / MPI_Put + MPI_Win_flush on an MPI_Win_allocate window
+//   mpi_shared      the same on an MPI_Win_allocate_shared window (DART's single-window
+//                   layout: one real node)
+//   mpi_create      the same on an MPI_Win_create window over shared-window memory (DART's
+//                   window pair: the team window of a team that spans real nodes); 2 units or
+//                   more
+// BM_get/<bytes>, BM_put/<bytes>; counters ns_per_transfer, <baseline>_ns_per_transfer and
+// ratio_vs_<baseline> (time(dart) / time(baseline): 1.00 = as fast); bytes_per_second is
+// DART's. A pass repeats the transfer up to 256 times (at most 1 MiB in all) so that reading
+// the clock stays negligible. Run it as is (fast path on: load/store on the node), with
+// DART_SHARED_WINDOWS=0 and with DART_VIRTUAL_NODE_SIZE=1 (both: the RMA path); scripts/bench.sh
+// does all three. Unit 0 measures, the other units wait (runner.h: spinning in MPI when each has
+// a core, which MPICH's RMA needs from its target). Intervals of a few seconds on this VM run at
+// very different speeds, which is why the sides are interleaved rather than run one after
+// another.
 #include <benchmark/benchmark.h>
 #include <dart/dart.h>
 #include <mpi.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "support/paired.h"
 #include "support/runner.h"
 
 namespace {
@@ -43,128 +51,88 @@ dart_gptr_t target_ptr() {
   return p;
 }
 
-void check(dart_ret_t ret, benchmark::State& state) {
-  if (ret != DART_OK) state.SkipWithError("DART call failed");
+// How unit 0 reaches the target's segment: load/store or MPI RMA.
+std::string path_of_target() {
+  void* addr = nullptr;
+  if (dart_gptr_getaddr_shared(target_ptr(), &addr) != DART_OK) return "unknown";
+  return addr != nullptr ? "load/store through the shared window" : "MPI RMA";
 }
 
-void BM_memcpy(benchmark::State& state) {
+void check(dart_ret_t ret, const char* what) {
+  if (ret != DART_OK) throw std::runtime_error(std::string(what) + " failed");
+}
+void check_mpi(int ret, const char* what) {
+  if (ret != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed");
+}
+
+// Transfers per pass for `bytes`: up to 256, at most 1 MiB in all, at least one.
+std::size_t reps_for(std::size_t bytes) {
+  return std::max<std::size_t>(1, std::min<std::size_t>(256, (std::size_t(1) << 20) / bytes));
+}
+
+// Raw MPI_Get / MPI_Put of `bytes` + MPI_Win_flush on win, reps times.
+bench::Side raw_side(const char* name, MPI_Win win, bool get, std::size_t bytes, std::size_t reps) {
+  return {
+      name, [=] {
+        char* local = fx.local_a.data();
+        for (std::size_t r = 0; r < reps; ++r) {
+          check_mpi(
+              get ? MPI_Get(local, int(bytes), MPI_BYTE, fx.target, 0, int(bytes), MPI_BYTE, win)
+                  : MPI_Put(local, int(bytes), MPI_BYTE, fx.target, 0, int(bytes), MPI_BYTE, win),
+              get ? "MPI_Get" : "MPI_Put");
+          check_mpi(MPI_Win_flush(fx.target, win), "MPI_Win_flush");
+        }
+      }};
+}
+
+void transfer_bench(benchmark::State& state, bool get) {
   const std::size_t bytes = state.range(0);
-  for (auto _ : state) {
-    std::memcpy(fx.local_a.data(), fx.local_b.data(), bytes);
+  const std::size_t reps = reps_for(bytes);
+  const dart_gptr_t p = target_ptr();
+  auto dart_pass = [&] {
+    char* local = fx.local_a.data();
+    for (std::size_t r = 0; r < reps; ++r) {
+      if (get)
+        check(dart_get_blocking(local, p, bytes, DART_TYPE_BYTE, DART_TYPE_BYTE),
+              "dart_get_blocking");
+      else
+        check(dart_put_blocking(p, local, bytes, DART_TYPE_BYTE, DART_TYPE_BYTE),
+              "dart_put_blocking");
+    }
     benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * bytes);
+  };
+  std::vector<bench::Side> baselines = {{"memcpy",
+                                         [&] {
+                                           for (std::size_t r = 0; r < reps; ++r)
+                                             std::memcpy(fx.local_a.data(), fx.local_b.data(),
+                                                         bytes);
+                                           benchmark::ClobberMemory();
+                                         }},
+                                        raw_side("mpi_allocate", fx.allocate_win, get, bytes, reps),
+                                        raw_side("mpi_shared", fx.shared_win, get, bytes, reps)};
+  if (fx.create_win != MPI_WIN_NULL)
+    baselines.push_back(raw_side("mpi_create", fx.create_win, get, bytes, reps));
+  state.SetLabel(std::string("dart_") + (get ? "get" : "put") + "_blocking of " +
+                 std::to_string(bytes) + " B with unit " + std::to_string(fx.target) + " (" +
+                 path_of_target() + "), " + std::to_string(reps) + " per pass; vs memcpy and MPI_" +
+                 (get ? "Get" : "Put") +
+                 " + MPI_Win_flush on MPI_Win_allocate / _allocate_shared / _create windows");
+  bench::run_paired(state, double(reps), "transfer", dart_pass, baselines);
+  state.SetBytesProcessed(state.iterations() * bytes * reps);
 }
 
-void BM_dart_get_blocking(benchmark::State& state) {
-  const std::size_t bytes = state.range(0);
-  const dart_gptr_t p = target_ptr();
-  for (auto _ : state) {
-    check(dart_get_blocking(fx.local_a.data(), p, bytes, DART_TYPE_BYTE, DART_TYPE_BYTE), state);
-  }
-  state.SetBytesProcessed(state.iterations() * bytes);
-}
+void BM_get(benchmark::State& state) { transfer_bench(state, true); }
+void BM_put(benchmark::State& state) { transfer_bench(state, false); }
 
-void BM_dart_put_blocking(benchmark::State& state) {
-  const std::size_t bytes = state.range(0);
-  const dart_gptr_t p = target_ptr();
-  for (auto _ : state) {
-    check(dart_put_blocking(p, fx.local_a.data(), bytes, DART_TYPE_BYTE, DART_TYPE_BYTE), state);
-  }
-  state.SetBytesProcessed(state.iterations() * bytes);
-}
-
-void raw_rma(benchmark::State& state, MPI_Win win, bool get) {
-  const int bytes = static_cast<int>(state.range(0));
-  for (auto _ : state) {
-    int ret = get ? MPI_Get(fx.local_a.data(), bytes, MPI_BYTE, fx.target, 0, bytes, MPI_BYTE, win)
-                  : MPI_Put(fx.local_a.data(), bytes, MPI_BYTE, fx.target, 0, bytes, MPI_BYTE, win);
-    if (ret == MPI_SUCCESS) ret = MPI_Win_flush(fx.target, win);
-    if (ret != MPI_SUCCESS) state.SkipWithError("MPI RMA failed");
-  }
-  state.SetBytesProcessed(state.iterations() * static_cast<std::size_t>(bytes));
-}
-
-void BM_mpi_get_win_allocate(benchmark::State& s) { raw_rma(s, fx.allocate_win, true); }
-void BM_mpi_put_win_allocate(benchmark::State& s) { raw_rma(s, fx.allocate_win, false); }
-void BM_mpi_get_shared_window(benchmark::State& s) { raw_rma(s, fx.shared_win, true); }
-void BM_mpi_put_shared_window(benchmark::State& s) { raw_rma(s, fx.shared_win, false); }
-void BM_mpi_get_win_create(benchmark::State& s) {
-  if (fx.create_win == MPI_WIN_NULL) return s.SkipWithError("needs 2 units");
-  raw_rma(s, fx.create_win, true);
-}
-void BM_mpi_put_win_create(benchmark::State& s) {
-  if (fx.create_win == MPI_WIN_NULL) return s.SkipWithError("needs 2 units");
-  raw_rma(s, fx.create_win, false);
-}
-
-// Wall-clock time: what a user waits for (CPU time hides waiting in MPI).
+// Wall-clock time per pass (manual): what a user waits for.
 void sizes(benchmark::internal::Benchmark* b) {
-  b->UseRealTime();
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
   b->Arg(8);
   for (std::size_t bytes = 64 << 10; bytes <= kMaxBytes; bytes *= 4) b->Arg(bytes);
 }
 
-BENCHMARK(BM_memcpy)->Apply(sizes);
-BENCHMARK(BM_dart_get_blocking)->Apply(sizes);
-BENCHMARK(BM_dart_put_blocking)->Apply(sizes);
-BENCHMARK(BM_mpi_get_win_allocate)->Apply(sizes);
-BENCHMARK(BM_mpi_put_win_allocate)->Apply(sizes);
-BENCHMARK(BM_mpi_get_shared_window)->Apply(sizes);
-BENCHMARK(BM_mpi_put_shared_window)->Apply(sizes);
-BENCHMARK(BM_mpi_get_win_create)->Apply(sizes);
-BENCHMARK(BM_mpi_put_win_create)->Apply(sizes);
-
-// Console reporter that also remembers bytes/s per benchmark name and prints
-// the ratios of DART against raw MPI at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      auto it = run.counters.find("bytes_per_second");
-      if (it == run.counters.end()) continue;
-      std::string name = run.benchmark_name();
-      const std::string suffix = "/real_time";
-      if (name.size() > suffix.size() &&
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        name.resize(name.size() - suffix.size());
-      }
-      rate_[name] = it->second.value;
-    }
-  }
-  void PrintRatios() const {
-    const char* shm = std::getenv("DART_SHARED_WINDOWS");
-    const bool fast_path = shm == nullptr || std::strcmp(shm, "0") != 0;
-    std::printf("\nratios (bytes/s of dart / bytes/s of baseline; fast path %s)\n",
-                fast_path ? "on" : "off");
-    const char* baselines[] = {"BM_memcpy", "BM_mpi_get_win_allocate", "BM_mpi_get_shared_window",
-                               "BM_mpi_get_win_create"};
-    for (const char* op : {"get", "put"}) {
-      for (std::size_t bytes = 8; bytes <= kMaxBytes; bytes = bytes == 8 ? 64 << 10 : bytes * 4) {
-        std::string size = "/" + std::to_string(bytes);
-        auto dart = rate_.find(std::string("BM_dart_") + op + "_blocking" + size);
-        if (dart == rate_.end()) continue;
-        std::printf("dart_%s_blocking %9zu B:", op, bytes);
-        for (const char* base : baselines) {
-          std::string name = base;
-          if (std::strcmp(op, "put") == 0) {
-            auto at = name.find("_get_");
-            if (at != std::string::npos) name.replace(at, 5, "_put_");
-          }
-          auto b = rate_.find(name + size);
-          if (b != rate_.end() && b->second > 0) {
-            std::printf("  vs %s %.2f", name.c_str() + 3, dart->second / b->second);
-          }
-        }
-        std::printf("\n");
-      }
-    }
-  }
-
- private:
-  std::map<std::string, double> rate_;
-};
+BENCHMARK(BM_get)->Apply(sizes);
+BENCHMARK(BM_put)->Apply(sizes);
 
 }  // namespace
 
@@ -189,12 +157,12 @@ int main(int argc, char** argv) {
       fx.local_a.assign(kMaxBytes, 1);
       fx.local_b.assign(kMaxBytes, 2);
     }
-    RatioReporter reporter;
     bench::RunOptions options;
-    options.context = {bench::env_context("DART_SHARED_WINDOWS", "1 (default)")};
-    options.reporter = &reporter;
+    options.context = {bench::env_context("DART_SHARED_WINDOWS", "1 (default)"),
+                       bench::env_context("DART_VIRTUAL_NODE_SIZE", "0 (default)"),
+                       {"target_path", path_of_target()}};
+    options.default_min_time = "0.2";  // seconds of DART passes per benchmark (plus baselines)
     bench::run_on_unit_zero(argc, argv, int(me.id), int(units), options);
-    if (me.id == 0) reporter.PrintRatios();
   }
   if (fx.create_win != MPI_WIN_NULL) {
     MPI_Win_unlock_all(fx.create_win);

@@ -20,6 +20,7 @@ source "$here/common.sh"
 # extra run to the benchmarks the variable changes; a --benchmark_filter argument overrides it.
 extra_runs=(
   "dart_put_get shm_off DART_SHARED_WINDOWS=0"
+  "dart_put_get vnode1 DART_VIRTUAL_NODE_SIZE=1"
   "containers shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=random_read"
   "copy vnode1 DART_VIRTUAL_NODE_SIZE=1"
   "copy shm_off DART_SHARED_WINDOWS=0"
@@ -69,6 +70,11 @@ run_bench() {
   for setting in "$@"; do
     if [[ $setting == UNITS=* ]]; then units=${setting#UNITS=}; else settings+=("$setting"); fi
   done
+  # MPICH's launcher binds nothing by default, and its processes then share cores now and then
+  # (figures that change several-fold from run to run); OpenMPI's binds to cores up to 2 units.
+  if [[ ${DASH_MPI:-openmpi} == mpich && $units -le $(nproc) && -z ${DASH_MPIEXEC:-} ]]; then
+    settings+=("DASH_MPIEXEC=mpiexec.mpich -bind-to core")
+  fi
   echo "bench.sh: $output ($units units${settings[*]:+, ${settings[*]}})"
   env "${settings[@]}" "$here/launch.sh" -n "$units" "$binary" \
     --benchmark_out="$results/$output.json" --benchmark_out_format=json \

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -92,17 +93,60 @@ inline void run_on_every_unit(int argc, char** argv, int me, int units,
   benchmark::Shutdown();
 }
 
+// True when this node has a core for each of its units (hardware threads counted as the OS
+// does): then idle units may spin in MPI without slowing the measuring one. Collective over
+// MPI_COMM_WORLD (a communicator split by node).
+inline bool core_per_unit() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_node = 1;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 || unsigned(on_node) <= cores;
+}
+
+// How the units that only serve their memory wait in run_on_unit_zero: "spin" (in MPI_Test,
+// so the MPI progresses one-sided operations that need the target, as on a real node where the
+// target's owner computes in MPI calls or has a progress thread) when the node has a core per
+// unit, else "sleep" (sleeping_barrier: their cores go to unit 0). DASH_BENCH_IDLE=spin|sleep
+// overrides. Collective over MPI_COMM_WORLD.
+inline std::string idle_mode() {
+  const char* forced = std::getenv("DASH_BENCH_IDLE");
+  if (forced && (std::strcmp(forced, "spin") == 0 || std::strcmp(forced, "sleep") == 0)) {
+    core_per_unit();  // stays collective
+    return forced;
+  }
+  return core_per_unit() ? "spin" : "sleep";
+}
+
+// A barrier over MPI_COMM_WORLD that tests without pause: the waiting unit keeps its core
+// and keeps the MPI progressing.
+inline void spinning_barrier() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+  }
+}
+
 // Runs the registered benchmarks on unit `me` 0 only (one-sided benchmarks: the others serve
-// their memory); the other units wait in sleeping_barrier meanwhile, leaving their cores to unit
-// 0. Collective over MPI_COMM_WORLD.
+// their memory); the other units wait as idle_mode() says meanwhile (context key
+// "idle_units"). Collective over MPI_COMM_WORLD.
 inline void run_on_unit_zero(int argc, char** argv, int me, int units,
                              const RunOptions& options = {}) {
+  const std::string idle = idle_mode();
   if (me == 0) {
-    internal::initialize(argc, argv, options, true);
-    internal::run_reporting(units, options);
+    RunOptions with_idle = options;
+    with_idle.context.emplace_back("idle_units", idle);
+    internal::initialize(argc, argv, with_idle, true);
+    internal::run_reporting(units, with_idle);
     benchmark::Shutdown();
   }
-  sleeping_barrier();
+  if (idle == "spin")
+    spinning_barrier();
+  else
+    sleeping_barrier();
 }
 
 // The body of a benchmark's main(): body(), 0; an exception prints "<program>: <what>" and

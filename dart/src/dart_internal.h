@@ -282,7 +282,7 @@ typedef struct {
   long live_windows;
   long live_comms;
   long live_handles;
-  long rma_transfers;   /* puts and gets through MPI RMA (relaxed atomic increments) */
+  long rma_transfers;   /* puts and gets through MPI RMA (relaxed, not atomic, increments) */
   bool yield_when_idle; /* waits poll and yield (DART_WAIT, see dart_progress.c) */
   bool poll_waits;      /* waits poll: yield_when_idle or the watchdog is on */
 } dart_state_t;

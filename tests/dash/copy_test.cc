@@ -158,6 +158,56 @@ TEST(Copy, BadInputThrows) {
 
 namespace {
 
+// Ranges inside one block of one unit take a shorter path (one memcpy or one blocking
+// get/put, no handle): every such range of a BLOCKCYCLIC(7) array, both directions, then the
+// errors that path must still report.
+TEST(Copy, RangesInsideOneBlockBothDirectionsAndTheirErrors) {
+  const long block = 7, n = block * 3 * nunits() + 5;  // a short last block
+  dash::Array<double> arr(n, dash::BLOCKCYCLIC(block));
+  FillByOwner(arr);
+  std::vector<double> buf(block + 1);
+  for (long a = 0; a < n; ++a) {
+    for (long len = 1; a % block + len <= block && a + len <= n; len += 2) {
+      buf.assign(buf.size(), -1.0);
+      dash::copy(arr.begin() + a, arr.begin() + a + len, buf.data());
+      for (long k = 0; k < len; ++k) ASSERT_EQ(buf[k], Value(a + k)) << a << " +" << len;
+      ASSERT_EQ(buf[len], -1.0) << "wrote past the end";
+    }
+  }
+  arr.barrier();
+  // Unit u writes -(g + 1) into every element of the blocks of unit (u + 1) % units, as
+  // ranges of up to 3 elements that never leave a block.
+  const long next = (myid() + 1) % nunits();
+  for (long b = next; b * block < n; b += nunits()) {
+    const long end = std::min(n, (b + 1) * block);
+    for (long a = b * block; a < end; a += 3) {
+      const long len = std::min(3L, end - a);
+      std::vector<double> src(len);
+      for (long k = 0; k < len; ++k) src[k] = -double(a + k + 1);
+      auto out = dash::copy(src.data(), src.data() + len, arr.begin() + a);
+      ASSERT_EQ(out.pos(), a + len);
+    }
+  }
+  arr.barrier();
+  for (std::size_t l = 0; l < arr.lsize(); ++l)
+    ASSERT_EQ(arr.local[l], -double(arr.local.global_index(l) + 1));
+  arr.barrier();
+  // A local buffer overlapping the caller's own elements, in both directions.
+  if (arr.lsize() > 2) {
+    auto first_local = arr.begin() + arr.local.global_index(0);
+    EXPECT_THROW(dash::copy(first_local, first_local + 2, arr.lbegin() + 1),
+                 dash::exception::InvalidArgument);
+    EXPECT_THROW(dash::copy(arr.lbegin() + 1, arr.lbegin() + 3, first_local),
+                 dash::exception::InvalidArgument);
+  }
+  // An iterator into freed memory: an error on every path (load/store or RMA), not a read.
+  auto stale = arr.begin() + block * next;
+  arr.barrier();
+  arr.deallocate();
+  EXPECT_THROW(dash::copy(stale, stale + 2, buf.data()), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::copy(buf.data(), buf.data() + 2, stale), dash::exception::InvalidArgument);
+}
+
 TEST(Copy, GlobalToGlobalBetweenPatterns) {
   using Tile = dash::TilePattern<1>;
   for (auto src_dist : {dash::BLOCKED, dash::CYCLIC, dash::BLOCKCYCLIC(7)}) {

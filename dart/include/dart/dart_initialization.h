@@ -46,7 +46,9 @@ typedef struct {
   long handles;           /* non-blocking handles not yet completed */
   size_t local_pool_used; /* bytes of the calling unit's dart_memalloc pool in use */
   long rma_transfers;     /* puts and gets the calling unit issued through MPI RMA (those to
-                             units it reaches by load/store not counted), since dart_init */
+                             units it reaches by load/store not counted), since dart_init;
+                             exact when one thread transfers at a time (threads transferring
+                             at once may lose counts: the count costs no atomic operation) */
 } dart_runtime_stats_t;
 
 /* Counts the live objects of the calling unit. Local. */

@@ -21,6 +21,9 @@
 //   (dash/internal/CopyEngine.h), so they overlap the caller's computation;
 //   the others are non-blocking one-sided gets/puts, chunked by DART.
 // copy_async returns a dash::Future at once; wait() completes every transfer.
+// A blocking copy whose range lies in one run of one unit (inside one block: most small
+// copies) skips all of the above: one pattern lookup, then one inline memcpy (load/store) or
+// one blocking get/put (MPI_Get/Put + flush, no handle).
 //
 // | call                    | cost                                          |
 // |-------------------------|-----------------------------------------------|
@@ -42,6 +45,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -197,11 +201,10 @@ void start_get(const GlobIter<T, P>& first, const GlobIter<T, P>& last, std::rem
   if (n > 0) start_transfers<true>(first, last, out, handles);
 }
 
-// Checks the arguments and starts the transfers of a local -> global copy;
-// returns the end of the destination range.
-template <class T, class P, class Handles>
-GlobIter<T, P> start_put(const T* in_first, const T* in_last, const GlobIter<T, P>& out,
-                         Handles& handles, const char* who) {
+// Checks the arguments of a local -> global copy; returns the number of elements.
+template <class T, class P>
+typename P::index_type check_put_range(const T* in_first, const T* in_last,
+                                       const GlobIter<T, P>& out, const char* who) {
   static_assert(!std::is_const_v<T>, "dash::copy: cannot write to a const container");
   if (in_last < in_first)
     throw exception::InvalidArgument(std::string(who) + ": in_last is before in_first");
@@ -211,6 +214,63 @@ GlobIter<T, P> start_put(const T* in_first, const T* in_last, const GlobIter<T, 
                                      " elements from global index " + std::to_string(out.pos()) +
                                      " run past the container's " +
                                      std::to_string(out.pattern().size()) + " elements");
+  return n;
+}
+
+// memcpy(dst, src, n) that keeps copies of up to 256 bytes inline, as 32-byte moves: a call
+// of memcpy with a size known only at run time costs more than such a copy itself, and many
+// independent inline copies overlap their cache misses. Local.
+inline void copy_bytes(void* dst, const void* src, std::size_t n) {
+  if (n > 256) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+  for (; n >= 32; n -= 32, d += 32, s += 32) std::memcpy(d, s, 32);
+  for (; n >= 8; n -= 8, d += 8, s += 8) std::memcpy(d, s, 8);
+  for (; n > 0; --n) *d++ = *s++;
+}
+
+// A blocking copy of the n > 0 elements from `first` on when they sit at consecutive offsets
+// of one unit (one run of the pattern: what a small copy usually is): one memcpy if that unit
+// is reached by load/store, else one blocking get/put (MPI_Get/Put + flush, no handle).
+// Returns false, having done nothing, when the range leaves the run. Get: global to `buf`.
+// One-sided; no allocation, one pattern lookup.
+template <bool Get, class T, class P, class Buf>
+[[gnu::always_inline]] inline bool copy_one_run(const GlobIter<T, P>& first, std::size_t n,
+                                                Buf* buf, const char* who) {
+  using V = std::remove_const_t<T>;
+  const auto run = first.pattern().local_run(first.pos());
+  if (std::size_t(run.run) < n) return false;
+  const auto* mem = first.memory();
+  const std::size_t nbytes = n * sizeof(V);
+  if (V* base = mem->shared_base(run.unit)) {
+    if (!first.stamp().live()) throw_stale_handle(who);
+    V* at = base + run.index;
+    if (at < buf + n && buf < static_cast<const V*>(at + n))
+      throw exception::InvalidArgument(std::string(who) +
+                                       ": the local buffer overlaps the global range");
+    if constexpr (Get)
+      copy_bytes(buf, at, nbytes);
+    else
+      copy_bytes(at, buf, nbytes);
+    return true;
+  }
+  const dart_gptr_t g = mem->dart_gptr_at(run.unit, run.index);
+  if constexpr (Get)
+    check_dart(dart_get_blocking(buf, g, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE), who);
+  else
+    check_dart(dart_put_blocking(g, buf, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE), who);
+  return true;
+}
+
+// Checks the arguments and starts the transfers of a local -> global copy;
+// returns the end of the destination range.
+template <class T, class P, class Handles>
+GlobIter<T, P> start_put(const T* in_first, const T* in_last, const GlobIter<T, P>& out,
+                         Handles& handles, const char* who) {
+  const auto n = check_put_range(in_first, in_last, out, who);
   GlobIter<T, P> out_last = out + n;
   check_no_overlap(out, out_last, in_first, std::size_t(n), who);
   if (n > 0) start_transfers<false>(out, out_last, in_first, handles);
@@ -236,6 +296,9 @@ Future<std::remove_const_t<T>*> copy_async(GlobIter<T, P> first, GlobIter<T, P> 
 template <class T, class P>
 std::remove_const_t<T>* copy(GlobIter<T, P> first, GlobIter<T, P> last,
                              std::remove_const_t<T>* out) {
+  internal::check_copy_range(first, last, "dash::copy");
+  const std::size_t n = std::size_t(last - first);
+  if (n > 0 && internal::copy_one_run<true>(first, n, out, "dash::copy")) return out + n;
   internal::HandleBuffer handles;
   internal::start_get(first, last, out, handles, "dash::copy");
   handles.wait("dash::copy");
@@ -258,6 +321,9 @@ Future<GlobIter<T, P>> copy_async(const T* in_first, const T* in_last, GlobIter<
 // One-sided, blocking; allocates nothing for teams of up to ~10 units.
 template <class T, class P>
 GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
+  const auto n = internal::check_put_range(in_first, in_last, out, "dash::copy");
+  if (n > 0 && internal::copy_one_run<false>(out, std::size_t(n), in_first, "dash::copy"))
+    return out + n;
   internal::HandleBuffer handles;
   auto out_last = internal::start_put(in_first, in_last, out, handles, "dash::copy");
   handles.wait("dash::copy");
