@@ -6,6 +6,11 @@
 //   blocking  the same wrapper with update() first, then inner and boundary (no overlap)
 //   mpi       a hand-written MPI version: local rows plus two ghost rows, MPI_Sendrecv of the
 //             edge rows with both neighbours, the same loop over plain pointers, barrier
+// BM_halo_copy/<n>: the same step on the same matrices through dash::copy of the neighbours'
+// edge rows into two ghost rows (the "row-distributed dash::Matrix" version):
+//   copy_async     copy_async of both rows, the interior rows, wait, the first and last row
+//   copy_blocking  dash::copy of both rows, then every row
+//   mpi            the hand-written version above
 // Counters: ns_per_step (subject), <baseline>_ns_per_step, ratio_vs_<baseline> (1.00: as
 // fast). BM_halo_jacobi/<n>. Collective: every unit runs it (the same iterations), unit 0
 // reports. Which path the
@@ -44,6 +49,8 @@ struct Case {
   // The hand-written version: rows + 2 ghost rows of n doubles, twice.
   long rows = 0, first_row = 0;
   std::vector<double> ma, mb;
+  // The dash::copy versions: the rows above and below the unit's rows.
+  std::vector<double> ghost_up, ghost_down;
 
   explicit Case(long side) : n(side), me(int(dash::myid().id)), units(int(dash::size())) {
     dash::BlockPattern<2> pattern(dash::SizeSpec<2>(n, n),
@@ -63,6 +70,52 @@ struct Case {
     mb = ma;
     std::copy(a->lbegin(), a->lend(), ma.begin() + n);
     std::copy(b->lbegin(), b->lend(), mb.begin() + n);
+    ghost_up.assign(std::size_t(n), 0.0);
+    ghost_down.assign(std::size_t(n), 0.0);
+    dash::barrier();
+  }
+
+  // Jacobi on the local rows [r0, r1) of `from` into `to`, rows above the first and below the
+  // last local row taken from the ghost rows; the domain's edge rows and columns left alone.
+  void copy_rows(const Matrix& from, Matrix& to, long r0, long r1) const {
+    const double* f = from.lbegin();
+    double* t = to.lbegin();
+    for (long r = r0; r < r1; ++r) {
+      const long g = first_row + r;
+      if (g == 0 || g == n - 1) continue;
+      const double* up = r == 0 ? ghost_up.data() : f + (r - 1) * n;
+      const double* down = r == rows - 1 ? ghost_down.data() : f + (r + 1) * n;
+      const double* c = f + r * n;
+      double* o = t + r * n;
+      for (long j = 1; j < n - 1; ++j) o[j] = 0.25 * (up[j] + down[j] + c[j - 1] + c[j + 1]);
+    }
+  }
+
+  // One step by dash::copy of the neighbours' edge rows into ghost rows: blocking (both copies,
+  // then every row), or overlapping (copy_async of both, the interior rows, wait, the first and
+  // last row). Barrier at the end, as every version.
+  void copy_step(Matrix& from, Matrix& to, bool overlap) {
+    if (rows == 0) {
+      dash::barrier();
+      return;
+    }
+    const bool has_up = first_row > 0, has_down = first_row + rows < n;
+    auto up_row = from.begin() + (first_row - 1) * n;
+    auto down_row = from.begin() + (first_row + rows) * n;
+    if (!overlap) {
+      if (has_up) dash::copy(up_row, up_row + n, ghost_up.data());
+      if (has_down) dash::copy(down_row, down_row + n, ghost_down.data());
+      copy_rows(from, to, 0, rows);
+    } else {
+      dash::Future<double*> up, down;
+      if (has_up) up = dash::copy_async(up_row, up_row + n, ghost_up.data());
+      if (has_down) down = dash::copy_async(down_row, down_row + n, ghost_down.data());
+      copy_rows(from, to, 1, rows - 1);
+      if (has_up) up.wait();
+      if (has_down) down.wait();
+      copy_rows(from, to, 0, 1);
+      if (rows > 1) copy_rows(from, to, rows - 1, rows);
+    }
     dash::barrier();
   }
 
@@ -137,6 +190,34 @@ void BM_halo_jacobi(benchmark::State& state) {
   state.counters["n"] = double(n);
 }
 
+// The dash::copy version: copy_async of the halo rows overlapping the interior rows, against
+// the same with blocking copies and the hand-written MPI version.
+void BM_halo_copy(benchmark::State& state) {
+  const long n = long(state.range(0));
+  if (!current || current->n != n) {
+    current.reset();
+    current = std::make_unique<Case>(n);
+  }
+  Case& c = *current;
+  bool flip_o = false, flip_b = false, flip_m = false;
+  bench::run_paired(state, 1, "step",
+                    bench::Side{"copy_async",
+                                [&] {
+                                  flip_o = !flip_o;
+                                  c.copy_step(flip_o ? *c.a : *c.b, flip_o ? *c.b : *c.a, true);
+                                }},
+                    {bench::Side{"copy_blocking",
+                                 [&] {
+                                   flip_b = !flip_b;
+                                   c.copy_step(flip_b ? *c.a : *c.b, flip_b ? *c.b : *c.a, false);
+                                 }},
+                     bench::Side{"mpi", [&] {
+                                   flip_m = !flip_m;
+                                   c.mpi_step(flip_m ? c.ma : c.mb, flip_m ? c.mb : c.ma);
+                                 }}});
+  state.counters["n"] = double(n);
+}
+
 // A fixed number of iterations per size, the same on every unit (the step is collective).
 BENCHMARK(BM_halo_jacobi)
     ->Arg(512)
@@ -153,6 +234,9 @@ BENCHMARK(BM_halo_jacobi)
     ->Iterations(20)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
+
+BENCHMARK(BM_halo_copy)->Arg(512)->Iterations(400)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_halo_copy)->Arg(4000)->Iterations(20)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -72,7 +72,9 @@ run_bench() {
   done
   # MPICH's launcher binds nothing by default, and its processes then share cores now and then
   # (figures that change several-fold from run to run); OpenMPI's binds to cores up to 2 units.
-  if [[ ${DASH_MPI:-openmpi} == mpich && $units -le $(nproc) && -z ${DASH_MPIEXEC:-} ]]; then
+  # (Not for the runs that measure without binding.)
+  if [[ ${DASH_MPI:-openmpi} == mpich && $units -le $(nproc) && -z ${DASH_MPIEXEC:-} &&
+        " ${settings[*]} " != *binding_policy=none* ]]; then
     settings+=("DASH_MPIEXEC=mpiexec.mpich -bind-to core")
   fi
   echo "bench.sh: $output ($units units${settings[*]:+, ${settings[*]}})"

@@ -13,6 +13,10 @@
 //                           when the units do not divide the pixels)
 //       mpi_p2p     the swap's groups by hand: MPI_Isend of every other
 //                   member's part, MPI_Recv of ours from each, add
+//   BM_reduce_merge_copying/<k>/<width>, BM_reduce_swap_copying/<k>/<width>
+//       the same reductions through the copying interface (enqueue / dequeue of vectors kept
+//       between passes), against the same baselines plus the zero-copy passes (zero_copy);
+//       page_faults_per_pass: unit 0's minor page faults per pass (median)
 // Images are width x width pixels of 4 floats (16 bytes per pixel), summed.
 // The blocks form one row of the block grid (divisions {units, 1}), so k = 4
 // on 4 units is one round of 4 and k = 2 two rounds of 2. The callbacks are
@@ -31,10 +35,12 @@
 #include <dash/bp/Master.h>
 #include <dash/bp/Reduce.h>
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -48,10 +54,11 @@ namespace {
 constexpr std::size_t kFloatsPerPixel = 4;
 
 struct Image {
-  std::vector<float> input;          // this unit's image, never changed
-  std::vector<float> work;           // what the reduction sums into
-  std::size_t begin = 0, end = 0;    // swap: the floats this block holds
-  std::vector<const float*> inputs;  // this call's received pieces (capacity kept)
+  std::vector<float> input;                  // this unit's image, never changed
+  std::vector<float> work;                   // what the reduction sums into
+  std::size_t begin = 0, end = 0;            // swap: the floats this block holds
+  std::vector<const float*> inputs;          // this call's received pieces (capacity kept)
+  std::vector<std::vector<float>> received;  // the copying passes' dequeued pieces (kept)
 };
 
 struct ReduceCase {
@@ -239,6 +246,67 @@ void swap_pass(ReduceCase& c, const dash::bp::RegularSwapPartners<2>& partners) 
   });
 }
 
+// The copying interface: the same merge with enqueue(to, vector) and dequeue(from, vector)
+// (the queue's bytes copied once each way) into vectors kept between passes.
+void merge_copy_pass(ReduceCase& c, const dash::bp::RegularMergePartners<2>& partners) {
+  dash::bp::reduce(*c.master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
+    if (img.received.size() < rp.in_link().size()) img.received.resize(rp.in_link().size());
+    img.inputs.clear();
+    for (int from : rp.in_link()) {
+      if (from == rp.gid()) continue;
+      std::vector<float>& piece = img.received[img.inputs.size()];
+      rp.dequeue(from, piece);
+      img.inputs.push_back(piece.data());
+    }
+    add_into(img.work.data(), img.inputs, img.work.size());
+    for (int to : rp.out_link())
+      if (to != rp.gid()) rp.enqueue(to, img.work);
+  });
+}
+
+// The same swap through enqueue(to, data, n) and dequeue(from, vector).
+void swap_copy_pass(ReduceCase& c, const dash::bp::RegularSwapPartners<2>& partners) {
+  dash::bp::reduce(*c.master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
+    const auto& in = rp.in_link();
+    if (!in.empty()) {
+      if (img.received.size() < in.size()) img.received.resize(in.size());
+      const std::size_t pos = std::size_t(std::find(in.begin(), in.end(), rp.gid()) - in.begin());
+      std::tie(img.begin, img.end) = part(img.begin, img.end, pos, in.size());
+      img.inputs.clear();
+      for (int from : in) {
+        if (from == rp.gid()) continue;
+        std::vector<float>& piece = img.received[img.inputs.size()];
+        rp.dequeue(from, piece);
+        img.inputs.push_back(piece.data());
+      }
+      add_into(img.work.data() + img.begin, img.inputs, img.end - img.begin);
+    }
+    const auto& out = rp.out_link();
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      if (out[j] == rp.gid()) continue;
+      const auto [lo, hi] = part(img.begin, img.end, j, out.size());
+      rp.enqueue(out[j], img.work.data() + lo, hi - lo);
+    }
+  });
+}
+
+// Minor page faults of the calling process so far.
+long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// A pass that also counts the page faults it takes (into *faults; a system call before and
+// after, negligible against a reduction of 64 KiB and more).
+std::function<void()> counting_faults(std::function<void()> pass, std::vector<double>* faults) {
+  return [pass = std::move(pass), faults] {
+    const long before = minor_faults();
+    pass();
+    faults->push_back(double(minor_faults() - before));
+  };
+}
+
 bool on_all_units(bool ok) {
   int mine = ok ? 1 : 0, all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
@@ -318,10 +386,99 @@ void BM_reduce_swap(benchmark::State& state) {
                  std::to_string(c->width) + "^2 px x 16 B");
 }
 
+// The copying interface (enqueue / dequeue of vectors) against the same baselines and the
+// zero-copy passes above; page_faults_per_pass counts the minor faults of unit 0's passes
+// (median): queues and messages of one round reuse the last round's memory, so after the
+// first pass it should be near 0.
+template <class Partners, class Pass, class ZeroCopy, class Check>
+void copying_bench(benchmark::State& state, ReduceCase& c, const Partners& partners, Pass copy_pass,
+                   ZeroCopy zero_copy_pass, bench::Side mpi, bool merge, Check check) {
+  plan_p2p(c, partners, merge);
+  restore(c);
+  copy_pass();
+  mpi.pass();
+  restore_p2p(c);
+  if (merge)
+    merge_p2p(c);
+  else
+    swap_p2p(c);
+  if (!on_all_units(check())) {
+    state.SkipWithError("the copying reduction's result differs from MPI's");
+    return;
+  }
+  std::vector<double> faults, zero_copy_faults;
+  faults.reserve(4096);
+  zero_copy_faults.reserve(4096);
+  bench::run_paired(
+      state, double(c.pixels), "pixel",
+      bench::Side{"copying", counting_faults(copy_pass, &faults), [&] { restore(c); }},
+      {std::move(mpi),
+       bench::Side{"mpi_p2p", [&] { merge ? merge_p2p(c) : swap_p2p(c); }, [&] { restore_p2p(c); }},
+       bench::Side{"zero_copy", counting_faults(zero_copy_pass, &zero_copy_faults),
+                   [&] { restore(c); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
+  state.counters["page_faults_per_pass"] = bench::median(faults);
+  state.counters["zero_copy_page_faults_per_pass"] = bench::median(zero_copy_faults);
+}
+
+void BM_reduce_merge_copying(benchmark::State& state) {
+  const int k = int(state.range(0));
+  auto c = make_case(std::size_t(state.range(1)));
+  dash::bp::RegularMergePartners<2> partners(*c->decomposer, k);
+  bench::Side mpi{"mpi_reduce", [&] {
+                    MPI_Reduce(c->image->input.data(), c->mpi_out.data(), int(c->floats), MPI_FLOAT,
+                               MPI_SUM, 0, MPI_COMM_WORLD);
+                  }};
+  copying_bench(
+      state, *c, partners, [&] { merge_copy_pass(*c, partners); },
+      [&] { merge_pass(*c, partners); }, mpi, true,
+      [&] { return c->me != 0 || (c->image->work == c->mpi_out && c->p2p_work == c->mpi_out); });
+  state.SetLabel("dash::bp::reduce merge k=" + std::to_string(k) +
+                 " through enqueue/dequeue of vectors (copying) vs MPI_Reduce, by hand and the "
+                 "zero-copy interface, " +
+                 std::to_string(c->width) + "^2 px x 16 B");
+}
+
+void BM_reduce_swap_copying(benchmark::State& state) {
+  const int k = int(state.range(0));
+  auto c = make_case(std::size_t(state.range(1)));
+  dash::bp::RegularSwapPartners<2> partners(*c->decomposer, k);
+  std::vector<float> total(c->floats);
+  MPI_Allreduce(c->image->input.data(), total.data(), int(c->floats), MPI_FLOAT, MPI_SUM,
+                MPI_COMM_WORLD);
+  const bool equal = c->pixels % std::size_t(c->units) == 0;
+  bench::Side mpi{"mpi_reduce_scatter", [&] {
+                    if (equal)
+                      MPI_Reduce_scatter_block(c->image->input.data(), c->mpi_out.data(),
+                                               int(c->floats / std::size_t(c->units)), MPI_FLOAT,
+                                               MPI_SUM, MPI_COMM_WORLD);
+                    else
+                      MPI_Reduce_scatter(c->image->input.data(), c->mpi_out.data(),
+                                         c->scatter_counts.data(), MPI_FLOAT, MPI_SUM,
+                                         MPI_COMM_WORLD);
+                  }};
+  copying_bench(
+      state, *c, partners, [&] { swap_copy_pass(*c, partners); }, [&] { swap_pass(*c, partners); },
+      mpi, false,
+      [&] {
+        const Image& img = *c->image;
+        return std::equal(img.work.begin() + long(img.begin), img.work.begin() + long(img.end),
+                          total.begin() + long(img.begin));
+      });
+  state.SetLabel("dash::bp::reduce swap k=" + std::to_string(k) +
+                 " through enqueue(to, data, n)/dequeue of vectors (copying) vs "
+                 "MPI_Reduce_scatter, "
+                 "by hand and the zero-copy interface, " +
+                 std::to_string(c->width) + "^2 px x 16 B");
+}
+
 // Iterations: fewer for bigger images (every unit runs the same number).
 [[maybe_unused]] const bool registered = [] {
   const std::pair<const char*, void (*)(benchmark::State&)> benchmarks[] = {
-      {"BM_reduce_merge", BM_reduce_merge}, {"BM_reduce_swap", BM_reduce_swap}};
+      {"BM_reduce_merge", BM_reduce_merge},
+      {"BM_reduce_swap", BM_reduce_swap},
+      {"BM_reduce_merge_copying", BM_reduce_merge_copying},
+      {"BM_reduce_swap_copying", BM_reduce_swap_copying}};
   for (const auto& [name, fn] : benchmarks)
     for (long width : {256, 512, 1024})
       for (long k : {2, 4})

@@ -2,13 +2,15 @@
 // vectors (bulk and element-wise), strings, maps, pairs, tuples, arrays,
 // nested containers and a user type with its own specialisation; several
 // values in one buffer read back in order; reading past the end or a
-// corrupt count throws and reads nothing.
+// corrupt count throws and reads nothing; large buffers are reused through
+// the stock of detail/BufferStock.h, within its limits.
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <tuple>
@@ -165,6 +167,76 @@ TEST(Serialization, ReadingPastTheEndThrows) {
   cut.bytes().resize(cut.size() - 2);
   std::vector<std::string> vs;
   EXPECT_THROW(dash::bp::load(cut, vs), dash::exception::InvalidArgument);
+}
+
+}  // namespace
+
+namespace {
+
+using dash::bp::Bytes;
+using dash::bp::detail::BufferStock;
+
+// Takes and frees every kept buffer.
+void EmptyStock() {
+  for (auto b = BufferStock::take(BufferStock::kMinBytes); b.data != nullptr;
+       b = BufferStock::take(BufferStock::kMinBytes))
+    std::free(b.data);
+}
+
+// Large buffers go back to the stock and the next one of that size reuses the memory; small
+// ones, and ones beyond the stock's limit, are freed; the stock never holds more than its
+// limits; a taken buffer is the smallest that fits.
+TEST(BufferStock, LargeBytesAreReusedSmallAndHugeOnesAreNot) {
+  EmptyStock();  // buffers of other tests
+  const std::size_t mib = std::size_t(1) << 20;
+  const char* first = nullptr;
+  {
+    Bytes b;
+    b.reserve(mib);
+    first = b.data();
+  }
+  EXPECT_EQ(BufferStock::kept_bytes(), mib);
+  {
+    Bytes b;
+    b.resize(mib - 100);  // a smaller first allocation reuses the kept buffer
+    EXPECT_EQ(b.data(), first);
+    EXPECT_EQ(b.capacity(), mib);
+    EXPECT_EQ(BufferStock::kept_bytes(), 0u);
+  }
+  {
+    Bytes small;
+    small.reserve(BufferStock::kMinBytes - 1);
+  }
+  EXPECT_EQ(BufferStock::kept_bytes(), mib) << "a small buffer was kept";
+  // Many large buffers at once: at most kMaxBuffers kept.
+  {
+    std::vector<Bytes> many(BufferStock::kMaxBuffers + 4);
+    for (Bytes& b : many) b.reserve(mib);
+  }
+  EXPECT_LE(BufferStock::kept_bytes(), BufferStock::kMaxBuffers * mib);
+  EXPECT_GE(BufferStock::kept_bytes(), mib);
+  // Best fit: of a 1 MiB and a 3 MiB buffer, a request for 2 MiB gets the 3 MiB one, a
+  // request for 512 KiB the 1 MiB one.
+  EmptyStock();
+  {
+    Bytes one, three;
+    one.reserve(mib);
+    three.reserve(3 * mib);
+  }
+  BufferStock::Buffer two = BufferStock::take(2 * mib);
+  EXPECT_EQ(two.capacity, 3 * mib);
+  BufferStock::Buffer half = BufferStock::take(mib / 2);
+  EXPECT_EQ(half.capacity, mib);
+  EXPECT_EQ(BufferStock::take(mib / 2).data, nullptr) << "nothing left to take";
+  BufferStock::give(two.data, two.capacity);
+  BufferStock::give(half.data, half.capacity);
+  // A buffer over the total limit is freed, not kept.
+  const std::size_t kept = BufferStock::kept_bytes();
+  {
+    Bytes huge;
+    huge.reserve(BufferStock::kMaxBytes + 1);
+  }
+  EXPECT_EQ(BufferStock::kept_bytes(), kept) << "a buffer over the limit was kept";
 }
 
 }  // namespace

@@ -38,6 +38,9 @@
 // many MiB would page-fault on every 4 KiB). A message whose only queue was
 // enqueued by value is neither packed nor unpacked by a copy (the queue's
 // buffer becomes the message, the received message becomes the queue).
+// Queues and messages of 64 KiB and more take their memory from the same
+// stock and give it back when dropped (detail/BufferStock.h), so the copying
+// enqueue/dequeue path maps no fresh memory after the first round either.
 // A unit receives by polling its sources (dart_improbe) while its sends go
 // on, so no unit waits for one that waits for it.
 //
@@ -82,17 +85,19 @@
 #include <dash/bp/Polling.h>
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/BufferStock.h>
 #include <dash/internal/Failure.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <map>
 #include <memory>
-#include <mutex>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -106,11 +111,10 @@ namespace detail {
 template <class Block, class Partners>
 class ReduceRun;
 
-// Memory for a received array. Buffers of kMinKept bytes and more go back
-// to a process-wide stock when released (at most kMaxKept of them, kMaxBytes
-// in all) and serve later rounds and reductions: a fresh allocation of many
-// MiB costs a page fault per 4 KiB, each zero-filled by the kernel, which is
-// more than the copy into it.
+// Memory for a received array, from the process-wide stock of large buffers
+// (detail/BufferStock.h) when it holds one big enough, and back there when
+// released: a fresh allocation of many MiB costs a page fault per 4 KiB,
+// each zero-filled by the kernel, which is more than the copy into it.
 class ArrayBuffer {
  public:
   // Residues of data() it can give (see the constructor).
@@ -142,58 +146,19 @@ class ArrayBuffer {
  private:
   // At least n bytes at base_: a kept buffer or a new one.
   void take(std::size_t n) {
-    Stock& stock = Stock::get();
-    {
-      std::lock_guard<std::mutex> lock(stock.mutex);
-      auto best = stock.kept.end();
-      for (auto it = stock.kept.begin(); it != stock.kept.end(); ++it)
-        if (it->second >= n && (best == stock.kept.end() || it->second < best->second)) best = it;
-      if (best != stock.kept.end()) {
-        base_ = best->first;
-        capacity_ = best->second;
-        stock.bytes -= capacity_;
-        stock.kept.erase(best);
-        return;
-      }
-    }
-    capacity_ = std::max<std::size_t>(n, 1);
-    base_ = new char[capacity_];
-  }
-
-  static constexpr std::size_t kMinKept = std::size_t(64) << 10;
-  static constexpr std::size_t kMaxKept = 8;
-  static constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
-  struct Stock {
-    std::mutex mutex;
-    std::vector<std::pair<char*, std::size_t>> kept;  // oldest first
-    std::size_t bytes = 0;
-    // Never destroyed: buffers may be released during static destruction.
-    static Stock& get() {
-      static Stock* stock = new Stock;
-      return *stock;
-    }
-  };
-  void release() {
-    if (base_ == nullptr) return;
-    char* data = std::exchange(base_, nullptr);
-    data_ = nullptr;
-    if (capacity_ < kMinKept || capacity_ > kMaxBytes) {
-      delete[] data;
+    BufferStock::Buffer kept = BufferStock::take(n);
+    if (kept.data != nullptr) {
+      base_ = kept.data;
+      capacity_ = kept.capacity;
       return;
     }
-    std::vector<char*> drop;
-    {
-      Stock& stock = Stock::get();
-      std::lock_guard<std::mutex> lock(stock.mutex);
-      stock.kept.emplace_back(data, capacity_);
-      stock.bytes += capacity_;
-      while (stock.kept.size() > kMaxKept || stock.bytes > kMaxBytes) {
-        drop.push_back(stock.kept.front().first);
-        stock.bytes -= stock.kept.front().second;
-        stock.kept.erase(stock.kept.begin());
-      }
-    }
-    for (char* d : drop) delete[] d;
+    capacity_ = std::max<std::size_t>(n, 1);
+    base_ = static_cast<char*>(std::malloc(capacity_));
+    if (base_ == nullptr) throw std::bad_alloc();
+  }
+  void release() {
+    data_ = nullptr;
+    BufferStock::give(std::exchange(base_, nullptr), capacity_);
   }
 
   char* base_ = nullptr;  // the allocation

@@ -25,6 +25,7 @@
 #define DASH__BP__SERIALIZATION_H_
 
 #include <dash/Exception.h>
+#include <dash/bp/detail/BufferStock.h>
 
 #include <algorithm>
 #include <array>
@@ -45,7 +46,10 @@ namespace bp {
 
 // Contiguous bytes that grow geometrically (realloc) and are never zeroed:
 // resize() leaves new bytes uninitialised, unlike std::vector<char>, so
-// appending a small value is a capacity check and a fixed-size copy.
+// appending a small value is a capacity check and a fixed-size copy. Buffers of
+// 64 KiB and more go back to a process-wide stock when released, and a first
+// allocation of such a size takes one from there (detail/BufferStock.h): the
+// queues and messages of one round are the next round's, with no page faults.
 class Bytes {
  public:
   Bytes() = default;
@@ -60,14 +64,14 @@ class Bytes {
   }
   Bytes& operator=(Bytes&& o) noexcept {
     if (this != &o) {
-      std::free(data_);
+      detail::BufferStock::give(data_, capacity_);
       data_ = std::exchange(o.data_, nullptr);
       size_ = std::exchange(o.size_, 0);
       capacity_ = std::exchange(o.capacity_, 0);
     }
     return *this;
   }
-  ~Bytes() { std::free(data_); }
+  ~Bytes() { detail::BufferStock::give(data_, capacity_); }
 
   char* data() { return data_; }
   const char* data() const { return data_; }
@@ -110,7 +114,15 @@ class Bytes {
   [[gnu::noinline]] void grow(std::size_t need) {
     reallocate(std::max<std::size_t>({need, 2 * capacity_, 64}));
   }
+  // A first allocation of a large size reuses a kept buffer (detail/BufferStock.h).
   void reallocate(std::size_t n) {
+    if (data_ == nullptr) {
+      if (auto kept = detail::BufferStock::take(n); kept.data != nullptr) {
+        data_ = kept.data;
+        capacity_ = kept.capacity;
+        return;
+      }
+    }
     void* p = std::realloc(data_, n);
     if (p == nullptr) throw std::bad_alloc();
     data_ = static_cast<char*>(p);

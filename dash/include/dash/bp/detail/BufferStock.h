@@ -1,0 +1,105 @@
+// dash::bp::detail::BufferStock: large byte buffers kept between rounds of a reduction or an
+// exchange, and between reductions, so that the next queue or message of that size reuses
+// memory that is already mapped. A fresh allocation of many MiB is mapped by the kernel page by
+// page on first touch (a page fault and a zeroed page per 4 KiB), which costs more than
+// copying the bytes into it; glibc's malloc maps such sizes anew each time.
+//
+// Buffers come from malloc and go back with free. Only buffers of at least kMinBytes are kept,
+// at most kMaxBuffers of them and kMaxBytes in all (the oldest go first), so what a process
+// holds beyond its live data stays bounded.
+//
+// | call  | cost                                                      |
+// |-------|-----------------------------------------------------------|
+// | take  | local; a lock and a scan of at most kMaxBuffers entries    |
+// | give  | local; a lock, sometimes a free of the oldest kept buffer  |
+#ifndef DASH__BP__DETAIL__BUFFER_STOCK_H_
+#define DASH__BP__DETAIL__BUFFER_STOCK_H_
+
+#include <boost/container/static_vector.hpp>
+#include <cstddef>
+#include <cstdlib>
+#include <mutex>
+
+namespace dash {
+namespace bp {
+namespace detail {
+
+class BufferStock {
+ public:
+  static constexpr std::size_t kMinBytes = std::size_t(64) << 10;
+  static constexpr std::size_t kMaxBuffers = 16;
+  static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
+
+  struct Buffer {
+    char* data = nullptr;
+    std::size_t capacity = 0;
+  };
+
+  // The smallest kept buffer of at least n bytes, or {nullptr, 0} when none is kept (or n is
+  // below kMinBytes). Local.
+  static Buffer take(std::size_t n) {
+    if (n < kMinBytes) return {};
+    BufferStock& s = get();
+    std::lock_guard<std::mutex> lock(s.mutex_);
+    auto best = s.kept_.end();
+    for (auto it = s.kept_.begin(); it != s.kept_.end(); ++it)
+      if (it->capacity >= n && (best == s.kept_.end() || it->capacity < best->capacity)) best = it;
+    if (best == s.kept_.end()) return {};
+    Buffer b = *best;
+    s.bytes_ -= b.capacity;
+    s.kept_.erase(best);
+    return b;
+  }
+
+  // Keeps the malloc'd buffer for a later take, or frees it (too small or too large); frees
+  // the oldest kept buffers beyond the limits. Local.
+  static void give(char* data, std::size_t capacity) {
+    if (data == nullptr) return;
+    if (capacity < kMinBytes || capacity > kMaxBytes) {
+      std::free(data);
+      return;
+    }
+    boost::container::static_vector<char*, kMaxBuffers + 1> drop;
+    {
+      BufferStock& s = get();
+      std::lock_guard<std::mutex> lock(s.mutex_);
+      if (s.kept_.size() == kMaxBuffers) {
+        drop.push_back(s.kept_.front().data);
+        s.bytes_ -= s.kept_.front().capacity;
+        s.kept_.erase(s.kept_.begin());
+      }
+      s.kept_.push_back(Buffer{data, capacity});
+      s.bytes_ += capacity;
+      while (s.bytes_ > kMaxBytes) {
+        drop.push_back(s.kept_.front().data);
+        s.bytes_ -= s.kept_.front().capacity;
+        s.kept_.erase(s.kept_.begin());
+      }
+    }
+    for (char* d : drop) std::free(d);
+  }
+
+  // Bytes kept now. Local.
+  static std::size_t kept_bytes() {
+    BufferStock& s = get();
+    std::lock_guard<std::mutex> lock(s.mutex_);
+    return s.bytes_;
+  }
+
+ private:
+  // Never destroyed: buffers may be given back during static destruction.
+  static BufferStock& get() {
+    static BufferStock* stock = new BufferStock;
+    return *stock;
+  }
+
+  std::mutex mutex_;
+  boost::container::static_vector<Buffer, kMaxBuffers> kept_;  // oldest first
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace detail
+}  // namespace bp
+}  // namespace dash
+
+#endif  // DASH__BP__DETAIL__BUFFER_STOCK_H_
