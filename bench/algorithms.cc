@@ -98,6 +98,9 @@ using Clock = std::chrono::steady_clock;
 // Local bytes per unit of the 1-D benchmarks.
 const std::vector<std::size_t> kBytes = {std::size_t(32) << 10, std::size_t(1) << 20,
                                          std::size_t(16) << 20};
+// The size for fill and transform (32M doubles on 2 units): 128 MiB per unit, far
+// beyond the caches; only those two run at it.
+constexpr std::size_t kLargeBytes = std::size_t(128) << 20;
 // A pass repeats the call until it covers at least this many local elements.
 constexpr std::size_t kMinPassElements = std::size_t(1) << 15;
 // Iterations: about kIterationBytes of local data per side, within [kMinIterations,
@@ -854,6 +857,13 @@ void register_benchmarks() {
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }
+  for (const auto& [name, fn] : one_d)
+    if (std::string(name) == "BM_fill" || std::string(name) == "BM_transform")
+      benchmark::RegisterBenchmark(name, fn)
+          ->Arg(std::int64_t(kLargeBytes))
+          ->Iterations(iterations_for(double(kLargeBytes), kIterationBytes))
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
   for (std::size_t bytes : kBytes)
     benchmark::RegisterBenchmark("BM_sort", BM_sort)
         ->Arg(std::int64_t(bytes))
@@ -875,7 +885,9 @@ void register_benchmarks() {
 // ---- set-up (collective) -----------------------------------------------------------------
 
 void setup() {
-  for (std::size_t bytes : kBytes) {
+  std::vector<std::size_t> sizes = kBytes;
+  sizes.push_back(kLargeBytes);
+  for (std::size_t bytes : sizes) {
     Case& c = fx.cases[bytes];
     c.n = bytes / sizeof(double);
     const std::size_t global = c.n * std::size_t(fx.units);

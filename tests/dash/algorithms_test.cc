@@ -216,6 +216,45 @@ TEST(Algorithms, ConstIteratorsDoublesAndUnallocated) {
   dash::fill(none.begin(), none.end(), 1L);
 }
 
+// Element types of several sizes and alignments for the fill below: 8 B, 16 B aligned to 8,
+// 1 B and 3 B.
+struct Pair {
+  double x, y;
+  bool operator==(const Pair& o) const { return x == o.x && y == o.y; }
+};
+struct Rgb {
+  unsigned char r, g, b;
+  bool operator==(const Rgb& o) const { return r == o.r && g == o.g && b == o.b; }
+};
+
+// Fills a sub-range that starts and ends inside the units' runs of more than 1 MiB, then checks
+// every local element: inside the range the value, outside it untouched.
+template <class T>
+void CheckLargeFill(const T& before, const T& value) {
+  const long per_unit = long((std::size_t(1) << 20) / sizeof(T)) + 5;
+  dash::Array<T> arr(per_unit * nunits(), dash::BLOCKED);
+  std::fill(arr.lbegin(), arr.lend(), before);
+  arr.barrier();
+  const long a = 3, b = per_unit * nunits() - 7;
+  dash::fill(arr.begin() + a, arr.begin() + b, value);
+  long wrong = 0, first_wrong = -1;  // counted, so a failing unit still meets the barrier
+  for (std::size_t l = 0; l < arr.lsize(); ++l) {
+    const long g = long(arr.local.global_index(l));
+    if (!(arr.lbegin()[l] == ((g >= a && g < b) ? value : before))) {
+      if (wrong++ == 0) first_wrong = g;
+    }
+  }
+  EXPECT_EQ(wrong, 0) << "elements of size " << sizeof(T) << " wrong, the first at " << first_wrong;
+  arr.barrier();
+}
+
+TEST(Algorithms, FillOfLargeRunsEveryElementSize) {
+  CheckLargeFill<double>(1.0, -2.5);
+  CheckLargeFill<Pair>(Pair{1, 2}, Pair{-3, 4.5});
+  CheckLargeFill<char>('a', 'z');
+  CheckLargeFill<Rgb>(Rgb{1, 2, 3}, Rgb{250, 7, 9});
+}
+
 TEST(Algorithms, AllUnitsAgreeOnTiesAcrossUnits) {
   // Every element equal: the first of the range wins, whoever owns it.
   dash::Array<int> arr(4 * nunits() + 3, dash::CYCLIC);
