@@ -156,6 +156,8 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
 
 template <class T, class P>
 void check_copy_range(const GlobIter<T, P>& first, const GlobIter<T, P>& last, const char* who) {
+  // First: the pattern and memory of a freed container must not be touched.
+  if (!first.stamp().live()) throw_stale_handle(who);
   if (first.memory() != last.memory())
     throw exception::InvalidArgument(std::string(who) +
                                      ": first and last belong to different containers");
@@ -206,6 +208,7 @@ template <class T, class P>
 typename P::index_type check_put_range(const T* in_first, const T* in_last,
                                        const GlobIter<T, P>& out, const char* who) {
   static_assert(!std::is_const_v<T>, "dash::copy: cannot write to a const container");
+  if (!out.stamp().live()) throw_stale_handle(who);  // before the pattern is touched
   if (in_last < in_first)
     throw exception::InvalidArgument(std::string(who) + ": in_last is before in_first");
   auto n = typename P::index_type(in_last - in_first);
@@ -245,8 +248,7 @@ template <bool Get, class T, class P, class Buf>
   if (std::size_t(run.run) < n) return false;
   const auto* mem = first.memory();
   const std::size_t nbytes = n * sizeof(V);
-  if (V* base = mem->shared_base(run.unit)) {
-    if (!first.stamp().live()) throw_stale_handle(who);
+  if (V* base = mem->shared_base(run.unit)) {  // (the callers checked the memory stamp)
     V* at = base + run.index;
     if (at < buf + n && buf < static_cast<const V*>(at + n))
       throw exception::InvalidArgument(std::string(who) +
@@ -363,6 +365,7 @@ GlobIter<U, Q> copy(GlobIter<T, P> first, GlobIter<T, P> last, GlobIter<U, Q> ou
                 "dash::copy: source and destination element types differ");
   using V = std::remove_const_t<T>;
   internal::check_copy_range(first, last, "dash::copy");
+  if (!out.stamp().live()) internal::throw_stale_handle("dash::copy");
   auto n = last - first;
   if (out.pos() < 0 || std::size_t(out.pos() + n) > std::size_t(out.pattern().size()))
     throw exception::InvalidArgument("dash::copy: the destination range runs past its container");
