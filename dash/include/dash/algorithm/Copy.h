@@ -300,11 +300,12 @@ std::remove_const_t<T>* copy(GlobIter<T, P> first, GlobIter<T, P> last,
                              std::remove_const_t<T>* out) {
   internal::check_copy_range(first, last, "dash::copy");
   const std::size_t n = std::size_t(last - first);
-  if (n > 0 && internal::copy_one_run<true>(first, n, out, "dash::copy")) return out + n;
+  if (n == 0 || internal::copy_one_run<true>(first, n, out, "dash::copy")) return out + n;
+  internal::check_no_overlap(first, last, out, n, "dash::copy");  // (range checked above)
   internal::HandleBuffer handles;
-  internal::start_get(first, last, out, handles, "dash::copy");
+  internal::start_transfers<true>(first, last, out, handles);
   handles.wait("dash::copy");
-  return out + (last - first);
+  return out + n;
 }
 
 // Starts copying local [in_first, in_last) to the global range starting at
@@ -324,10 +325,12 @@ Future<GlobIter<T, P>> copy_async(const T* in_first, const T* in_last, GlobIter<
 template <class T, class P>
 GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
   const auto n = internal::check_put_range(in_first, in_last, out, "dash::copy");
-  if (n > 0 && internal::copy_one_run<false>(out, std::size_t(n), in_first, "dash::copy"))
+  if (n == 0 || internal::copy_one_run<false>(out, std::size_t(n), in_first, "dash::copy"))
     return out + n;
+  const GlobIter<T, P> out_last = out + n;
+  internal::check_no_overlap(out, out_last, in_first, std::size_t(n), "dash::copy");
   internal::HandleBuffer handles;
-  auto out_last = internal::start_put(in_first, in_last, out, handles, "dash::copy");
+  internal::start_transfers<false>(out, out_last, in_first, handles);
   handles.wait("dash::copy");
   return out_last;
 }
