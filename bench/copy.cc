@@ -22,12 +22,14 @@
 //       10,000 dash::copy calls of 64 B through global iterators (a.begin() + off) at random
 //       offsets of the first 8 MiB of unit 1's part (remote) or unit 0's own (local); baselines
 //       memcpy from a local buffer at the same offsets, MPI_Get + MPI_Win_flush of the same
-//       bytes on the MPI_Win_allocate window (mpi_get) and, on the load/store path, memcpy from
-//       the owner's part itself (memcpy_window).
+//       bytes on the MPI_Win_allocate window (mpi_get), the same on the window DART itself
+//       uses for the array (mpi_get_dart_window: dart_gptr_mpi_window) and, on the load/store
+//       path, memcpy from the owner's part itself (memcpy_window).
 //   BM_globref_read_remote, BM_globref_write_remote, BM_globref_read_local
 //       10,000 single-element reads (v += a[i]) or writes (a[i] = v) through GlobRef at random
 //       offsets of the same 8 MiB; baselines the same on a local buffer (local) and MPI_Get /
-//       MPI_Put + MPI_Win_flush of the 8 B (mpi).
+//       MPI_Put + MPI_Win_flush of the 8 B on the MPI_Win_allocate window (mpi) and on DART's
+//       own window of the array (mpi_dart_window).
 //   BM_copy_async_overlap
 //       copy_async of 16 MiB owned by unit 1, then an independent compute loop (calibrated to
 //       last about as long as the copy), then wait(); counter
@@ -49,6 +51,7 @@
 // Remote cases need 2 units; on 1 unit they are skipped with a message. The minimum time per
 // benchmark defaults to 0.05 s (about 20 s for the binary), overridable by --benchmark_min_time.
 #include <benchmark/benchmark.h>
+#include <dart/dart_mpi.h>
 #include <dash/internal/CopyEngine.h>
 #include <libdash.h>
 #include <mpi.h>
@@ -217,6 +220,23 @@ std::vector<std::size_t> random_offsets(std::size_t elems) {
   return offsets;
 }
 
+// The window, rank and displacement of `owner`'s first element through which DART's RMA reaches
+// the array: a raw-MPI baseline on the very window DART uses.
+struct DartWindow {
+  MPI_Win win = MPI_WIN_NULL;
+  int rank = 0;
+  MPI_Aint disp = 0;
+};
+DartWindow dart_window_of(int owner) {
+  Array& arr = *fx.array;
+  const Array::iterator first =
+      arr.begin() + arr.pattern().global_index(dash::team_unit_t(owner), 0);
+  DartWindow w;
+  if (dart_gptr_mpi_window(first.dart_gptr(), &w.win, &w.rank, &w.disp) != DART_OK)
+    throw std::runtime_error("dart_gptr_mpi_window failed");
+  return w;
+}
+
 // What a small-transfer benchmark reaches and how: unit 1's part, or the calling unit's.
 std::string small_target(bool remote) {
   return remote ? "unit 1's part (" + remote_path() + ")" : "the calling unit's own part";
@@ -265,12 +285,26 @@ void small_copy_bench(benchmark::State& state, bool remote) {
     }
     benchmark::ClobberMemory();
   };
+  const DartWindow dw = dart_window_of(owner);
+  auto dart_window_pass = [&] {
+    double* out = dst;
+    for (std::size_t off : offsets) {
+      check_mpi(
+          MPI_Get(out, int(kSmallCopyBytes), MPI_BYTE, dw.rank,
+                  dw.disp + MPI_Aint(off * sizeof(double)), int(kSmallCopyBytes), MPI_BYTE, dw.win),
+          "MPI_Get");
+      check_mpi(MPI_Win_flush(dw.rank, dw.win), "MPI_Win_flush");
+      out += n;
+    }
+    benchmark::ClobberMemory();
+  };
   state.SetLabel(std::to_string(kSmallCopies) + " dash::copy(a.begin() + off, +" +
                  std::to_string(n) + ", buf) of " + std::to_string(kSmallCopyBytes) +
                  " B at random offsets of " + small_target(remote) +
                  "; vs memcpy from a local buffer (memcpy), MPI_Get + MPI_Win_flush on an "
-                 "MPI_Win_allocate window (mpi_get) and, where the part is reached by "
-                 "load/store, memcpy from it (memcpy_window); ratio = time(dash) / time(baseline)");
+                 "MPI_Win_allocate window (mpi_get) and on DART's own window "
+                 "(mpi_get_dart_window) and, where the part is reached by load/store, memcpy "
+                 "from it (memcpy_window); ratio = time(dash) / time(baseline)");
   // The owner's part itself, where it is reached by load/store: the same copies as memcpy
   // from that memory (the hardware's limit for this path).
   const double* window = arr.globmem().shared_base(dash::team_unit_t(owner));
@@ -282,7 +316,8 @@ void small_copy_bench(benchmark::State& state, bool remote) {
     }
     benchmark::ClobberMemory();
   };
-  std::vector<Side> baselines = {{"memcpy", memcpy_pass}, {"mpi_get", mpi_pass}};
+  std::vector<Side> baselines = {
+      {"memcpy", memcpy_pass}, {"mpi_get", mpi_pass}, {"mpi_get_dart_window", dart_window_pass}};
   if (window != nullptr) baselines.push_back({"memcpy_window", window_pass});
   (run_paired)(state, double(kSmallCopies), "copy", dash_pass, baselines);  // (): no ADL
   state.SetBytesProcessed(state.iterations() * kSmallCopies * kSmallCopyBytes);
@@ -339,14 +374,32 @@ void globref_bench(benchmark::State& state, bool remote, bool write) {
     benchmark::DoNotOptimize(v);
     benchmark::ClobberMemory();
   };
+  const DartWindow dw = dart_window_of(owner);
+  auto dart_window_pass = [&] {
+    double v = 0, x = 0;
+    for (std::size_t off : offsets) {
+      const MPI_Aint disp = dw.disp + MPI_Aint(off * sizeof(double));
+      if (write) {
+        x = double(off);
+        check_mpi(MPI_Put(&x, 1, MPI_DOUBLE, dw.rank, disp, 1, MPI_DOUBLE, dw.win), "MPI_Put");
+      } else {
+        check_mpi(MPI_Get(&x, 1, MPI_DOUBLE, dw.rank, disp, 1, MPI_DOUBLE, dw.win), "MPI_Get");
+      }
+      check_mpi(MPI_Win_flush(dw.rank, dw.win), "MPI_Win_flush");
+      v += x;
+    }
+    benchmark::DoNotOptimize(v);
+    benchmark::ClobberMemory();
+  };
   state.SetLabel(std::to_string(kSmallCopies) + (write ? " a[i] = v" : " v += a[i]") +
                  " (GlobRef) at random offsets of " + small_target(remote) +
                  "; vs the same on "
                  "a local buffer (local) and MPI_" +
                  (write ? "Put" : "Get") +
-                 " + MPI_Win_flush of 8 B on an MPI_Win_allocate window (mpi)");
+                 " + MPI_Win_flush of 8 B on an MPI_Win_allocate window (mpi) and on DART's "
+                 "own window (mpi_dart_window)");
   run_paired(state, double(kSmallCopies), write ? "write" : "read", dash_pass,
-             {{"local", local_pass}, {"mpi", mpi_pass}});
+             {{"local", local_pass}, {"mpi", mpi_pass}, {"mpi_dart_window", dart_window_pass}});
 }
 
 void BM_globref_read_remote(benchmark::State& state) { globref_bench(state, true, false); }

@@ -16,7 +16,10 @@
 // does all three. Unit 0 measures, the other units wait (runner.h: spinning in MPI when each has
 // a core, which MPICH's RMA needs from its target). Intervals of a few seconds on this VM run at
 // very different speeds, which is why the sides are interleaved rather than run one after
-// another.
+// another. Transfers of kColdFrom bytes and more start from cold caches: before each pass unit 0
+// reads kFlushBytes (more than the L3), so no side finds its buffers in the cache the side
+// before it left (at 4 MiB the sides' buffers together are near this machine's 32 MiB L3, and
+// whichever ran before decided whose bytes were still cached: ratios of 0.8 and 1.4 in one run).
 #include <benchmark/benchmark.h>
 #include <dart/dart.h>
 #include <mpi.h>
@@ -24,6 +27,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +38,8 @@
 namespace {
 
 constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
+constexpr std::size_t kColdFrom = std::size_t(4) << 20;
+constexpr std::size_t kFlushBytes = std::size_t(128) << 20;
 
 struct Fixture {
   int target = 0;  // unit 1, or 0 when running on one unit
@@ -42,6 +48,7 @@ struct Fixture {
   MPI_Win shared_win = MPI_WIN_NULL;
   MPI_Win create_win = MPI_WIN_NULL;  // over shared_win's memory
   std::vector<char> local_a, local_b;
+  std::vector<double> flush;  // unit 0: kFlushBytes
 };
 Fixture fx;
 
@@ -56,6 +63,15 @@ std::string path_of_target() {
   void* addr = nullptr;
   if (dart_gptr_getaddr_shared(target_ptr(), &addr) != DART_OK) return "unknown";
   return addr != nullptr ? "load/store through the shared window" : "MPI RMA";
+}
+
+// Evicts unit 0's caches, the shared L3 included, by reading kFlushBytes (one load per line).
+void flush_caches() {
+  double s = 0;
+  const double* p = fx.flush.data();
+  for (std::size_t i = 0; i < fx.flush.size(); i += 8) s += p[i];
+  benchmark::DoNotOptimize(s);
+  benchmark::ClobberMemory();
 }
 
 void check(dart_ret_t ret, const char* what) {
@@ -116,8 +132,10 @@ void transfer_bench(benchmark::State& state, bool get) {
                  std::to_string(bytes) + " B with unit " + std::to_string(fx.target) + " (" +
                  path_of_target() + "), " + std::to_string(reps) + " per pass; vs memcpy and MPI_" +
                  (get ? "Get" : "Put") +
-                 " + MPI_Win_flush on MPI_Win_allocate / _allocate_shared / _create windows");
-  bench::run_paired(state, double(reps), "transfer", dart_pass, baselines);
+                 " + MPI_Win_flush on MPI_Win_allocate / _allocate_shared / _create windows" +
+                 (bytes >= kColdFrom ? "; cold caches" : ""));
+  bench::run_paired(state, double(reps), "transfer", dart_pass, baselines,
+                    bytes >= kColdFrom ? std::function<void()>(flush_caches) : nullptr);
   state.SetBytesProcessed(state.iterations() * bytes * reps);
 }
 
@@ -156,6 +174,7 @@ int main(int argc, char** argv) {
     if (me.id == 0) {
       fx.local_a.assign(kMaxBytes, 1);
       fx.local_b.assign(kMaxBytes, 2);
+      fx.flush.assign(kFlushBytes / sizeof(double), 1.0);
     }
     bench::RunOptions options;
     options.context = {bench::env_context("DART_SHARED_WINDOWS", "1 (default)"),

@@ -1,5 +1,6 @@
 /* Global memory: team-collective and local allocation, global pointer
  * helpers and the resolution of a global pointer to a window target. */
+#include <dart/dart_mpi.h>
 #include <stdlib.h>
 
 #include "dart_internal.h"
@@ -217,6 +218,18 @@ dart_ret_t dart_gptr_getaddr_shared(const dart_gptr_t gptr, void** addr) {
   dart_ret_t ret = dart__resolve(call, gptr, 0, &target);
   if (ret != DART_OK) return ret;
   *addr = target.shm_addr;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_mpi_window(dart_gptr_t gptr, MPI_Win* win, int* rank, MPI_Aint* disp) {
+  static const char* call = "dart_gptr_mpi_window";
+  DART_CHECK_ARG(call, win != NULL && rank != NULL && disp != NULL, "win, rank or disp is NULL");
+  dart_target_t target;
+  dart_ret_t ret = dart__resolve(call, gptr, 0, &target);
+  if (ret != DART_OK) return ret;
+  *win = target.seg->win;
+  *rank = target.target;
+  *disp = target.disp;
   return DART_OK;
 }
 

@@ -9,6 +9,7 @@
 // RmaTransfersCounted_WindowPairWhereRmaOnMpich, which prove from the environment flags that
 // the RMA path is the one taken when it should be (and on which window layout).
 #include <dart/dart.h>
+#include <dart/dart_mpi.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <sched.h>
@@ -914,6 +915,61 @@ TEST(DartPutGet, RmaTransfersCounted_WindowPairWhereRmaOnMpich) {
     Barrier();
   }
   EXPECT_EQ(Stats().windows, windows_before);
+}
+
+// dart_gptr_mpi_window names the window, rank and displacement DART's RMA uses: raw MPI_Get
+// and MPI_Put there (at an element inside the part, of a team segment and of a local
+// allocation) move the same bytes as dart_get and dart_put; bad pointers are refused.
+TEST(DartPutGet, MpiWindowOfAGlobalPointerReachesTheSameBytes) {
+  const int n = N(), me = Me();
+  constexpr size_t K = 5;
+  TeamArray<long> arr(K);
+  for (size_t i = 0; i < K; ++i) arr.Local()[i] = Val<long>(me, 0, i);
+  dart_gptr_t mine = DART_GPTR_NULL;
+  ASSERT_EQ(DART_OK, dart_memalloc(K, DART_TYPE_LONG, &mine));
+  void* addr = nullptr;
+  EXPECT_EQ(DART_OK, dart_gptr_getaddr(mine, &addr));
+  long* pool_local = static_cast<long*>(addr);
+  for (size_t i = 0; i < K; ++i) pool_local[i] = Val<long>(me, 1, i);
+  std::vector<dart_gptr_t> pool = AllgatherGptrs(mine);
+  Barrier();
+  for (int t = 0; t < n; ++t) {
+    const dart_gptr_t targets[2] = {arr.At(t, 2), pool[t]};
+    for (int which = 0; which < 2; ++which) {
+      dart_gptr_t g = targets[which];
+      if (which == 1) EXPECT_EQ(DART_OK, dart_gptr_incaddr(&g, 2 * sizeof(long)));
+      MPI_Win win = MPI_WIN_NULL;
+      int rank = -1;
+      MPI_Aint disp = -1;
+      ASSERT_EQ(DART_OK, dart_gptr_mpi_window(g, &win, &rank, &disp)) << Where("window", t);
+      long raw = -1, dart = -2;
+      ASSERT_EQ(MPI_SUCCESS, MPI_Get(&raw, 1, MPI_LONG, rank, disp, 1, MPI_LONG, win));
+      ASSERT_EQ(MPI_SUCCESS, MPI_Win_flush(rank, win));
+      EXPECT_EQ(DART_OK, dart_get_blocking(&dart, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      EXPECT_EQ(Val<long>(t, which, 2), raw) << Where(which == 0 ? "segment" : "pool", t);
+      EXPECT_EQ(raw, dart) << Where(which == 0 ? "segment" : "pool", t);
+    }
+  }
+  Barrier();
+  // Each unit puts its id into element 3 of the next unit's part through the raw window.
+  const int next = (me + 1) % n;
+  MPI_Win win = MPI_WIN_NULL;
+  int rank = -1;
+  MPI_Aint disp = -1;
+  ASSERT_EQ(DART_OK, dart_gptr_mpi_window(arr.At(next, 3), &win, &rank, &disp));
+  EXPECT_EQ(next, rank);
+  const long value = 900 + me;
+  ASSERT_EQ(MPI_SUCCESS, MPI_Put(&value, 1, MPI_LONG, rank, disp, 1, MPI_LONG, win));
+  ASSERT_EQ(MPI_SUCCESS, MPI_Win_flush(rank, win));
+  Barrier();
+  EXPECT_EQ(900 + (me + n - 1) % n, arr.Local()[3]);
+  EXPECT_EQ(Val<long>(me, 0, 4), arr.Local()[4]);  // the neighbour untouched
+  // Bad input: null arguments, the null pointer, a freed allocation.
+  EXPECT_EQ(DART_ERR_INVAL, dart_gptr_mpi_window(arr.At(me), nullptr, &rank, &disp));
+  EXPECT_EQ(DART_ERR_INVAL, dart_gptr_mpi_window(DART_GPTR_NULL, &win, &rank, &disp));
+  Barrier();
+  EXPECT_EQ(DART_OK, dart_memfree(mine));
+  EXPECT_EQ(DART_ERR_INVAL, dart_gptr_mpi_window(mine, &win, &rank, &disp));
 }
 
 // Elements of every basic type can be placed at offset 0 of a team segment or a local
