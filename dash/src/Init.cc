@@ -33,6 +33,10 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
   }
 }
 
+void throw_invalid_argument(const char* who, const char* what) {
+  throw exception::InvalidArgument(std::string(who) + ": " + what);
+}
+
 }  // namespace internal
 
 namespace {

@@ -62,6 +62,11 @@ namespace internal {
 // Local.
 void throw_dart_error(dart_ret_t ret, const char* call);
 
+// Throws exception::InvalidArgument with the message "<who>: <what>". Out of line and cold, so
+// that a hot path checking its arguments keeps no string code (and no stack frame) of its own.
+// Local.
+[[noreturn, gnu::cold]] void throw_invalid_argument(const char* who, const char* what);
+
 }  // namespace internal
 
 // The one mapping of DART errors to exceptions, for every layer and for

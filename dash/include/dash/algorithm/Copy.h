@@ -154,17 +154,20 @@ void start_transfers(const GlobIter<T, P>& first, const GlobIter<T, P>& last, Bu
   }
 }
 
+// Checks a global range [first, last) of one live container. Inline, with the throws out of
+// line: a small copy's checks must not cost a call and a stack frame (their stores would limit
+// how many copies' cache misses overlap). Local.
 template <class T, class P>
-void check_copy_range(const GlobIter<T, P>& first, const GlobIter<T, P>& last, const char* who) {
+[[gnu::always_inline]] inline void check_copy_range(const GlobIter<T, P>& first,
+                                                    const GlobIter<T, P>& last, const char* who) {
   // First: the pattern and memory of a freed container must not be touched.
   if (!first.stamp().live()) throw_stale_handle(who);
   if (first.memory() != last.memory())
-    throw exception::InvalidArgument(std::string(who) +
-                                     ": first and last belong to different containers");
-  if (last < first) throw exception::InvalidArgument(std::string(who) + ": last is before first");
+    throw_invalid_argument(who, "first and last belong to different containers");
+  if (last < first) throw_invalid_argument(who, "last is before first");
   if (first.pos() < 0 ||
       (last.pos() > 0 && std::size_t(last.pos()) > std::size_t(first.pattern().size())))
-    throw exception::InvalidArgument(std::string(who) + ": range outside the container");
+    throw_invalid_argument(who, "range outside the container");
 }
 
 // Rejects a local buffer that overlaps the calling unit's own elements of the
@@ -205,18 +208,26 @@ void start_get(const GlobIter<T, P>& first, const GlobIter<T, P>& last, std::rem
 
 // Checks the arguments of a local -> global copy; returns the number of elements.
 template <class T, class P>
-typename P::index_type check_put_range(const T* in_first, const T* in_last,
-                                       const GlobIter<T, P>& out, const char* who) {
+[[noreturn, gnu::noinline, gnu::cold]] void throw_put_past_end(const GlobIter<T, P>& out,
+                                                               std::size_t n, const char* who) {
+  throw exception::InvalidArgument(std::string(who) + ": " + std::to_string(n) +
+                                   " elements from global index " + std::to_string(out.pos()) +
+                                   " run past the container's " +
+                                   std::to_string(out.pattern().size()) + " elements");
+}
+
+// Inline, the throws out of line (as check_copy_range).
+template <class T, class P>
+[[gnu::always_inline]] inline typename P::index_type check_put_range(const T* in_first,
+                                                                     const T* in_last,
+                                                                     const GlobIter<T, P>& out,
+                                                                     const char* who) {
   static_assert(!std::is_const_v<T>, "dash::copy: cannot write to a const container");
   if (!out.stamp().live()) throw_stale_handle(who);  // before the pattern is touched
-  if (in_last < in_first)
-    throw exception::InvalidArgument(std::string(who) + ": in_last is before in_first");
+  if (in_last < in_first) throw_invalid_argument(who, "in_last is before in_first");
   auto n = typename P::index_type(in_last - in_first);
   if (out.pos() < 0 || std::size_t(out.pos() + n) > std::size_t(out.pattern().size()))
-    throw exception::InvalidArgument(std::string(who) + ": " + std::to_string(n) +
-                                     " elements from global index " + std::to_string(out.pos()) +
-                                     " run past the container's " +
-                                     std::to_string(out.pattern().size()) + " elements");
+    throw_put_past_end(out, std::size_t(n), who);
   return n;
 }
 
@@ -251,8 +262,7 @@ template <bool Get, class T, class P, class Buf>
   if (V* base = mem->shared_base(run.unit)) {  // (the callers checked the memory stamp)
     V* at = base + run.index;
     if (at < buf + n && buf < static_cast<const V*>(at + n))
-      throw exception::InvalidArgument(std::string(who) +
-                                       ": the local buffer overlaps the global range");
+      throw_invalid_argument(who, "the local buffer overlaps the global range");
     if constexpr (Get)
       copy_bytes(buf, at, nbytes);
     else
@@ -265,6 +275,23 @@ template <bool Get, class T, class P, class Buf>
   else
     check_dart(dart_put_blocking(g, buf, nbytes, DART_TYPE_BYTE, DART_TYPE_BYTE), who);
   return true;
+}
+
+// A blocking copy between the checked global range [first, first + n) and buf that
+// copy_one_run did not take: every transfer started, then waited for. Out of line and given
+// the iterator's parts, not the iterator (80 bytes, which the compiler would otherwise keep in
+// memory, stored anew for every small copy), so that the small copies' inline path carries
+// neither its stack frame nor those stores. One-sided.
+template <bool Get, class T, class P, class Buf>
+[[gnu::noinline]] void copy_blocking(const typename GlobIter<T, P>::memory_type* mem,
+                                     const P* pattern, typename P::index_type pos, std::size_t n,
+                                     Buf* buf) {
+  const GlobIter<T, P> first(mem, pattern, pos);
+  const GlobIter<T, P> last = first + typename P::index_type(n);
+  check_no_overlap(first, last, buf, n, "dash::copy");
+  HandleBuffer handles;
+  start_transfers<Get>(first, last, buf, handles);
+  handles.wait("dash::copy");
 }
 
 // Checks the arguments and starts the transfers of a local -> global copy;
@@ -301,10 +328,7 @@ std::remove_const_t<T>* copy(GlobIter<T, P> first, GlobIter<T, P> last,
   internal::check_copy_range(first, last, "dash::copy");
   const std::size_t n = std::size_t(last - first);
   if (n == 0 || internal::copy_one_run<true>(first, n, out, "dash::copy")) return out + n;
-  internal::check_no_overlap(first, last, out, n, "dash::copy");  // (range checked above)
-  internal::HandleBuffer handles;
-  internal::start_transfers<true>(first, last, out, handles);
-  handles.wait("dash::copy");
+  internal::copy_blocking<true, T, P>(first.memory(), &first.pattern(), first.pos(), n, out);
   return out + n;
 }
 
@@ -327,12 +351,9 @@ GlobIter<T, P> copy(const T* in_first, const T* in_last, GlobIter<T, P> out) {
   const auto n = internal::check_put_range(in_first, in_last, out, "dash::copy");
   if (n == 0 || internal::copy_one_run<false>(out, std::size_t(n), in_first, "dash::copy"))
     return out + n;
-  const GlobIter<T, P> out_last = out + n;
-  internal::check_no_overlap(out, out_last, in_first, std::size_t(n), "dash::copy");
-  internal::HandleBuffer handles;
-  internal::start_transfers<false>(out, out_last, in_first, handles);
-  handles.wait("dash::copy");
-  return out_last;
+  internal::copy_blocking<false, T, P>(out.memory(), &out.pattern(), out.pos(), std::size_t(n),
+                                       in_first);
+  return out + n;
 }
 
 namespace internal {

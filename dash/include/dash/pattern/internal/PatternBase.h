@@ -101,13 +101,14 @@ class PatternBase {
   // Owner and offset of global linear index gindex, plus `run`: how many
   // global indices from gindex on (to the end of its block along the
   // fastest-moving dimension) sit at consecutive offsets of the same unit.
-  // Lets iterators walk a run without further lookups.
+  // Lets iterators walk a run without further lookups. Inline: small copies call it once each,
+  // and a call returning the struct through memory costs more than its arithmetic.
   struct local_run_type {
     team_unit_t unit;
     index_type index;
     index_type run;
   };
-  local_run_type local_run(index_type gindex) const {
+  [[gnu::always_inline]] local_run_type local_run(index_type gindex) const {
     constexpr dim_t fast = Arr == ROW_MAJOR ? N - 1 : 0;
     auto c = coords(gindex);
     auto l = derived().local_of_coords(c);
