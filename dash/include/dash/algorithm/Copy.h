@@ -206,7 +206,7 @@ void start_get(const GlobIter<T, P>& first, const GlobIter<T, P>& last, std::rem
   if (n > 0) start_transfers<true>(first, last, out, handles);
 }
 
-// Checks the arguments of a local -> global copy; returns the number of elements.
+// Throws InvalidArgument: n elements from `out` on run past the container. Local.
 template <class T, class P>
 [[noreturn, gnu::noinline, gnu::cold]] void throw_put_past_end(const GlobIter<T, P>& out,
                                                                std::size_t n, const char* who) {
@@ -216,7 +216,8 @@ template <class T, class P>
                                    std::to_string(out.pattern().size()) + " elements");
 }
 
-// Inline, the throws out of line (as check_copy_range).
+// Checks the arguments of a local -> global copy; returns the number of elements. Inline, the
+// throws out of line (as check_copy_range). Local.
 template <class T, class P>
 [[gnu::always_inline]] inline typename P::index_type check_put_range(const T* in_first,
                                                                      const T* in_last,
