@@ -220,21 +220,23 @@ std::vector<std::size_t> random_offsets(std::size_t elems) {
   return offsets;
 }
 
-// The window, rank and displacement of `owner`'s first element through which DART's RMA reaches
-// the array: a raw-MPI baseline on the very window DART uses.
-struct DartWindow {
+// Where raw MPI RMA reaches `owner`'s first element: a window, the rank in it and the byte
+// displacement. The baselines' MPI_Win_allocate window (allocate_window_of) and the very
+// window DART uses for the array (dart_window_of, through dart_gptr_mpi_window).
+struct RmaTarget {
   MPI_Win win = MPI_WIN_NULL;
   int rank = 0;
   MPI_Aint disp = 0;
 };
-DartWindow dart_window_of(int owner) {
+RmaTarget allocate_window_of(int owner) { return {fx.win, owner, 0}; }
+RmaTarget dart_window_of(int owner) {
   Array& arr = *fx.array;
   const Array::iterator first =
       arr.begin() + arr.pattern().global_index(dash::team_unit_t(owner), 0);
-  DartWindow w;
-  if (dart_gptr_mpi_window(first.dart_gptr(), &w.win, &w.rank, &w.disp) != DART_OK)
+  RmaTarget t;
+  if (dart_gptr_mpi_window(first.dart_gptr(), &t.win, &t.rank, &t.disp) != DART_OK)
     throw std::runtime_error("dart_gptr_mpi_window failed");
-  return w;
+  return t;
 }
 
 // What a small-transfer benchmark reaches and how: unit 1's part, or the calling unit's.
@@ -256,7 +258,6 @@ void small_copy_bench(benchmark::State& state, bool remote) {
       arr.begin() + arr.pattern().global_index(dash::team_unit_t(owner), 0);
   double* dst = fx.dst.data();
   const double* src = fx.src.data();
-  MPI_Win win = fx.win;
   auto dash_pass = [&] {
     double* out = dst;
     for (std::size_t off : offsets) {
@@ -274,29 +275,20 @@ void small_copy_bench(benchmark::State& state, bool remote) {
     }
     benchmark::ClobberMemory();
   };
-  auto mpi_pass = [&] {
-    double* out = dst;
-    for (std::size_t off : offsets) {
-      check_mpi(MPI_Get(out, int(kSmallCopyBytes), MPI_BYTE, owner, MPI_Aint(off * sizeof(double)),
-                        int(kSmallCopyBytes), MPI_BYTE, win),
-                "MPI_Get");
-      check_mpi(MPI_Win_flush(owner, win), "MPI_Win_flush");
-      out += n;
-    }
-    benchmark::ClobberMemory();
-  };
-  const DartWindow dw = dart_window_of(owner);
-  auto dart_window_pass = [&] {
-    double* out = dst;
-    for (std::size_t off : offsets) {
-      check_mpi(
-          MPI_Get(out, int(kSmallCopyBytes), MPI_BYTE, dw.rank,
-                  dw.disp + MPI_Aint(off * sizeof(double)), int(kSmallCopyBytes), MPI_BYTE, dw.win),
-          "MPI_Get");
-      check_mpi(MPI_Win_flush(dw.rank, dw.win), "MPI_Win_flush");
-      out += n;
-    }
-    benchmark::ClobberMemory();
+  // MPI_Get + MPI_Win_flush of the same bytes at target t.
+  auto mpi_pass = [&](RmaTarget t) {
+    return [&, t] {
+      double* out = dst;
+      for (std::size_t off : offsets) {
+        check_mpi(
+            MPI_Get(out, int(kSmallCopyBytes), MPI_BYTE, t.rank,
+                    t.disp + MPI_Aint(off * sizeof(double)), int(kSmallCopyBytes), MPI_BYTE, t.win),
+            "MPI_Get");
+        check_mpi(MPI_Win_flush(t.rank, t.win), "MPI_Win_flush");
+        out += n;
+      }
+      benchmark::ClobberMemory();
+    };
   };
   state.SetLabel(std::to_string(kSmallCopies) + " dash::copy(a.begin() + off, +" +
                  std::to_string(n) + ", buf) of " + std::to_string(kSmallCopyBytes) +
@@ -316,8 +308,9 @@ void small_copy_bench(benchmark::State& state, bool remote) {
     }
     benchmark::ClobberMemory();
   };
-  std::vector<Side> baselines = {
-      {"memcpy", memcpy_pass}, {"mpi_get", mpi_pass}, {"mpi_get_dart_window", dart_window_pass}};
+  std::vector<Side> baselines = {{"memcpy", memcpy_pass},
+                                 {"mpi_get", mpi_pass(allocate_window_of(owner))},
+                                 {"mpi_get_dart_window", mpi_pass(dart_window_of(owner))}};
   if (window != nullptr) baselines.push_back({"memcpy_window", window_pass});
   (run_paired)(state, double(kSmallCopies), "copy", dash_pass, baselines);  // (): no ADL
   state.SetBytesProcessed(state.iterations() * kSmallCopies * kSmallCopyBytes);
@@ -337,7 +330,6 @@ void globref_bench(benchmark::State& state, bool remote, bool write) {
   Array& arr = *fx.array;
   const index_t base = arr.pattern().global_index(dash::team_unit_t(owner), 0);
   double* local = fx.src.data();
-  MPI_Win win = fx.win;
   auto dash_pass = [&] {
     double v = 0;
     if (write) {
@@ -358,38 +350,24 @@ void globref_bench(benchmark::State& state, bool remote, bool write) {
     benchmark::DoNotOptimize(v);
     benchmark::ClobberMemory();
   };
-  auto mpi_pass = [&] {
-    double v = 0, x = 0;
-    for (std::size_t off : offsets) {
-      const MPI_Aint disp = MPI_Aint(off * sizeof(double));
-      if (write) {
-        x = double(off);
-        check_mpi(MPI_Put(&x, 1, MPI_DOUBLE, owner, disp, 1, MPI_DOUBLE, win), "MPI_Put");
-      } else {
-        check_mpi(MPI_Get(&x, 1, MPI_DOUBLE, owner, disp, 1, MPI_DOUBLE, win), "MPI_Get");
+  // MPI_Put or MPI_Get + MPI_Win_flush of the same 8 B at target t.
+  auto mpi_pass = [&](RmaTarget t) {
+    return [&, t] {
+      double v = 0, x = 0;
+      for (std::size_t off : offsets) {
+        const MPI_Aint disp = t.disp + MPI_Aint(off * sizeof(double));
+        if (write) {
+          x = double(off);
+          check_mpi(MPI_Put(&x, 1, MPI_DOUBLE, t.rank, disp, 1, MPI_DOUBLE, t.win), "MPI_Put");
+        } else {
+          check_mpi(MPI_Get(&x, 1, MPI_DOUBLE, t.rank, disp, 1, MPI_DOUBLE, t.win), "MPI_Get");
+        }
+        check_mpi(MPI_Win_flush(t.rank, t.win), "MPI_Win_flush");
+        v += x;
       }
-      check_mpi(MPI_Win_flush(owner, win), "MPI_Win_flush");
-      v += x;
-    }
-    benchmark::DoNotOptimize(v);
-    benchmark::ClobberMemory();
-  };
-  const DartWindow dw = dart_window_of(owner);
-  auto dart_window_pass = [&] {
-    double v = 0, x = 0;
-    for (std::size_t off : offsets) {
-      const MPI_Aint disp = dw.disp + MPI_Aint(off * sizeof(double));
-      if (write) {
-        x = double(off);
-        check_mpi(MPI_Put(&x, 1, MPI_DOUBLE, dw.rank, disp, 1, MPI_DOUBLE, dw.win), "MPI_Put");
-      } else {
-        check_mpi(MPI_Get(&x, 1, MPI_DOUBLE, dw.rank, disp, 1, MPI_DOUBLE, dw.win), "MPI_Get");
-      }
-      check_mpi(MPI_Win_flush(dw.rank, dw.win), "MPI_Win_flush");
-      v += x;
-    }
-    benchmark::DoNotOptimize(v);
-    benchmark::ClobberMemory();
+      benchmark::DoNotOptimize(v);
+      benchmark::ClobberMemory();
+    };
   };
   state.SetLabel(std::to_string(kSmallCopies) + (write ? " a[i] = v" : " v += a[i]") +
                  " (GlobRef) at random offsets of " + small_target(remote) +
@@ -399,7 +377,9 @@ void globref_bench(benchmark::State& state, bool remote, bool write) {
                  " + MPI_Win_flush of 8 B on an MPI_Win_allocate window (mpi) and on DART's "
                  "own window (mpi_dart_window)");
   run_paired(state, double(kSmallCopies), write ? "write" : "read", dash_pass,
-             {{"local", local_pass}, {"mpi", mpi_pass}, {"mpi_dart_window", dart_window_pass}});
+             {{"local", local_pass},
+              {"mpi", mpi_pass(allocate_window_of(owner))},
+              {"mpi_dart_window", mpi_pass(dart_window_of(owner))}});
 }
 
 void BM_globref_read_remote(benchmark::State& state) { globref_bench(state, true, false); }

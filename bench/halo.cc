@@ -161,13 +161,17 @@ struct Case {
 
 std::unique_ptr<Case> current;
 
-void BM_halo_jacobi(benchmark::State& state) {
-  const long n = long(state.range(0));
+// The case of side n: the current one, or a new one (the old one freed first). Collective.
+Case& case_of(long n) {
   if (!current || current->n != n) {
     current.reset();
     current = std::make_unique<Case>(n);
   }
-  Case& c = *current;
+  return *current;
+}
+
+void BM_halo_jacobi(benchmark::State& state) {
+  Case& c = case_of(long(state.range(0)));
   bool flip_w = false, flip_b = false, flip_m = false;
   bench::run_paired(
       state, 1, "step",
@@ -187,18 +191,13 @@ void BM_halo_jacobi(benchmark::State& state) {
                      flip_m = !flip_m;
                      c.mpi_step(flip_m ? c.ma : c.mb, flip_m ? c.mb : c.ma);
                    }}});
-  state.counters["n"] = double(n);
+  state.counters["n"] = double(c.n);
 }
 
 // The dash::copy version: copy_async of the halo rows overlapping the interior rows, against
 // the same with blocking copies and the hand-written MPI version.
 void BM_halo_copy(benchmark::State& state) {
-  const long n = long(state.range(0));
-  if (!current || current->n != n) {
-    current.reset();
-    current = std::make_unique<Case>(n);
-  }
-  Case& c = *current;
+  Case& c = case_of(long(state.range(0)));
   bool flip_o = false, flip_b = false, flip_m = false;
   bench::run_paired(state, 1, "step",
                     bench::Side{"copy_async",
@@ -215,7 +214,7 @@ void BM_halo_copy(benchmark::State& state) {
                                    flip_m = !flip_m;
                                    c.mpi_step(flip_m ? c.ma : c.mb, flip_m ? c.mb : c.ma);
                                  }}});
-  state.counters["n"] = double(n);
+  state.counters["n"] = double(c.n);
 }
 
 // A fixed number of iterations per size, the same on every unit (the step is collective).

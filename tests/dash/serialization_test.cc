@@ -237,6 +237,19 @@ TEST(BufferStock, LargeBytesAreReusedSmallAndHugeOnesAreNot) {
     huge.reserve(BufferStock::kMaxBytes + 1);
   }
   EXPECT_EQ(BufferStock::kept_bytes(), kept) << "a buffer over the limit was kept";
+  // The byte limit: a buffer that would take the stock past kMaxBytes makes the oldest go.
+  EmptyStock();
+  const std::size_t big = BufferStock::kMaxBytes / 2 + mib;
+  char* older = static_cast<char*>(std::malloc(big));  // never touched: no memory used
+  char* newer = static_cast<char*>(std::malloc(big));
+  ASSERT_NE(older, nullptr);
+  ASSERT_NE(newer, nullptr);
+  BufferStock::give(older, big);
+  BufferStock::give(newer, big);
+  EXPECT_EQ(BufferStock::kept_bytes(), big);
+  BufferStock::Buffer left = BufferStock::take(big);
+  EXPECT_EQ(left.data, newer) << "the newer buffer stays, the older one goes";
+  std::free(left.data);
 }
 
 }  // namespace

@@ -59,22 +59,18 @@ class BufferStock {
       std::free(data);
       return;
     }
-    boost::container::static_vector<char*, kMaxBuffers + 1> drop;
+    boost::container::static_vector<char*, kMaxBuffers> drop;
     {
       BufferStock& s = get();
       std::lock_guard<std::mutex> lock(s.mutex_);
-      if (s.kept_.size() == kMaxBuffers) {
+      // Room for one more buffer and for its bytes (capacity <= kMaxBytes: an empty stock has).
+      while (s.kept_.size() == kMaxBuffers || s.bytes_ + capacity > kMaxBytes) {
         drop.push_back(s.kept_.front().data);
         s.bytes_ -= s.kept_.front().capacity;
         s.kept_.erase(s.kept_.begin());
       }
       s.kept_.push_back(Buffer{data, capacity});
       s.bytes_ += capacity;
-      while (s.bytes_ > kMaxBytes) {
-        drop.push_back(s.kept_.front().data);
-        s.bytes_ -= s.kept_.front().capacity;
-        s.kept_.erase(s.kept_.begin());
-      }
     }
     for (char* d : drop) std::free(d);
   }
