@@ -113,11 +113,12 @@ inline bool core_per_unit() {
 // overrides. Collective over MPI_COMM_WORLD.
 inline std::string idle_mode() {
   const char* forced = std::getenv("DASH_BENCH_IDLE");
-  if (forced && (std::strcmp(forced, "spin") == 0 || std::strcmp(forced, "sleep") == 0)) {
-    core_per_unit();  // stays collective
+  const bool spare_cores = core_per_unit();  // collective: called on every unit
+  if (forced && (std::strcmp(forced, "spin") == 0 || std::strcmp(forced, "sleep") == 0))
     return forced;
-  }
-  return core_per_unit() ? "spin" : "sleep";
+  if (forced && *forced != '\0')
+    std::fprintf(stderr, "DASH_BENCH_IDLE='%s' is not spin or sleep: choosing by cores\n", forced);
+  return spare_cores ? "spin" : "sleep";
 }
 
 // A barrier over MPI_COMM_WORLD that tests without pause: the waiting unit keeps its core
