@@ -46,7 +46,7 @@ if [[ -n ${DASH_SANITIZE:-} ]]; then
   unset DASH_SANITIZE
 fi
 "$here/setup.sh"
-"$here/build.sh"
+DASH_BUILD_BENCH=ON "$here/build.sh"
 bench_dir="$(dash_build_dir)/bench"
 results="$DASH_ROOT/bench/results"
 mkdir -p "$results"
