@@ -341,14 +341,20 @@ class StencilOperatorInner : public internal::StencilCells<T, N, StencilSpecT> {
     const long stride = space_->strides[N - 1];
     const long base = space_->base;
     T* data = space_->block ? space_->block->data() : nullptr;
+    // A copy the compiler knows no store through dst can change.
+    const StencilOffsets_t offsets = space_->offsets;
     for (iterator it = first; it < last;) {
       const long run = std::min<long>(it.row_remaining(), long(last - it));
-      long off = it.lpos() - base;
+      const long off = it.lpos() - base;
       T* center = data + off;
       U* center_dst = dst + base + off;
-      long offset = base + off;
-      for (long j = 0; j < run; ++j, center += stride, center_dst += stride, offset += stride)
-        op(center, center_dst, offset, space_->offsets);
+      const long offset = base + off;
+      if (stride == 1) {  // rows in memory order (row-major): a loop the compiler vectorises
+        for (long j = 0; j < run; ++j) op(center + j, center_dst + j, offset + j, offsets);
+      } else {
+        for (long j = 0; j < run; ++j) op(center + j * stride, center_dst + j * stride,
+                                          offset + j * stride, offsets);
+      }
       it += run;
     }
   }
