@@ -352,8 +352,8 @@ class StencilOperatorInner : public internal::StencilCells<T, N, StencilSpecT> {
       if (stride == 1) {  // rows in memory order (row-major): a loop the compiler vectorises
         for (long j = 0; j < run; ++j) op(center + j, center_dst + j, offset + j, offsets);
       } else {
-        for (long j = 0; j < run; ++j) op(center + j * stride, center_dst + j * stride,
-                                          offset + j * stride, offsets);
+        for (long j = 0; j < run; ++j)
+          op(center + j * stride, center_dst + j * stride, offset + j * stride, offsets);
       }
       it += run;
     }
