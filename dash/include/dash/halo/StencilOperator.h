@@ -349,7 +349,7 @@ class StencilOperatorInner : public internal::StencilCells<T, N, StencilSpecT> {
       T* center = data + off;
       U* center_dst = dst + base + off;
       const long offset = base + off;
-      if (stride == 1) {  // rows in memory order (row-major): a loop the compiler vectorises
+      if (stride == 1) {  // rows in memory order (row-major): indexed, no pointer bumps per cell
         for (long j = 0; j < run; ++j) op(center + j, center_dst + j, offset + j, offsets);
       } else {
         for (long j = 0; j < run; ++j)
