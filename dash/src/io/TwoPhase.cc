@@ -709,11 +709,8 @@ bool writes_directly(dart_team_t team, const std::vector<Run>& runs, std::uint64
   if (settings.aggregators > 0 || settings.tier != "auto" || settings.persistent ||
       settings.subfiling > 0 || settings.burst_buffer)
     return false;
-  // Units sharing a node: one writer per node (an aggregator) is faster than
-  // several writing into one file (measured: README "Writes without aggregation").
-  std::vector<int> nodes = unit_nodes(team);
-  std::sort(nodes.begin(), nodes.end());
-  if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end()) return false;
+  // Whether units share a node does not matter: two units of one node writing their own
+  // pieces beat one aggregator writing both (measured: README "Writes without aggregation").
   int mine = 1, all = 0;  // every run of this unit one piece of at least a chunk
   for (const Run& r : runs)
     if (r.count != 1 || r.len < chunk) mine = 0;
