@@ -35,9 +35,9 @@
 // With the burst buffer (IoSettings::burst_buffer) a save returns once the
 // data sits in node-local files and drains to path in the background until
 // dash::io::drain; loads before that read the node-local copy (README:
-// "Burst buffer"). IoSettings::aggregation = "off" (or "auto" with one unit
-// per node and large pieces) writes without aggregators (README: "Writes
-// without aggregation").
+// "Burst buffer"). IoSettings::aggregation = "off" (or "auto" when every
+// unit's pieces are contiguous runs of at least a chunk) writes without
+// aggregators (README: "Writes without aggregation").
 // The target must be a file system every aggregator reaches with POSIX
 // I/O (a parallel file system on a cluster, any on one node).
 //
