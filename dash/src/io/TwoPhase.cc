@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <future>
+#include <thread>
 #include <utility>
 
 #include "io/TierMemory.h"
@@ -733,6 +734,24 @@ Plan direct_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk
   return p;
 }
 
+namespace {
+
+// The barrier at the end of a unit's writes: waits by sleeping between polls, since a unit
+// that spins there (MPICH, or DART_WAIT=spin) takes a core from the kernel work of the units
+// still writing; an I/O phase lasts milliseconds, so the sleeps cost nothing. Collective.
+void io_barrier(dart_team_t team, const std::string& who) {
+  dart_handle_t barrier = DART_HANDLE_NULL;
+  check_io(dart_ibarrier(team, &barrier), who + ": dart_ibarrier");
+  for (;;) {
+    std::int32_t done = 0;
+    check_io(dart_test(&barrier, &done), who + ": dart_test");
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+}  // namespace
+
 void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
                    std::uint64_t data_offset, const std::vector<Run>& runs,
                    std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
@@ -763,7 +782,14 @@ void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::strin
       }
     }
   });
-  check_io(dart_barrier(team), w + ": dart_barrier");  // every piece written
+  // Each unit syncs its own writes while the others still write (the commit's sync then
+  // finds nothing left to do), then waits for them without spinning.
+  if (!failure.own())
+    captured(failure, [&] {
+      const std::string error = file.sync();
+      if (!error.empty()) fail(w + ": " + error);
+    });
+  io_barrier(team, w);  // every piece written and synced
   const int me = team_myid(team);
   if (me == 0)
     captured(failure, [&] {
