@@ -626,6 +626,24 @@ int subfile_count(dart_team_t team, const Plan& plan, int subfiling) {
   return std::max(1, std::min((n + subfiling - 1) / subfiling, int(plan.aggregators.size())));
 }
 
+namespace {
+
+// A barrier that waits for other units' writes: it sleeps between polls, since a unit that
+// spins there (MPICH, or DART_WAIT=spin) takes a core from the kernel work of the units still
+// writing; writes take milliseconds, so the sleeps cost nothing. Collective.
+void io_barrier(dart_team_t team, const std::string& who) {
+  dart_handle_t barrier = DART_HANDLE_NULL;
+  check_io(dart_ibarrier(team, &barrier), who + ": dart_ibarrier");
+  for (;;) {
+    std::int32_t done = 0;
+    check_io(dart_test(&barrier, &done), who + ": dart_test");
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+}  // namespace
+
 void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
                   std::uint64_t data_offset, const std::vector<Run>& runs, bool zero_gaps,
                   std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
@@ -670,7 +688,7 @@ void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string
       check_io(dart_flush_all(buffers.gptr), w + ": dart_flush_all");
     });
     collect(writing, failure);  // the other buffer is free for round r + 1 after the barrier
-    check_io(dart_barrier(team), w + ": dart_barrier");
+    io_barrier(team, w);
     if (plan.mine < 0 || failure.any()) continue;
     const std::uint64_t c = plan.first[std::size_t(plan.mine)] + r;
     if (c >= plan.first[std::size_t(plan.mine) + 1]) continue;
@@ -689,7 +707,7 @@ void write_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string
     });
   }
   collect(writing, failure);
-  check_io(dart_barrier(team), w + ": dart_barrier");  // nobody uses the buffers any more
+  io_barrier(team, w);  // nobody uses the buffers any more
 }
 
 bool writes_directly(dart_team_t team, const std::vector<Run>& runs, std::uint64_t chunk,
@@ -733,24 +751,6 @@ Plan direct_plan(dart_team_t team, std::uint64_t data_bytes, std::uint64_t chunk
   p.tier = "none";
   return p;
 }
-
-namespace {
-
-// The barrier at the end of a unit's writes: waits by sleeping between polls, since a unit
-// that spins there (MPICH, or DART_WAIT=spin) takes a core from the kernel work of the units
-// still writing; an I/O phase lasts milliseconds, so the sleeps cost nothing. Collective.
-void io_barrier(dart_team_t team, const std::string& who) {
-  dart_handle_t barrier = DART_HANDLE_NULL;
-  check_io(dart_ibarrier(team, &barrier), who + ": dart_ibarrier");
-  for (;;) {
-    std::int32_t done = 0;
-    check_io(dart_test(&barrier, &done), who + ": dart_test");
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
-}
-
-}  // namespace
 
 void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::string& path,
                    std::uint64_t data_offset, const std::vector<Run>& runs,
