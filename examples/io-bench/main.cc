@@ -74,6 +74,9 @@ const char* const kUsage =
     "Options also take the form --option=VALUE. The file is <dir>/io-bench-<layout>.bin.\n"
     "Unit 0 prints the run and, last, 'bandwidth_GBps=<x> tier=<chosen>\n"
     "aggregators=<a> checksum=<hex>': all units' bytes over the time of the slowest unit\n"
+    "(tier: dash::io's choice; with --via mpiio or hdf5 the library's own buffering,\n"
+    "tier=mpiio or tier=hdf5, and aggregators= the cb_nodes MPI reports for the file,\n"
+    "0 where it reports none, as OpenMPI's OMPIO)\n"
     "(workflow: twice the bytes, write and read), and a checksum of the file's bytes as\n"
     "they are in memory after the mode (the same for a write and a read of that file,\n"
     "and for every via, unit count and aggregator count). A read that finds other bytes\n"
@@ -237,8 +240,20 @@ void check(int rc, const std::string& what) {
   throw examples::UsageError(what + ": " + std::string(text, std::size_t(n)));
 }
 
-// MPI-IO, one collective call per piece (every unit has as many).
-void mpiio(const Options& o, const std::string& path, const Share& s, bool write) {
+// The aggregator count MPI reports for an open file (ROMIO's cb_nodes hint), 0 if none.
+int reported_cb_nodes(MPI_File f) {
+  MPI_Info info;
+  if (MPI_File_get_info(f, &info) != MPI_SUCCESS) return 0;
+  char value[32] = "";
+  int found = 0;
+  MPI_Info_get(info, "cb_nodes", int(sizeof value) - 1, value, &found);
+  MPI_Info_free(&info);
+  return found ? std::atoi(value) : 0;
+}
+
+// MPI-IO, one collective call per piece (every unit has as many); returns the aggregator
+// count MPI reports for the file (0 if none).
+int mpiio(const Options& o, const std::string& path, const Share& s, bool write) {
   MPI_Info info = MPI_INFO_NULL;
   if (o.aggregators > 0) {
     MPI_Info_create(&info);
@@ -250,6 +265,7 @@ void mpiio(const Options& o, const std::string& path, const Share& s, bool write
                     write ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY, info, &f);
   if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   check(rc, "MPI_File_open '" + path + "'");
+  const int cb_nodes = reported_cb_nodes(f);
   for (const dash::io::Piece& p : s.pieces) {
     if (write)
       check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
@@ -262,6 +278,7 @@ void mpiio(const Options& o, const std::string& path, const Share& s, bool write
   }
   if (write) check(MPI_File_sync(f), "MPI_File_sync");
   check(MPI_File_close(&f), "MPI_File_close");
+  return cb_nodes;
 }
 
 int run(const Options& o) {
@@ -275,11 +292,11 @@ int run(const Options& o) {
   settings.explain = o.explain;
   // The seed's workflow: written through a node-local tier, read back from it.
   settings.burst_buffer = o.mode == Mode::workflow;
-  std::string tier = "dram";  // MPI-IO's collective buffers are in memory
-  // dash: what the last call reports (0 for a write without aggregation).
-  int aggregators = o.via == Via::dash    ? dash::io::aggregator_count(dash::Team::All(), settings)
-                    : o.via == Via::mpiio ? o.aggregators
-                                          : 0;
+  // dash: what the last call reports (tier=none aggregators=0 for a write without
+  // aggregation); mpiio, hdf5: the library buffers as it does, not a tier dash::io chose.
+  std::string tier = kVias[int(o.via)];
+  int aggregators =
+      o.via == Via::dash ? dash::io::aggregator_count(dash::Team::All(), settings) : 0;
   if (me == 0)
     std::printf("io-bench: %d units, layout %s, %" PRIu64 " bytes in all, mode %s via %s, %s\n",
                 units, kLayouts[int(o.layout)], s.total, kModes[int(o.mode)], kVias[int(o.via)],
@@ -311,7 +328,7 @@ int run(const Options& o) {
     } else {
       if (write && me == 0) dash::io::remove(path);  // a new file, as dash::io writes
       MPI_Barrier(MPI_COMM_WORLD);
-      mpiio(o, path, s, write);
+      aggregators = mpiio(o, path, s, write);
     }
   };
   MPI_Barrier(MPI_COMM_WORLD);
