@@ -24,11 +24,27 @@ STANDARD_KEYS = {
 
 
 def load_runs(path):
-    """Benchmark entries of one JSON file: medians when repetitions ran, else every run."""
+    """Benchmark entries of one JSON file: medians where repetitions ran (each with the lowest
+    and highest value of every ratio over its repetitions, as ratio_range), else every run."""
     data = json.loads(path.read_text())
     runs = data.get("benchmarks", [])
-    medians = [r for r in runs if r.get("aggregate_name") == "median"]
-    return data.get("context", {}), medians or [r for r in runs if r.get("run_type") != "aggregate"]
+    repeated = {r.get("run_name") for r in runs if r.get("aggregate_name") == "median"}
+    chosen = []
+    for run in runs:
+        if run.get("run_name") in repeated:
+            if run.get("aggregate_name") != "median":
+                continue
+            run = dict(run)
+            singles = [r for r in runs if r.get("run_name") == run["run_name"]
+                       and r.get("run_type") != "aggregate"]
+            run["ratio_range"] = {
+                key: (min(r[key] for r in singles), max(r[key] for r in singles))
+                for key in run if key.startswith("ratio_vs_")
+                and all(isinstance(r.get(key), (int, float)) for r in singles)}
+        elif run.get("run_type") == "aggregate":
+            continue
+        chosen.append(run)
+    return data.get("context", {}), chosen
 
 
 NANOSECONDS_PER = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -77,9 +93,15 @@ TIME_SUFFIXES = ("real_time", "manual_time", "process_time")
 
 def name_parts(name):
     """A run name's parts without the suffixes Google Benchmark appends (time kind, a fixed
-    'iterations:N' as set by benchmarks that must run the same count on every unit)."""
-    return [p for p in name.split("/")
-            if p not in TIME_SUFFIXES and not p.startswith("iterations:")]
+    'iterations:N' as set by benchmarks that must run the same count on every unit,
+    'repeats:N' and the aggregate's '_median')."""
+    parts = []
+    for p in name.split("/"):
+        if p.endswith("_median"):
+            p = p[:-len("_median")]
+        if p not in TIME_SUFFIXES and not p.startswith(("iterations:", "repeats:")):
+            parts.append(p)
+    return parts
 
 
 def argument_of(name):
@@ -138,13 +160,20 @@ def ratio_tables(runs):
                     ns = run.get(f"{base}_ns_per_{item}")
                     ratio = run.get(f"ratio_vs_{base}")
                     cells.append(f"{ns:.3g}" if isinstance(ns, (int, float)) else "")
-                    cells.append(f"{ratio:.3f}" if isinstance(ratio, (int, float)) else "")
+                    low_high = run.get("ratio_range", {}).get(f"ratio_vs_{base}")
+                    if not isinstance(ratio, (int, float)):
+                        cells.append("")
+                    elif low_high:
+                        cells.append(f"{ratio:.3f} ({low_high[0]:.2f}–{low_high[1]:.2f})")
+                    else:
+                        cells.append(f"{ratio:.3f}")
             lines.append("| " + " | ".join(cells) + " |")
         sections.append("\n".join(lines))
     if not sections:
         return ""
     intro = ("Ratios: time(dash) / time(baseline), both measured interleaved in the same "
-             "benchmark (1.000 = as fast, 2.000 = twice as slow).")
+             "benchmark (1.000 = as fast, 2.000 = twice as slow). Where a benchmark ran "
+             "repeatedly: the median over the repetitions (lowest–highest in brackets).")
     return "\n\n".join([intro] + sections)
 
 
