@@ -170,6 +170,62 @@ TEST(OocLocalArrayFile, DirectIo_WhereTheFileSystemAllowsIt) {
   dash::ooc::remove_spill_directory();
 }
 
+// read_part: only the 64 KiB pieces holding the bytes are read (and
+// checked); the last pieces read are reused; queued and never-written
+// regions need no read; bad ranges and damage are reported.
+TEST(OocLocalArrayFile, ReadPart_ReadsOnlyThePiecesItTouches) {
+  constexpr std::size_t kPiece = 64 << 10, kSize = 300 << 10;  // pieces 0-3 full, 4 of 44 KiB
+  LocalArrayFile file(FileName("laf-part"), {{0, kSize}, {1, 10}});
+  EXPECT_TRUE(file.reads_parts());
+  char got[32];
+  ASSERT_TRUE(file.read_part(0, 100, 20, got));
+  for (char c : std::string(got, 20)) EXPECT_EQ(c, 0) << "a region never written is zero";
+  const Bytes data = Filled(kSize, 1);
+  file.put(0, Filled(kSize, 1));
+  ASSERT_TRUE(file.read_part(0, 1000, 10, got));  // queued or written: the same bytes
+  EXPECT_EQ(std::memcmp(got, data.data() + 1000, 10), 0);
+  file.put(0, Filled(kSize, 1));  // forgets the pieces that read may have kept
+  file.flush();
+  struct Case {
+    std::size_t offset, n, read;  // read: bytes the file must give for it
+  };
+  for (const Case& c : {Case{0, 8, kPiece}, Case{kPiece - 6, 20, 2 * kPiece},
+                        Case{kSize - 10, 10, kSize - 4 * kPiece},
+                        Case{kSize - 5, 5, 0},  // the same pieces as before: not read again
+                        Case{3 * kPiece, 0, 0}}) {
+    SCOPED_TRACE("bytes " + std::to_string(c.offset) + " + " + std::to_string(c.n));
+    const auto before = file.counters().bytes_read;
+    ASSERT_TRUE(file.read_part(0, c.offset, c.n, got));
+    EXPECT_EQ(std::memcmp(got, data.data() + c.offset, c.n), 0);
+    EXPECT_EQ(file.counters().bytes_read - before, c.read);
+  }
+  EXPECT_THROW(file.read_part(0, kSize, 1, got), dash::exception::InvalidArgument);
+  EXPECT_THROW(file.read_part(0, kSize - 1, 2, got), dash::exception::InvalidArgument);
+  EXPECT_THROW(file.read_part(2, 0, 1, got), dash::exception::InvalidArgument);
+  // A changed byte in piece 1: parts in other pieces still read, parts in it do not.
+  const int fd = open(file.path().c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  const char junk = 0x5a;
+  ASSERT_EQ(pwrite(fd, &junk, 1, off_t(kPiece + 10)), 1);
+  close(fd);
+  ASSERT_TRUE(file.read_part(0, 2 * kPiece, 16, got));
+  EXPECT_EQ(std::memcmp(got, data.data() + 2 * kPiece, 16), 0);
+  try {
+    file.read_part(0, kPiece + 100, 4, got);
+    ADD_FAILURE() << "a changed byte went unnoticed";
+  } catch (const dash::exception::RuntimeError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(file.path()), std::string::npos) << what;
+    EXPECT_NE(what.find("region 0"), std::string::npos) << what;
+    EXPECT_NE(what.find("checksum mismatch in bytes 65536 to 131072"), std::string::npos) << what;
+  }
+  EXPECT_THROW(file.take(0), dash::exception::RuntimeError);
+  file.put(0, Filled(kSize, 2));  // written anew: fine again, and not served from the old pieces
+  file.flush();
+  ASSERT_TRUE(file.read_part(0, kSize - 5, 5, got));
+  EXPECT_EQ(std::memcmp(got, Filled(kSize, 2).data() + kSize - 5, 5), 0);
+}
+
 long Start(const Coords& g) { return (g[0] * 131 + g[1] * 7) % 1009 - 500; }
 
 using OocMatrix = dash::ooc::Matrix<long, 2>;
@@ -437,6 +493,56 @@ TEST(OocMatrix, HaloExchangeReadsEachSlabOnceAndWritesNothing) {
     });
   }
   EXPECT_EQ(m.counters().bytes_written, before.bytes_written) << "read slabs were written back";
+  dash::barrier();
+}
+
+// Slabs out of memory whose neighbours are only above and below them send
+// their end rows read from the file, not the slab: for slabs of 256 KiB, one
+// 64 KiB piece per end with a neighbour. Changed slabs whose writes are
+// still queued send what they hold now.
+TEST(OocMatrix, HaloExchangeReadsOnlyTheEndRowsOfSlabsOutOfMemory) {
+  using Block = dash::bp::ContainerBlock<long, 2>;
+  const long rows = 128 * long(dash::size()), cols = 1024;  // rows of 8 KiB, 32 per slab
+  OocMatrix m(dash::SizeSpec<2>(rows, cols), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+              dash::Team::All(), 4);
+  m.generate(Start);
+  auto changed = [](const Coords& g) { return 3 * Start(g) + 1; };
+  {
+    auto master = dash::bp::of(m, {1, false, {false, false}}, 1);
+    ASSERT_TRUE(master.reads_payload_parts());
+    master.foreach ([&](Block& b, dash::bp::Proxy&) {
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j)
+          b(i, j) = changed({b.box().min[0] + i, b.box().min[1] + j});
+    });
+    auto check_halos = [&] {
+      long wrong = 0;
+      master.foreach_shell([&](Block& b, dash::bp::Proxy&) {
+        const auto& box = b.box();
+        for (long j = 0; j < b.extent(1); ++j) {
+          if (box.min[0] > 0) wrong += b(-1, j) != changed({box.min[0] - 1, j});
+          if (box.max[0] < rows) wrong += b(b.extent(0), j) != changed({box.max[0], j});
+        }
+      });
+      return wrong;
+    };
+    dash::bp::exchange_halos(master);  // the evicted slabs' writes may still be queued
+    EXPECT_EQ(check_halos(), 0);
+    m.file()->flush();
+    std::uint64_t expected = 0, local = 0;
+    master.foreach_shell([&](Block& b, dash::bp::Proxy&) {
+      local += std::uint64_t(b.box().size()) * sizeof(long);
+      if (b.payload_resident()) return;
+      expected += (b.neighbor(Block::direction_index({-1, 0})) >= 0 ? 64u << 10 : 0) +
+                  (b.neighbor(Block::direction_index({1, 0})) >= 0 ? 64u << 10 : 0);
+    });
+    const auto before = m.counters();
+    dash::bp::exchange_halos(master);
+    const auto after = m.counters();
+    EXPECT_EQ(after.bytes_read - before.bytes_read, expected) << "of " << local << " local bytes";
+    EXPECT_EQ(after.bytes_written, before.bytes_written);
+    EXPECT_EQ(check_halos(), 0);
+  }
   dash::barrier();
 }
 

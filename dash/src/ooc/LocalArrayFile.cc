@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/container/flat_map.hpp>
 #include <cerrno>
 #include <condition_variable>
@@ -24,6 +25,17 @@ namespace {
 
 constexpr std::size_t kAlign = 4096;
 constexpr int kMaxQueuedWrites = 2;
+// A region's checksums cover pieces of this many bytes (the last one shorter), so a part of a
+// region reads and verifies only the pieces it touches. A multiple of kAlign.
+constexpr std::size_t kPiece = std::size_t(64) << 10;
+
+// The checksum of each piece of `n` bytes at `data`.
+std::vector<std::uint64_t> piece_checksums(const char* data, std::size_t n) {
+  std::vector<std::uint64_t> sums((n + kPiece - 1) / kPiece);
+  for (std::size_t p = 0; p < sums.size(); ++p)
+    sums[p] = detail::checksum64(data + p * kPiece, std::min(kPiece, n - p * kPiece));
+  return sums;
+}
 
 std::string errno_text(int e) { return std::strerror(e); }
 
@@ -41,8 +53,9 @@ dash::bp::Bytes aligned_bytes(std::size_t n, bool zero) {
 struct LocalArrayFile::State {
   enum Phase { idle, write_queued, writing, write_failed, reading, read_done };
   struct Region {
-    std::uint64_t offset = 0, size = 0, checksum = 0;
-    bool written = false;  // false: still the zeros the file was made with
+    std::uint64_t offset = 0, size = 0;
+    std::vector<std::uint64_t> checksums;  // one per kPiece bytes, as last written
+    bool written = false;                  // false: still the zeros the file was made with
     Phase phase = idle;
     dash::bp::Bytes bytes;        // write_*: the data; read_done: what was read
     std::string error;            // read_done: why the read failed (empty: fine)
@@ -61,6 +74,10 @@ struct LocalArrayFile::State {
   int queued_writes = 0;
   std::string unreported;             // the first failed write not yet thrown
   std::vector<dash::bp::Bytes> pool;  // recycled buffers
+  // The pieces read_part read last (region part_key, from byte part_first on): a slab's two
+  // end rows often lie in the same pieces. Dropped when the region is put again.
+  std::uint64_t part_key = ~std::uint64_t(0), part_first = 0;
+  dash::bp::Bytes part;
   dash::bp::SpillCounters counters;
   // Two I/O threads: a slab's write-back and the next slab's read reach the device together.
   std::thread threads[2];
@@ -112,22 +129,33 @@ struct LocalArrayFile::State {
     return aligned_bytes(n, false);
   }
 
+  // Reads bytes [from, from + n) of region r into `to` and checks the pieces they make up
+  // against r.checksums; returns the error (empty: fine). `from` starts a piece, n ends one
+  // or the region; `to` has room for padded(n) bytes, page-aligned if direct.
+  std::string read_pieces(const Region& r, std::uint64_t from, std::size_t n, char* to) const {
+    std::size_t done = 0;
+    const std::size_t ask = padded(n);
+    while (done < n) {
+      const ssize_t got = pread(fd, to + done, ask - done, off_t(r.offset + from + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return "read failed: " + errno_text(errno);
+      if (got == 0)
+        return "the file ends after " + std::to_string(r.offset + from + done) +
+               " bytes (truncated)";
+      done += std::size_t(got);
+    }
+    for (std::size_t at = 0; at < n; at += kPiece)
+      if (detail::checksum64(to + at, std::min(kPiece, n - at)) !=
+          r.checksums[std::size_t((from + at) / kPiece)])
+        return "checksum mismatch in bytes " + std::to_string(from + at) + " to " +
+               std::to_string(from + at + std::min(kPiece, n - at)) +
+               " (the file was changed or damaged)";
+    return std::string();
+  }
   // Reads region r into `to` (r.size bytes) and checks it; returns the error (empty: fine).
   // `to` has room for padded(r.size) bytes, page-aligned if direct.
   std::string read_region(const Region& r, char* to) const {
-    std::size_t done = 0;
-    const std::size_t ask = padded(r.size);
-    while (done < r.size) {
-      const ssize_t n = pread(fd, to + done, ask - done, off_t(r.offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return "read failed: " + errno_text(errno);
-      if (n == 0)
-        return "the file ends after " + std::to_string(r.offset + done) + " bytes (truncated)";
-      done += std::size_t(n);
-    }
-    if (detail::checksum64(to, r.size) != r.checksum)
-      return "checksum mismatch (the file was changed or damaged)";
-    return std::string();
+    return read_pieces(r, 0, std::size_t(r.size), to);
   }
   std::string write_region(const Region& r) const {
     if (r.inject_failure) return errno_text(ENOSPC) + " (injected by DASH_OOC_TEST_FAIL_WRITE)";
@@ -162,12 +190,12 @@ struct LocalArrayFile::State {
       if (r.phase == write_queued) {
         r.phase = writing;
         lock.unlock();
-        const std::uint64_t sum = detail::checksum64(r.bytes.data(), r.size);
+        std::vector<std::uint64_t> sums = piece_checksums(r.bytes.data(), std::size_t(r.size));
         const std::string error = write_region(r);
         lock.lock();
         --queued_writes;
         if (error.empty()) {
-          r.checksum = sum;
+          r.checksums = std::move(sums);
           r.written = true;
           r.phase = idle;
           counters.bytes_written += r.size;
@@ -264,6 +292,7 @@ void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {
             r.phase == State::write_failed) &&
            s.queued_writes < kMaxQueuedWrites;
   });
+  if (key == s.part_key) s.part_key = ~std::uint64_t(0);
   r.bytes = std::move(bytes);
   r.error.clear();
   r.inject_failure = s.fail_write > 0 && ++s.puts == s.fail_write;
@@ -307,7 +336,7 @@ dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
   }
   if (!r.written) return aligned_bytes(std::size_t(r.size), true);
   dash::bp::Bytes bytes = s.buffer(std::size_t(r.size));
-  const State::Region copy{r.offset, r.size, r.checksum, true, State::idle, {}, {}, false};
+  const State::Region copy{r.offset, r.size, r.checksums, true, State::idle, {}, {}, false};
   lock.unlock();
   const std::string error = s.read_region(copy, bytes.data());
   lock.lock();
@@ -316,6 +345,51 @@ dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
                                   error);
   s.counters.bytes_read += r.size;
   return bytes;
+}
+
+bool LocalArrayFile::read_part(std::uint64_t key, std::uint64_t offset, std::size_t n, char* out) {
+  State& s = *state_;
+  std::unique_lock<std::mutex> lock(s.mutex);
+  s.throw_unreported();
+  State::Region& r = s.region(key, "read_part");
+  if (offset > r.size || n > r.size - offset)
+    throw exception::InvalidArgument("dash::ooc::LocalArrayFile::read_part: bytes " +
+                                     std::to_string(offset) + " to " + std::to_string(offset + n) +
+                                     " of " + s.where(key, r));
+  if (n == 0) return true;
+  // A read in flight finishes first; bytes waiting to be written, or read ahead, are copied.
+  s.changed.wait(lock, [&] { return r.phase != State::reading; });
+  if (r.phase == State::read_done && !r.error.empty())
+    throw exception::RuntimeError("dash::ooc::LocalArrayFile: reading " + s.where(key, r) + ": " +
+                                  r.error);
+  if (r.phase != State::idle) {  // write_queued, writing, write_failed, read_done
+    std::memcpy(out, r.bytes.data() + offset, n);
+    return true;
+  }
+  if (!r.written) {
+    std::memset(out, 0, n);
+    return true;
+  }
+  const std::uint64_t first = offset / kPiece * kPiece;
+  const std::size_t span = std::size_t(
+      std::min<std::uint64_t>(r.size, (offset + n + kPiece - 1) / kPiece * kPiece) - first);
+  if (key == s.part_key && first == s.part_first && span == s.part.size()) {
+    std::memcpy(out, s.part.data() + (offset - first), n);
+    return true;
+  }
+  dash::bp::Bytes bytes = s.buffer(span);
+  const State::Region copy{r.offset, r.size, r.checksums, true, State::idle, {}, {}, false};
+  lock.unlock();
+  const std::string error = s.read_pieces(copy, first, span, bytes.data());
+  if (error.empty()) std::memcpy(out, bytes.data() + (offset - first), n);
+  lock.lock();
+  if (!error.empty())
+    throw exception::RuntimeError("dash::ooc::LocalArrayFile: reading " + s.where(key, r) + ": " +
+                                  error);
+  s.counters.bytes_read += span;
+  s.part = std::move(bytes);
+  s.part_key = key, s.part_first = first;
+  return true;
 }
 
 void LocalArrayFile::recycle(dash::bp::Bytes bytes) {

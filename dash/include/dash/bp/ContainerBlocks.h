@@ -39,6 +39,9 @@
 // | b(i...)         | local, O(N), no bounds check                            |
 // | exchange_halos  | collective over the matrix's team: one Master exchange, |
 // |                 | the halo cells moved once, copied into send buffers     |
+// |                 | (out-of-core slabs out of memory whose neighbours need  |
+// |                 | only their end rows: those rows read from the file, not |
+// |                 | the slab)                                               |
 #ifndef DASH__BP__CONTAINER_BLOCKS_H_
 #define DASH__BP__CONTAINER_BLOCKS_H_
 
@@ -50,6 +53,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/container/flat_set.hpp>
 #include <climits>
 #include <memory>
 #include <string>
@@ -228,16 +232,43 @@ class ContainerBlock {
   // row-major: the last `width` cells along dimensions where k points up,
   // the first `width` where it points down. Local; allocates.
   std::vector<T> outgoing_slab(int k) const {
-    const direction_type s = direction(k);
     coords_type lo, hi;
-    const long w = halo_spec_.width;
-    for (dim_t d = 0; d < N; ++d) {
-      lo[d] = s[d] > 0 ? extent(d) - w : 0;
-      hi[d] = s[d] < 0 ? w : extent(d);
-    }
+    outgoing_box(k, lo, hi);
     std::vector<T> out;
     out.reserve(std::size_t(piece_size(k)));
     detail::for_each_cell<N>(lo, hi, [&](const coords_type& c) { out.push_back(native(c)); });
+    return out;
+  }
+  // Rows [first, last) along dimension 0 that outgoing_slab(k) reads from.
+  // Local.
+  void outgoing_rows(int k, long& first, long& last) const {
+    coords_type lo, hi;
+    outgoing_box(k, lo, hi);
+    first = lo[0], last = hi[0];
+  }
+  // Elements of one row along dimension 0 (the product of the other
+  // extents): for a block that owns its elements (an out-of-core slab),
+  // row r is elements [r * row_elements(), (r + 1) * row_elements()) of
+  // its payload. Local.
+  long row_elements() const {
+    long n = 1;
+    for (dim_t d = 1; d < N; ++d) n *= extent(d);
+    return n;
+  }
+  // outgoing_slab(k) of a block that owns its elements, taken from `rows`:
+  // its payload's rows from `first` on (covering outgoing_rows(k)), e.g.
+  // read from its file while the payload is not in memory. Local; allocates.
+  std::vector<T> outgoing_slab(int k, const T* rows, long first) const {
+    coords_type lo, hi;
+    outgoing_box(k, lo, hi);
+    const long skip = first * row_elements();
+    std::vector<T> out;
+    out.reserve(std::size_t(piece_size(k)));
+    detail::for_each_cell<N>(lo, hi, [&](const coords_type& c) {
+      long at = 0;
+      for (dim_t d = 0; d < N; ++d) at += c[d] * strides_[d];
+      out.push_back(rows[at - skip]);
+    });
     return out;
   }
   // Overwrites the halo piece in direction k with `values` (row-major, as
@@ -265,6 +296,16 @@ class ContainerBlock {
       stride *= box.extent(d);
     }
     return strides;
+  }
+  // The box [lo, hi) of the block's own cells the neighbour in direction k
+  // reads (see outgoing_slab).
+  void outgoing_box(int k, coords_type& lo, coords_type& hi) const {
+    const direction_type s = direction(k);
+    const long w = halo_spec_.width;
+    for (dim_t d = 0; d < N; ++d) {
+      lo[d] = s[d] > 0 ? extent(d) - w : 0;
+      hi[d] = s[d] < 0 ? w : extent(d);
+    }
   }
   // Cells of the halo piece in direction k: width along the dimensions it
   // points to, the block's extent along the others.
@@ -508,6 +549,50 @@ void send_halos(const ContainerBlock<T, N>& b, Proxy& p) {
   }
 }
 
+namespace detail {
+
+// Whether every neighbour of b reads only rows at the start or the end of
+// b along dimension 0 (none lies in a direction along the other
+// dimensions only): then its outgoing slabs come from those rows. Local.
+template <class T, dim_t N>
+bool halos_from_end_rows(const ContainerBlock<T, N>& b) {
+  using Block = ContainerBlock<T, N>;
+  for (int k = 0; k < Block::kDirections; ++k)
+    if (b.neighbor(k) >= 0 && Block::direction(k)[0] == 0) return false;
+  return true;
+}
+
+}  // namespace detail
+
+// send_halos for a block that owns its elements (an out-of-core slab) whose
+// payload is not in memory and whose neighbours read only its end rows
+// (detail::halos_from_end_rows): those rows come through read(offset,
+// bytes, out) (Master::foreach_shell_parts), at most once per end, instead
+// of the whole payload. Local.
+template <class T, dim_t N, class Read>
+void send_halos_from_rows(const ContainerBlock<T, N>& b, Proxy& p, Read& read) {
+  using Block = ContainerBlock<T, N>;
+  constexpr int K = Block::kDirections;
+  std::vector<T> rows[2];  // the rows the directions up (0) and down (1) along dimension 0 read
+  long first[2] = {0, 0};
+  bool have[2] = {false, false};
+  for (int k = 0; k < K; ++k) {
+    const int n = b.neighbor(k);
+    if (n < 0) continue;
+    const int end = Block::direction(k)[0] > 0;
+    if (!have[end]) {
+      long last = 0;
+      b.outgoing_rows(k, first[end], last);
+      rows[end].resize(std::size_t((last - first[end]) * b.row_elements()));
+      read(std::uint64_t(first[end] * b.row_elements()) * sizeof(T), rows[end].size() * sizeof(T),
+           reinterpret_cast<char*>(rows[end].data()));
+      have[end] = true;
+    }
+    p.enqueue(n, int(K - 1 - k));
+    p.enqueue(n, b.outgoing_slab(k, rows[end].data(), first[end]));
+  }
+}
+
 // The second half: dequeues what the neighbours sent into the halo pieces.
 // Touches only the halo, so it runs on blocks whose payload is out of
 // memory (Master::foreach_shell). Throws RuntimeError if the queues hold
@@ -543,7 +628,20 @@ void receive_halos(ContainerBlock<T, N>& b, Proxy& p) {
 template <class T, dim_t N>
 void exchange_halos(Master<ContainerBlock<T, N>>& master) {
   using Block = ContainerBlock<T, N>;
-  master.foreach_read([](const Block& b, Proxy& p) { send_halos(b, p); });
+  if (master.reads_payload_parts()) {
+    // Out-of-core slabs not in memory whose neighbours need only their end
+    // rows send those rows, read from the file; the others load as usual.
+    boost::container::flat_set<int> sent;
+    master.foreach_shell_parts([&sent](const Block& b, Proxy& p, auto& read) {
+      if (b.payload_resident() || !detail::halos_from_end_rows(b)) return;
+      send_halos_from_rows(b, p, read);
+      sent.insert(b.gid());
+    });
+    master.foreach_read([](const Block& b, Proxy& p) { send_halos(b, p); },
+                        [&sent](const Proxy& p) { return sent.count(p.gid()) > 0; });
+  } else {
+    master.foreach_read([](const Block& b, Proxy& p) { send_halos(b, p); });
+  }
   master.exchange();
   master.foreach_shell([](Block& b, Proxy& p) { receive_halos(b, p); });
 }

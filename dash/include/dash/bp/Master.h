@@ -336,11 +336,41 @@ class Master {
   // when evicted. Local; failures as in foreach.
   template <class F>
   void foreach_read(F&& f) {
+    foreach_read(std::forward<F>(f), [](const Proxy&) { return false; });
+  }
+  // The same, skipping the blocks for which skip(proxy) is true (as
+  // foreach(f, skip)). Local.
+  template <class F, class Skip>
+  void foreach_read(F&& f, Skip&& skip) {
     run_delayed();
     writes_ = false;
-    foreach ([&f](Block& b, Proxy& p) { f(static_cast<const Block&>(b), p); })
+    foreach ([&f](Block& b, Proxy& p) { f(static_cast<const Block&>(b), p); },
+             std::forward<Skip>(skip))
       ;
     writes_ = true;
+  }
+
+  // Whether foreach_shell_parts can read parts of payloads that are not in
+  // memory: blocks with a payload under a memory-block limit whose store
+  // reads parts (SpillStore::reads_parts: an out-of-core matrix's file).
+  // Local.
+  bool reads_payload_parts() const { return residency_.limited() && residency_.reads_parts(); }
+  // Calls f(const Block& shell, Proxy&, read) on every block of the calling
+  // unit without loading payloads (as foreach_shell), where
+  // read(offset, n, out) copies bytes [offset, offset + n) of the block's
+  // payload into out: only those bytes come from the store, e.g. a slab's
+  // boundary rows from its file. read() needs reads_payload_parts() and a
+  // payload out of memory; f reads a payload in memory
+  // (shell.payload_resident()) itself. Local; failures as in foreach.
+  template <class F>
+  void foreach_shell_parts(F&& f) {
+    each_shell([&f, this](std::size_t i) {
+      auto read = [this, i](std::uint64_t offset, std::size_t n, char* out) {
+        residency_.read_payload_part(i, offset, n, out);
+      };
+      f(static_cast<const Block&>(residency_.shell(i)), *entries_[i]->proxy, read);
+      spill_outgoing(i);
+    });
   }
 
   // Calls f(block, proxy) on every block of the calling unit without
@@ -350,16 +380,7 @@ class Master {
   // run as in foreach. Failures as in foreach. Local.
   template <class F>
   void foreach_shell(F&& f) {
-    run_delayed();
-    if (held_) return;
-    try {
-      for (std::size_t i = 0; i < entries_.size(); ++i) {
-        restore_queues(i);
-        f(residency_.shell(i), *entries_[i]->proxy);
-      }
-    } catch (...) {
-      held_ = std::current_exception();
-    }
+    each_shell([&f, this](std::size_t i) { f(residency_.shell(i), *entries_[i]->proxy); });
   }
 
   // Throws, on every unit, a failure held on any unit (from foreach, or one
@@ -1484,6 +1505,22 @@ class Master {
     return std::max(kMinSendWindow, 2 * residency_.largest_stored());
   }
   static constexpr std::size_t kMinSendWindow = std::size_t(4) << 20;
+  // body(i) for every block index, its whole incoming queues restored first,
+  // after the delayed calls; an exception is held (see foreach).
+  template <class Body>
+  void each_shell(Body&& body) {
+    run_delayed();
+    if (held_) return;
+    try {
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        restore_queues(i);
+        body(i);
+      }
+    } catch (...) {
+      held_ = std::current_exception();
+    }
+  }
+
   // When memory is short: block i's outgoing queues of at least
   // DASH_OOC_QUEUE_INLINE bytes go to the store after its foreach call, to
   // be sent one at a time by exchange(). Local.

@@ -202,6 +202,23 @@ class Residency {
     store_->prefetch(key(s.gid));
     s.prefetched = true;
   }
+  // Whether read_payload_part works: blocks with a payload and a store
+  // that reads parts of what it holds (a container's file). Local.
+  bool reads_parts() const {
+    if constexpr (has_payload_v<Block>) return store_ && store_->reads_parts();
+    return false;
+  }
+  // Bytes [offset, offset + n) of the payload of block i, which is not in
+  // memory, into `out`, from the store without loading the rest
+  // (SpillStore::read_part; reads_parts() must be true). Local, waits.
+  void read_payload_part(std::size_t i, std::uint64_t offset, std::size_t n, char* out) {
+    const Slot& s = slots_[i];
+    if (s.in_memory || !store_ || !store_->read_part(key(s.gid), offset, n, out))
+      throw exception::InvalidArgument("dash::bp::Master: block " + std::to_string(s.gid) +
+                                       (s.in_memory
+                                            ? " is in memory: read its payload there"
+                                            : ": its store cannot read parts of a payload"));
+  }
   // The store of this master's evicted blocks. Local; made on first use.
   SpillStore& store() {
     if (!store_) store_ = make_spill_store("master" + std::to_string(next_store_id()));

@@ -12,6 +12,7 @@
 // | prefetch | local; starts reading in the background                     |
 // | take     | local; waits for the bytes (no disk access if still queued) |
 // | read     | local; as take, the store may keep its copy                 |
+// | read_part| local; only the bytes asked for (stores that reads_parts()) |
 // | put_kept | local, O(1): the kept copy is stored again                  |
 // | erase    | local                                                       |
 //
@@ -74,6 +75,15 @@ class SpillStore {
   // bytes again. False if the store has dropped that copy meanwhile (a
   // store may, to stay within its quota): put() them then. Local.
   virtual bool put_kept(std::uint64_t /*key*/) { return keeps_taken(); }
+  // Copies bytes [offset, offset + n) of `key` into `out` without taking the rest: read from
+  // the file and verified, or copied from bytes waiting to be written or read ahead; true.
+  // False (nothing done) if the store cannot read parts (reads_parts()). Local, waits.
+  virtual bool read_part(std::uint64_t /*key*/, std::uint64_t /*offset*/, std::size_t /*n*/,
+                         char* /*out*/) {
+    return false;
+  }
+  // Whether read_part works: the store keeps its bytes in place (a container's file). Local.
+  virtual bool reads_parts() const { return false; }
   // Gives back bytes that take() returned, once read, for a later take. Local.
   virtual void recycle(Bytes bytes) = 0;
   // Drops `key`. Local.

@@ -3,10 +3,13 @@
 // ("ghost") exchange done by a chosen strategy, as the seed compares them
 // for out-of-core local arrays:
 //
-//   collective  exchange_halos first: every slab is read once to send its
-//               boundary (only read: not written back), the halos filled
-//               without loading any slab; then f on every block (one read
-//               and one write per slab). Halos need not be current on entry.
+//   collective  exchange_halos first: every slab sends its boundary,
+//               read from the file (only the 64 KiB pieces holding the end
+//               rows, where the neighbours need no more: no neighbour along
+//               another dimension; else the whole slab, only read, not
+//               written back), the halos filled without loading any slab;
+//               then f on every block (one read and one write per slab).
+//               Halos need not be current on entry.
 //   producer    f on every block, and while the block is in memory it sends
 //               its new boundary to its neighbours (send_halos); one
 //               exchange; the halos filled without loading any slab

@@ -8,8 +8,8 @@
 //   put(key, bytes):  the bytes wait in a queue, one of the file's two I/O
 //                     threads (a write-back and the next read overlap)
 //                     writes them at the region's offset (pwrite) and
-//                     records their checksum (in memory; the file holds
-//                     only the data)
+//                     records their checksums, one per 64 KiB (in memory;
+//                     the file holds only the data)
 //   prefetch(key):    an I/O thread reads the region into a page-aligned
 //                     buffer
 //   take(key):        the region's bytes (prefetched, or read now),
@@ -17,6 +17,11 @@
 //                     keeps them (keeps_taken()), so a slab that was only
 //                     read need not be written back. A region never
 //                     written is zero and costs no read.
+//   read_part(key, offset, n, out):
+//                     only those bytes of the region: the 64 KiB pieces
+//                     they touch are read and checked (a checksum per
+//                     piece), e.g. a slab's boundary rows for its
+//                     neighbours' halos
 //
 // Errors (dash::exception::RuntimeError naming the path, the region, its
 // offset and the cause): a region whose bytes no longer match their
@@ -33,6 +38,7 @@
 // | put          | local; the write happens on an I/O thread              |
 // | prefetch     | local; the read happens on an I/O thread               |
 // | take         | local; waits for the read (or reads), checksums        |
+// | read_part    | local; reads the pieces holding the bytes, checksums   |
 // | flush        | local; waits until every queued write is in the file   |
 // | destructor   | local; finishes queued writes, removes the file        |
 #ifndef DASH__OOC__LOCAL_ARRAY_FILE_H_
@@ -72,6 +78,11 @@ class LocalArrayFile final : public dash::bp::SpillStore {
   void prefetch(std::uint64_t key) override;
   // Region `key`'s bytes, checked. Local, waits.
   dash::bp::Bytes take(std::uint64_t key) override;
+  // Bytes [offset, offset + n) of region `key` into `out`: only the 64 KiB pieces of the file
+  // they touch are read and checked (each piece has its checksum); bytes still queued for
+  // writing or read ahead are copied. Throws as take() does. Local, waits.
+  bool read_part(std::uint64_t key, std::uint64_t offset, std::size_t n, char* out) override;
+  bool reads_parts() const override { return true; }
   // Keeps a buffer take() returned for a later read. Local.
   void recycle(dash::bp::Bytes bytes) override;
   // Nothing: a region belongs to the container, not to the block. Local.
