@@ -336,9 +336,10 @@ dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
   }
   if (!r.written) return aligned_bytes(std::size_t(r.size), true);
   dash::bp::Bytes bytes = s.buffer(std::size_t(r.size));
-  const State::Region copy{r.offset, r.size, r.checksums, true, State::idle, {}, {}, false};
+  // An idle region changes only through put(), which no other thread calls for this key:
+  // r is read without the mutex.
   lock.unlock();
-  const std::string error = s.read_region(copy, bytes.data());
+  const std::string error = s.read_region(r, bytes.data());
   lock.lock();
   if (!error.empty())
     throw exception::RuntimeError("dash::ooc::LocalArrayFile: reading " + s.where(key, r) + ": " +
@@ -378,9 +379,8 @@ bool LocalArrayFile::read_part(std::uint64_t key, std::uint64_t offset, std::siz
     return true;
   }
   dash::bp::Bytes bytes = s.buffer(span);
-  const State::Region copy{r.offset, r.size, r.checksums, true, State::idle, {}, {}, false};
-  lock.unlock();
-  const std::string error = s.read_pieces(copy, first, span, bytes.data());
+  lock.unlock();  // r is idle: read without the mutex, as in take()
+  const std::string error = s.read_pieces(r, first, span, bytes.data());
   if (error.empty()) std::memcpy(out, bytes.data() + (offset - first), n);
   lock.lock();
   if (!error.empty())
