@@ -102,6 +102,7 @@ TEST(DashFlags, InitNamesAMalformedOutOfCoreFlag) {
         std::make_pair("DASH_OOC_MEM_BLOCKS", "1073741825"),
         std::make_pair("DASH_OOC_QUEUE_INLINE", "4Q"), std::make_pair("DASH_OOC_MAX_BYTES", " 1G"),
         std::make_pair("DASH_OOC_DIRECT", "sometimes"),
+        std::make_pair("DASH_OOC_HUGE_PAGES", "2"),
         std::make_pair("DASH_OOC_TEST_FAIL_WRITE", "x"), std::make_pair("DASH_OOC_DIR", "")}) {
     ScopedEnv flag(bad.first, bad.second);
     ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });

@@ -13,7 +13,9 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -124,6 +126,86 @@ TEST(OocStore, Buffer_AlignedWithRoomAndRoundTrips) {
   store.flush();
   for (std::size_t k = 0; k < sizes.size(); ++k)
     EXPECT_TRUE(Same(store.take(k), Pattern(k, sizes[k]))) << "size " << sizes[k];
+}
+
+// A spill file ends in a trailer whose last field is the bytes' checksum.
+// Its values are pinned: saved container files (dash::io) use the same
+// checksum, so a build that computed another (a vectorised clone, say)
+// could not read files an earlier one wrote.
+TEST(OocStore, Checksum_ValuesPinned) {
+  ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
+  BlockStore store("pinned");
+  const std::pair<std::size_t, std::uint64_t> cases[] = {{0, 0x36a8fb6adc5741f8ull},
+                                                         {5, 0xa183a4ca4731fc21ull},
+                                                         {31, 0x4b039ebc78df3716ull},
+                                                         {32, 0xba9ed290afca10c4ull},
+                                                         {100003, 0x60322c585d775748ull}};
+  for (const auto& [n, expected] : cases) {
+    SCOPED_TRACE(n);
+    Bytes b;
+    b.resize(n);
+    for (std::size_t i = 0; i < n; ++i) b.data()[i] = char(i * 131 + 7);
+    store.put(n, std::move(b));
+    store.flush();
+    const int fd = open(store.path_of(n).c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    std::uint64_t trailer[4] = {};
+    ASSERT_EQ(pread(fd, trailer, sizeof trailer, off_t(n)), ssize_t(sizeof trailer));
+    close(fd);
+    EXPECT_EQ(trailer[2], n);
+    EXPECT_EQ(trailer[3], expected);
+    store.erase(n);
+  }
+}
+
+// The VmFlags line of the mapping in /proc/self/smaps that holds `at`
+// (empty if none): "hg" among them means madvise(MADV_HUGEPAGE).
+std::string VmFlagsOf(const void* at) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto address = reinterpret_cast<std::uintptr_t>(at);
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long long from = 0, to = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> from >> dash >> to && dash == '-' && line.find(':') > line.find(' ')) {
+      inside = from <= address && address < to;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+// Buffers of 2 MiB and more (what blocks and slabs are read into and
+// written from) are 2 MiB-aligned, their whole 2 MiB pages advised to be
+// huge pages (an O_DIRECT request into them spans few segments; README,
+// DASH_OOC_HUGE_PAGES), with no more room than page padding asks.
+TEST(OocStore, Buffer_LargeOnesAreAdvisedHugePages) {
+  ScopedEnv huge("DASH_OOC_HUGE_PAGES", nullptr);  // the default: on
+  BlockStore store("huge");
+  constexpr std::size_t kHuge = std::size_t(2) << 20;
+  for (std::size_t n : {kHuge, 5 * kHuge + 1}) {
+    SCOPED_TRACE(n);
+    Bytes b = store.buffer(n);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % kHuge, 0u);
+    const std::size_t room = (n + 32 + 4095) / 4096 * 4096;  // padded bytes + trailer
+    EXPECT_GE(b.capacity(), room);
+    EXPECT_LT(b.capacity(), 2 * room) << "a recycled buffer at most twice the size";
+    const std::string flags = VmFlagsOf(b.data());
+    ASSERT_FALSE(flags.empty()) << "no mapping in /proc/self/smaps holds the buffer";
+    EXPECT_NE((flags + " ").find(" hg "), std::string::npos) << flags;
+    const Bytes pattern = Pattern(n, n);
+    std::memcpy(b.data(), pattern.data(), n);
+    store.put(n, std::move(b));
+    store.flush();
+    EXPECT_TRUE(Same(store.take(n), pattern));
+  }
+  // Smaller buffers stay page-aligned and are not advised.
+  Bytes small = store.buffer(100000);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % 4096, 0u);
+  EXPECT_LT(small.capacity(), std::size_t(1) << 20);
 }
 
 TEST(OocStore, PutReplacesErasesDrops) {

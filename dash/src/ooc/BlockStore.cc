@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ooc/Checksum.h"
+#include "ooc/DirectMemory.h"
 #include "ooc/OutOfCore.h"
 #include "ooc/SpentFiles.h"
 
@@ -211,9 +212,7 @@ class Engine {
   dash::bp::Bytes aligned_buffer(std::size_t capacity) {
     dash::bp::Bytes buffer = recycled(capacity);
     if (buffer.capacity() > 0) return buffer;
-    void* memory = nullptr;
-    if (posix_memalign(&memory, kDirectAlign, capacity) != 0) return dash::bp::Bytes();
-    return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+    return detail::direct_buffer(capacity);
   }
 
  private:
@@ -690,6 +689,7 @@ void check_out_of_core_flags(const char* call) {
   if (dart_flag_bytes("DASH_OOC_MAX_BYTES", 0, std::uint64_t(1) << 50, &value, err, sizeof err) !=
           DART_OK ||
       dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_OOC_HUGE_PAGES", &direct, err, sizeof err) != DART_OK ||
       dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
                         sizeof err) != DART_OK ||
       dart_flag_integer("DASH_OOC_MEM_BLOCKS", 0, dash::bp::kMaxMemBlocks, &value, err,

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "ooc/Checksum.h"
+#include "ooc/DirectMemory.h"
 
 namespace dash {
 namespace ooc {
@@ -41,11 +42,12 @@ std::string errno_text(int e) { return std::strerror(e); }
 
 // A page-aligned buffer of n bytes (uninitialised unless zero).
 dash::bp::Bytes aligned_bytes(std::size_t n, bool zero) {
-  const std::size_t capacity = std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign);
-  void* memory = nullptr;
-  if (posix_memalign(&memory, kAlign, capacity) != 0) throw std::bad_alloc();
-  if (zero) std::memset(memory, 0, n);
-  return dash::bp::Bytes::adopt(static_cast<char*>(memory), n, capacity);
+  dash::bp::Bytes b =
+      detail::direct_buffer(std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign));
+  if (b.capacity() == 0) throw std::bad_alloc();
+  b.resize(n);
+  if (zero) std::memset(b.data(), 0, n);
+  return b;
 }
 
 }  // namespace

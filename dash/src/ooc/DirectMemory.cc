@@ -1,0 +1,46 @@
+// Buffers for out-of-core reads and writes, on huge pages where they are big.
+#include "ooc/DirectMemory.h"
+
+#include <dart/dart_flags.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace dash {
+namespace ooc {
+namespace detail {
+
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+// DASH_OOC_HUGE_PAGES (default on), read at each fresh allocation: a few
+// hundred nanoseconds against the page faults of a MiB or more. dash::init
+// refuses a malformed value (check_out_of_core_flags); one set later keeps
+// the default, as this runs on the I/O threads too, which cannot throw.
+bool huge_pages_wanted() {
+  int on = 1;
+  char err[DART_FLAG_ERROR_SIZE];
+  if (dart_flag_bool("DASH_OOC_HUGE_PAGES", &on, err, sizeof err) != DART_OK) return true;
+  return on != 0;
+}
+
+}  // namespace
+
+dash::bp::Bytes direct_buffer(std::size_t capacity) {
+  capacity = (std::max<std::size_t>(capacity, 1) + kPage - 1) / kPage * kPage;
+  const std::size_t huge_bytes = capacity / kHugePage * kHugePage;  // the whole huge pages
+  const bool huge = huge_bytes > 0 && huge_pages_wanted();
+  void* memory = nullptr;
+  if (posix_memalign(&memory, huge ? kHugePage : kPage, capacity) != 0) return dash::bp::Bytes();
+  // Advice only: without transparent huge pages (or with them off) the
+  // memory stays in 4 KiB pages and everything works as before. The tail
+  // past the last whole huge page stays in 4 KiB pages: no memory is added.
+  if (huge) madvise(memory, huge_bytes, MADV_HUGEPAGE);
+  return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+}
+
+}  // namespace detail
+}  // namespace ooc
+}  // namespace dash
