@@ -27,8 +27,6 @@ namespace {
 
 constexpr std::size_t kAlign = 4096;
 constexpr int kMaxQueuedWrites = 2;
-constexpr std::size_t kMaxPooled = 32;                          // recycled buffers kept
-constexpr std::size_t kPoolFloorBytes = std::size_t(16) << 20;  // kept in any case, if asked
 // A region's checksums cover pieces of this many bytes (the last one shorter), so a part of a
 // region reads and verifies only the pieces it touches. A multiple of kAlign.
 constexpr std::size_t kPiece = std::size_t(64) << 10;
@@ -79,8 +77,6 @@ struct LocalArrayFile::State {
   int queued_writes = 0;
   std::string unreported;             // the first failed write not yet thrown
   std::vector<dash::bp::Bytes> pool;  // recycled buffers
-  std::size_t pool_bytes = 0;         // their capacities
-  std::size_t pool_limit = 0;         // most bytes kept: two of the largest regions, or 16 MiB
   // The pieces read_part read last (region part_key, from byte part_first on): a slab's two
   // end rows often lie in the same pieces. Dropped when the region is put again.
   std::uint64_t part_key = ~std::uint64_t(0), part_first = 0;
@@ -114,18 +110,12 @@ struct LocalArrayFile::State {
       if (!t.joinable()) t = std::thread([this] { loop(); });
     changed.notify_all();
   }
-  // Keeps a page-aligned buffer for a later read or put: two, or as many as
-  // pool_limit bytes hold (a file of small regions, read many ahead, then
-  // reuses its buffers instead of faulting fresh memory in). Call with the
-  // mutex held.
+  // Keeps a page-aligned buffer for a later read or put (at most two). Call with the mutex
+  // held.
   void keep(dash::bp::Bytes bytes) {
-    if (bytes.capacity() < kAlign || reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign != 0)
-      return;
-    if (pool.size() >= 2 &&
-        (pool.size() >= kMaxPooled || pool_bytes + bytes.capacity() > pool_limit))
-      return;
-    pool_bytes += bytes.capacity();
-    pool.push_back(std::move(bytes));
+    if (pool.size() < 2 && bytes.capacity() >= kAlign &&
+        reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign == 0)
+      pool.push_back(std::move(bytes));
   }
   std::size_t padded(std::uint64_t n) const {
     return direct ? std::size_t((n + kAlign - 1) / kAlign * kAlign) : std::size_t(n);
@@ -136,7 +126,6 @@ struct LocalArrayFile::State {
       if (pool[i].capacity() >= padded(n) && pool[i].capacity() <= 2 * n + kAlign) {
         dash::bp::Bytes b = std::move(pool[i]);
         pool.erase(pool.begin() + std::ptrdiff_t(i));
-        pool_bytes -= b.capacity();
         b.resize(n);
         return b;
       }
@@ -259,9 +248,7 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
       throw exception::InvalidArgument("dash::ooc::LocalArrayFile: region " + std::to_string(key) +
                                        " given twice");
     offset += s.padded(size);
-    s.pool_limit = std::max(s.pool_limit, 2 * std::size_t((size + kAlign - 1) / kAlign * kAlign));
   }
-  s.pool_limit = std::max(s.pool_limit, kPoolFloorBytes);
   s.path = SpillDirectory::instance().path() + "/" + name;
   s.fd =
       open(s.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0), 0600);

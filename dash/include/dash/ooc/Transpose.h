@@ -342,23 +342,16 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
     for (std::size_t j = 0; j < b_slabs.size(); ++j)
       for (int k = 0; k < sa; ++k)
         if (round_cols[std::size_t(k)] > 0) order.push_back(region(j, k));
-    // Regions are read ahead a slab of b at a time: while after() runs on
-    // slab j, all of slab j + 1's regions are read (one region ahead would
-    // leave the other S - 1 reads of each slab with nothing to hide behind).
-    const std::size_t per_slab = order.size() / std::max<std::size_t>(1, b_slabs.size());
-    std::size_t next = 0, fetched = 0;
-    auto fetch_until = [&](std::size_t end) {
-      for (; fetched < std::min(end, order.size()); ++fetched) staging->prefetch(order[fetched]);
-    };
-    fetch_until(per_slab);
+    std::size_t next = 0;
+    if (!order.empty()) staging->prefetch(order[0]);
     for (std::size_t j = 0; j < b_slabs.size(); ++j) {
       const long rows = b_slabs[j].box.extent(0);
       dash::bp::Bytes slab = bf.buffer(std::size_t(rows * lb.cols) * sizeof(T));
       T* out = reinterpret_cast<T*>(slab.data());
       for (int k = 0; k < sa; ++k) {
         if (round_cols[std::size_t(k)] == 0) continue;
-        dash::bp::Bytes part = staging->take(order[next++]);
-        fetch_until(next + 1);  // at least the next region, as before
+        dash::bp::Bytes part = staging->take(order[next]);
+        if (++next < order.size()) staging->prefetch(order[next]);
         const T* from = reinterpret_cast<const T*>(part.data());
         for (std::size_t u = 0; u < la.extent.size(); ++u) {
           const long n = la.slab_rows(int(u), k), col = la.slab_first(int(u), k);
@@ -368,7 +361,6 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
         }
         staging->recycle(std::move(part));
       }
-      fetch_until(next + per_slab);  // the next slab's regions, behind after()
       after(Rows<T>{out, b_slabs[j].box.min[0], rows, lb.cols});
       bf.put(std::uint64_t(b_slabs[j].gid), std::move(slab));
     }
