@@ -30,8 +30,11 @@ bool huge_pages_wanted() {
 
 dash::bp::Bytes direct_buffer(std::size_t capacity) {
   capacity = (std::max<std::size_t>(capacity, 1) + kPage - 1) / kPage * kPage;
+  const bool huge = capacity >= kHugeFrom && huge_pages_wanted();
+  // From 1 MiB to 2 MiB: one whole huge page (a 1 MiB block's request then
+  // spans one segment, at up to twice the memory of its bytes).
+  if (huge && capacity < kHugePage) capacity = kHugePage;
   const std::size_t huge_bytes = capacity / kHugePage * kHugePage;  // the whole huge pages
-  const bool huge = huge_bytes > 0 && huge_pages_wanted();
   void* memory = nullptr;
   if (posix_memalign(&memory, huge ? kHugePage : kPage, capacity) != 0) return dash::bp::Bytes();
   // Advice only: without transparent huge pages (or with them off) the

@@ -12,15 +12,17 @@ namespace detail {
 
 // An empty buffer with room for at least `capacity` bytes (rounded up to
 // whole 4 KiB pages), page-aligned, or an empty one of capacity 0 if memory
-// is short. From 2 MiB on it is 2 MiB-aligned and its whole 2 MiB pages are
-// advised to be transparent huge pages (madvise(MADV_HUGEPAGE)), unless
-// DASH_OOC_HUGE_PAGES=0: an O_DIRECT request into them spans few physical
-// segments. A virtio disk takes at most max_segments (254 here) per request,
-// so into scattered 4 KiB pages a request carries at most 1 MiB and a read
-// may run at half the device's speed (README, DASH_OOC_HUGE_PAGES). Local;
-// costs the page faults of fresh memory.
+// is short. From kHugeFrom bytes on, unless DASH_OOC_HUGE_PAGES=0, it is
+// 2 MiB-aligned and its whole 2 MiB pages are advised to be transparent huge
+// pages (madvise(MADV_HUGEPAGE)); below 2 MiB it is one such page. An
+// O_DIRECT request into them spans few physical segments. A virtio disk
+// takes at most max_segments (254 here) per request, so into scattered 4 KiB
+// pages a request carries at most 1 MiB and a read may run at half the
+// device's speed (README, DASH_OOC_HUGE_PAGES). Local; costs the page
+// faults of fresh memory.
 dash::bp::Bytes direct_buffer(std::size_t capacity);
 
+constexpr std::size_t kHugeFrom = std::size_t(1) << 20;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 
 }  // namespace detail
