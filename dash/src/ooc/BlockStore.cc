@@ -693,12 +693,12 @@ void check_out_of_core_flags(const char* call) {
   char err[DART_FLAG_ERROR_SIZE];
   auto fail = [&] { throw exception::InvalidArgument(std::string(call) + ": " + err); };
   std::uint64_t value = 0;
-  int direct = 0;
+  int direct = 0, huge = 1;
   const char* dir = nullptr;
   if (dart_flag_bytes("DASH_OOC_MAX_BYTES", 0, std::uint64_t(1) << 50, &value, err, sizeof err) !=
           DART_OK ||
       dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_OOC_HUGE_PAGES", &direct, err, sizeof err) != DART_OK ||
+      dart_flag_bool("DASH_OOC_HUGE_PAGES", &huge, err, sizeof err) != DART_OK ||
       dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
                         sizeof err) != DART_OK ||
       dart_flag_integer("DASH_OOC_MEM_BLOCKS", 0, dash::bp::kMaxMemBlocks, &value, err,
