@@ -7,6 +7,12 @@
 //   BM_store_load/<MiB per block>    the files of those blocks read back:
 //                                    prefetch(k + 1), take(k), recycle the
 //                                    buffer (as the Master does), O_DIRECT
+//       files_direct  the same files read with O_DIRECT pread()s, one after
+//                     the other, into two buffers from the store's pool (the
+//                     memory the store reads into): the device for these
+//                     files and this memory, without the engine
+//       files_checked the same, each block's checksum computed after its
+//                     read (the work the store does, not overlapped)
 //       cold_read     one sequential read() of a file of the same bytes after
 //                     fsync + posix_fadvise(DONTNEED) (a cold page cache; in a
 //                     virtual machine the host may still cache the disk)
@@ -59,6 +65,7 @@
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
 #include <mpi.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -211,42 +218,73 @@ void BM_store_spill(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(kTotalBytes));
 }
 
+// The store's files of keys [0, n) read with O_DIRECT pread()s, one after
+// the other, into two buffers from the store's own pool (the memory its reads
+// land in), then handed back; with `check`, each block's checksum after its
+// read, as the store verifies it. The device for these files and this memory
+// without the engine (no thread, no prefetch; the checksum not overlapped).
+void ReadStoreFiles(dash::ooc::BlockStore& store, std::size_t n, std::size_t block_bytes,
+                    bool check) {
+  dash::bp::Bytes into[2] = {store.buffer(block_bytes), store.buffer(block_bytes)};
+  std::uint64_t sum = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::string path = store.path_of(k);
+    const int fd = open(path.c_str(), O_RDONLY | O_DIRECT);
+    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) throw std::runtime_error("stat " + path + ": " + std::strerror(errno));
+    dash::bp::Bytes& b = into[k % 2];
+    if (b.capacity() < std::size_t(st.st_size))
+      throw std::runtime_error("a pool buffer is smaller than " + path);
+    if (pread(fd, b.data(), std::size_t(st.st_size), 0) != st.st_size)
+      throw std::runtime_error("read " + path + ": " + std::strerror(errno));
+    close(fd);
+    if (check) sum ^= dash::ooc::detail::checksum64(b.data(), block_bytes);
+  }
+  benchmark::DoNotOptimize(sum);
+  for (auto& b : into) store.recycle(std::move(b));
+}
+
+// The store's blocks [0, n) loaded as the Master loads them: the next one
+// prefetched, this one taken, its buffer handed back for a later read.
+void LoadFromStore(dash::ooc::BlockStore& store, std::size_t n) {
+  store.prefetch(0);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k + 1 < n) store.prefetch(k + 1);
+    dash::bp::Bytes loaded = store.take(k);
+    benchmark::DoNotOptimize(loaded.data());
+    store.recycle(std::move(loaded));
+  }
+}
+
 void BM_store_load(benchmark::State& state) {
   const std::size_t block_bytes = std::size_t(state.range(0)) * kMiB;
   const auto blocks = Blocks(block_bytes);
   dash::ooc::BlockStore store("load");
   const std::size_t n = blocks.size();
-  bench::run_paired(state, double(kTotalBytes), "byte",
-                    bench::Side{"store",
-                                [&] {
-                                  store.prefetch(0);
-                                  for (std::size_t k = 0; k < n; ++k) {
-                                    if (k + 1 < n) store.prefetch(k + 1);
-                                    dash::bp::Bytes loaded = store.take(k);
-                                    benchmark::DoNotOptimize(loaded.data());
-                                    // As the Master does once a block is
-                                    // deserialised: the buffer serves a
-                                    // later read (the baselines read into
-                                    // one buffer too).
-                                    store.recycle(std::move(loaded));
-                                  }
-                                },
-                                [&] {
-                                  for (std::size_t k = 0; k < n; ++k) store.put(k, blocks[k]);
-                                  store.flush();
-                                }},
-                    {bench::Side{"cold_read", [&] { raw->cold_read(); },
-                                 [&] {
-                                   raw->write_fsync();
-                                   raw->drop_cache();
-                                 }},
-                     bench::Side{"direct_read", [&] { raw->direct_read(); }},
-                     bench::Side{"direct_blocks", [&] { raw->direct_read(block_bytes); }}});
+  auto put_all = [&] {
+    for (std::size_t k = 0; k < n; ++k) store.put(k, blocks[k]);
+    store.flush();
+  };
+  bench::run_paired(
+      state, double(kTotalBytes), "byte",
+      bench::Side{"store", [&] { LoadFromStore(store, n); }, put_all},
+      {bench::Side{"files_direct", [&] { ReadStoreFiles(store, n, block_bytes, false); }, put_all},
+       bench::Side{"files_checked", [&] { ReadStoreFiles(store, n, block_bytes, true); }, put_all},
+       bench::Side{"cold_read", [&] { raw->cold_read(); },
+                   [&] {
+                     raw->write_fsync();
+                     raw->drop_cache();
+                   }},
+       bench::Side{"direct_read", [&] { raw->direct_read(); }},
+       bench::Side{"direct_blocks", [&] { raw->direct_read(block_bytes); }}});
   device_read_bytes_per_s = 1e9 / state.counters["cold_read_ns_per_byte"].value;
   state.SetLabel(
       "BlockStore prefetch+take of 128 MiB in " + std::to_string(state.range(0)) +
-      " MiB blocks (O_DIRECT) vs read() of a cold 128 MiB file, its O_DIRECT read, and its "
-      "O_DIRECT read in requests of one block; "
+      " MiB blocks (O_DIRECT) vs O_DIRECT reads of the same files into the same buffers "
+      "(without and with the checksum), "
+      "read() of a cold 128 MiB file, its O_DIRECT read, and its O_DIRECT read in requests "
+      "of one block; "
       "ratio = time(store) / time(baseline)");
   state.SetBytesProcessed(state.iterations() * std::int64_t(kTotalBytes));
 }
