@@ -6,6 +6,7 @@
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -176,9 +177,16 @@ class Engine {
       // reads of different files got the same median speed here, but one
       // pass in four ran at 1.3-1.6 x a cold read's time (bench/ooc
       // BM_store_load, alternated; at most 1.23 x one at a time).
+      readers_waiting_.fetch_add(1, std::memory_order_relaxed);
       std::lock_guard<std::mutex> one_read(reading_);
+      readers_waiting_.fetch_sub(1, std::memory_order_relaxed);
       ok = read_all(fd, buffer.data(), e.direct ? capacity : file_bytes, file_bytes, error);
     }
+    // A unit's threads share its core: the other I/O thread, woken by the
+    // unlock, would wait for this one's checksum before it starts its read,
+    // and the device would idle meanwhile. Let it start first (1 MiB blocks:
+    // 0.33-0.37 ns/B against 0.37-0.45 without; bench/ooc BM_store_load).
+    if (readers_waiting_.load(std::memory_order_relaxed) > 0) sched_yield();
     close(fd);
     if (!ok) return;
     std::uint64_t fields[4];
@@ -413,8 +421,9 @@ class Engine {
   }
 
   std::mutex pool_mutex_;
-  std::mutex reading_;                 // held by the one file read under way
-  std::vector<dash::bp::Bytes> pool_;  // recycled read buffers
+  std::mutex reading_;                   // held by the one file read under way
+  std::atomic<int> readers_waiting_{0};  // I/O threads waiting for reading_
+  std::vector<dash::bp::Bytes> pool_;    // recycled read buffers
   std::size_t pool_bytes_ = 0;
   std::deque<std::pair<Op, std::shared_ptr<Entry>>> jobs_;
   // Two I/O threads: a write and a read reach the device together (reads
