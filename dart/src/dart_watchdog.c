@@ -297,6 +297,11 @@ void dart__watchdog_check(const dart_wait_site_t* site, uint64_t start_ns, bool*
   }
   report(site, waited);
   if (dart__state.config.watchdog_action == DART_WATCHDOG_ABORT) {
+    /* The launcher forwards stderr through a pipe, and an abort that ends the job at once
+       can drop the report on its way (MPICH's hydra did, once in a loaded test run). A
+       moment for it to pass, against the seconds the deadline already waited. */
+    const struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
     MPI_Abort(MPI_COMM_WORLD, DART_WATCHDOG_EXIT_CODE);
   }
 }
