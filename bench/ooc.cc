@@ -232,13 +232,16 @@ void ReadStoreFiles(dash::ooc::BlockStore& store, std::size_t n, std::size_t blo
     const int fd = open(path.c_str(), O_RDONLY | O_DIRECT);
     if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) throw std::runtime_error("stat " + path + ": " + std::strerror(errno));
     dash::bp::Bytes& b = into[k % 2];
-    if (b.capacity() < std::size_t(st.st_size))
-      throw std::runtime_error("a pool buffer is smaller than " + path);
-    if (pread(fd, b.data(), std::size_t(st.st_size), 0) != st.st_size)
-      throw std::runtime_error("read " + path + ": " + std::strerror(errno));
+    std::string error;
+    if (fstat(fd, &st) != 0)
+      error = "stat " + path + ": " + std::strerror(errno);
+    else if (b.capacity() < std::size_t(st.st_size))
+      error = "a pool buffer is smaller than " + path;
+    else if (pread(fd, b.data(), std::size_t(st.st_size), 0) != st.st_size)
+      error = "read " + path + ": " + std::strerror(errno);
     close(fd);
+    if (!error.empty()) throw std::runtime_error(error);
     if (check) sum ^= dash::ooc::detail::checksum64(b.data(), block_bytes);
   }
   benchmark::DoNotOptimize(sum);

@@ -184,8 +184,9 @@ class Engine {
     }
     // A unit's threads share its core: the other I/O thread, woken by the
     // unlock, would wait for this one's checksum before it starts its read,
-    // and the device would idle meanwhile. Let it start first (1 MiB blocks:
-    // 0.33-0.37 ns/B against 0.37-0.45 without; bench/ooc BM_store_load).
+    // and the device would idle meanwhile. Let it start first (1 MiB blocks,
+    // builds alternated: 0.35-0.42 ns/B against 0.43-0.80 without; bench/ooc
+    // BM_store_load).
     if (readers_waiting_.load(std::memory_order_relaxed) > 0) sched_yield();
     close(fd);
     if (!ok) return;
