@@ -1,5 +1,6 @@
 /* dart_init / dart_exit: MPI start-up, node discovery, unit remapping, locality,
  * DART_TEAM_ALL and the local allocation pool. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,36 @@ done:
   return result;
 }
 
+/* OpenMPI's osc pt2pt, the one-sided component for windows across hosts on TCP, fails every
+ * window at MPI_THREAD_MULTIPLE instead of declining. When the launcher lists it in
+ * OMPI_MCA_osc (scripts/launch.sh --nodes does, beside osc ucx) and MULTIPLE is asked for, it is
+ * taken out of that list before MPI starts, so the next component in it serves those windows.
+ * Local; only environment variables change. */
+static void drop_osc_pt2pt(const char* call) {
+  if (DART_MPI_IS_MPICH) return;
+  const char* list = getenv("OMPI_MCA_osc");
+  if (list == NULL || strstr(list, "pt2pt") == NULL || list[0] == '^') return;
+  char kept[256] = "";
+  size_t used = 0;
+  const char* p = list;
+  while (*p != '\0') {
+    size_t len = strcspn(p, ",");
+    if (!(len == 5 && strncmp(p, "pt2pt", 5) == 0) && used + len + 2 < sizeof kept) {
+      if (used > 0) kept[used++] = ',';
+      memcpy(kept + used, p, len);
+      used += len;
+      kept[used] = '\0';
+    }
+    p += len;
+    if (*p == ',') ++p;
+  }
+  if (used == 0) return; /* pt2pt was the only one: leave the user's choice and its error */
+  dart__log(DART_LOG_INFO, call,
+            "MPI_THREAD_MULTIPLE: OMPI_MCA_osc '%s' becomes '%s' (osc pt2pt refuses that level)",
+            list, kept);
+  setenv("OMPI_MCA_osc", kept, 1);
+}
+
 static dart_ret_t create_team_all(const char* call) {
   MPI_Comm comm = MPI_COMM_NULL;
   DART_MPI_CALL(call, MPI_Comm_dup(dart__state.comm_all, &comm));
@@ -159,6 +190,7 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   int mpi_initialized = 0, mpi_provided = MPI_THREAD_SINGLE;
   MPI_Initialized(&mpi_initialized);
   if (!mpi_initialized) {
+    if (want_multiple) drop_osc_pt2pt(call);
     int mpi_ret = MPI_Init_thread(
         argc, argv, want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &mpi_provided);
     if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Init_thread");

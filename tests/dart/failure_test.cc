@@ -7,10 +7,12 @@
 #include <dart/dart.h>
 #include <sys/sysinfo.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 // Test hook of the runtime (dart_internal.h): the n-th next collective set-up on this unit
@@ -71,13 +73,19 @@ TEST(DartAllocationAgreement, MoreThanTheNodeCanBackFailsOnEveryUnit) {
                        DART_ERR_NOMEM, std::to_string(nbytes) + " bytes per unit");
     EXPECT_TRUE(DART_GPTR_ISNULL(g));
   }
-  // 16 GiB per unit on a sub-team: fails on every unit whose node cannot back it (every unit
-  // at 2 or more units on this machine's node), never on some units only.
+  // 16 GiB per unit on a sub-team: fails on every unit when some node cannot back it (a host
+  // of this machine's size with 2 or more units), never on some units only.
   dart_team_t clone = DART_TEAM_NULL;
   ASSERT_EQ(dart_team_clone(DART_TEAM_ALL, &clone), DART_OK);
   const uint64_t big = uint64_t{16} << 30;
   dart_ret_t ret = dart_team_memalloc_aligned(clone, big, DART_TYPE_BYTE, &g);
-  if (static_cast<uint64_t>(N()) * big > NodeMemoryBytes()) {
+  uint64_t most_units_on_a_host = 0;
+  for (int host : dash_test::RankHosts()) {
+    const auto& hosts = dash_test::RankHosts();
+    most_units_on_a_host = std::max<uint64_t>(
+        most_units_on_a_host, static_cast<uint64_t>(std::count(hosts.begin(), hosts.end(), host)));
+  }
+  if (most_units_on_a_host * big > NodeMemoryBytes()) {
     ExpectEveryUnitGot(ret, DART_ERR_NOMEM, "16 GiB per unit");
   } else {
     std::vector<int> all = AllValues(ret);

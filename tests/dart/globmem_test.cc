@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace {
@@ -35,12 +36,12 @@ int VirtualNodeSize() {
   return v != nullptr ? std::atoi(v) : 0;
 }
 
-// True if global unit `other` is reached by load/store from this unit (one real node here).
+// True if global unit `other` is reached by load/store from this unit: itself, and with shared
+// windows on, units of the same (emulated) node.
 bool ExpectShared(int other) {
   if (other == Me()) return true;
   if (!SharedWindowsOn()) return false;
-  const int k = VirtualNodeSize();
-  return k <= 0 || other / k == Me() / k;
+  return dash_test::ExpectedNode(other) == dash_test::ExpectedNode(Me());
 }
 
 dart_gptr_t AtUnit(dart_gptr_t gptr, int team_unit) {

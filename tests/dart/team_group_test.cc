@@ -351,15 +351,12 @@ TEST(DartTeam, SplitWithNegativeColorGivesNullTeam) {
 }
 
 TEST(DartTeam, SplitNodeFollowsVirtualNodeSize) {
-  // One machine: a single real node; DART_VIRTUAL_NODE_SIZE=k cuts it into groups of k
-  // consecutive units.
+  // A node team holds the units of the caller's host, cut into groups of k consecutive units
+  // by DART_VIRTUAL_NODE_SIZE=k.
   const char* env = std::getenv("DART_VIRTUAL_NODE_SIZE");
-  const int k = env != nullptr ? std::atoi(env) : 0;
   std::vector<int> expected;
-  if (k > 0) {
-    for (int u = Me() / k * k; u < std::min(N(), (Me() / k + 1) * k); ++u) expected.push_back(u);
-  } else {
-    expected = Range(N());
+  for (int u = 0; u < N(); ++u) {
+    if (dash_test::ExpectedNode(u) == dash_test::ExpectedNode(Me())) expected.push_back(u);
   }
   dart_team_t node = DART_TEAM_NULL;
   EXPECT_EQ(dart_team_split_node(DART_TEAM_ALL, &node), DART_OK);

@@ -56,7 +56,7 @@ TEST(Locality, UnitRecordsOfTeamAll) {
     EXPECT_EQ(int(r.global_unit), u);
     EXPECT_EQ(r.host, host);
     EXPECT_EQ(r.node, ExpectedNode(u));
-    EXPECT_EQ(r.real_node, 0);
+    EXPECT_EQ(r.real_node, dash_test::ExpectedRealNode(u));
     if (HwlocForcedOff()) {
       EXPECT_EQ(r.numa, -1);
       EXPECT_EQ(r.socket, -1);

@@ -1,28 +1,84 @@
 // DART helpers shared by the test suites: the DART type id of a C++ type,
 // TeamArray, team memory that frees itself, TeamUnits, a team's members, and
-// ExpectedNode, a unit's node on one host.
+// ExpectedNode, a unit's node (from the host names MPI reports and DART_VIRTUAL_NODE_SIZE).
 #ifndef DASH_TESTS_SUPPORT_DART_TEST_UTIL_H_
 #define DASH_TESTS_SUPPORT_DART_TEST_UTIL_H_
 
 #include <dart/dart.h>
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace dash_test {
 
-// The (emulated) node of global unit u when every unit runs on one host: DART_VIRTUAL_NODE_SIZE
-// consecutive MPI ranks form a node (unit ids may be remapped, ranks are not); 0 without it.
+// Host index of every MPI rank (of MPI_COMM_WORLD), from the host names MPI reports, not from
+// DART: ranks with the same name share a host; hosts are numbered in the order of their lowest
+// rank (as DART numbers real nodes). Collective on its first call, which the test main makes
+// right after dart_init on every unit; local after that.
+inline const std::vector<int>& RankHosts() {
+  static const std::vector<int> hosts = [] {
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int length = 0;
+    MPI_Get_processor_name(name, &length);
+    std::vector<char> all(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                  MPI_CHAR, MPI_COMM_WORLD);
+    std::vector<std::string> seen;
+    std::vector<int> host(static_cast<size_t>(size));
+    for (int r = 0; r < size; ++r) {
+      std::string h(&all[static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME]);
+      auto at = std::find(seen.begin(), seen.end(), h);
+      host[static_cast<size_t>(r)] = static_cast<int>(at - seen.begin());
+      if (at == seen.end()) seen.push_back(h);
+    }
+    return host;
+  }();
+  return hosts;
+}
+
+// MPI rank of global unit u (unit ids may be remapped, ranks are not).
+inline int RankOf(int u) {
+  int rank = -1;
+  EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
+  return rank;
+}
+
+// The real node (host) of global unit u.
+inline int ExpectedRealNode(int u) { return RankHosts().at(static_cast<size_t>(RankOf(u))); }
+
+// The (emulated) node of global unit u: its host, further cut into groups of
+// DART_VIRTUAL_NODE_SIZE consecutive MPI ranks; nodes numbered by (host, group).
 inline int ExpectedNode(int u) {
   const char* v = std::getenv("DART_VIRTUAL_NODE_SIZE");
   const int k = v ? std::atoi(v) : 0;
-  int rank = -1;
-  EXPECT_EQ(dart_unit_mpi_rank(dart_global_unit_t{u}, &rank), DART_OK);
-  return k > 0 ? rank / k : 0;
+  const std::vector<int>& hosts = RankHosts();
+  const int64_t n = static_cast<int64_t>(hosts.size());
+  auto key = [&](int rank) {
+    return hosts[static_cast<size_t>(rank)] * n + (k > 0 ? rank / k : 0);
+  };
+  std::vector<int64_t> keys;
+  for (int r = 0; r < static_cast<int>(n); ++r) keys.push_back(key(r));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return static_cast<int>(std::lower_bound(keys.begin(), keys.end(), key(RankOf(u))) -
+                          keys.begin());
+}
+
+// Number of (emulated) nodes of the run.
+inline int ExpectedNumNodes() {
+  size_t size = 0;
+  EXPECT_EQ(dart_size(&size), DART_OK);
+  int nodes = 0;
+  for (int u = 0; u < static_cast<int>(size); ++u) nodes = std::max(nodes, ExpectedNode(u) + 1);
+  return nodes;
 }
 
 // Global ids of a team's units in team order, through dart_team_unit_l2g.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "dart_test_util.h"
 #include "mpi_test.h"
 
 namespace dash_test {
@@ -159,6 +160,7 @@ int main(int argc, char** argv) {
   if (seed == 0) seed = static_cast<int>(std::time(nullptr) % 99991) + 1;
   MPI_Bcast(&seed, 1, MPI_INT, 0, MPI_COMM_WORLD);
   GTEST_FLAG_SET(random_seed, seed);
+  dash_test::RankHosts();  // collective on its first call: every unit makes it here
 
   int result = RUN_ALL_TESTS();
   int agreed_result = result;
