@@ -15,9 +15,11 @@
 #include <dash/io/Tiers.h>
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -280,21 +282,24 @@ TEST(IoSave, BadInput_ThrowsEverywhere_OldFileIntact) {
 }
 
 // A small tmpfs mounted by unit 0 (root only) under a shared directory,
-// unmounted when the object goes; ok() is the same on every unit.
+// unmounted when the object goes; ok() is the same on every unit: true when every unit sees
+// the tmpfs there (not so across hosts, where a unit 0's mount stays on its host).
 class SmallFileSystem {
  public:
   SmallFileSystem(const SharedDir& dir, const char* size) : path_(dir.file("small")) {
-    int mounted = 0;
     if (myid() == 0 && geteuid() == 0 && mkdir(path_.c_str(), 0700) == 0)
-      mounted =
+      mounted_ =
           mount("tmpfs", path_.c_str(), "tmpfs", 0, (std::string("size=") + size).c_str()) == 0;
+    dart_barrier(DART_TEAM_ALL);
+    struct statfs fs {};
+    int seen = statfs(path_.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC ? 1 : 0, all = 0;
     dash::internal::check_dart(
-        dart_bcast(&mounted, 1, DART_TYPE_INT, dart_team_unit_t{0}, DART_TEAM_ALL), "bcast");
-    ok_ = mounted != 0;
+        dart_allreduce(&seen, &all, 1, DART_TYPE_INT, DART_OP_MIN, DART_TEAM_ALL), "allreduce");
+    ok_ = all != 0;
   }
   ~SmallFileSystem() {
     dart_barrier(DART_TEAM_ALL);
-    if (myid() == 0 && ok_) umount2(path_.c_str(), MNT_DETACH);
+    if (mounted_) umount2(path_.c_str(), MNT_DETACH);
   }
   bool ok() const { return ok_; }
   std::string file(const std::string& name) const { return path_ + "/" + name; }
@@ -310,6 +315,7 @@ class SmallFileSystem {
 
  private:
   std::string path_;
+  bool mounted_ = false;
   bool ok_ = false;
 };
 
@@ -321,7 +327,7 @@ TEST(IoSave, FullDisk_ThrowsEverywhere_OldFileIntact) {
   SharedDir dir;
   ASSERT_TRUE(dir.ok());
   SmallFileSystem small(dir, "256k");
-  if (!small.ok()) GTEST_SKIP() << "cannot mount a tmpfs (not root)";
+  if (!small.ok()) GTEST_SKIP() << "no tmpfs that every unit sees (not root, or several hosts)";
   const std::string path = small.file("data");
   const std::size_t n = 5000;
   dash::Array<std::int64_t> a(n);
