@@ -2,7 +2,8 @@
 # The test suite across hosts: builds (as scripts/test.sh does, for DASH_MPI), brings up a
 # namespace cluster of 3 nodes when none is up (and takes it down again at the end), and runs
 # scripts/multinode_tests.py on the build: every plain 2-, 3- and 4-unit run on 2 nodes x 1,
-# 3 nodes x 1 and 2 nodes x 2 units. Arguments go to multinode_tests.py (e.g. -R '^dart_',
+# 3 nodes x 1 and 2 nodes x 2 units; first the bad-input checks of cluster.sh and launch.sh
+# (tests/scripts/cluster_bad_input.sh). Arguments go to multinode_tests.py (e.g. -R '^dart_',
 # --variants, --list). Needs root (network namespaces). Exit code: the runner's.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
@@ -15,14 +16,15 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 "$here/setup.sh"
 "$here/build.sh" >/dev/null
+checks="$DASH_ROOT/tests/scripts/cluster_bad_input.sh"
 made_cluster=0
 if ! "$here/cluster.sh" status >/dev/null 2>&1; then
+  "$checks" none
   "$here/cluster.sh" up 3
   made_cluster=1
 fi
+trap '[[ $made_cluster -eq 0 ]] || "$here/cluster.sh" down' EXIT
+"$checks" up "$(cat /run/dash-cluster/nodes)"
 rc=0
 "$here/multinode_tests.py" "$(dash_build_dir)" "$@" || rc=$?
-if [[ $made_cluster -eq 1 ]]; then
-  "$here/cluster.sh" down
-fi
 exit "$rc"
