@@ -13,8 +13,8 @@
 # --nodes M (or DASH_CLUSTER_NODES=M) runs across the first M nodes of the namespace cluster of
 # scripts/cluster.sh (which must be up with at least M nodes): mpiexec starts on dash-node0 and
 # reaches the others through the cluster's remote shell, over TCP on the cluster's subnet.
-# --map-by slot (default) fills node 0 first (ceil(N/M) units per node), --map-by node deals
-# units out round robin. The MPI options used for that are printed with DASH_LAUNCH_VERBOSE=1.
+# --map-by slot (default) gives each node consecutive units, as evenly as it gets (4 units on 3
+# nodes: 2+1+1), --map-by node deals units out round robin. The MPI options used for that are printed with DASH_LAUNCH_VERBOSE=1.
 set -euo pipefail
 
 usage() {
@@ -87,7 +87,10 @@ program=$(realpath -e "$(command -v "$program" || echo "$program")") ||
   die "no program '$program'"
 subnet=$(awk '$2 == "dash-node0" {split($1, a, "."); print a[1] "." a[2] "." a[3] ".0/24"}' \
          "$state/hosts")
-per_node=$(((nunits + nodes - 1) / nodes))
+# Units per node: node i gets base + 1 for i < extra, else base (as even as it gets).
+base=$((nunits / nodes)) extra=$((nunits % nodes))
+slots() { echo $((base + ($1 < extra ? 1 : 0))); }
+used=$((nunits < nodes ? nunits : nodes))  # fewer units than nodes: the first N nodes
 # The emulated nodes share this machine's cores, which neither MPI nor DART can see: waiting
 # units yield the core (DART_WAIT, unless set; OpenMPI's mpi_yield_when_idle). Measured with
 # dash_array on 2 nodes x 2 units: 58 s spinning, 7.5 s yielding.
@@ -96,7 +99,7 @@ hostfile=$(mktemp /tmp/dash-launch-hosts.XXXXXX)
 trap 'rm -f "$hostfile"' EXIT
 flags=()
 if [[ $mpi == openmpi ]]; then
-  for ((i = 0; i < nodes; ++i)); do echo "dash-node$i slots=$per_node"; done >"$hostfile"
+  for ((i = 0; i < used; ++i)); do echo "dash-node$i slots=$(slots "$i")"; done >"$hostfile"
   flags+=(--hostfile "$hostfile" --map-by "$map_by" --bind-to none
           --mca plm_rsh_agent "$state/enter"
           --mca oob_tcp_if_include "$subnet" --mca btl_tcp_if_include "$subnet"
@@ -114,9 +117,9 @@ if [[ $mpi == openmpi ]]; then
   done < <(env | grep -E '^(DART_|DASH_|GTEST_|OMP_|ASAN_|UBSAN_|TSAN_|LSAN_|UCX_)[A-Za-z0-9_]*=' || true)
 else
   if [[ $map_by == node ]]; then
-    for ((i = 0; i < nodes; ++i)); do echo "dash-node$i:1"; done >"$hostfile"
+    for ((i = 0; i < used; ++i)); do echo "dash-node$i:1"; done >"$hostfile"
   else
-    for ((i = 0; i < nodes; ++i)); do echo "dash-node$i:$per_node"; done >"$hostfile"
+    for ((i = 0; i < used; ++i)); do echo "dash-node$i:$(slots "$i")"; done >"$hostfile"
   fi
   flags+=(-f "$hostfile" -launcher ssh -launcher-exec "$state/enter" -iface eth0)
 fi

@@ -8,7 +8,8 @@ Every plain CTest run that starts a program under mpiexec on 2, 3 or 4 units (<s
 example.<name>.np4, ...; with --variants also the runs of the suites' variants and the
 examples' other runs) is run again through scripts/launch.sh --nodes, with the run's own environment,
 arguments and timeout:
-    2 units -> 2 nodes x 1 unit, 3 units -> 3 nodes x 1 unit, 4 units -> 2 nodes x 2 units.
+    2 units -> 2 nodes x 1 unit, 3 units -> 3 nodes x 1 unit, 4 units -> 2 nodes x 2 units and
+    3 nodes x 2+1+1 units.
 Runs that cannot mean the same thing across hosts are left out, each with its reason
 (LEFT_OUT below). Prints one line per run and a summary; exit code 1 if any run failed, 2 on a
 usage error (no cluster of 3 nodes up, no build).
@@ -37,7 +38,7 @@ LEFT_OUT = [
     (r"^install\b|^example\..*\.svg$", "not an MPI program run"),
 ]
 
-NODES_FOR_UNITS = {2: 2, 3: 3, 4: 2}
+NODES_FOR_UNITS = {2: [2], 3: [3], 4: [2, 3]}
 
 
 def die(msg):
@@ -105,8 +106,9 @@ def collect(build_dir, variants):
         program = program_part(test.get("command", []))
         if program is None:
             reason = reason or "not a plain mpiexec run"
-        runs.append({"name": name, "units": n, "nodes": NODES_FOR_UNITS[n], "program": program,
-                     "left_out": reason, **props})
+        for nodes in NODES_FOR_UNITS[n]:
+            runs.append({"name": name, "units": n, "nodes": nodes, "program": program,
+                         "left_out": reason, **props})
     return runs
 
 
@@ -203,7 +205,7 @@ def main():
         print(f"{done:4d}/{total} {run['name']:60s} {run['nodes']} nodes  {status:18s} "
               f"{seconds:7.2f} s", flush=True)
         if not ok:
-            failed.append(run["name"])
+            failed.append(f"{run['name']} on {run['nodes']} nodes")
             tail = output.splitlines()[-60:]
             print("\n".join("    | " + line for line in tail), flush=True)
 

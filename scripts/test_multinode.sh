@@ -2,8 +2,8 @@
 # The test suite across hosts: builds (as scripts/test.sh does, for DASH_MPI), brings up a
 # namespace cluster of 3 nodes when none is up (and takes it down again at the end), and runs
 # scripts/multinode_tests.py on the build: every plain 2-, 3- and 4-unit run on 2 nodes x 1,
-# 3 nodes x 1 and 2 nodes x 2 units; first the bad-input checks of cluster.sh and launch.sh
-# (tests/scripts/cluster_bad_input.sh). Arguments go to multinode_tests.py (e.g. -R '^dart_',
+# 3 nodes x 1, 2 nodes x 2 and 3 nodes x 2+1+1 units; first the bad-input checks of cluster.sh
+# and launch.sh (tests/scripts/cluster_bad_input.sh). Arguments go to multinode_tests.py (e.g. -R '^dart_',
 # --variants, --list). Needs root (network namespaces). Exit code: the runner's.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
