@@ -14,7 +14,8 @@
 # scripts/cluster.sh (which must be up with at least M nodes): mpiexec starts on dash-node0 and
 # reaches the others through the cluster's remote shell, over TCP on the cluster's subnet.
 # --map-by slot (default) gives each node consecutive units, as evenly as it gets (4 units on 3
-# nodes: 2+1+1), --map-by node deals units out round robin. The MPI options used for that are printed with DASH_LAUNCH_VERBOSE=1.
+# nodes: 2+1+1), --map-by node deals units out round robin. DASH_LAUNCH_VERBOSE=1 prints the
+# mpiexec line with the MPI options used for that.
 set -euo pipefail
 
 usage() {

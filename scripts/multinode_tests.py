@@ -46,8 +46,8 @@ def die(msg):
     sys.exit(2)
 
 
-def units_of(test):
-    for label in test.get("labels", []):
+def units_of(labels):
+    for label in labels:
         m = re.fullmatch(r"np([0-9]+)", label)
         if m:
             return int(m.group(1))
@@ -95,8 +95,7 @@ def collect(build_dir, variants):
     runs = []
     for test in json.loads(out)["tests"]:
         props = properties(test)
-        test["labels"] = props["labels"]
-        n = units_of(test)
+        n = units_of(props["labels"])
         if n not in NODES_FOR_UNITS:
             continue
         name = test["name"]

@@ -1,6 +1,7 @@
 /* dart_init / dart_exit: MPI start-up, node discovery, unit remapping, locality,
  * DART_TEAM_ALL and the local allocation pool. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +101,7 @@ done:
  * OMPI_MCA_osc (scripts/launch.sh --nodes does, beside osc ucx) and MULTIPLE is asked for, it is
  * taken out of that list before MPI starts, so the next component in it serves those windows.
  * Local; only environment variables change. */
-static void drop_osc_pt2pt(const char* call) {
+static void drop_osc_pt2pt(const char* call, const dart_config_t* config) {
   if (DART_MPI_IS_MPICH) return;
   const char* list = getenv("OMPI_MCA_osc");
   if (list == NULL || strstr(list, "pt2pt") == NULL || list[0] == '^') return;
@@ -119,9 +120,12 @@ static void drop_osc_pt2pt(const char* call) {
     if (*p == ',') ++p;
   }
   if (used == 0) return; /* pt2pt was the only one: leave the user's choice and its error */
-  dart__log(DART_LOG_INFO, call,
-            "MPI_THREAD_MULTIPLE: OMPI_MCA_osc '%s' becomes '%s' (osc pt2pt refuses that level)",
-            list, kept);
+  if (config->log_level >= DART_LOG_INFO) {
+    fprintf(stderr,
+            "[dart] INFO %s: MPI_THREAD_MULTIPLE: OMPI_MCA_osc '%s' becomes '%s' (osc "
+            "pt2pt refuses that level)\n",
+            call, list, kept);
+  }
   setenv("OMPI_MCA_osc", kept, 1);
 }
 
@@ -190,7 +194,7 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   int mpi_initialized = 0, mpi_provided = MPI_THREAD_SINGLE;
   MPI_Initialized(&mpi_initialized);
   if (!mpi_initialized) {
-    if (want_multiple) drop_osc_pt2pt(call);
+    if (want_multiple) drop_osc_pt2pt(call, &config);
     int mpi_ret = MPI_Init_thread(
         argc, argv, want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &mpi_provided);
     if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Init_thread");

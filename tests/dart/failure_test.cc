@@ -79,11 +79,11 @@ TEST(DartAllocationAgreement, MoreThanTheNodeCanBackFailsOnEveryUnit) {
   ASSERT_EQ(dart_team_clone(DART_TEAM_ALL, &clone), DART_OK);
   const uint64_t big = uint64_t{16} << 30;
   dart_ret_t ret = dart_team_memalloc_aligned(clone, big, DART_TYPE_BYTE, &g);
+  const std::vector<int>& hosts = dash_test::RankHosts();
   uint64_t most_units_on_a_host = 0;
-  for (int host : dash_test::RankHosts()) {
-    const auto& hosts = dash_test::RankHosts();
-    most_units_on_a_host = std::max<uint64_t>(
-        most_units_on_a_host, static_cast<uint64_t>(std::count(hosts.begin(), hosts.end(), host)));
+  for (int host : hosts) {
+    const auto units = std::count(hosts.begin(), hosts.end(), host);
+    most_units_on_a_host = std::max(most_units_on_a_host, static_cast<uint64_t>(units));
   }
   if (most_units_on_a_host * big > NodeMemoryBytes()) {
     ExpectEveryUnitGot(ret, DART_ERR_NOMEM, "16 GiB per unit");

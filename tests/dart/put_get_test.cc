@@ -937,7 +937,9 @@ TEST(DartPutGet, MpiWindowOfAGlobalPointerReachesTheSameBytes) {
     const dart_gptr_t targets[2] = {arr.At(t, 2), pool[t]};
     for (int which = 0; which < 2; ++which) {
       dart_gptr_t g = targets[which];
-      if (which == 1) EXPECT_EQ(DART_OK, dart_gptr_incaddr(&g, 2 * sizeof(long)));
+      if (which == 1) {
+        EXPECT_EQ(DART_OK, dart_gptr_incaddr(&g, 2 * sizeof(long)));
+      }
       MPI_Win win = MPI_WIN_NULL;
       int rank = -1;
       MPI_Aint disp = -1;

@@ -72,15 +72,6 @@ inline int ExpectedNode(int u) {
                           keys.begin());
 }
 
-// Number of (emulated) nodes of the run.
-inline int ExpectedNumNodes() {
-  size_t size = 0;
-  EXPECT_EQ(dart_size(&size), DART_OK);
-  int nodes = 0;
-  for (int u = 0; u < static_cast<int>(size); ++u) nodes = std::max(nodes, ExpectedNode(u) + 1);
-  return nodes;
-}
-
 // Global ids of a team's units in team order, through dart_team_unit_l2g.
 inline std::vector<int> TeamUnits(dart_team_t team) {
   size_t size = 0;
