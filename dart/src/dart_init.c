@@ -266,7 +266,33 @@ dart_ret_t dart_exit(void) {
 
 int dart_initialized(void) { return dart__state.initialized ? 1 : 0; }
 
+/* dart_at_abort's functions: slots filled once, never emptied, read without a lock. */
+#define DART_MAX_ABORT_HOOKS 8
+static void (*abort_hooks[DART_MAX_ABORT_HOOKS])(void);
+
+dart_ret_t dart_at_abort(void (*fn)(void)) {
+  DART_CHECK_ARG("dart_at_abort", fn != NULL, "fn is NULL");
+  for (int i = 0; i < DART_MAX_ABORT_HOOKS; ++i) {
+    void (*expected)(void) = NULL;
+    if (__atomic_compare_exchange_n(&abort_hooks[i], &expected, fn, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE) ||
+        expected == fn)
+      return DART_OK;
+  }
+  return DART_LOG_ERROR_RET(DART_ERR_INVAL, "dart_at_abort",
+                            "%d functions are registered already (the most there can be)",
+                            DART_MAX_ABORT_HOOKS);
+}
+
+void dart__run_abort_hooks(void) {
+  for (int i = 0; i < DART_MAX_ABORT_HOOKS; ++i) {
+    void (*fn)(void) = __atomic_load_n(&abort_hooks[i], __ATOMIC_ACQUIRE);
+    if (fn != NULL) fn();
+  }
+}
+
 void dart_abort(int errorcode) {
+  dart__run_abort_hooks();
   int mpi_initialized = 0;
   MPI_Initialized(&mpi_initialized);
   if (mpi_initialized && !dart__mpi_finalized()) MPI_Abort(MPI_COMM_WORLD, errorcode);

@@ -320,6 +320,7 @@ typedef struct {
 
 #define DART_WAIT_ANY_PEER (-1) /* a receive from any unit */
 #define DART_WAIT_ALL (-2)      /* a collective: every unit that has not entered it */
+#define DART_WAIT_POLLING (-3)  /* a caller's polling loop (dart_poll_watch): no progress */
 
 /* Counts a collective this unit enters on team and returns the wait site
  * for it (watchdog on: one relaxed store into the team's counter window). */
@@ -355,6 +356,9 @@ int dart__polled_barrier(const char* call, struct dart_team_data* team);
     if (dart__coll_ret_ != MPI_SUCCESS)                                           \
       return dart__mpi_error(dart__coll_ret_, (call), #blocking);                 \
   } while (0)
+
+/* Runs the functions registered with dart_at_abort (dart_init.c). */
+void dart__run_abort_hooks(void);
 
 /* ---- the watchdog (dart_watchdog.c, DART_WATCHDOG) --------------------- */
 

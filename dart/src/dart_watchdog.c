@@ -14,7 +14,8 @@
  *
  * Units read each other's counters by load through a shared window when the
  * team lives on one node, and by MPI_Rget (passive target, bounded wait)
- * otherwise. A point-to-point wait knows its peer. All of this exists only
+ * otherwise. A point-to-point wait knows its peer; a caller's polling loop
+ * (dart_poll_watch) reports the time since it last made progress. All of this exists only
  * with the watchdog on; with it off no window is made and no counter moves. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -268,6 +269,8 @@ static void report(const dart_wait_site_t* site, uint64_t waited_ns) {
     describe_collective(line, sizeof line, team, site->collective);
   } else if (site->peer == DART_WAIT_ANY_PEER) {
     append(line, sizeof line, "waiting for a message from any unit");
+  } else if (site->peer == DART_WAIT_POLLING) {
+    append(line, sizeof line, "no progress polling for messages from any unit");
   } else if (team != NULL) {
     append(line, sizeof line, "waiting for %s %d", team->id == DART_TEAM_ALL ? "unit" : "team unit",
            site->peer);
@@ -302,6 +305,30 @@ void dart__watchdog_check(const dart_wait_site_t* site, uint64_t start_ns, bool*
        moment for it to pass, against the seconds the deadline already waited. */
     const struct timespec pause = {0, 200 * 1000 * 1000};
     nanosleep(&pause, NULL);
+    dart__run_abort_hooks();
     MPI_Abort(MPI_COMM_WORLD, DART_WATCHDOG_EXIT_CODE);
   }
+}
+
+void dart_poll_watch_begin(dart_poll_watch_t* watch, const char* call, dart_team_t team) {
+  watch->call = call;
+  watch->team = team;
+  watch->reported = 0;
+  watch->since_ns = dart__state.config.watchdog_seconds > 0 ? dart__watchdog_now() : 0;
+}
+
+void dart_poll_watch(dart_poll_watch_t* watch, int progress) {
+  if (__builtin_expect(dart__state.config.watchdog_seconds <= 0, 1)) return;
+  if (progress) {
+    watch->since_ns = dart__watchdog_now();
+    watch->reported = 0;
+    return;
+  }
+  dart_team_data_t* team = NULL;
+  if (dart__state.initialized && watch->team >= 0 && watch->team < DART_MAX_TEAMS)
+    team = dart__team(watch->team);
+  const dart_wait_site_t site = {watch->call, team, DART_WAIT_POLLING, 0, MPI_WIN_NULL};
+  bool reported = watch->reported != 0;
+  dart__watchdog_check(&site, watch->since_ns, &reported);
+  watch->reported = reported ? 1 : 0;
 }

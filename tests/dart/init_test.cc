@@ -108,4 +108,25 @@ TEST(DartInit, RuntimeStatsFollowAllocationsAndReturnToStart) {
   EXPECT_EQ(now.local_pool_used, start.local_pool_used);
 }
 
+// dart_at_abort takes at most 8 distinct functions (one registered twice counts once) and no
+// NULL; the functions run only when the unit aborts (dart_watchdog.abort and .poll_abort check
+// that they do), so these never run.
+void NoOp0() {}
+void NoOp1() {}
+void NoOp2() {}
+void NoOp3() {}
+void NoOp4() {}
+void NoOp5() {}
+void NoOp6() {}
+void NoOp7() {}
+void NoOp8() {}
+
+TEST(DartInit, AtAbortTakesEightFunctionsAndRefusesMore) {
+  EXPECT_EQ(dart_at_abort(nullptr), DART_ERR_INVAL);
+  void (*const fns[])() = {NoOp0, NoOp1, NoOp2, NoOp3, NoOp4, NoOp5, NoOp6, NoOp7};
+  for (auto fn : fns) EXPECT_EQ(dart_at_abort(fn), DART_OK);
+  for (auto fn : fns) EXPECT_EQ(dart_at_abort(fn), DART_OK) << "registered twice: no new slot";
+  EXPECT_EQ(dart_at_abort(NoOp8), DART_ERR_INVAL);
+}
+
 }  // namespace

@@ -6,7 +6,9 @@
 // with <call> one of barrier, allreduce, memalloc, ibarrier_wait (dart_ibarrier + dart_wait),
 // recv (unit 0 receives from the first stalling unit), team_barrier (a barrier on the team of
 // units 1..N-1), get (unit 0 reads from the first stalling unit), exit (none: the others wait in
-// dart_exit). Exit code non-zero on a failed DART call.
+// dart_exit), poll (the others poll with dart_improbe under dart_poll_watch, as dash::bp's
+// loops do, until the first stalling unit's message arrives). Exit code non-zero on a failed
+// DART call.
 #include <dart/dart.h>
 #include <unistd.h>
 
@@ -19,6 +21,13 @@
 namespace {
 
 int failures = 0;
+
+// Registered with dart_at_abort: says on stderr that it ran (async-signal-safe: write only).
+char abort_line[64];
+void say_abort_hook_ran() {
+  const ssize_t ignored = write(2, abort_line, std::strlen(abort_line));
+  (void)ignored;
+}
 
 #define CHECK_OK(expr)                                                                 \
   do {                                                                                 \
@@ -57,6 +66,9 @@ int main(int argc, char** argv) {
   size_t size = 0;
   dart_myid(&me);
   dart_size(&size);
+  std::snprintf(abort_line, sizeof abort_line, "[unit %d] dart_at_abort hook ran\n", me.id);
+  CHECK_OK(dart_at_abort(say_abort_hook_ran));
+  CHECK_OK(dart_at_abort(say_abort_hook_ran));  // registered once, runs once
   bool stalls = false;
   for (int u : stall_units) stalls = stalls || u == me.id;
   dart_team_t team = DART_TEAM_ALL;
@@ -100,6 +112,28 @@ int main(int argc, char** argv) {
       CHECK_OK(dart_get_blocking(&value, gptr, 1, DART_TYPE_INT, DART_TYPE_INT));
     }
     CHECK_OK(dart_barrier(DART_TEAM_ALL));
+  } else if (call == "poll") {
+    const int from = stall_units.front();
+    int value = me.id;
+    if (me.id == from) {
+      for (size_t u = 0; u < size; ++u)
+        if (int(u) != from)
+          CHECK_OK(dart_send(&value, 1, DART_TYPE_INT, 9, DART_GLOBAL_UNIT_ID(u)));
+    } else {
+      dart_poll_watch_t watch;
+      dart_poll_watch_begin(&watch, "poll_loop", DART_TEAM_ALL);
+      for (int32_t found = 0; !found;) {
+        dart_message_t message;
+        dart_team_unit_t source;
+        size_t nbytes = 0;
+        CHECK_OK(dart_improbe(9, DART_TEAM_UNIT_ID(from), DART_TEAM_ALL, &found, &message, &source,
+                              &nbytes));
+        if (found) CHECK_OK(dart_mrecv(&value, nbytes, &message));
+        dart_poll_watch(&watch, found);
+        if (!found) usleep(1000);
+      }
+      if (value != from) ++failures;
+    }
   } else if (call == "exit") {
     // nothing: the others wait for the sleepers in dart_exit
   } else {

@@ -26,8 +26,17 @@ dart_ret_t dart_exit(void);
 /* 1 between a successful dart_init and dart_exit, else 0. Local. */
 int dart_initialized(void);
 
-/* Aborts all units with the given exit code (MPI_Abort). */
+/* Aborts all units with the given exit code (MPI_Abort), after running the
+ * functions registered with dart_at_abort. */
 void dart_abort(int errorcode);
+
+/* Registers fn to run when this unit ends the job itself (dart_abort, the
+ * watchdog's abort) just before MPI_Abort, which ends the process without
+ * exit handlers: for removing files the process would leave behind. fn must
+ * be async-signal-safe and must not call MPI. At most 8 functions; a
+ * function registered twice runs once. Returns DART_ERR_INVAL beyond 8.
+ * Local, thread-safe. */
+dart_ret_t dart_at_abort(void (*fn)(void));
 
 /* Thread level granted at init. Local. */
 dart_ret_t dart_thread_support_level(dart_thread_support_level_t* provided);
@@ -36,6 +45,26 @@ dart_ret_t dart_thread_support_level(dart_thread_support_level_t* provided);
  * auto with more units on this node than cores), 0 when they spin; libraries
  * with their own polling loops follow it. Local. */
 int dart_yield_when_idle(void);
+
+/* A wait that a caller builds out of polls (dart_test, dart_improbe, ...),
+ * watched by the watchdog (DART_WATCHDOG) like DART's own waits. */
+typedef struct {
+  const char* call;  /* named in the report: the caller's function */
+  dart_team_t team;  /* the team whose messages the loop polls for */
+  uint64_t since_ns; /* when the loop last made progress */
+  int reported;
+} dart_poll_watch_t;
+
+/* Starts watching a polling loop named call on team. Local, no MPI call. */
+void dart_poll_watch_begin(dart_poll_watch_t* watch, const char* call, dart_team_t team);
+
+/* Once per poll, with whether the poll made progress (which restarts the
+ * clock). Past DART_WATCHDOG seconds without progress it prints once
+ * "[dart unit U] WATCHDOG <call>: waited S s on team T (N units); no progress
+ * polling for messages from any unit (DART_WATCHDOG=S)" and, with
+ * DART_WATCHDOG_ACTION=abort, ends the job (MPI_Abort, exit code 3). Local:
+ * a clock read with the watchdog on, a branch with it off. */
+void dart_poll_watch(dart_poll_watch_t* watch, int progress);
 
 /* Live runtime objects, for leak checks in tests and long-running codes. */
 typedef struct {

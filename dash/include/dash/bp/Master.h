@@ -729,7 +729,7 @@ class Master {
 
     for (auto& e : entries_) e->fresh = true;  // every block runs at least once
     stop();                                    // a failure held from foreach
-    detail::IdleWait idle;
+    detail::IdleWait idle(call, message_team());
     // Under a memory-block limit that is short of memory, messages being
     // sent hold at most about two blocks' bytes (send_window()): before the
     // next call this unit only polls (receiving, so no unit waits for
@@ -1036,7 +1036,7 @@ class Master {
     }
     dart_handle_t barrier = DART_HANDLE_NULL;
     bool in_barrier = false;
-    detail::IdleWait idle;
+    detail::IdleWait idle(call, comm);
     for (;;) {
       bool progress = receive_packed(comm, failure);
       std::int32_t done = 0;
@@ -1337,7 +1337,7 @@ class Master {
     std::size_t next_send = 0;
     detail::SendsInFlight flight;
     std::vector<char> scratch;
-    detail::IdleWait idle;
+    detail::IdleWait idle(call, message_team());
     while (next_send < remote.size() || !flight.empty() || !expected.empty()) {
       bool progress =
           flight.retire([&](Bytes&& bytes) { residency_.extra_store().recycle(std::move(bytes)); });

@@ -6,7 +6,8 @@
 // |------------------------|------------------------------------------------|
 // | SendsInFlight::send    | one dart_isend; keeps the buffer               |
 // | SendsInFlight::retire  | one dart_test_local per send in flight         |
-// | IdleWait               | local; yields or sleeps 20 us when DART yields |
+// | IdleWait               | local; yields or sleeps 20 us when DART yields; |
+// |                        | a clock read per poll with the watchdog on     |
 #ifndef DASH__BP__POLLING_H_
 #define DASH__BP__POLLING_H_
 
@@ -73,11 +74,18 @@ class SendsInFlight {
 // The wait between polls of a loop: none while it makes progress; where
 // DART waits by yielding (DART_WAIT, e.g. more units than cores), a yield
 // of the core after 4 polls without progress and a sleep of 20 us after 64.
+// The watchdog (DART_WATCHDOG) watches the loop as `call` on `team`: a unit
+// whose loop makes no progress that long reports it (and aborts the job
+// with DART_WATCHDOG_ACTION=abort), as a peer that died or a host that fell
+// off the network leaves it polling forever.
 class IdleWait {
  public:
-  IdleWait() : yield_(dart_yield_when_idle() != 0) {}
+  IdleWait(const char* call, dart_team_t team) : yield_(dart_yield_when_idle() != 0) {
+    dart_poll_watch_begin(&watch_, call, team);
+  }
   // Call once per poll with whether it made progress. Local.
   void after_poll(bool progress) {
+    dart_poll_watch(&watch_, progress ? 1 : 0);
     if (progress) {
       polls_ = 0;
     } else if (yield_ && ++polls_ >= 64) {
@@ -90,6 +98,7 @@ class IdleWait {
  private:
   bool yield_;
   int polls_ = 0;
+  dart_poll_watch_t watch_;
 };
 
 }  // namespace detail

@@ -835,7 +835,7 @@ class ReduceRun {
     }
     std::size_t next_spilled = 0;
     SendsInFlight flight;
-    IdleWait idle;
+    IdleWait idle("dash::bp::reduce", team_);
     for (;;) {
       bool progress = send_spilled(round, spilled, next_spilled, flight);
       bool receiving = false;
