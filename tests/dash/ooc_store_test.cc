@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,10 @@ std::vector<std::string> Files(const std::string& dir, Which which = Which::all)
     while (dirent* e = readdir(d)) {
       const std::string name = e->d_name;
       if (name == "." || name == "..") continue;
+      if (name == ".owner") {  // the directory's lock file, not a store's
+        if (which == Which::all) names.push_back(name);
+        continue;
+      }
       const bool spent = name.rfind(".spent-", 0) == 0;
       if (which == Which::all || (which == Which::spent) == spent) names.push_back(name);
     }
@@ -536,6 +541,56 @@ TEST(OocStore, NothingLeftBehind) {
   dash::ooc::remove_spill_directory();
   struct stat st;
   EXPECT_NE(stat(dir.c_str(), &st), 0);
+}
+
+// Spill directories left by units that were killed (SIGKILL) are removed by the next unit that
+// makes one in the same parent: ours, mode 0700, not a symlink, with an unlocked, non-empty
+// owner file. Kept: one whose owner file is locked (a live unit), empty (being made) or
+// missing, one with another mode, a symlink, and anything not named dash-ooc-*.
+TEST(OocStore, AbandonedDirectories_RemovedOthersKept) {
+  char templ[] = "/tmp/dash-ooc-reap-XXXXXX";
+  ASSERT_NE(mkdtemp(templ), nullptr);
+  const std::string base = templ;
+  auto make = [&](const std::string& name, mode_t mode, const char* owner_text) {
+    const std::string dir = base + "/" + name;
+    EXPECT_EQ(mkdir(dir.c_str(), 0700), 0);
+    EXPECT_EQ(chmod(dir.c_str(), mode), 0);
+    std::ofstream(dir + "/block-1") << "spilled bytes";
+    if (owner_text != nullptr) std::ofstream(dir + "/.owner") << owner_text;
+    return dir;
+  };
+  const std::string dead = make("dash-ooc-dead01", 0700, "4242 somehost\n");
+  const std::string live = make("dash-ooc-live01", 0700, "4243 somehost\n");
+  const std::string empty = make("dash-ooc-empty1", 0700, "");
+  const std::string no_owner = make("dash-ooc-noown1", 0700, nullptr);
+  const std::string other_mode = make("dash-ooc-mode01", 0750, "4244 somehost\n");
+  const std::string other_name = make("not-dash-ooc-1", 0700, "4245 somehost\n");
+  const std::string link = base + "/dash-ooc-link01";
+  ASSERT_EQ(symlink(dead.c_str(), link.c_str()), 0);
+  // A live unit holds its owner file's lock (another open file description: flock conflicts
+  // even within one process).
+  const int live_lock = open((live + "/.owner").c_str(), O_RDONLY);
+  ASSERT_GE(live_lock, 0);
+  ASSERT_EQ(flock(live_lock, LOCK_EX), 0);
+  dash::ooc::remove_spill_directory();
+  {
+    ScopedEnv dir("DASH_OOC_DIR", base.c_str());
+    BlockStore store("reaper");
+    const std::string mine = SpillDirectory::instance().path();
+    struct stat st;
+    EXPECT_NE(lstat(dead.c_str(), &st), 0) << "abandoned: removed";
+    for (const std::string& kept : {live, empty, no_owner, other_mode, other_name, mine})
+      EXPECT_EQ(lstat((kept + "/").c_str(), &st), 0) << kept << " must be kept";
+    EXPECT_EQ(lstat(link.c_str(), &st), 0) << "a symlink is never followed nor removed";
+    std::ifstream owner(mine + "/.owner");
+    std::string pid;
+    owner >> pid;
+    EXPECT_EQ(pid, std::to_string(getpid())) << "the new directory names its process";
+    dash::ooc::remove_spill_directory();
+  }
+  close(live_lock);
+  std::string cleanup = "rm -rf '" + base + "'";
+  EXPECT_EQ(std::system(cleanup.c_str()), 0);
 }
 
 }  // namespace

@@ -4,13 +4,19 @@
 //   parent = DASH_OOC_DIR, else $TMPDIR, else /tmp
 //   check the parent: a directory, writable by us; a symlink only to a
 //     directory of ours (or root's); world-writable only with the sticky bit
+//   remove the dash-ooc-* directories of ours in the parent whose unit is gone
 //   mkdtemp("<parent>/dash-ooc-XXXXXX")                 (mode 0700)
-//   removed, files first, by dash::finalize, at normal exit (atexit) and on
-//   SIGTERM / SIGINT (then the signal's default action runs)
+//     with ".owner": flock-ed by the unit while it lives, "<pid> <host>"
+//   removed, files first, by dash::finalize, at normal exit (atexit), on
+//   SIGTERM / SIGINT (then the signal's default action runs) and before a
+//   DART-initiated MPI_Abort (dart_at_abort); after SIGKILL, by the next
+//   unit that makes its spill directory in the same parent (the lock of a
+//   dead process is free)
 //
 // | call        | cost                                                 |
 // |-------------|------------------------------------------------------|
-// | instance    | local; the first call makes the directory            |
+// | instance    | local; the first call scans the parent, makes the    |
+// |             | directory                                            |
 // | path        | local                                                |
 // | remove_all  | local; one unlink per file, one rmdir                |
 #ifndef DASH__OOC__SPILL_DIRECTORY_H_
