@@ -12,7 +12,10 @@
 # dash-sw holds a bridge that connects the nodes. --link-rate (a tc rate: 500mbit, 1gbit, 4gbit)
 # limits every node's link in both directions with a token bucket. What it emulates: host names,
 # one network stack per host, TCP between hosts, scarce links. What it does not: the nodes share
-# the machine's CPUs, memory, disks and /tmp; there is no fabric (RDMA), only TCP.
+# the machine's CPUs, memory, disks and /tmp; there is no fabric (RDMA), only TCP. Node-local
+# storage: every process started on a node sees that node's own directory (mode 1777, on the
+# machine's disk under /var/lib/dash-cluster/<node>) at /run/dash-cluster/node-local, one path on
+# every node as on a cluster's nodes (e.g. DASH_IO_NODE_DIR=/run/dash-cluster/node-local).
 #
 # `up` is idempotent (the same N: nothing to do, a new rate is applied); a cluster of another
 # size is refused. Every refusal is one line on stderr and exit code 2; a failed `up` removes what
@@ -21,6 +24,7 @@
 set -euo pipefail
 
 readonly state=/run/dash-cluster
+readonly local_root=/var/lib/dash-cluster
 readonly prefix=dash-node
 readonly switch=dash-sw
 readonly subnet=10.213.0
@@ -58,7 +62,7 @@ teardown() {
       ip netns del "$ns" 2>/dev/null || true
     fi
   done
-  rm -rf "$state"
+  rm -rf "$state" "$local_root"
 }
 
 # Applies (or removes, for an empty rate) the token bucket on both ends of node i's link.
@@ -103,7 +107,8 @@ esac
 [ -e /run/netns/\$host ] || { echo "enter: no node \$host (is the cluster up?)" >&2; exit 2; }
 [ \$# -ge 1 ] || set -- "\${SHELL:-/bin/sh}"
 exec nsenter --net=/run/netns/\$host unshare -u -m sh -c \\
-  'mount --bind $state/hosts /etc/hosts && hostname "\$0" && exec sh -c "\$*"' "\$host" "\$@"
+  'mount --bind $state/hosts /etc/hosts && mount --bind $local_root/"\$0" $state/node-local &&
+   hostname "\$0" && exec sh -c "\$*"' "\$host" "\$@"
 EOF
   chmod 0755 "$state/enter"
 }
@@ -157,6 +162,8 @@ cmd_up() {
   trap 'teardown' ERR
   mkdir -p "$state"
   chmod 0755 "$state"
+  mkdir -p "$state/node-local" "$local_root"
+  chmod 0755 "$state/node-local" "$local_root"
   if ! ip netns add "$switch" 2>"$state/error"; then
     local why
     why=$(head -1 "$state/error")
@@ -175,6 +182,10 @@ cmd_up() {
     local ns=$prefix$i
     ip netns add "$ns"
     ip -n "$ns" link set lo up
+    # A peer that stops answering fails a TCP connection after ~13 s of retransmissions instead
+    # of Linux's ~15 min (tcp_retries2 15 -> 5), so that a launcher notices a host cut off from
+    # the network (a cluster's resource manager would end such a job).
+    ip netns exec "$ns" sysctl -qw net.ipv4.tcp_retries2=5
     ip link add "dashc$i" netns "$ns" type veth peer name "p$i" netns "$switch"
     ip -n "$ns" link set "dashc$i" name eth0
     ip -n "$ns" addr add "$(address "$i")/24" dev eth0
@@ -182,6 +193,8 @@ cmd_up() {
     ip -n "$switch" link set "p$i" master br0
     ip -n "$switch" link set "p$i" up
     apply_rate "$i" "$rate"
+    mkdir -p "$local_root/$ns"
+    chmod 1777 "$local_root/$ns"
     echo "$(address "$i") $ns" >>"$state/hosts"
   done
   chmod 0644 "$state/hosts"

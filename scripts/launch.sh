@@ -125,8 +125,11 @@ else
   flags+=(-f "$hostfile" -launcher ssh -launcher-exec "$state/enter" -iface eth0)
 fi
 [[ ${DASH_LAUNCH_VERBOSE:-0} == 0 ]] || echo "launch.sh: $mpiexec -n $nunits ${flags[*]}" >&2
-# mpiexec itself runs on node 0 (its network, host name and /etc/hosts), with the program's
-# arguments passed through unchanged.
+# mpiexec itself runs on node 0 (its network, host name, /etc/hosts and node-local directory),
+# with the program's arguments passed through unchanged.
 nsenter --net=/run/netns/dash-node0 unshare -u -m sh -c \
-  'mount --bind "$0/hosts" /etc/hosts && hostname dash-node0 && exec "$@"' "$state" \
+  'mount --bind "$0/hosts" /etc/hosts &&
+   { [ ! -d /var/lib/dash-cluster/dash-node0 ] ||
+     mount --bind /var/lib/dash-cluster/dash-node0 "$0/node-local"; } &&
+   hostname dash-node0 && exec "$@"' "$state" \
   "$mpiexec" -n "$nunits" "${flags[@]}" "$program" "$@"

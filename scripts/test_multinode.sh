@@ -3,8 +3,11 @@
 # namespace cluster of 3 nodes when none is up (and takes it down again at the end), and runs
 # scripts/multinode_tests.py on the build: every plain 2-, 3- and 4-unit run on 2 nodes x 1,
 # 3 nodes x 1, 2 nodes x 2 and 3 nodes x 2+1+1 units; first the bad-input checks of cluster.sh
-# and launch.sh (tests/scripts/cluster_bad_input.sh). Arguments go to multinode_tests.py (e.g. -R '^dart_',
-# --variants, --list). Needs root (network namespaces). Exit code: the runner's.
+# and launch.sh (tests/scripts/cluster_bad_input.sh); last, without arguments, a whole node
+# failing mid-run, killed and cut off the network (tests/scripts/node_failure.sh kill,
+# link-down). Arguments go to multinode_tests.py (e.g. -R '^dart_', --variants, --list) and
+# leave the node failures out. Needs root (network namespaces). Exit code: non-zero when any
+# part failed.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 # shellcheck source=scripts/common.sh
@@ -27,4 +30,9 @@ trap '[[ $made_cluster -eq 0 ]] || "$here/cluster.sh" down' EXIT
 "$checks" up "$(cat /run/dash-cluster/nodes)"
 rc=0
 "$here/multinode_tests.py" "$(dash_build_dir)" "$@" || rc=$?
+if [[ $# -eq 0 ]]; then
+  for mode in kill link-down; do
+    "$DASH_ROOT/tests/scripts/node_failure.sh" "$mode" "$(dash_build_dir)" 40 || rc=1
+  done
+fi
 exit "$rc"
