@@ -13,8 +13,8 @@
 # Passes when the launcher ends non-zero within LIMIT_SECONDS (default 30) of the failure, its
 # output names what happened (the MPI's message about the lost host or process, or a surviving
 # unit's watchdog report), the units on dash-node0 are gone, and dash-node0's node-local
-# directory holds no spill directory (MPICH, kill: its launcher ends the survivors with SIGKILL;
-# their directories must be gone after the next out-of-core run on that node). Afterwards it ends what is left on dash-node1, removes its
+# directory holds no spill directory (MPICH: its launcher ends the survivors with SIGKILL; their
+# directories must be gone after the next out-of-core run on that node). Afterwards it ends what is left on dash-node1, removes its
 # spill directories and brings its link back up. Needs root.
 set -u
 mode=${1:-} build=${2:-} limit=${3:-30}
@@ -133,9 +133,10 @@ left_dirs=$(ls -d "$local_dir"/dash-node0/dash-ooc-* 2>/dev/null | xargs)
 if [[ -n $left_dirs ]]; then
   # OpenMPI ends the survivors with SIGTERM (the spill directory goes in the handler), a unit
   # whose watchdog aborts removes its own (dart_at_abort): nothing may be left. MPICH's hydra
-  # ends the survivors of a lost host with SIGKILL, which no process can act on: the next unit
-  # that makes a spill directory on that node removes them (the owner's lock is free).
-  if ! ldd "$program" | grep -q libmpich || [[ $mode != kill ]]; then
+  # ends the other units with SIGKILL (after a lost host or a unit's abort), which no process
+  # can act on: the next unit that makes a spill directory on that node removes them (the
+  # owner's lock is free).
+  if ! ldd "$program" | grep -q libmpich; then
     fail "spill directories left on dash-node0: $left_dirs"
   fi
   echo "node_failure: left by units the launcher ended with SIGKILL: $left_dirs"
