@@ -243,13 +243,10 @@ void SpillDirectory::remove_locked(SpillDirectory* d) noexcept {
   if (d == nullptr) return;
   detail::spent_files().forget();  // removed below with the rest
   const std::string& path_ = d->path_;
-  if (DIR* dir = opendir(path_.c_str())) {
-    while (dirent* e = readdir(dir)) {
-      const std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
-      unlinkat(dirfd(dir), name.c_str(), 0);
-    }
-    closedir(dir);
+  const int dir = open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dir >= 0) {
+    remove_files_at(dir);
+    close(dir);
   }
   rmdir(path_.c_str());
   if (owner_fd >= 0) {
