@@ -3,6 +3,8 @@
  * flag, the value and what is expected. */
 #include <dart/dart_flags.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dart_internal.h"
@@ -162,4 +164,65 @@ dart_ret_t dart_flags_check(char* err, size_t errlen) {
   }
   err[0] = '\0';
   return config_parse(&scratch, err, errlen);
+}
+
+/* FNV-1a of a flag's value; unset hashes apart from every value (the empty one included). */
+static uint64_t value_hash(const char* value) {
+  if (value == NULL) return 0x9e3779b97f4a7c15ULL;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char* p = (const unsigned char*)value; *p != '\0'; ++p) {
+    h ^= *p;
+    h *= 0x100000001b3ULL;
+  }
+  return h ^ 1;
+}
+
+/* Up to this many flags per agreement (one allreduce of twice as many 64-bit words). */
+#define MAX_AGREED_FLAGS 32
+
+dart_ret_t dart__flags_agree(MPI_Comm comm, const char* const* names, size_t n, char* err,
+                             size_t errlen) {
+  char local[DART_FLAG_ERROR_SIZE];
+  if (err == NULL || errlen == 0) {
+    err = local;
+    errlen = sizeof local;
+  }
+  err[0] = '\0';
+  if (names == NULL || n > MAX_AGREED_FLAGS) {
+    snprintf(err, errlen, "dart_flags_agree: %s",
+             names == NULL ? "names is NULL" : "too many flags");
+    return DART_ERR_INVAL;
+  }
+  /* Per flag the largest hash and the largest complement: equal everywhere iff max == ~max(~h). */
+  uint64_t words[2 * MAX_AGREED_FLAGS];
+  for (size_t i = 0; i < n; ++i) {
+    words[2 * i] = value_hash(getenv(names[i]));
+    words[2 * i + 1] = ~words[2 * i];
+  }
+  const int ret = MPI_Allreduce(MPI_IN_PLACE, words, (int)(2 * n), MPI_UINT64_T, MPI_MAX, comm);
+  if (ret != MPI_SUCCESS) {
+    snprintf(err, errlen, "dart_flags_agree: MPI_Allreduce failed (%d)", ret);
+    return DART_ERR_OTHER;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (words[2 * i] == ~words[2 * i + 1]) continue;
+    const char* mine = getenv(names[i]);
+    if (mine == NULL)
+      snprintf(err, errlen,
+               "environment flag %s differs between units (unset on this unit); set it alike on "
+               "every unit",
+               names[i]);
+    else
+      snprintf(err, errlen,
+               "environment flag %s differs between units (this unit: '%.200s'); set it alike "
+               "on every unit",
+               names[i], mine);
+    return DART_ERR_INVAL;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart_flags_agree(const char* const* names, size_t n, char* err, size_t errlen) {
+  DART_CHECK_INIT("dart_flags_agree");
+  return dart__flags_agree(dart__state.comm_all, names, n, err, errlen);
 }

@@ -1,6 +1,7 @@
 /* dart_init / dart_exit: MPI start-up, node discovery, unit remapping, locality,
  * DART_TEAM_ALL and the local allocation pool. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <dart/dart_flags.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,21 @@ static void release_state(void) {
   }
 }
 
+/* The flags that steer what every unit does together at start-up and later (a unit that read
+ * them otherwise would wait for ever in another collective) must be alike on every unit: an
+ * error naming the flag on every unit otherwise. Collective. */
+static dart_ret_t agree_on_flags(const char* call) {
+  static const char* const names[] = {"DART_UNIT_MAPPING",          "DART_UNIT_MAPPING_DIMS",
+                                      "DART_UNIT_MAPPING_FALLBACK", "DART_TOPOLOGY_FILE",
+                                      "DART_VIRTUAL_NODE_SIZE",     "DART_SHARED_WINDOWS",
+                                      "DART_TEST_FORCE_WINDOW_PAIR"};
+  char err[DART_FLAG_ERROR_SIZE];
+  const dart_ret_t ret = dart__flags_agree(dart__state.comm_all, names,
+                                           sizeof names / sizeof names[0], err, sizeof err);
+  if (ret != DART_OK) return DART_LOG_ERROR_RET(ret, call, "%s", err);
+  return DART_OK;
+}
+
 static dart_ret_t init_common(const char* call, int* argc, char*** argv,
                               dart_thread_support_level_t* provided) {
   if (dart__state.initialized) {
@@ -219,6 +235,7 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   MPI_Comm_size(dart__state.comm_all, &dart__state.size);
   dart__state.next_team_serial = 1;
   ret = dart__watchdog_agree(call);
+  if (ret == DART_OK) ret = agree_on_flags(call);
   if (ret == DART_OK) ret = discover_nodes(call);
   if (ret == DART_OK) ret = dart__locality_setup(call);
   if (ret == DART_OK) ret = dart__unit_mapping_setup(call); /* uses the NUMA domains */

@@ -72,6 +72,9 @@ typedef struct {
 /* Reads all DART_* flags. On a malformed value logs a line naming the flag
  * and returns DART_ERR_INVAL; cfg is then unchanged. */
 dart_ret_t dart__config_read(dart_config_t* cfg);
+/* dart_flags_agree over comm (usable inside dart_init). Collective over comm. */
+dart_ret_t dart__flags_agree(MPI_Comm comm, const char* const* names, size_t n, char* err,
+                             size_t errlen);
 
 /* ---- types (dart_types.c) ----------------------------------------------- */
 

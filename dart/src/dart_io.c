@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dart_internal.h"
 
@@ -47,6 +48,26 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
   MPI_Comm comm = MPI_COMM_NULL;
   DART_MPI_CALL(call, MPI_Comm_dup(team->comm, &comm));
   if (f != NULL) f->comm = comm;
+  /* A FIFO, a device or a directory: refused on every unit before MPI-IO could block on it or
+   * replace it; the lowest unit that sees it says so. */
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  struct stat st;
+  const int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+  int first_special = special ? rank : INT_MAX;
+  DART_MPI_CALL(call, MPI_Allreduce(MPI_IN_PLACE, &first_special, 1, MPI_INT, MPI_MIN, comm));
+  if (first_special != INT_MAX) {
+    if (rank == first_special)
+      dart__log(DART_LOG_ERROR, call, "'%s' is %s, not a regular file", path,
+                S_ISDIR(st.st_mode)    ? "a directory"
+                : S_ISFIFO(st.st_mode) ? "a FIFO"
+                : S_ISCHR(st.st_mode)  ? "a character device"
+                : S_ISBLK(st.st_mode)  ? "a block device"
+                                       : "a socket");
+    MPI_Comm_free(&comm);
+    free(f);
+    return DART_ERR_INVAL;
+  }
   const int amode = mode == DART_FILE_WRITE ? (MPI_MODE_CREATE | MPI_MODE_WRONLY) : MPI_MODE_RDONLY;
   MPI_File fh = MPI_FILE_NULL;
   int ret = MPI_File_open(comm, path, amode, MPI_INFO_NULL, &fh);

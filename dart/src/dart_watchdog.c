@@ -325,7 +325,7 @@ void dart_poll_watch(dart_poll_watch_t* watch, int progress) {
     return;
   }
   dart_team_data_t* team = NULL;
-  if (dart__state.initialized && watch->team >= 0 && watch->team < DART_MAX_TEAMS)
+  if (dart__state.initialized && watch->team >= 0) /* an int16_t: below DART_MAX_TEAMS */
     team = dart__team(watch->team);
   const dart_wait_site_t site = {watch->call, team, DART_WAIT_POLLING, 0, MPI_WIN_NULL};
   bool reported = watch->reported != 0;

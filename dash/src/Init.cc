@@ -53,17 +53,34 @@ void check_flags(const char* call) {
   io::detail::check_io_flags(call);
 }
 
+// The C++ layer's flags that steer collective operations (the I/O plan, the exchange
+// algorithm) must be alike on every unit; otherwise every unit stops DART and throws
+// InvalidArgument naming the flag (a unit that planned otherwise would wait for ever). Collective.
+void agree_on_flags(const char* call) {
+  static const char* const names[] = {
+      "DASH_IO_AGGREGATORS", "DASH_IO_SUBFILING",   "DASH_IO_BURST_BUFFER",
+      "DASH_IO_AGGR_TIER",   "DASH_IO_AGGREGATION", "DASH_IO_BUFFER_SIZE",
+      "DASH_IO_PERSISTENCY", "DASH_IO_TIERS",       "DASH_BP_EXCHANGE_SPARSE_UNITS"};
+  char err[DART_FLAG_ERROR_SIZE];
+  const dart_ret_t ret = dart_flags_agree(names, sizeof names / sizeof names[0], err, sizeof err);
+  if (ret == DART_OK) return;
+  dart_exit();  // on every unit: they all see the same difference
+  throw exception::InvalidArgument(std::string(call) + ": " + err);
+}
+
 }  // namespace
 
 void init(int* argc, char*** argv) {
   check_flags("dash::init");
   internal::check_dart(dart_init(argc, argv), "dash::init");
+  agree_on_flags("dash::init");
 }
 
 bool init_thread(int* argc, char*** argv) {
   check_flags("dash::init_thread");
   dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
   internal::check_dart(dart_init_thread(argc, argv, &level), "dash::init_thread");
+  agree_on_flags("dash::init_thread");
   return level == DART_THREAD_MULTIPLE;
 }
 
@@ -72,7 +89,13 @@ void finalize() {
   ooc::shutdown_out_of_core();  // spill I/O finished, the unit's spill directory removed
   if (is_initialized()) io::detail::drain_staged_at_end(DART_TEAM_ALL);  // burst-buffer writes
   if (is_initialized()) Team::All().free_subteams();
+  // A burst-buffer write that could not reach its path fails the program (on every unit: the
+  // drain agrees), after the runtime has ended; its node-local copy stays (printed above).
+  const std::string failed_drain = io::detail::take_failed_drain();
   internal::check_dart(dart_exit(), "dash::finalize");
+  if (!failed_drain.empty())
+    throw exception::RuntimeError("dash::finalize: " + failed_drain +
+                                  " (the file is not at its path; its node-local copy is kept)");
 }
 
 bool is_initialized() { return dart_initialized() != 0; }

@@ -2,8 +2,6 @@
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/bp/detail/SavedFile.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -11,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "SafeFile.h"
 #include "ooc/Checksum.h"
 
 namespace dash {
@@ -71,11 +70,24 @@ std::uint64_t saved_checksum(const char* data, std::size_t n) {
 }
 
 SavedFileWriter::SavedFileWriter(const std::string& path, dart_team_t team, int nblocks)
-    : path_(path), temporary_(path + ".tmp"), team_(team), nblocks_(nblocks) {
+    : path_(path), team_(team), nblocks_(nblocks) {
   me_ = my_id(team);
   units_ = unit_count(team);
-  if (dart_file_open(temporary_.c_str(), DART_FILE_WRITE, team, &file_) != DART_OK)
+  // Unit 0 checks the target and makes the temporary (a name nobody can guess or plant).
+  std::string refusal, error;
+  if (me_ == 0) {
+    refusal = dash::internal::check_save_target(path);
+    if (refusal.empty()) temporary_ = dash::internal::create_temporary(path, error);
+  }
+  refusal = on_every_unit(refusal, me_, team);
+  if (!refusal.empty()) throw exception::InvalidArgument("dash::bp::save: " + refusal);
+  error = on_every_unit(error, me_, team);
+  if (!error.empty()) fail("dash::bp::save: " + error);
+  temporary_ = on_every_unit(temporary_, me_, team);
+  if (dart_file_open(temporary_.c_str(), DART_FILE_WRITE, team, &file_) != DART_OK) {
+    if (me_ == 0) std::remove(temporary_.c_str());
     fail("dash::bp::save: cannot create '" + temporary_ + "' (see the log)");
+  }
 }
 
 SavedFileWriter::~SavedFileWriter() {
@@ -158,25 +170,9 @@ void SavedFileWriter::finish() {
     if (me_ == 0) std::remove(temporary_.c_str());
     fail("dash::bp::save: syncing '" + temporary_ + "' failed (see the log)");
   }
-  // The new file replaces the old in one step; the directory is synced so
-  // the rename lasts.
+  // The new file replaces the old in one step (the directory synced, so the rename lasts).
   std::string error;
-  if (me_ == 0) {
-    if (std::rename(temporary_.c_str(), path_.c_str()) != 0) {
-      error = "cannot rename '" + temporary_ + "' to '" + path_ + "': " + std::strerror(errno);
-      std::remove(temporary_.c_str());
-    } else {
-      const std::size_t slash = path_.rfind('/');
-      const std::string dir = slash == std::string::npos ? "."
-                              : slash == 0               ? "/"
-                                                         : path_.substr(0, slash);
-      const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-      }
-    }
-  }
+  if (me_ == 0) error = dash::internal::commit_temporary(temporary_, path_);
   error = on_every_unit(error, me_, team_);
   if (!error.empty()) fail("dash::bp::save: " + error);
 }
@@ -185,6 +181,8 @@ SavedFileReader::SavedFileReader(const std::string& path, dart_team_t team, int 
     : path_(path) {
   const dart_ret_t opened = dart_file_open(path.c_str(), DART_FILE_READ, team, &file_);
   if (opened == DART_ERR_NOTFOUND) fail("dash::bp::load: no file '" + path + "'");
+  if (opened == DART_ERR_INVAL)
+    fail("dash::bp::load: '" + path + "' is not a regular file (a FIFO, a device or a directory)");
   if (opened != DART_OK) fail("dash::bp::load: cannot open '" + path + "' (see the log)");
   // Every unit reads the header and the index (the same bytes: the same
   // verdict on every unit).

@@ -489,15 +489,22 @@ TEST(OocStore, UnsafeDirectories_Refused) {
   struct Case {
     std::string dir, why;
   };
+  const std::string group_dir = base + "/group";
+  ASSERT_EQ(mkdir(group_dir.c_str(), 0770), 0);
+  ASSERT_EQ(chmod(group_dir.c_str(), 0770), 0);  // group-writable, no sticky bit
   std::vector<Case> cases = {{base + "/missing", "No such file"},
                              {file, "not a directory"},
-                             {open_dir, "world-writable without the sticky bit"}};
-  if (geteuid() == 0) {  // a symlink to another user's directory
-    const std::string theirs = base + "/theirs", link = base + "/link";
+                             {open_dir, "writable by every user without the sticky bit"},
+                             {open_dir + "/", "writable by every user without the sticky bit"},
+                             {group_dir, "writable by its group without the sticky bit"}};
+  if (geteuid() == 0) {  // another user's directory, reached directly or through a symlink
+    const std::string theirs = base + "/theirs", link = base + "/link", sub = theirs + "/sub";
     ASSERT_EQ(mkdir(theirs.c_str(), 0700), 0);
+    ASSERT_EQ(mkdir(sub.c_str(), 0700), 0);  // root's, inside theirs: they can still swap it
     ASSERT_EQ(chown(theirs.c_str(), 65534, 65534), 0);
     ASSERT_EQ(symlink(theirs.c_str(), link.c_str()), 0);
-    cases.push_back({link, "a symlink to a directory of another user"});
+    for (const std::string& d : {theirs, link, link + "/", link + "/.", link + "/sub"})
+      cases.push_back({d, "'" + theirs + "' belongs to another user (uid 65534)"});
   }
   dash::ooc::remove_spill_directory();
   for (const Case& c : cases) {
@@ -518,6 +525,36 @@ TEST(OocStore, UnsafeDirectories_Refused) {
     BlockStore store("sticky");
     EXPECT_EQ(SpillDirectory::instance().path().rfind(open_dir + "/dash-ooc-", 0), 0u);
     dash::ooc::remove_spill_directory();
+  }
+  std::string cleanup = "rm -rf '" + base + "'";
+  EXPECT_EQ(std::system(cleanup.c_str()), 0);
+}
+
+// Files are made, read and removed relative to the spill directory's descriptor, not by path:
+// a directory swapped for a symlink after it was made (what another user could do where the
+// checks did not refuse the parent) changes nothing; the bytes stay in the directory made.
+TEST(OocStore, SpillFiles_FollowTheDirectoryNotItsPath) {
+  char templ[] = "/tmp/dash-ooc-swap-XXXXXX";
+  ASSERT_NE(mkdtemp(templ), nullptr);
+  const std::string base = templ, moved = base + "/moved", elsewhere = base + "/elsewhere";
+  dash::ooc::remove_spill_directory();
+  {
+    ScopedEnv dir("DASH_OOC_DIR", base.c_str());
+    BlockStore store("swap");
+    store.put(1, Pattern(1, 5000));
+    store.flush();
+    const std::string path = SpillDirectory::instance().path();
+    ASSERT_EQ(rename(path.c_str(), moved.c_str()), 0);
+    ASSERT_EQ(mkdir(elsewhere.c_str(), 0700), 0);
+    ASSERT_EQ(symlink(elsewhere.c_str(), path.c_str()), 0);
+    store.put(2, Pattern(2, 7000));
+    store.flush();
+    EXPECT_TRUE(Files(elsewhere).empty()) << "a spill file went through the symlink";
+    EXPECT_EQ(StoredFiles(moved).size(), 2u);
+    EXPECT_TRUE(Same(store.take(1), Pattern(1, 5000)));
+    EXPECT_TRUE(Same(store.take(2), Pattern(2, 7000)));
+    dash::ooc::remove_spill_directory();
+    EXPECT_TRUE(Files(elsewhere).empty());
   }
   std::string cleanup = "rm -rf '" + base + "'";
   EXPECT_EQ(std::system(cleanup.c_str()), 0);

@@ -60,6 +60,14 @@ dart_ret_t dart_flag_text(const char* name, size_t max_length, const char** text
  * dart_init. */
 dart_ret_t dart_flags_check(char* err, size_t errlen);
 
+/* Checks that each of the n flags `names` (at most 32) has the same value, or is unset, on every
+ * unit: DART_OK, or DART_ERR_INVAL on every unit with "environment flag NAME differs between
+ * units (this unit: 'VALUE'); set it alike on every unit" for the first that differs in err.
+ * For flags that steer collective operations (dart_init agrees on its own: the unit mapping,
+ * the topology file, the node and window settings, the watchdog). Prints nothing. Collective
+ * over DART_TEAM_ALL: one allreduce of 2n 64-bit words. */
+dart_ret_t dart_flags_agree(const char* const* names, size_t n, char* err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

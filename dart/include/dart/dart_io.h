@@ -42,8 +42,9 @@ typedef enum {
 
 /* Opens path on every unit of team. DART_ERR_NOTFOUND on every unit if a
  * file to read is missing (on any unit), DART_ERR_OTHER if any unit cannot
- * open it (its unit logs why), DART_ERR_INVAL for bad arguments. Collective
- * over the team. */
+ * open it (its unit logs why), DART_ERR_INVAL for bad arguments and for a
+ * path that is not a regular file (a FIFO, device or directory: refused, never
+ * waited on or replaced). Collective over the team. */
 dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t team,
                           dart_file_t* file);
 

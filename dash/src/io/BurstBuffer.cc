@@ -17,6 +17,7 @@
 #include <exception>
 #include <future>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -251,14 +252,29 @@ void drain_staged(dart_team_t team, const std::string* path, const char* who) {
   if (first) std::rethrow_exception(first);
 }
 
+namespace {
+std::mutex failed_drain_mutex;
+std::string failed_drain;  // the first drain at a teardown that failed; guarded by the mutex
+}  // namespace
+
 void drain_staged_at_end(dart_team_t team) noexcept {
+  std::string error;
   try {
     drain_staged(team, nullptr, "dash::io (draining burst-buffer writes)");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    error = e.what();
   } catch (...) {
-    std::fprintf(stderr, "dash::io: draining burst-buffer writes failed\n");
+    error = "dash::io: draining burst-buffer writes failed";
   }
+  if (error.empty()) return;
+  std::fprintf(stderr, "%s\n", error.c_str());
+  std::lock_guard<std::mutex> lock(failed_drain_mutex);
+  if (failed_drain.empty()) failed_drain = error;
+}
+
+std::string take_failed_drain() {
+  std::lock_guard<std::mutex> lock(failed_drain_mutex);
+  return std::exchange(failed_drain, std::string());
 }
 
 }  // namespace detail

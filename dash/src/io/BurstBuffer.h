@@ -134,8 +134,12 @@ const StagedCopy* staged_copy(const std::string& path, dart_team_t team);
 void drain_staged(dart_team_t team, const std::string* path, const char* who);
 
 // drain_staged for a team that ends (freed, or at dash::finalize): errors
-// go to stderr instead. Collective.
+// go to stderr and are kept for take_failed_drain. Collective.
 void drain_staged_at_end(dart_team_t team) noexcept;
+
+// The message of the first drain at a teardown (drain_staged_at_end) that failed since the last
+// call, or "" (and forgets it): dash::finalize fails the program with it. Local.
+std::string take_failed_drain();
 
 // Whether a burst-buffer write of path waits for its drain in this process
 // (on any team). Local.

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <utility>
 
+#include "SafeFile.h"
 #include "io/TwoPhase.h"
 
 namespace dash {
@@ -72,7 +73,9 @@ int PartedFile::fd_of(std::size_t k, std::string& error) {
     return -1;
   }
   if (fds_[k] < 0) {
-    fds_[k] = open(parts_[k].path.c_str(), flags_ | O_CLOEXEC, 0666);
+    // Files written are never reached through a symlink (their names are unguessable too).
+    const int nofollow = (flags_ & (O_WRONLY | O_RDWR)) != 0 ? O_NOFOLLOW : 0;
+    fds_[k] = open(parts_[k].path.c_str(), flags_ | nofollow | O_CLOEXEC, 0666);
     if (fds_[k] < 0) error = "cannot open '" + parts_[k].path + "': " + errno_text(errno);
   }
   return fds_[k];
@@ -177,9 +180,9 @@ std::vector<FilePart> describe_file(const std::string& path, dart_team_t team, c
   dash::internal::Failure failure;
   if (team_myid(team) == 0)
     captured(failure, [&] {
-      int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0)
-        throw exception::RuntimeError(w + ": cannot open '" + path + "': " + errno_text(errno));
+      std::string why;
+      int fd = dash::internal::open_regular_for_reading(path, why);  // a FIFO: refused, no wait
+      if (fd < 0) throw exception::RuntimeError(w + ": " + why);
       FdCloser closer{fd};
       struct stat st;
       if (fstat(fd, &st) != 0)
@@ -218,7 +221,8 @@ std::vector<FilePart> describe_file(const std::string& path, dart_team_t team, c
 }
 
 std::vector<FilePart> table_parts(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  std::string why;
+  int fd = dash::internal::open_regular_for_reading(path, why);
   if (fd < 0) return {};
   FdCloser closer{fd};
   struct stat st;

@@ -71,7 +71,10 @@ void check_io_flags(const char* call) {
     try {
       node_tiers();
     } catch (const std::exception& e) {
-      throw exception::InvalidArgument(std::string(call) + ": DASH_IO_TIERS: " + e.what());
+      const std::string what = e.what();
+      throw exception::InvalidArgument(
+          std::string(call) + ": " +
+          (what.rfind("DASH_IO_TIERS: ", 0) == 0 ? "" : "DASH_IO_TIERS: ") + what);
     }
   }
 }

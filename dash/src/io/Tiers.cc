@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "SafeFile.h"
 #include "io/Hbm.h"
 #include "io/TierMemory.h"
 #include "io/TwoPhase.h"
@@ -267,15 +268,30 @@ const std::vector<Tier>& node_tiers() {
       }
       const std::string file = detail::tier_file_path(raw);
       const char* path = file.c_str();
-      std::ifstream in(path);
-      if (!in)
-        throw exception::InvalidArgument(std::string("DASH_IO_TIERS: cannot read '") + path + "'");
-      std::stringstream text;
-      text << in.rdbuf();
-      if (text.str().size() > (std::size_t(1) << 20))
+      // A regular file of at most 1 MiB (a FIFO or a device is refused, never waited on).
+      constexpr std::size_t kMaxBytes = std::size_t(1) << 20;
+      std::string why;
+      const int fd = dash::internal::open_regular_for_reading(file, why);
+      if (fd < 0) throw exception::InvalidArgument("DASH_IO_TIERS: " + why);
+      std::string text;
+      char chunk[65536];
+      while (text.size() <= kMaxBytes) {
+        const ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          const int e = errno;
+          close(fd);
+          throw exception::InvalidArgument(std::string("DASH_IO_TIERS: cannot read '") + path +
+                                           "': " + std::strerror(e));
+        }
+        if (n == 0) break;
+        text.append(chunk, std::size_t(n));
+      }
+      close(fd);
+      if (text.size() > kMaxBytes)
         throw exception::InvalidArgument(std::string("DASH_IO_TIERS: '") + path +
                                          "' is larger than 1 MiB");
-      tiers = parse_tiers(text.str(), path);
+      tiers = parse_tiers(text, path);
     } catch (...) {
       error = std::current_exception();
     }

@@ -20,6 +20,7 @@
 #include <thread>
 #include <utility>
 
+#include "SafeFile.h"
 #include "io/TierMemory.h"
 #include "ooc/Checksum.h"
 
@@ -534,30 +535,31 @@ NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
                  const std::vector<std::uint64_t>& bounds, const char* who)
     : path_(path), team_(team), who_(who) {
   me_ = team_myid(team);
-  // Unit 0's pid names the temporary file; with parts, a generation
-  // (pid and time) names them.
-  std::uint64_t ids[2] = {std::uint64_t(getpid()), 0};
-  if (me_ == 0)
-    ids[1] =
-        std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^ (ids[0] << 40);
-  check_io(dart_bcast(ids, 2, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
-           std::string(who) + ": dart_bcast");
-  temporary_ = path + ".tmp." + std::to_string(ids[0]);
-  generation_ = ids[1];
-  parted_ = bounds.size() > 2;
-  if (parted_)
-    data_.reset(new_parts(path, ids[1], bounds), O_WRONLY | O_CREAT);
-  else
-    data_.reset({FilePart{0, size, temporary_}}, O_WRONLY);
+  // Unit 0 checks the target and makes the temporary (a name nobody can guess or plant); a
+  // random generation names the parts.
   dash::internal::Failure failure;
+  std::uint64_t generation = 0;
   if (me_ == 0)
     captured(failure, [&] {
-      const int fd = open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-      if (fd < 0)
-        fail(std::string(who) + ": cannot create '" + temporary_ + "': " + errno_text(errno));
-      close(fd);
+      std::string why = dash::internal::check_save_target(path);
+      if (!why.empty()) throw exception::InvalidArgument(std::string(who) + ": " + why);
+      generation = dash::internal::random_bits();
+      temporary_ = dash::internal::create_temporary(path, why);
+      if (temporary_.empty()) fail(std::string(who) + ": " + why);
     });
   dash::internal::agree(failure, team, who);
+  std::uint64_t sizes[2] = {generation, temporary_.size()};
+  check_io(dart_bcast(sizes, 2, DART_TYPE_ULONGLONG, dart_team_unit_t{0}, team),
+           std::string(who) + ": dart_bcast");
+  temporary_.resize(std::size_t(sizes[1]));
+  check_io(dart_bcast(&temporary_[0], temporary_.size(), DART_TYPE_BYTE, dart_team_unit_t{0}, team),
+           std::string(who) + ": dart_bcast");
+  generation_ = sizes[0];
+  parted_ = bounds.size() > 2;
+  if (parted_)
+    data_.reset(new_parts(path, generation_, bounds), O_WRONLY | O_CREAT);
+  else
+    data_.reset({FilePart{0, size, temporary_}}, O_WRONLY);
 }
 
 NewFile::~NewFile() {
@@ -586,21 +588,16 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
       if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
       if (parted_) {  // the table, under the temporary name
         const std::string table = subfile_table(data_.parts());
-        int fd = open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        int fd = open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
         FdCloser closer{fd};
         error = fd < 0 ? errno_text(errno) : write_all(fd, table.data(), table.size(), 0);
         if (error.empty() && fsync(fd) != 0) error = errno_text(errno);
         if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
       }
       const std::vector<FilePart> old = table_parts(path_);
-      if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
-        fail(w + ": cannot rename '" + temporary_ + "' to '" + path_ + "': " + errno_text(errno));
+      error = dash::internal::commit_temporary(temporary_, path_);
+      if (!error.empty()) fail(w + ": " + error);
       committed_ = true;
-      const int dir = open(parent_directory(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      if (dir >= 0) {
-        fsync(dir);  // the rename lasts
-        close(dir);
-      }
       for (const FilePart& p : old) std::remove(p.path.c_str());
     });
   dash::internal::agree(failure, team_, who_);

@@ -146,7 +146,7 @@ class Engine {
   // the checksum.
   void read_file(const Entry& e, dash::bp::Bytes& payload, std::string& error) {
     error.clear();
-    const int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC | (e.direct ? O_DIRECT : 0));
+    const int fd = spill_open(e.path, O_RDONLY | O_CLOEXEC | (e.direct ? O_DIRECT : 0));
     if (fd < 0) {
       error = "cannot open: " + errno_text(errno);
       return;
@@ -313,7 +313,7 @@ class Engine {
         dash::bp::Bytes buffer = aligned_buffer(file_bytes);
         if (buffer.capacity() == 0) {
           close(fd);
-          unlink(e.path.c_str());
+          spill_unlink(e.path);
           return "out of memory for an aligned buffer of " + std::to_string(file_bytes) + " bytes";
         }
         buffer.resize(file_bytes);
@@ -344,7 +344,7 @@ class Engine {
       }
     }
     if (close(fd) != 0 && error.empty()) error = "close failed: " + errno_text(errno);
-    if (!error.empty()) unlink(e.path.c_str());
+    if (!error.empty()) spill_unlink(e.path);
     return error;
   }
 
@@ -355,12 +355,12 @@ class Engine {
     const int direct = e.direct ? O_DIRECT : 0;
     const detail::SpentFiles::File spent = spent_files().reuse_as(e.path, e.disk_bytes);
     if (!spent.path.empty()) {
-      const int fd = open(e.path.c_str(), O_WRONLY | O_CLOEXEC | direct);
+      const int fd = spill_open(e.path, O_WRONLY | O_CLOEXEC | direct);
       if (fd >= 0 && (spent.bytes == e.disk_bytes || ftruncate(fd, off_t(e.disk_bytes)) == 0))
         return fd;
       if (fd >= 0) close(fd);
     }
-    return open(e.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | direct, 0600);
+    return spill_open(e.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | direct, 0600);
   }
 
   static std::string write_all(int fd, const char* from, std::size_t n) {
@@ -580,7 +580,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
   if (error.empty())
     spent_files().retire(e->path, file_bytes);  // its blocks serve a later write
   else
-    unlink(e->path.c_str());  // damaged: its size may not be what the quota counted
+    spill_unlink(e->path);  // damaged: its size may not be what the quota counted
   if (!error.empty())
     throw exception::RuntimeError("dash::ooc::BlockStore: reading key " + std::to_string(key) +
                                   " from " + e->path + ": " + error);

@@ -251,10 +251,10 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
   }
   s.path = SpillDirectory::instance().path() + "/" + name;
   s.fd =
-      open(s.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0), 0600);
+      spill_open(s.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0), 0600);
   if (s.fd < 0) {
     const int e = errno;
-    if (s.direct && e == EINVAL) unlink(s.path.c_str());
+    if (s.direct && e == EINVAL) spill_unlink(s.path);
     throw exception::RuntimeError(
         "dash::ooc::LocalArrayFile: cannot create " + s.path + ": " + errno_text(e) +
         (s.direct && e == EINVAL
@@ -264,7 +264,7 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
   if (ftruncate(s.fd, off_t(offset)) != 0) {
     const int e = errno;
     close(s.fd);
-    unlink(s.path.c_str());
+    spill_unlink(s.path);
     throw exception::RuntimeError("dash::ooc::LocalArrayFile: cannot size " + s.path + " to " +
                                   std::to_string(offset) + " bytes: " + errno_text(e));
   }
@@ -280,7 +280,7 @@ LocalArrayFile::~LocalArrayFile() {
   for (std::thread& t : s.threads)
     if (t.joinable()) t.join();
   close(s.fd);
-  unlink(s.path.c_str());
+  spill_unlink(s.path);
 }
 
 void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {

@@ -1,8 +1,7 @@
 // dash::ooc::detail::SpentFiles (see SpentFiles.h).
 #include "ooc/SpentFiles.h"
 
-#include <stdio.h>
-#include <unistd.h>
+#include <dash/ooc/SpillDirectory.h>
 
 #include <iterator>
 
@@ -20,21 +19,21 @@ void SpentFiles::retire(const std::string& path, std::uint64_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (directory != directory_) {
-      for (const auto& kv : by_size_) ::unlink(kv.second.c_str());
+      for (const auto& kv : by_size_) spill_unlink(kv.second);
       by_size_.clear();
       bytes_ = 0;
       directory_ = directory;
     }
     if (by_size_.size() < kMaxFiles && bytes_ + bytes <= kMaxBytes) {
       std::string spent = directory + "/.spent-" + std::to_string(next_name_++);
-      if (::rename(path.c_str(), spent.c_str()) == 0) {
+      if (spill_rename(path, spent) == 0) {
         by_size_.emplace(bytes, std::move(spent));
         bytes_ += bytes;
         return;
       }
     }
   }
-  ::unlink(path.c_str());
+  spill_unlink(path);
 }
 
 SpentFiles::File SpentFiles::reuse_as(const std::string& path, std::uint64_t bytes) {
@@ -46,8 +45,8 @@ SpentFiles::File SpentFiles::reuse_as(const std::string& path, std::uint64_t byt
   File file{std::move(it->second), it->first};
   by_size_.erase(it);
   bytes_ -= file.bytes;
-  if (::rename(file.path.c_str(), path.c_str()) != 0) {
-    ::unlink(file.path.c_str());
+  if (spill_rename(file.path, path) != 0) {
+    spill_unlink(file.path);
     return File{};
   }
   file.path = path;
@@ -58,7 +57,7 @@ void SpentFiles::shrink_to(std::uint64_t allowed) {
   std::lock_guard<std::mutex> lock(mutex_);
   while (bytes_ > allowed && !by_size_.empty()) {
     auto last = std::prev(by_size_.end());  // the largest first
-    ::unlink(last->second.c_str());
+    spill_unlink(last->second);
     bytes_ -= last->first;
     by_size_.erase(last);
   }

@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
 
+#include "SafeFile.h"
 #include "ooc/SpentFiles.h"
 
 namespace dash {
@@ -31,10 +33,18 @@ std::mutex& directory_mutex() {
 
 SpillDirectory* current = nullptr;  // guarded by directory_mutex()
 
-// What the signal handler needs, prepared before it can run: the
-// directory's descriptor and path (no allocation in the handler).
+// The directory that spill_open & co. work in: its path and descriptor, under a mutex of their
+// own (taken last, never held while taking another), since they run under SpentFiles' mutex,
+// which remove_locked takes under directory_mutex().
+std::mutex files_mutex;
+std::string files_path;  // guarded by files_mutex
+int files_fd = -1;       // guarded by files_mutex
+
+// What the signal handler needs, prepared before it can run: the descriptors of the directory
+// and its parent, and its name (no allocation in the handler).
 int signal_dir_fd = -1;
-char signal_dir_path[4096];
+int signal_parent_fd = -1;
+char signal_dir_name[32];
 struct sigaction previous_term, previous_int;
 bool handlers_installed = false;
 
@@ -64,7 +74,7 @@ void unlink_entries(int fd) {
 void remove_from_handler() {
   if (signal_dir_fd >= 0) {
     unlink_entries(signal_dir_fd);
-    rmdir(signal_dir_path);
+    unlinkat(signal_parent_fd, signal_dir_name, AT_REMOVEDIR);
   }
 }
 
@@ -106,22 +116,42 @@ std::string parent_directory() {
                                    parent + "' (DASH_OOC_DIR, else $TMPDIR, else /tmp): " + why);
 }
 
-// Checks that the parent directory is safe to make a private directory in.
-void check_parent(const std::string& parent) {
-  struct stat link;
-  if (lstat(parent.c_str(), &link) != 0) refuse(parent, std::strerror(errno));
-  struct stat st = link;
-  if (S_ISLNK(link.st_mode)) {
-    if (stat(parent.c_str(), &st) != 0) refuse(parent, std::string("a dangling symlink"));
-    if (st.st_uid != geteuid() && st.st_uid != 0)
-      refuse(parent,
-             "a symlink to a directory of another user (uid " + std::to_string(st.st_uid) + ")");
+// Resolves the parent directory once (realpath) and checks every directory on the resolved path,
+// "/" included: owned by us or root, and writable by others only with the sticky bit, so that no
+// other user can replace any of them (nor our directory inside). Returns the resolved path and its
+// descriptor (O_DIRECTORY | O_NOFOLLOW, checked to be the directory examined). InvalidArgument
+// naming the parent and why otherwise. Local.
+std::pair<std::string, int> open_parent(const std::string& parent) {
+  char* resolved_c = realpath(parent.c_str(), nullptr);
+  if (resolved_c == nullptr) refuse(parent, std::strerror(errno));
+  const std::string resolved = resolved_c;
+  std::free(resolved_c);
+  const uid_t me = geteuid();
+  struct stat st {};
+  for (std::size_t end = 0; end != std::string::npos;) {
+    end = resolved.find('/', end + 1);
+    const std::string component = end == std::string::npos ? resolved : resolved.substr(0, end);
+    const std::string at = component.empty() ? "/" : component;
+    if (lstat(at.c_str(), &st) != 0) refuse(parent, "'" + at + "': " + std::strerror(errno));
+    if (!S_ISDIR(st.st_mode)) refuse(parent, "'" + at + "' is not a directory");
+    if (st.st_uid != me && st.st_uid != 0)
+      refuse(parent, "'" + at + "' belongs to another user (uid " + std::to_string(st.st_uid) +
+                         "), who could replace what is in it");
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+      refuse(parent, "'" + at + "' is writable by " +
+                         ((st.st_mode & S_IWOTH) ? "every user" : "its group") +
+                         " without the sticky bit (they could replace what is in it)");
   }
-  if (!S_ISDIR(st.st_mode)) refuse(parent, "not a directory");
-  if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-    refuse(parent, "world-writable without the sticky bit (anyone could replace our files)");
-  if (access(parent.c_str(), W_OK | X_OK) != 0)
+  if (access(resolved.c_str(), W_OK | X_OK) != 0)
     refuse(parent, std::string("not writable: ") + std::strerror(errno));
+  const int fd = open(resolved.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat opened {};
+  if (fd < 0 || fstat(fd, &opened) != 0 || opened.st_dev != st.st_dev ||
+      opened.st_ino != st.st_ino) {
+    if (fd >= 0) close(fd);
+    refuse(parent, "it changed while it was checked");
+  }
+  return {resolved, fd};
 }
 
 // Every spill directory holds this file, locked (flock) by its unit for the directory's life
@@ -149,10 +179,8 @@ void remove_files_at(int dir) {
 // them) or died otherwise before it could remove its own: directories named dash-ooc-*, ours
 // (same user, mode 0700, not a symlink), whose owner file is unlocked and not empty. Never
 // removes on doubt (no owner file, an empty one: a directory being made, a file system without
-// flock). Local: one directory scan of the parent.
-void remove_abandoned(const std::string& parent) {
-  const int pfd = open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (pfd < 0) return;
+// flock). Local: one directory scan of the parent (its descriptor).
+void remove_abandoned(int pfd) {
   DIR* d = fdopendir(dup(pfd));
   while (d != nullptr) {
     dirent* e = readdir(d);
@@ -174,16 +202,13 @@ void remove_abandoned(const std::string& parent) {
     close(dir);
   }
   if (d != nullptr) closedir(d);
-  close(pfd);
 }
 
-// Makes the owner file of the new directory `path`, locks it and writes "<pid> <host>". Returns
-// its descriptor, or -1 (the directory then works, but is not reaped if its unit is killed).
-int make_owner_file(const std::string& path) {
-  const int dir = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dir < 0) return -1;
+// Makes the owner file in the new directory (its descriptor), locks it and writes "<pid> <host>".
+// Returns its descriptor, or -1 (the directory then works, but is not reaped if its unit is
+// killed).
+int make_owner_file(int dir) {
   const int fd = openat(dir, kOwnerFile, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  close(dir);
   if (fd < 0) return -1;
   if (flock(fd, LOCK_EX) != 0) {  // waits only while a reaper looks at the empty file
     close(fd);
@@ -199,6 +224,21 @@ int make_owner_file(const std::string& path) {
   return fd;
 }
 
+// Makes "dash-ooc-<12 random letters and digits>" (mode 0700) in the parent `pfd` and returns
+// its name; "" with errno set if it cannot. Local.
+std::string make_directory_in(int pfd) {
+  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::uint64_t bits = dash::internal::random_bits();
+    std::string name = "dash-ooc-";
+    for (int k = 0; k < 12; ++k, bits /= 62) name += kLetters[bits % 62];
+    if (mkdirat(pfd, name.c_str(), 0700) == 0) return name;
+    if (errno != EEXIST) return {};
+  }
+  errno = EEXIST;
+  return {};
+}
+
 }  // namespace
 
 void remove_spill_directory_at_exit();
@@ -207,22 +247,38 @@ SpillDirectory& SpillDirectory::instance() {
   std::lock_guard<std::mutex> lock(directory_mutex());
   if (current != nullptr) return *current;
   const std::string parent = parent_directory();
-  check_parent(parent);
-  remove_abandoned(parent);
-  std::string templ = parent + (parent.back() == '/' ? "" : "/") + "dash-ooc-XXXXXX";
-  if (templ.size() >= sizeof signal_dir_path) refuse(parent, "the path is too long");
-  if (mkdtemp(&templ[0]) == nullptr)
-    refuse(parent, std::string("mkdtemp: ") + std::strerror(errno));
-  chmod(templ.c_str(), 0700);
-  owner_fd = make_owner_file(templ);
+  const auto [resolved, pfd] = open_parent(parent);
+  remove_abandoned(pfd);
+  const std::string name = make_directory_in(pfd);
+  if (name.empty()) {
+    const int e = errno;
+    close(pfd);
+    refuse(parent, std::string("cannot make a directory in it: ") + std::strerror(e));
+  }
+  const int fd = openat(pfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+    if (fd >= 0) close(fd);
+    unlinkat(pfd, name.c_str(), AT_REMOVEDIR);
+    close(pfd);
+    refuse(parent, "the new directory '" + name + "' is not ours alone");
+  }
+  fchmod(fd, 0700);  // whatever the umask
+  owner_fd = make_owner_file(fd);
   static bool registered = false;
   if (!registered) {
     std::atexit(remove_spill_directory_at_exit);
     registered = true;
   }
-  current = new SpillDirectory(templ);
-  std::strcpy(signal_dir_path, templ.c_str());
-  signal_dir_fd = open(templ.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  current = new SpillDirectory(resolved + (resolved == "/" ? "" : "/") + name, fd, pfd);
+  {
+    std::lock_guard<std::mutex> files(files_mutex);
+    files_path = current->path();
+    files_fd = fd;
+  }
+  std::snprintf(signal_dir_name, sizeof signal_dir_name, "%s", name.c_str());
+  signal_parent_fd = pfd;
+  signal_dir_fd = fd;
   install_handlers();
   return *current;
 }
@@ -242,21 +298,22 @@ void remove_spill_directory_at_exit() { remove_spill_directory(); }
 void SpillDirectory::remove_locked(SpillDirectory* d) noexcept {
   if (d == nullptr) return;
   detail::spent_files().forget();  // removed below with the rest
-  const std::string& path_ = d->path_;
-  const int dir = open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dir >= 0) {
-    remove_files_at(dir);
-    close(dir);
+  {
+    std::lock_guard<std::mutex> files(files_mutex);
+    files_path.clear();
+    files_fd = -1;
   }
-  rmdir(path_.c_str());
+  // The handlers forget the directory first: they must not work on descriptors closed below.
+  signal_dir_fd = -1;
+  signal_parent_fd = -1;
+  remove_files_at(d->fd_);
+  const std::size_t slash = d->path_.rfind('/');
+  unlinkat(d->parent_fd_, d->path_.c_str() + slash + 1, AT_REMOVEDIR);
+  close(d->fd_);
+  close(d->parent_fd_);
   if (owner_fd >= 0) {
     close(owner_fd);
     owner_fd = -1;
-  }
-  if (signal_dir_fd >= 0) {
-    const int fd = signal_dir_fd;
-    signal_dir_fd = -1;
-    close(fd);
   }
   if (current == d) {
     current = nullptr;
@@ -267,6 +324,41 @@ void SpillDirectory::remove_locked(SpillDirectory* d) noexcept {
 void remove_spill_directory() noexcept {
   std::lock_guard<std::mutex> lock(directory_mutex());
   SpillDirectory::remove_locked(current);
+}
+
+namespace {
+
+// The name of `path` in the current spill directory, or nullptr (errno EINVAL) if path is not
+// "<directory>/<name>". Called with files_mutex held.
+const char* name_in_current(const std::string& path) {
+  const std::string& dir = files_path;
+  if (files_fd < 0 || path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 ||
+      path[dir.size()] != '/' || path.find('/', dir.size() + 1) != std::string::npos) {
+    errno = EINVAL;
+    return nullptr;
+  }
+  return path.c_str() + dir.size() + 1;
+}
+
+}  // namespace
+
+int spill_open(const std::string& path, int flags, mode_t mode) {
+  std::lock_guard<std::mutex> lock(files_mutex);
+  const char* name = name_in_current(path);
+  return name == nullptr ? -1 : openat(files_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
+int spill_unlink(const std::string& path) {
+  std::lock_guard<std::mutex> lock(files_mutex);
+  const char* name = name_in_current(path);
+  return name == nullptr ? -1 : unlinkat(files_fd, name, 0);
+}
+
+int spill_rename(const std::string& from, const std::string& to) {
+  std::lock_guard<std::mutex> lock(files_mutex);
+  const char* a = name_in_current(from);
+  const char* b = name_in_current(to);
+  return a == nullptr || b == nullptr ? -1 : renameat(files_fd, a, files_fd, b);
 }
 
 }  // namespace ooc

@@ -1,0 +1,59 @@
+// Files that dash::io::save and dash::bp::save write, made safe against other local users and
+// against the caller's own mistakes (dash/src/SafeFile.cc).
+//
+//   check_save_target(path)     the target is a new name or a regular file of the caller's, in a
+//                               directory that no other user can rearrange behind our back
+//   create_temporary(path)      "<path>.tmp.<pid>.<host>.<16 random hex digits>", created with
+//                               O_CREAT | O_EXCL | O_NOFOLLOW: a name nobody can guess or plant
+//   ... write the temporary (other units open it with O_NOFOLLOW) ...
+//   commit_temporary(tmp, path) checks the target again, renames, syncs the directory
+//
+// A save killed with SIGKILL leaves its temporary; remove_stale_temporaries (called by
+// create_temporary) removes those of processes of this host that are gone.
+//
+// | call                     | cost                                                       |
+// |--------------------------|------------------------------------------------------------|
+// | check_save_target        | local: two lstat                                           |
+// | create_temporary         | local: one directory scan, one open                       |
+// | commit_temporary         | local: lstat, rename, fsync of the directory              |
+// | open_regular_for_reading | local: open (never blocks on a FIFO), fstat                |
+#ifndef DASH__SRC__SAFE_FILE_H_
+#define DASH__SRC__SAFE_FILE_H_
+
+#include <cstdint>
+#include <string>
+
+namespace dash {
+namespace internal {
+
+// Why path must not be replaced by a save, or "" if it may: it is a new name or a regular file
+// the caller owns, and its directory exists and is not writable by every user without the sticky
+// bit. Local.
+std::string check_save_target(const std::string& path);
+
+// Creates an empty temporary file for path in path's directory, with an unguessable name, and
+// returns its path; "" and the reason in `error` if it cannot. Local.
+std::string create_temporary(const std::string& path, std::string& error);
+
+// Removes the temporaries of saves to path that processes of this host left when they died
+// (owned by the caller, regular files, their pid gone). Local.
+void remove_stale_temporaries(const std::string& path);
+
+// Replaces path by the temporary (after check_save_target again) and syncs the directory so the
+// rename lasts. Returns "" or why it failed (the temporary is then removed). Local.
+std::string commit_temporary(const std::string& temporary, const std::string& path);
+
+// Opens path for reading if it is a regular file (following symlinks); never blocks on a FIFO.
+// Returns the descriptor, or -1 with the reason in `error`. Local.
+int open_regular_for_reading(const std::string& path, std::string& error);
+
+// 64 random bits from the kernel (getrandom). Local.
+std::uint64_t random_bits();
+
+// The directory part of path ("." for a bare name, "/" for the root). Local.
+std::string directory_of(const std::string& path);
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__SRC__SAFE_FILE_H_
