@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -211,6 +212,36 @@ TEST(BlocksSort, Comparator_AndCallableItems) {
     if (ends[2 * gid] == 0) continue;  // empty
     EXPECT_LE(ends[2 * gid], last) << "block " << gid << " starts above the one before ends";
     last = ends[2 * gid + 1];
+  }
+}
+
+// A comparator that throws on one unit only: every unit throws (the failing one its exception,
+// the others RemoteFailure), whether the local sorts meet it (many items) or only the sort of the
+// gathered samples does (one item per block: the local sorts never compare).
+TEST(BlocksSort, ComparatorThrowingOnOneUnit_ThrowsOnEveryUnit) {
+  const int failing = nunits() - 1;
+  for (std::uint64_t items : {std::uint64_t(1000), std::uint64_t(1)}) {
+    SCOPED_TRACE("items per block " + std::to_string(items));
+    auto master = std::make_unique<Master<Block>>(2 * nunits(), Assignment::contiguous);
+    for (int gid : dash::bp::local_gids(myid(), 2 * nunits(), nunits(), Assignment::contiguous)) {
+      auto b = std::make_unique<Block>();
+      b->gid = gid;
+      for (std::uint64_t i = 0; i < items; ++i) b->values.push_back((gid * 7919 + i * 31) % 1000);
+      master->add(gid, std::move(b), {});
+    }
+    auto cmp = [failing](std::uint64_t a, std::uint64_t b) {
+      if (myid() == failing) throw std::runtime_error("comparator refuses");
+      return a < b;
+    };
+    try {
+      dash::bp::sort(*master, &Block::values, cmp);
+      ADD_FAILURE() << "no exception on unit " << myid();
+    } catch (const dash::exception::RemoteFailure& e) {
+      EXPECT_NE(myid(), failing) << e.what();
+      EXPECT_NE(std::string(e.what()).find("comparator refuses"), std::string::npos) << e.what();
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(myid(), failing) << e.what();
+    }
   }
 }
 

@@ -29,6 +29,7 @@
 #include <dash/Exception.h>
 #include <dash/bp/AllToAll.h>
 #include <dash/bp/Master.h>
+#include <dash/internal/Failure.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -122,11 +123,19 @@ void sort(Master<Block>& master, ItemsOf items_of, Cmp cmp = Cmp(), int samples 
   for (const auto& [gid, v] : picked) mine.insert(mine.end(), v.begin(), v.end());
   std::vector<T> all =
       detail::all_gather_samples(mine, master.team().dart_id(), int(master.team().size()));
-  std::sort(all.begin(), all.end(), cmp);
+  // The samples are sorted on every unit alone: a comparator that throws on one unit must stop
+  // every unit here, before the all_to_all.
   std::vector<T> splitters;
-  if (!all.empty())
-    for (int j = 0; j + 1 < nb; ++j)
-      splitters.push_back(all[(std::size_t(j) + 1) * all.size() / std::size_t(nb)]);
+  dash::internal::Failure failure;
+  try {
+    std::sort(all.begin(), all.end(), cmp);
+    if (!all.empty())
+      for (int j = 0; j + 1 < nb; ++j)
+        splitters.push_back(all[(std::size_t(j) + 1) * all.size() / std::size_t(nb)]);
+  } catch (...) {
+    failure.capture("sorting the samples");
+  }
+  dash::internal::agree(failure, master.team().dart_id(), "dash::bp::sort");
 
   all_to_all(
       master,
