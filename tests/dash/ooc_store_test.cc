@@ -272,6 +272,25 @@ TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
     }
   }
   EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
+  // Whoever asks for a damaged key next (another thread, a retry) hears of the damage too, not
+  // of a missing key; a new put of the key starts afresh.
+  for (std::uint64_t k : {1, 2}) {
+    bool kept = false;
+    for (int how = 0; how < 2; ++how) {
+      try {
+        if (how == 0)
+          store.take(k);
+        else
+          store.read(k, kept);
+        ADD_FAILURE() << "key " << k << ": no exception";
+      } catch (const dash::exception::RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find(store.path_of(k)), std::string::npos) << e.what();
+      }
+    }
+  }
+  store.put(1, Pattern(1, 300));
+  EXPECT_TRUE(Same(store.take(1), Pattern(1, 300)));
+  EXPECT_THROW(store.take(1), dash::exception::InvalidArgument);
 }
 
 // The inode number of path (0 if it does not exist).

@@ -493,6 +493,10 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   Engine& engine = Engine::get();
   const Settings& settings = *settings_;
   if (find(key)) erase(key);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    damaged_.erase(key);  // a new file for the key
+  }
   auto e = std::make_shared<Entry>();
   e->key = key;
   e->path = path_of(key);
@@ -548,9 +552,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(key);
-    if (it == entries_.end())
-      throw exception::InvalidArgument("dash::ooc::BlockStore::take: no key " +
-                                       std::to_string(key) + " in the store of " + prefix_ + "*");
+    if (it == entries_.end()) throw_missing("take", key);
     e = it->second;
     entries_.erase(it);
   }
@@ -581,18 +583,32 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
     spent_files().retire(e->path, file_bytes);  // its blocks serve a later write
   else
     spill_unlink(e->path);  // damaged: its size may not be what the quota counted
-  if (!error.empty())
-    throw exception::RuntimeError("dash::ooc::BlockStore: reading key " + std::to_string(key) +
-                                  " from " + e->path + ": " + error);
+  if (!error.empty()) {
+    std::string message = "dash::ooc::BlockStore: reading key " + std::to_string(key) + " from " +
+                          e->path + ": " + error;
+    {
+      std::lock_guard<std::mutex> store_lock(mutex_);
+      damaged_[key] = message;
+    }
+    throw exception::RuntimeError(message);
+  }
   return bytes;
+}
+
+void BlockStore::throw_missing(const char* call, std::uint64_t key) const {
+  auto it = damaged_.find(key);  // the caller holds mutex_
+  if (it != damaged_.end()) throw exception::RuntimeError(it->second);
+  throw exception::InvalidArgument(std::string("dash::ooc::BlockStore::") + call + ": no key " +
+                                   std::to_string(key) + " in the store of " + prefix_ + "*");
 }
 
 dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
   kept = false;
   std::shared_ptr<Entry> e = find(key);
-  if (!e)
-    throw exception::InvalidArgument("dash::ooc::BlockStore::read: no key " + std::to_string(key) +
-                                     " in the store of " + prefix_ + "*");
+  if (!e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    throw_missing("read", key);
+  }
   Engine& engine = Engine::get();
   std::unique_lock<std::mutex> lock(engine.mutex);
   // A write queued or under way is let finish and its bytes handed back: the
@@ -661,6 +677,7 @@ void BlockStore::erase(std::uint64_t key) {
   std::shared_ptr<Entry> e;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    damaged_.erase(key);
     auto it = entries_.find(key);
     if (it == entries_.end()) return;
     e = it->second;

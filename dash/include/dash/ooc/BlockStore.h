@@ -126,12 +126,19 @@ class BlockStore {
   // the stored ones. Call with the engine's mutex held.
   void drop_kept_files(std::uint64_t needed);
 
+  // Throws for a key not in the store: the damage found in its file, if that is why (a later
+  // read or take of the key says the same, whoever asks first), else InvalidArgument "no key".
+  // Call with mutex_ held.
+  [[noreturn]] void throw_missing(const char* call, std::uint64_t key) const;
+
   std::string prefix_;  // "<dir>/<name>-"
   mutable std::mutex mutex_;
   // By key, sorted in one array: lookups (prefetch, take, contains) outnumber
   // inserts (a put of a new key) and erases (take), which move at most a few
   // thousand 24-byte entries against the file each of them reads or writes.
   boost::container::flat_map<std::uint64_t, std::shared_ptr<Entry>> entries_;
+  // Keys whose file was found damaged, with the message; until the key is put or erased.
+  boost::container::flat_map<std::uint64_t, std::string> damaged_;
   std::shared_ptr<StoreStats> stats_;
   std::shared_ptr<const Settings> settings_;
   std::uint64_t puts_ = 0;
