@@ -7,6 +7,12 @@
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
+#include <dash/algorithm/Accumulate.h>
+#include <dash/algorithm/Copy.h>
+#include <dash/algorithm/Fill.h>
+#include <dash/algorithm/ForEach.h>
+#include <dash/algorithm/Sort.h>
+#include <dash/algorithm/Transform.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -206,6 +212,54 @@ TEST(StaleHandle, ViewsOfAFreedMatrixThrow) {
   EXPECT_TRUE(ThrowsNaming([&] { (void)*it; }, "dash::GlobViewIter::operator*"));
   EXPECT_TRUE(ThrowsNaming([&] { (void)view(0, 0); }, "dash::GlobView::at_coords"));
   EXPECT_TRUE(ThrowsNaming([&] { (void)*view.begin(); }, "dash::GlobViewIter::operator*"));
+}
+
+// Ranges of a freed array given to the algorithms: each call checks its range once (the memory's
+// stamp), on every unit, and throws instead of touching freed memory.
+TEST(StaleHandle, AlgorithmsOnRangesOfAFreedArrayThrow) {
+  const long n = 5 * N() + 3;
+  for (bool deallocate : {true, false}) {
+    SCOPED_TRACE(deallocate ? "deallocate()" : "destructor");
+    auto a = std::make_unique<dash::Array<long>>(n);
+    auto b = std::make_unique<dash::Array<long>>(n);
+    dash::fill(a->begin(), a->end(), 3L);
+    auto first = a->begin(), last = a->end();
+    if (deallocate)
+      a->deallocate();
+    else
+      a.reset();
+    std::vector<long> out(std::size_t(n), 0);
+    EXPECT_THROW(dash::fill(first, last, 1L), dash::exception::InvalidArgument);
+    EXPECT_THROW(dash::for_each(first, last, [](long& x) { x = 2; }),
+                 dash::exception::InvalidArgument);
+    EXPECT_THROW((void)dash::accumulate(first, last, 0L), dash::exception::InvalidArgument);
+    EXPECT_THROW(dash::sort(first, last), dash::exception::InvalidArgument);
+    EXPECT_THROW(dash::transform(first, last, b->begin(), [](long x) { return x + 1; }),
+                 dash::exception::InvalidArgument);
+    EXPECT_THROW(dash::copy(first, last, out.data()), dash::exception::InvalidArgument);
+    EXPECT_EQ(out, std::vector<long>(std::size_t(n), 0));
+    dash::fill(b->begin(), b->end(), 4L);  // the other array is untouched and works
+    EXPECT_EQ(dash::accumulate(b->begin(), b->end(), 0L), 4L * n);
+  }
+}
+
+// m[i][j] through a proxy of a matrix kept past deallocate() or the destructor throws.
+TEST(StaleHandle, SubscriptProxiesOfAFreedMatrixThrow) {
+  for (bool deallocate : {true, false}) {
+    SCOPED_TRACE(deallocate ? "deallocate()" : "destructor");
+    auto m = std::make_unique<dash::Matrix<int, 2>>(2 * N(), 3);
+    for (int* p = m->lbegin(); p != m->lend(); ++p) *p = 7;
+    m->barrier();
+    auto row = (*m)[0];
+    EXPECT_EQ(static_cast<int>(row[1]), 7);
+    m->barrier();
+    if (deallocate)
+      m->deallocate();
+    else
+      m.reset();
+    EXPECT_TRUE(ThrowsNaming([&] { (void)static_cast<int>(row[1]); }, "dash::Matrix::operator[]"));
+    EXPECT_TRUE(ThrowsNaming([&] { (void)row.begin(); }, "dash::Matrix::operator[]"));
+  }
 }
 
 TEST(StaleHandle, FreeSubteamsKeepsATeamAliveWhileAnArrayUsesIt) {

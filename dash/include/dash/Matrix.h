@@ -168,10 +168,12 @@ class Matrix {
   // dash::MatrixRef, the elements with first coordinate i (a row of a 2-D
   // matrix, with begin/end). Not checked. Local.
   decltype(auto) operator[](index_type i) {
-    return internal::subscript<N>(internal::MatrixSubscript<Matrix>{this}, i);
+    return internal::subscript<N>(
+        internal::MatrixSubscript<Matrix>{this, internal::stamp_of(storage_.mem_ptr())}, i);
   }
   decltype(auto) operator[](index_type i) const {
-    return internal::subscript<N>(internal::MatrixSubscript<const Matrix>{this}, i);
+    return internal::subscript<N>(
+        internal::MatrixSubscript<const Matrix>{this, internal::stamp_of(storage_.mem_ptr())}, i);
   }
 
   // The whole matrix as a view.

@@ -57,6 +57,8 @@ void for_each_local_run(const It& first, const It& last, F&& f);
 template <class T, class P>
 void check_local_range_args(const GlobIter<T, P>& first, const GlobIter<T, P>& last,
                             const char* who) {
+  if (first.memory() != nullptr && (!first.stamp().live() || !last.stamp().live()))
+    throw_stale_handle(who);
   if (first.memory() != last.memory())
     throw exception::InvalidArgument(std::string(who) +
                                      ": first and last belong to different "

@@ -11,11 +11,13 @@
 // | the last operator[]           | that of matrix(i, j, ...): local        |
 // | view, begin/end, size, extent | local, O(N)                             |
 //
-// Subscripts are not checked (as in DASH); matrix.at(i, j, ...) is.
+// Subscripts are not checked (as in DASH); matrix.at(i, j, ...) is. A proxy of a dash::Matrix
+// kept past the matrix's deallocate() or destructor throws InvalidArgument when used.
 #ifndef DASH__MATRIX__MATRIX_REF_H_
 #define DASH__MATRIX__MATRIX_REF_H_
 
 #include <dash/Types.h>
+#include <dash/memory/MemoryStamp.h>
 
 #include <array>
 #include <type_traits>
@@ -41,18 +43,23 @@ struct ViewSubscript {
   }
 };
 
-// A dash::Matrix (const or not): element access without the view's checks.
+// A dash::Matrix (const or not): element access without the view's checks, but with the
+// liveness of the matrix's memory when the proxy was made (one load and compare per access: a
+// proxy kept past deallocate() or the destructor throws instead of touching freed memory).
 template <class MatrixT>
 struct MatrixSubscript {
   using index_type = typename MatrixT::index_type;
   MatrixT* matrix;
+  MemoryStamp stamp;
   decltype(auto) element(const std::array<index_type, MatrixT::ndim()>& c) const {
+    if (!stamp.live()) throw_stale_handle("dash::Matrix::operator[]");
     if constexpr (std::is_const_v<MatrixT>)
       return matrix->cref(c);
     else
       return matrix->ref(c);
   }
   auto slice(const std::array<index_type, MatrixT::ndim()>& c, dim_t fixed) const {
+    if (!stamp.live()) throw_stale_handle("dash::Matrix::operator[]");
     return matrix->view().leading(c, fixed);
   }
 };

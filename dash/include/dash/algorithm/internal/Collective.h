@@ -22,10 +22,14 @@ namespace dash {
 namespace internal {
 
 // The team of the range's container, or nullptr for a container that is not
-// allocated (then the range is empty on every unit). Local.
+// allocated (then the range is empty on every unit). InvalidArgument if the
+// container's memory was freed since the iterator was made (the team is not
+// touched then; every unit throws alike). Local.
 template <class It>
 Team* range_team(const It& first) {
-  return first.memory() ? &first.memory()->team() : nullptr;
+  if (first.memory() == nullptr) return nullptr;
+  if (!first.stamp().live()) throw_stale_handle("a dash algorithm");
+  return &first.memory()->team();
 }
 
 // Every unit's record `mine`, in unit order (one allgather of bytes).

@@ -70,9 +70,13 @@ using glob_value_t = std::remove_const_t<glob_element_t<It>>;
 template <class It, class R = void>
 using if_glob_iter_t = std::enable_if_t<is_glob_iter_v<It>, R>;
 
-// Checks that first and last can form a range. Local.
+// Checks that first and last can form a range of a container that still exists. Local.
 template <class It>
 void check_glob_range(const It& first, const It& last, const char* who) {
+  // Once per call, not per element: the memory of an allocated container must still exist (an
+  // unallocated one has none: its ranges are empty).
+  if (first.memory() != nullptr && (!first.stamp().live() || !last.stamp().live()))
+    throw_stale_handle(who);
   if (static_cast<const void*>(first.memory()) != static_cast<const void*>(last.memory()))
     throw exception::InvalidArgument(std::string(who) +
                                      ": first and last belong to different containers");
