@@ -30,6 +30,7 @@
 #include "../common/Args.h"
 #include "../common/Errors.h"
 #include "../common/Mix.h"
+#include "../common/MpiBytes.h"
 
 namespace {
 
@@ -267,12 +268,13 @@ int mpiio(const Options& o, const std::string& path, const Share& s, bool write)
   check(rc, "MPI_File_open '" + path + "'");
   const int cb_nodes = reported_cb_nodes(f);
   for (const dash::io::Piece& p : s.pieces) {
+    const MpiBytes bytes(p.bytes);  // one call per piece, beyond 2^31 - 1 bytes too
     if (write)
-      check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
+      check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, bytes.count, bytes.type,
                                   MPI_STATUS_IGNORE),
             "MPI_File_write_at_all");
     else
-      check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
+      check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, bytes.count, bytes.type,
                                  MPI_STATUS_IGNORE),
             "MPI_File_read_at_all");
   }
