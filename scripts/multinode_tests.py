@@ -2,14 +2,14 @@
 """Runs the CTest runs of a build directory across the namespace cluster of scripts/cluster.sh.
 
     scripts/multinode_tests.py BUILD_DIR [-j J] [-R REGEX] [-E REGEX] [--variants] [--list]
-                               [--timeout S]
+                               [--timeout S] [--np4-nodes 2,3]
 
 Every plain CTest run that starts a program under mpiexec on 2, 3 or 4 units (<suite>.np2,
 example.<name>.np4, ...; with --variants also the runs of the suites' variants and the
 examples' other runs) is run again through scripts/launch.sh --nodes, with the run's own environment,
 arguments and timeout:
     2 units -> 2 nodes x 1 unit, 3 units -> 3 nodes x 1 unit, 4 units -> 2 nodes x 2 units and
-    3 nodes x 2+1+1 units.
+    3 nodes x 2+1+1 units (--np4-nodes 3: only the latter).
 Runs that cannot mean the same thing across hosts are left out, each with its reason
 (LEFT_OUT below). Prints one line per run and a summary; exit code 1 if any run failed, 2 on a
 usage error (no cluster of 3 nodes up, no build).
@@ -89,7 +89,7 @@ def program_part(command):
 PLAIN = re.compile(r"^(example\.)?[^.]+\.np[0-9]+$")
 
 
-def collect(build_dir, variants):
+def collect(build_dir, variants, np4_nodes):
     out = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build_dir, check=True,
                          capture_output=True, text=True).stdout
     runs = []
@@ -105,7 +105,7 @@ def collect(build_dir, variants):
         program = program_part(test.get("command", []))
         if program is None:
             reason = reason or "not a plain mpiexec run"
-        for nodes in NODES_FOR_UNITS[n]:
+        for nodes in (np4_nodes if n == 4 else NODES_FOR_UNITS[n]):
             runs.append({"name": name, "units": n, "nodes": nodes, "program": program,
                          "left_out": reason, **props})
     return runs
@@ -167,10 +167,18 @@ def main():
                     help="also the variants' runs and the examples' other runs")
     ap.add_argument("--list", action="store_true", help="list the runs and what is left out")
     ap.add_argument("--timeout", type=float, help="per run, instead of the run's CTest timeout")
+    ap.add_argument("--np4-nodes", default="2,3",
+                    help="node counts for the 4-unit runs: 2 (2 x 2), 3 (2+1+1) or both (default)")
     args = ap.parse_args()
+    try:
+        np4_nodes = sorted({int(x) for x in args.np4_nodes.split(",")})
+    except ValueError:
+        np4_nodes = []
+    if not np4_nodes or any(x not in NODES_FOR_UNITS[4] for x in np4_nodes):
+        die(f"--np4-nodes {args.np4_nodes!r}: give 2, 3 or 2,3")
     if not os.path.isfile(os.path.join(args.build_dir, "CTestTestfile.cmake")):
         die(f"no CTest build in {args.build_dir} (scripts/build.sh first)")
-    runs = collect(args.build_dir, args.variants)
+    runs = collect(args.build_dir, args.variants, np4_nodes)
     if args.R:
         runs = [r for r in runs if re.search(args.R, r["name"])]
     if args.E:

@@ -5,9 +5,9 @@
 # 3 nodes x 1, 2 nodes x 2 and 3 nodes x 2+1+1 units; first the bad-input checks of cluster.sh
 # and launch.sh (tests/scripts/cluster_bad_input.sh); last, without arguments, a whole node
 # failing mid-run, killed and cut off the network (tests/scripts/node_failure.sh kill,
-# link-down). Arguments go to multinode_tests.py (e.g. -R '^dart_', --variants, --list) and
-# leave the node failures out. Needs root (network namespaces). Exit code: non-zero when any
-# part failed.
+# link-down). Arguments go to multinode_tests.py (e.g. -E '\.np4$', --variants); those that pick
+# runs by name or only list them (-R, --list) leave the node failures out. Needs root (network
+# namespaces). Exit code: non-zero when any part failed.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 # shellcheck source=scripts/common.sh
@@ -30,7 +30,11 @@ trap '[[ $made_cluster -eq 0 ]] || "$here/cluster.sh" down' EXIT
 "$checks" up "$(cat /run/dash-cluster/nodes)"
 rc=0
 "$here/multinode_tests.py" "$(dash_build_dir)" "$@" || rc=$?
-if [[ $# -eq 0 ]]; then
+node_failures=1
+for arg in "$@"; do
+  case $arg in -R* | --list) node_failures=0 ;; esac
+done
+if [[ $node_failures -eq 1 ]]; then
   for mode in kill link-down; do
     "$DASH_ROOT/tests/scripts/node_failure.sh" "$mode" "$(dash_build_dir)" 40 || rc=1
   done
