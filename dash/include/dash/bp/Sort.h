@@ -142,16 +142,22 @@ void sort(Master<Block>& master, ItemsOf items_of, Cmp cmp = Cmp(), int samples 
       [&](Block& b, AllToAllProxy& ap) {
         std::vector<T>& items = std::invoke(items_of, b);
         if (ap.sending()) {
-          // Target j takes the items up to splitter j (the last one the rest).
+          // Target j takes the items up to splitter j (the last one the rest). Each run of
+          // items with one target is found by two binary searches (the target of its first
+          // item among the splitters, the run's end among the items): O(runs log) per block,
+          // not a walk over every target (which made a sort over B blocks cost B^2).
           std::size_t lo = 0;
-          for (int j = 0; j < nb && lo < items.size(); ++j) {
+          while (lo < items.size()) {
+            const std::size_t j =
+                std::size_t(std::lower_bound(splitters.begin(), splitters.end(), items[lo], cmp) -
+                            splitters.begin());
             const std::size_t hi =
-                j + 1 == nb
+                j == splitters.size()
                     ? items.size()
                     : std::size_t(std::upper_bound(items.begin() + std::ptrdiff_t(lo), items.end(),
-                                                   splitters[std::size_t(j)], cmp) -
+                                                   splitters[j], cmp) -
                                   items.begin());
-            if (hi > lo) ap.enqueue(j, items.data() + lo, hi - lo);
+            ap.enqueue(int(j), items.data() + lo, hi - lo);
             lo = hi;
           }
           items.clear();
