@@ -26,6 +26,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Memory.h"
 #include "../common/Mix.h"
 #include "../common/Report.h"
 
@@ -211,7 +212,18 @@ int run_sized(const Options& o) {
   return sorted ? 0 : 1;
 }
 
+// Bytes the run needs at its peak, over all units (measured: about 2 KiB per block for the
+// masters and the all_to_all rounds; the records about three times: the blocks', the queues',
+// the merge's).
+double bytes_needed(const Options& o) {
+  return 2048.0 * double(o.blocks) + 3.0 * double(o.items) * double(o.item_bytes);
+}
+
 int run(const Options& o) {
+  // Checked up front, alike on every unit: running out of memory midway would hit one unit.
+  examples::check_fits(
+      "--blocks " + std::to_string(o.blocks) + " --items " + std::to_string(o.items),
+      "these blocks and records", bytes_needed(o));
   switch (o.item_bytes) {
     case 8:
       return run_sized<8>(o);

@@ -25,6 +25,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Memory.h"
 #include "../common/Mix.h"
 #include "../common/Report.h"
 
@@ -261,7 +262,18 @@ int run_dims(const Options& o) {
   return status;
 }
 
+// Bytes the run needs at its peak, over all units (measured in 3-D: about 24 KiB per block for
+// the tree's rounds, boxes and links; the points about three times: the blocks', the queues',
+// the histograms' passes).
+double bytes_needed(const Options& o) {
+  return 24576.0 * double(o.blocks) + 3.0 * double(o.points) * double(o.dims) * 8.0;
+}
+
 int run(const Options& o) {
+  // Checked up front, alike on every unit: running out of memory midway would hit one unit.
+  examples::check_fits(
+      "--blocks " + std::to_string(o.blocks) + " --points " + std::to_string(o.points),
+      "these blocks and points", bytes_needed(o));
   switch (o.dims) {
     case 1:
       return run_dims<1>(o);

@@ -24,6 +24,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Memory.h"
 #include "../common/Report.h"
 #include "particles.h"
 
@@ -205,24 +206,6 @@ double bytes_needed(const particles::Config& config) {
   return 2.0 * std::pow(double(config.seeds), 3) * double(sizeof(particles::Particle));
 }
 
-// Physical memory of the run's nodes, in bytes, the same on every unit: each unit adds its
-// node's memory divided by the units on that node. Collective (one allreduce).
-double memory_of_nodes() {
-  const double node_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
-  const int units = int(dash::size());
-  dart_unit_locality_t mine{}, other{};
-  dash::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(dash::myid().id), &mine),
-                   "dart_unit_locality");
-  int on_my_node = 0;
-  for (int u = 0; u < units; ++u) {
-    dash::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &other),
-                     "dart_unit_locality");
-    on_my_node += other.real_node == mine.real_node;
-  }
-  const double share = node_bytes / std::max(1, on_my_node);
-  return dash::Team::All().allreduce(share, dash::plus<double>());
-}
-
 // Traces with the options' protocol; unit 0 prints the parameters, the
 // counts and the result line.
 void trace(const Options& o) {
@@ -302,15 +285,10 @@ int main(int argc, char* argv[]) {
   return examples::run_with_options(
       kProgram, kUsage, &argc, &argv, parse_args, [](const Options& o) {
         // Checked up front, alike on every unit: running out of memory midway would hit one unit.
-        if (const double memory = memory_of_nodes(); bytes_needed(o.config) > memory) {
-          char what[200];
-          std::snprintf(what, sizeof what,
-                        "--seeds %d: %.0f particles need about %.1f GiB at the peak, more than the "
-                        "%.1f GiB of memory of the run's node(s)",
-                        o.config.seeds, std::pow(double(o.config.seeds), 3),
-                        bytes_needed(o.config) / double(1 << 30), memory / double(1 << 30));
-          throw UsageError(what);
-        }
+        examples::check_fits(
+            "--seeds " + std::to_string(o.config.seeds),
+            std::to_string(std::int64_t(std::pow(double(o.config.seeds), 3))) + " particles",
+            bytes_needed(o.config));
         try {
           trace(o);
         } catch (const std::bad_alloc&) {
