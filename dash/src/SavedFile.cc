@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -76,8 +77,12 @@ SavedFileWriter::SavedFileWriter(const std::string& path, dart_team_t team, int 
   // Unit 0 checks the target and makes the temporary (a name nobody can guess or plant).
   std::string refusal, error;
   if (me_ == 0) {
-    refusal = dash::internal::check_save_target(path);
-    if (refusal.empty()) temporary_ = dash::internal::create_temporary(path, error);
+    try {  // a throw here alone would leave the other units waiting in the broadcasts below
+      refusal = dash::internal::check_save_target(path);
+      if (refusal.empty()) temporary_ = dash::internal::create_temporary(path, error);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
   }
   refusal = on_every_unit(refusal, me_, team);
   if (!refusal.empty()) throw exception::InvalidArgument("dash::bp::save: " + refusal);
