@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -20,6 +21,7 @@ namespace internal {
 namespace {
 
 constexpr const char* kTemporaryTag = ".tmp.";
+constexpr const char* kPartTag = ".part.";
 
 std::string kind_of(mode_t mode) {
   if (S_ISLNK(mode)) return "a symlink";
@@ -29,11 +31,6 @@ std::string kind_of(mode_t mode) {
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISSOCK(mode)) return "a socket";
   return "not a regular file";
-}
-
-std::string base_name(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string host_name() {
@@ -62,6 +59,11 @@ bool parse_temporary(const std::string& rest, long& pid, std::string& host) {
 }
 
 }  // namespace
+
+std::string file_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
 
 std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
@@ -108,9 +110,15 @@ std::string check_save_target(const std::string& path) {
   return {};
 }
 
-void remove_stale_temporaries(const std::string& path) {
+namespace {
+
+// Removes the files "<name of path><tag><pid>.<host>.<16 hex digits>" (with_index: followed by
+// ".<decimal digits>") in path's directory that a process of this host left when it died, but
+// those named in keep.
+void remove_stale(const std::string& path, const char* tag, bool with_index,
+                  const std::vector<std::string>& keep) {
   const std::string dir = directory_of(path);
-  const std::string prefix = base_name(path) + kTemporaryTag;
+  const std::string prefix = file_name(path) + tag;
   const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0) return;
   DIR* d = fdopendir(dfd);
@@ -122,9 +130,18 @@ void remove_stale_temporaries(const std::string& path) {
   while (dirent* e = readdir(d)) {
     const std::string name = e->d_name;
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::string rest = name.substr(prefix.size());
+    if (with_index) {
+      const std::size_t dot = rest.rfind('.');
+      if (dot == std::string::npos || dot + 1 == rest.size() ||
+          rest.find_first_not_of("0123456789", dot + 1) != std::string::npos)
+        continue;
+      rest.resize(dot);
+    }
     long pid = 0;
     std::string host;
-    if (!parse_temporary(name.substr(prefix.size()), pid, host) || host != me) continue;
+    if (!parse_temporary(rest, pid, host) || host != me) continue;
+    if (std::find(keep.begin(), keep.end(), name) != keep.end()) continue;
     if (kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
     struct stat st;
     if (fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
@@ -134,14 +151,35 @@ void remove_stale_temporaries(const std::string& path) {
   closedir(d);  // closes dfd
 }
 
+}  // namespace
+
+void remove_stale_temporaries(const std::string& path) {
+  remove_stale(path, kTemporaryTag, false, {});
+}
+
+std::string parts_stem(const std::string& temporary, const std::string& path) {
+  const std::string head = path + kTemporaryTag;
+  if (temporary.compare(0, head.size(), head) != 0)
+    throw std::logic_error("parts_stem: '" + temporary + "' is no temporary of '" + path + "'");
+  return path + kPartTag + temporary.substr(head.size());
+}
+
+void remove_stale_parts(const std::string& path, const std::vector<std::string>& keep) {
+  remove_stale(path, kPartTag, true, keep);
+}
+
+std::string hex_digits(std::uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64, v);
+  return text;
+}
+
 std::string create_temporary(const std::string& path, std::string& error) {
   remove_stale_temporaries(path);
   const std::string stem =
       path + kTemporaryTag + std::to_string(getpid()) + "." + host_name() + ".";
   for (int attempt = 0; attempt < 8; ++attempt) {
-    char suffix[17];
-    std::snprintf(suffix, sizeof suffix, "%016" PRIx64, random_bits());
-    const std::string name = stem + suffix;
+    const std::string name = stem + hex_digits(random_bits());
     const int fd = open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) {
       close(fd);

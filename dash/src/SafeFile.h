@@ -8,8 +8,13 @@
 //   ... write the temporary (other units open it with O_NOFOLLOW) ...
 //   commit_temporary(tmp, path) checks the target again, renames, syncs the directory
 //
-// A save killed with SIGKILL leaves its temporary; remove_stale_temporaries (called by
-// create_temporary) removes those of processes of this host that are gone.
+// A subfiled save names its parts "<path>.part.<pid>.<host>.<hex>.<k>" after its temporary
+// (parts_stem), so they too say which process wrote them.
+//
+// A save killed with SIGKILL leaves its temporary (and parts); remove_stale_temporaries (called by
+// create_temporary) and remove_stale_parts remove those of processes of this host that are gone.
+// Only unit 0's host can tell whether that process is gone: files of a save whose unit 0 ran on
+// another host stay until a save to the same path runs there.
 //
 // | call                     | cost                                                       |
 // |--------------------------|------------------------------------------------------------|
@@ -22,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dash {
 namespace internal {
@@ -36,8 +42,17 @@ std::string check_save_target(const std::string& path);
 std::string create_temporary(const std::string& path, std::string& error);
 
 // Removes the temporaries of saves to path that processes of this host left when they died
-// (owned by the caller, regular files, their pid gone). Local.
+// (owned by the caller, regular files, their pid gone). Local: one directory scan.
 void remove_stale_temporaries(const std::string& path);
+
+// "<path>.part.<pid>.<host>.<hex>" for the temporary "<path>.tmp.<pid>.<host>.<hex>" that
+// create_temporary made: the stem of the parts of that save ("<stem>.<k>"). Local.
+std::string parts_stem(const std::string& temporary, const std::string& path);
+
+// Removes the parts ("<stem>.<k>" of a parts_stem) of saves to path that processes of this host
+// left when they died, but those whose file names are in `keep` (the parts of the file now at
+// path). Local: one directory scan.
+void remove_stale_parts(const std::string& path, const std::vector<std::string>& keep);
 
 // Replaces path by the temporary (after check_save_target again) and syncs the directory so the
 // rename lasts. Returns "" or why it failed (the temporary is then removed). Local.
@@ -50,8 +65,14 @@ int open_regular_for_reading(const std::string& path, std::string& error);
 // 64 random bits from the kernel (getrandom). Local.
 std::uint64_t random_bits();
 
+// v as 16 lower-case hex digits. Local.
+std::string hex_digits(std::uint64_t v);
+
 // The directory part of path ("." for a bare name, "/" for the root). Local.
 std::string directory_of(const std::string& path);
+
+// The last component of path (all of it for a bare name). Local.
+std::string file_name(const std::string& path);
 
 }  // namespace internal
 }  // namespace dash

@@ -21,6 +21,7 @@
 #include <thread>
 #include <utility>
 
+#include "SafeFile.h"
 #include "io/TierMemory.h"
 
 namespace dash {
@@ -119,7 +120,9 @@ StagedWrite::StagedWrite(const std::string& path, dart_team_t team, const Plan& 
     if (std::find(owners.begin(), owners.end(), me) != owners.end())
       directory = buffer_tier("disk").directory;  // checked: writable
   });
-  copy_.parts = new_parts(directory + "/" + file_name(path) + ".bb", target_->generation(), ends);
+  copy_.parts = new_parts(directory + "/" + internal::file_name(path) + ".bb." +
+                              internal::hex_digits(target_->generation()),
+                          ends);
   for (std::size_t k = 0; k < copy_.parts.size(); ++k)
     if (owners[k] == me)
       own_.push_back(k);

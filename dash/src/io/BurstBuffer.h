@@ -10,8 +10,9 @@
 // its own: nothing crosses to another node's storage).
 //
 // Node-local files are named "<dir>/<file name>.bb.<generation>.<k>" (k six
-// digits; the generation is the target's, see new_parts), so a crash before
-// the drain leaves them recognisable there.
+// digits; the generation is the target's, a random number fresh for the write), so a crash
+// before the drain leaves them recognisable there. They are never removed but by the drain: a
+// copy a killed program left may hold the only whole copy of a save that returned.
 #ifndef DASH__SRC__IO__BURST_BUFFER_H_
 #define DASH__SRC__IO__BURST_BUFFER_H_
 

@@ -27,23 +27,7 @@ namespace {
 constexpr char kTableMagic[] = "DASHSUB1\n";
 constexpr std::size_t kMaxTableBytes = std::size_t(16) << 20;
 
-std::string hex(std::uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016" PRIx64, v);
-  return text;
-}
-
 }  // namespace
-
-std::string file_name(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string parent_directory(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
 
 PartedFile::PartedFile(std::vector<FilePart> parts, int open_flags)
     : parts_(std::move(parts)), fds_(parts_.size(), -1), flags_(open_flags) {}
@@ -140,8 +124,8 @@ std::string subfile_table(const std::vector<FilePart>& parts) {
   std::string text = std::string(kTableMagic) + "size " + std::to_string(size) + "\n";
   for (const FilePart& p : parts)
     text += "part " + std::to_string(p.offset) + " " + std::to_string(p.bytes) + " " +
-            file_name(p.path) + "\n";
-  return text + "sum " + hex(io_checksum(text.data(), text.size())) + "\n";
+            internal::file_name(p.path) + "\n";
+  return text + "sum " + dash::internal::hex_digits(io_checksum(text.data(), text.size())) + "\n";
 }
 
 bool is_subfile_table(const std::string& text) {
@@ -154,14 +138,14 @@ std::vector<FilePart> parse_subfile_table(const std::string& text, const std::st
   };
   const std::size_t sum_at = text.rfind("sum ");
   if (!is_subfile_table(text) || sum_at == std::string::npos) return bad("no checksum line");
-  if (text.substr(sum_at) != "sum " + hex(io_checksum(text.data(), sum_at)) + "\n")
+  if (text.substr(sum_at) != "sum " + dash::internal::hex_digits(io_checksum(text.data(), sum_at)) + "\n")
     return bad("checksum mismatch");
   std::istringstream in(text.substr(sizeof kTableMagic - 1, sum_at - (sizeof kTableMagic - 1)));
   std::string word, name;
   std::uint64_t size = 0, offset = 0, bytes = 0;
   if (!(in >> word >> size) || word != "size") return bad("no size line");
   std::vector<FilePart> parts;
-  const std::string directory = parent_directory(path);
+  const std::string directory = internal::directory_of(path);
   while (in >> word >> offset >> bytes >> name) {
     const std::uint64_t expected = parts.empty() ? 0 : parts.back().offset + parts.back().bytes;
     if (word != "part" || offset != expected || name.find('/') != std::string::npos)
@@ -236,15 +220,14 @@ std::vector<FilePart> table_parts(const std::string& path) {
   }
 }
 
-std::vector<FilePart> new_parts(const std::string& path, std::uint64_t generation,
-                                const std::vector<std::uint64_t>& bounds) {
+std::vector<FilePart> new_parts(const std::string& stem, const std::vector<std::uint64_t>& bounds) {
   std::vector<FilePart> parts;
   for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
     if (bounds[k + 1] <= bounds[k]) continue;
     char number[24];  // six digits at least: `ls` and globs list the parts in order
     std::snprintf(number, sizeof number, "%06zu", parts.size());
     parts.push_back(
-        {bounds[k], bounds[k + 1] - bounds[k], path + "." + hex(generation) + "." + number});
+        {bounds[k], bounds[k + 1] - bounds[k], stem + "." + number});
   }
   return parts;
 }

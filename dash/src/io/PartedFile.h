@@ -8,10 +8,12 @@
 //   ...                                  (in offset order, no gaps)
 //   sum <hex checksum of the lines above>
 //
-// Parts are named "<name>.<generation>.<k>" (the generation a fresh hex
-// number per write, k six digits or more), so a new write never touches the parts of the file it
-// replaces; renaming the table into place switches to the new parts at
-// once, and the old parts go afterwards.
+// Parts are named "<name>.part.<pid>.<host>.<hex>.<k>" after the write's temporary (SafeFile.h:
+// unit 0's pid and host, 16 random hex digits; k six digits or more), so a new write never
+// touches the parts of the file it replaces, and the parts of a write killed on the way are
+// recognised (by the next write to the path on that host) and removed; renaming the table into
+// place switches to the new parts at once, and the old parts go afterwards. Tables of earlier
+// versions (parts "<name>.<hex>.<k>") read as before.
 #ifndef DASH__SRC__IO__PARTED_FILE_H_
 #define DASH__SRC__IO__PARTED_FILE_H_
 
@@ -87,21 +89,13 @@ std::vector<FilePart> parse_subfile_table(const std::string& text, const std::st
 // a missing or truncated part. Collective over team.
 std::vector<FilePart> describe_file(const std::string& path, dart_team_t team, const char* who);
 
-// Parts of a new file at path of generation `generation`: part k holds
-// [bounds[k], bounds[k + 1]) (bounds ascending, first 0, last the size;
-// empty parts dropped). Local.
-std::vector<FilePart> new_parts(const std::string& path, std::uint64_t generation,
-                                const std::vector<std::uint64_t>& bounds);
+// Parts "<stem>.<k>" of a new file: part k holds [bounds[k], bounds[k + 1]) (bounds ascending,
+// first 0, last the size; empty parts dropped). Local.
+std::vector<FilePart> new_parts(const std::string& stem, const std::vector<std::uint64_t>& bounds);
 
 // The parts the file at path lists if it is a subfile table (readable and
 // whole), else none: what replacing or removing it must remove too. Local.
 std::vector<FilePart> table_parts(const std::string& path);
-
-// The last component of path.
-std::string file_name(const std::string& path);
-
-// The directory of path ("." for a bare name).
-std::string parent_directory(const std::string& path);
 
 }  // namespace detail
 }  // namespace io

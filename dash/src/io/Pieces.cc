@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "SafeFile.h"
 #include "io/BurstBuffer.h"
 #include "io/TwoPhase.h"
 
@@ -177,6 +178,8 @@ void remove(const std::string& path) {
     if (std::remove(p.path.c_str()) != 0 && errno != ENOENT)
       throw exception::RuntimeError("dash::io::remove: cannot remove '" + p.path +
                                     "': " + detail::errno_text(errno));
+  dash::internal::remove_stale_temporaries(path);
+  dash::internal::remove_stale_parts(path, {});
 }
 
 IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& team,

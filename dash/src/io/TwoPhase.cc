@@ -546,6 +546,12 @@ NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
       generation = dash::internal::random_bits();
       temporary_ = dash::internal::create_temporary(path, why);
       if (temporary_.empty()) fail(std::string(who) + ": " + why);
+      if (bounds.size() > 2) {  // parts of saves killed on the way go, those of the file stay
+        std::vector<std::string> keep;
+        for (const FilePart& p : table_parts(path))
+          keep.push_back(dash::internal::file_name(p.path));
+        dash::internal::remove_stale_parts(path, keep);
+      }
     });
   dash::internal::agree(failure, team, who);
   std::uint64_t sizes[2] = {generation, temporary_.size()};
@@ -557,7 +563,8 @@ NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
   generation_ = sizes[0];
   parted_ = bounds.size() > 2;
   if (parted_)
-    data_.reset(new_parts(path, generation_, bounds), O_WRONLY | O_CREAT);
+    data_.reset(new_parts(dash::internal::parts_stem(temporary_, path), bounds),
+                O_WRONLY | O_CREAT);
   else
     data_.reset({FilePart{0, size, temporary_}}, O_WRONLY);
 }

@@ -57,9 +57,9 @@ Plan plan_io(Team& team, const std::vector<Run>& runs, std::uint64_t data_bytes,
 void sort_and_check(std::vector<Run>& runs, std::uint64_t data_bytes, const char* who);
 
 // A new file at path, of `size` logical bytes, written under a temporary
-// name: one file "<path>.tmp.<pid of unit 0>" (bounds empty), or with
+// name: one file "<path>.tmp.<pid of unit 0>.<host>.<hex>" (bounds empty), or with
 // subfiling parts holding [bounds[k], bounds[k + 1]) (PartedFile.h) and a
-// subfile table "<path>.tmp.<pid>" unit 0 writes at commit. Unit 0 creates
+// subfile table at that temporary name unit 0 writes at commit. Unit 0 creates
 // the single file; parts are created by their first writer. commit() puts
 // the file (the table) at path and then removes the parts of the file it
 // replaced; until then (or if commit fails) unit 0 removes everything

@@ -5,17 +5,14 @@
 
 #include <iterator>
 
+#include "SafeFile.h"
+
 namespace dash {
 namespace ooc {
 namespace detail {
 
-std::string SpentFiles::directory_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
 void SpentFiles::retire(const std::string& path, std::uint64_t bytes) {
-  const std::string directory = directory_of(path);
+  const std::string directory = dash::internal::directory_of(path);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (directory != directory_) {
@@ -37,7 +34,7 @@ void SpentFiles::retire(const std::string& path, std::uint64_t bytes) {
 }
 
 SpentFiles::File SpentFiles::reuse_as(const std::string& path, std::uint64_t bytes) {
-  const std::string directory = directory_of(path);
+  const std::string directory = dash::internal::directory_of(path);
   std::lock_guard<std::mutex> lock(mutex_);
   if (by_size_.empty() || directory != directory_) return File{};
   auto it = by_size_.lower_bound(bytes);  // equal, else the smallest larger

@@ -52,8 +52,6 @@ class SpentFiles {
   std::uint64_t bytes() const;
 
  private:
-  static std::string directory_of(const std::string& path);
-
   mutable std::mutex mutex_;
   std::string directory_;                                                // where the kept files are
   boost::container::flat_multimap<std::uint64_t, std::string> by_size_;  // bytes -> path

@@ -95,7 +95,8 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
                      const IoSettings& settings = {});
 
 // Removes the file at path (of write_pieces or dash::io::save) and, if it
-// is a subfile table, its parts; a path that is not there is no error.
+// is a subfile table, its parts, and what saves of path killed on this host
+// left (temporaries, parts); a path that is not there is no error.
 // RuntimeError naming the path if something cannot be removed;
 // InvalidArgument if a burst-buffer write of path has not drained yet (call
 // drain first). Local (call it on one unit).
