@@ -76,6 +76,7 @@
 #endif
 
 #include "../dart/src/dart_mapping.h"
+#include "../examples/common/MpiBytes.h"
 #include "../tests/support/cray_allocation.h"
 #include "support/paired.h"
 #include "support/runner.h"
@@ -158,20 +159,24 @@ void MpiWrite(const std::string& path, const std::vector<dash::io::Piece>& piece
   Check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
                       MPI_INFO_NULL, &f),
         "open");
-  for (const dash::io::Piece& p : pieces)
-    Check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
+  for (const dash::io::Piece& p : pieces) {
+    const MpiBytes b(p.bytes);  // any size in one call (DASH_IO_BENCH_MIB may exceed 2 GiB)
+    Check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, b.count, b.type,
                                 MPI_STATUS_IGNORE),
           "write_at_all");
+  }
   Check(MPI_File_sync(f), "sync");
   Check(MPI_File_close(&f), "close");
 }
 void MpiRead(const std::string& path, const std::vector<dash::io::Piece>& pieces) {
   MPI_File f;
   Check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &f), "open");
-  for (const dash::io::Piece& p : pieces)
-    Check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, int(p.bytes), MPI_BYTE,
+  for (const dash::io::Piece& p : pieces) {
+    const MpiBytes b(p.bytes);
+    Check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, b.count, b.type,
                                MPI_STATUS_IGNORE),
           "read_at_all");
+  }
   Check(MPI_File_close(&f), "close");
 }
 

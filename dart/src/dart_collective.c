@@ -136,16 +136,103 @@ static dart_ret_t alltoallv_ints(const char* call, const void* sendbuf, const in
  * take part does not leave the others waiting. Returns `mine` on a failing
  * unit, DART_ERR_OTHER (logged) on the others, DART_OK when every unit is
  * ready. Collective. */
-static dart_ret_t agree_on_setup(const char* call, dart_team_data_t* team, dart_ret_t mine) {
-  const int failed = mine != DART_OK;
-  int any = 0;
-  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, team->comm),
-                      MPI_Iallreduce(&failed, &any, 1, MPI_INT, MPI_MAX, team->comm, &req_));
+static dart_ret_t agree_on_setup_big(const char* call, dart_team_data_t* team, dart_ret_t mine,
+                                     int* big) {
+  int flags[2] = {mine != DART_OK, *big}, any[2] = {0, 0};
+  DART_MPI_COLLECTIVE(call, team, MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, team->comm),
+                      MPI_Iallreduce(flags, any, 2, MPI_INT, MPI_MAX, team->comm, &req_));
+  *big = any[1];
   if (mine != DART_OK) return mine;
-  if (any != 0)
+  if (any[0] != 0)
     return DART_LOG_ERROR_RET(DART_ERR_OTHER, call,
                               "another unit of team %d could not set up its part", (int)team->id);
   return DART_OK;
+}
+
+static dart_ret_t agree_on_setup(const char* call, dart_team_data_t* team, dart_ret_t mine) {
+  int big = 0;
+  return agree_on_setup_big(call, team, mine, &big);
+}
+
+/* MPI_Alltoallw of one element of types[u] to and of types[size + u] from every unit u,
+ * blocking or polled; counts and displacements come from `ints` (4 x size, filled here). */
+static dart_ret_t alltoallw_types(const char* call, const void* sendbuf, void* recvbuf,
+                                  MPI_Datatype* types, int* ints, dart_team_data_t* team) {
+  const int n = team->size;
+  for (int u = 0; u < 2 * n; ++u) ints[u] = 1, ints[2 * n + u] = 0;
+  DART_MPI_COLLECTIVE(call, team,
+                      MPI_Alltoallw(sendbuf, ints, ints + 2 * n, types, recvbuf, ints + n,
+                                    ints + 3 * n, types + n, team->comm),
+                      MPI_Ialltoallw(sendbuf, ints, ints + 2 * n, types, recvbuf, ints + n,
+                                     ints + 3 * n, types + n, team->comm, &req_));
+  return DART_OK;
+}
+
+/* MPI_Alltoall of one uint64_t per unit, blocking or polled. */
+static dart_ret_t alltoall_sizes(const char* call, const uint64_t* send, uint64_t* recv,
+                                 dart_team_data_t* team) {
+  DART_MPI_COLLECTIVE(
+      call, team, MPI_Alltoall(send, 1, MPI_UINT64_T, recv, 1, MPI_UINT64_T, team->comm),
+      MPI_Ialltoall(send, 1, MPI_UINT64_T, recv, 1, MPI_UINT64_T, team->comm, &req_));
+  return DART_OK;
+}
+
+/* The path of dart_alltoallv and dart_allgatherv for counts or offsets beyond INT_MAX elements,
+ * taken by every unit of the team when one needs it: one MPI_Alltoallw whose per-unit types
+ * (dart__byte_type_at) carry every size and offset in bytes. Unit u gets nsend[u] elements from
+ * element sdispl[u] of sendbuf (sdispl NULL: from element 0 for every unit) and sends
+ * nrecv[u] elements to element rdispl[u] of recvbuf. `ready`: DART_OK, or this unit's failure
+ * before the call (agreed with the others). Collective. */
+static dart_ret_t exchange_big(const char* call, dart_ret_t ready, const void* sendbuf,
+                               const size_t* nsend, const size_t* sdispl, void* recvbuf,
+                               const size_t* nrecv, const size_t* rdispl, const dart_type_info_t* t,
+                               dart_team_data_t* team) {
+  const int n = team->size;
+  MPI_Datatype* types = malloc(2 * (size_t)n * sizeof *types);
+  int* ints = malloc(4 * (size_t)n * sizeof *ints);
+  uint64_t* sizes = malloc(2 * (size_t)n * sizeof *sizes);
+  dart_ret_t ret = ready;
+  if (ret == DART_OK && (types == NULL || ints == NULL || sizes == NULL))
+    ret = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  for (int k = 0; k < 2 * n && ret == DART_OK; ++k) {
+    const int u = k % n;
+    const size_t first = k < n ? (sdispl != NULL ? sdispl[u] : 0) : rdispl[u];
+    const size_t count = k < n ? nsend[u] : nrecv[u];
+    if (first > SIZE_MAX / t->size || count > SIZE_MAX / t->size - first)
+      ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                               "the elements for unit %d overflow the address space", u);
+  }
+  /* Beyond INT_MAX a wrong count would read or write far outside the buffers: every unit checks
+   * that what each unit sends it is what it expects (one alltoall of the counts). */
+  ret = agree_on_setup(call, team, ret);
+  if (ret == DART_OK) {
+    for (int u = 0; u < n; ++u) sizes[u] = nsend[u];
+    ret = alltoall_sizes(call, sizes, sizes + n, team);
+  }
+  for (int u = 0; u < n && ret == DART_OK; ++u)
+    if (sizes[n + u] != nrecv[u])
+      ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                               "unit %d sends %llu elements where %zu are expected", u,
+                               (unsigned long long)sizes[n + u], nrecv[u]);
+  int made = 0;
+  for (; made < 2 * n && ret == DART_OK; ++made) {
+    const int u = made % n;
+    const bool send = made < n;
+    const size_t first = send ? (sdispl != NULL ? sdispl[u] : 0) : rdispl[u];
+    const size_t count = send ? nsend[u] : nrecv[u];
+    const int mpi = dart__byte_type_at(first * t->size, count * t->size, &types[made]);
+    if (mpi != MPI_SUCCESS) {
+      ret = dart__mpi_error(mpi, call, "MPI_Type_create_struct");
+      break;
+    }
+  }
+  ret = agree_on_setup(call, team, ret);
+  if (ret == DART_OK) ret = alltoallw_types(call, sendbuf, recvbuf, types, ints, team);
+  for (int k = 0; k < made; ++k) MPI_Type_free(&types[k]);
+  free(types);
+  free(ints);
+  free(sizes);
+  return ret;
 }
 
 dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_t dtype,
@@ -156,26 +243,31 @@ dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_
   DART_CHECK_ARG(call, nrecvelem != NULL && recvdispls != NULL, "nrecvelem or recvdispls is NULL");
   int* counts = malloc(2 * (size_t)team->size * sizeof *counts);
   dart_ret_t ret = DART_OK;
-  if (nsendelem > INT_MAX || nsendelem != nrecvelem[team->myid])
-    ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
-                             "nsendelem %zu differs from nrecvelem[%d] = %zu or exceeds INT_MAX",
+  int big = nsendelem > INT_MAX;
+  if (nsendelem != nrecvelem[team->myid])
+    ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "nsendelem %zu differs from nrecvelem[%d] = %zu",
                              nsendelem, team->myid, nrecvelem[team->myid]);
   else if (counts == NULL)
     ret = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   int* displs = counts + team->size;
   for (int u = 0; u < team->size && ret == DART_OK; ++u) {
-    if (nrecvelem[u] > INT_MAX || recvdispls[u] > INT_MAX) {
-      ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "counts or offsets of unit %d exceed INT_MAX",
-                               u);
-      break;
-    }
+    if (nrecvelem[u] > INT_MAX || recvdispls[u] > INT_MAX) big = 1;
     counts[u] = (int)nrecvelem[u];
     displs[u] = (int)recvdispls[u];
   }
-  ret = agree_on_setup(call, team, ret);
-  if (ret == DART_OK)
+  ret = agree_on_setup_big(call, team, ret, &big);
+  if (ret == DART_OK && !big)
     ret = allgatherv_ints(call, sendbuf, (int)nsendelem, t, recvbuf, counts, displs, team);
   free(counts);
+  if (ret == DART_OK && big) { /* beyond INT_MAX somewhere: every unit takes this path */
+    size_t* nsend = malloc((size_t)team->size * sizeof *nsend);
+    if (nsend != NULL)
+      for (int u = 0; u < team->size; ++u) nsend[u] = nsendelem;
+    ret = exchange_big(
+        call, nsend != NULL ? DART_OK : DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory"),
+        sendbuf, nsend, NULL, recvbuf, nrecvelem, recvdispls, t, team);
+    free(nsend);
+  }
   return ret;
 }
 
@@ -251,22 +343,23 @@ dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const si
   int* sdispls = ints + team->size;
   int* rcounts = ints + 2 * team->size;
   int* rdispls = ints + 3 * team->size;
+  int big = 0;
   for (int u = 0; u < team->size && ret == DART_OK; ++u) {
     if (nsendelem[u] > INT_MAX || senddispls[u] > INT_MAX || nrecvelem[u] > INT_MAX ||
-        recvdispls[u] > INT_MAX) {
-      ret = DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
-                               "counts or offsets for unit %d exceed INT_MAX elements", u);
-      break;
-    }
+        recvdispls[u] > INT_MAX)
+      big = 1;
     scounts[u] = (int)nsendelem[u];
     sdispls[u] = (int)senddispls[u];
     rcounts[u] = (int)nrecvelem[u];
     rdispls[u] = (int)recvdispls[u];
   }
-  ret = agree_on_setup(call, team, ret);
-  if (ret == DART_OK)
+  ret = agree_on_setup_big(call, team, ret, &big);
+  if (ret == DART_OK && !big)
     ret = alltoallv_ints(call, sendbuf, scounts, sdispls, t, recvbuf, rcounts, rdispls, team);
   free(ints);
+  if (ret == DART_OK && big) /* beyond INT_MAX somewhere: every unit takes this path */
+    ret = exchange_big(call, DART_OK, sendbuf, nsendelem, senddispls, recvbuf, nrecvelem,
+                       recvdispls, t, team);
   return ret;
 }
 

@@ -131,6 +131,18 @@ dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type
 
 /* Frees all derived types (at exit). */
 void dart__types_cleanup(void);
+
+/* An MPI description (count x type) of nbytes bytes for point-to-point messages: MPI_BYTE x
+ * nbytes up to INT_MAX, else one element of a type made now (1 GiB blocks and the rest), which the
+ * caller frees with dart__byte_type_free once the call that uses it has started. Returns an MPI
+ * error code. Local. */
+int dart__byte_type(size_t nbytes, int* count, MPI_Datatype* type);
+/* A committed type of nbytes bytes starting offset bytes into the buffer it is used with (1 GiB
+ * blocks and the rest, absolute displacements): the collectives' path for counts or offsets
+ * beyond INT_MAX (MPI_Alltoallw with count 1 and displacement 0). Free it with MPI_Type_free.
+ * Returns an MPI error code. Local. */
+int dart__byte_type_at(size_t offset, size_t nbytes, MPI_Datatype* type);
+void dart__byte_type_free(MPI_Datatype* type);
 /* Frees the committed MPI types of strided layouts dart_rma.c keeps (dart_exit). */
 void dart__rma_layouts_free(void);
 

@@ -25,8 +25,27 @@ _Static_assert(sizeof(MPI_Message) <= sizeof(uint64_t), "an MPI_Message must fit
                  "unit %d is not a unit of team %d (%d units)", (unit), (int)(team)->id, \
                  (team)->size)
 
-#define CHECK_BYTES(call, n) \
-  DART_CHECK_ARG(call, (n) <= INT_MAX, "%zu bytes exceed one message (INT_MAX)", (size_t)(n))
+/* Messages of more than INT_MAX bytes go as one element of a derived type (dart__byte_type). */
+#define CHECK_BYTES(call, n)                                                             \
+  DART_CHECK_ARG(call, (n) <= ((size_t)1 << 60), "%zu bytes exceed one message (2^60)", \
+                 (size_t)(n))
+
+/* The bytes a probed message holds (MPI_Get_elements_x: right beyond INT_MAX too). */
+static size_t message_bytes(const MPI_Status* status) {
+  MPI_Count bytes = 0;
+  MPI_Get_elements_x(status, MPI_BYTE, &bytes);
+  return bytes > 0 ? (size_t)bytes : 0;
+}
+
+/* MPI_Mrecv of up to nbytes bytes into buf, through dart__byte_type. */
+static int mrecv_bytes(void* buf, size_t nbytes, MPI_Message* message) {
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+  int ret = dart__byte_type(nbytes, &count, &type);
+  if (ret == MPI_SUCCESS) ret = MPI_Mrecv(buf, count, type, message, MPI_STATUS_IGNORE);
+  dart__byte_type_free(&type);
+  return ret;
+}
 
 static MPI_Message* mpi_message(dart_message_t* message) {
   return (MPI_Message*)&message->opaque_[0];
@@ -120,21 +139,21 @@ static dart_ret_t recv_checked(const char* call, dart_team_data_t* team, const d
   int count = 0;
   MPI_Get_count(&status, t->mpi, &count);
   const bool wrong_size = count == MPI_UNDEFINED || (size_t)count != nelem;
-  int bytes = 0;
+  size_t bytes = 0;
   void* scratch = NULL;
   if (wrong_size) {
-    MPI_Get_count(&status, MPI_BYTE, &bytes);
-    scratch = malloc(bytes > 0 ? (size_t)bytes : 1);
+    bytes = message_bytes(&status);
+    scratch = malloc(bytes > 0 ? bytes : 1);
     if (scratch == NULL)
       return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
                                 "message from unit %d with tag %d does not hold %zu elements, and "
-                                "there is no memory to drop its %d bytes: it stays queued",
+                                "there is no memory to drop its %zu bytes: it stays queued",
                                 unit.id, tag, nelem, bytes);
   }
   MPI_Message message = MPI_MESSAGE_NULL;
   ret = MPI_Mprobe(unit.id, tag, team->comm, &message, &status);
   if (ret == MPI_SUCCESS) {
-    ret = wrong_size ? MPI_Mrecv(scratch, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE)
+    ret = wrong_size ? mrecv_bytes(scratch, bytes, &message)
                      : MPI_Mrecv(buf, (int)nelem, t->mpi, &message, MPI_STATUS_IGNORE);
   }
   free(scratch);
@@ -191,9 +210,13 @@ static dart_ret_t start_send(const char* call, bool synchronous, const void* buf
   CHECK_BYTES(call, nbytes);
   dart_handle_t h = dart__handle_new(DART_HANDLE_P2P, 1);
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
-  int ret = synchronous
-                ? MPI_Issend(buf, (int)nbytes, MPI_BYTE, unit.id, tag, team->comm, &h->reqs[0])
-                : MPI_Isend(buf, (int)nbytes, MPI_BYTE, unit.id, tag, team->comm, &h->reqs[0]);
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+  int ret = dart__byte_type(nbytes, &count, &type);
+  if (ret == MPI_SUCCESS)
+    ret = synchronous ? MPI_Issend(buf, count, type, unit.id, tag, team->comm, &h->reqs[0])
+                      : MPI_Isend(buf, count, type, unit.id, tag, team->comm, &h->reqs[0]);
+  dart__byte_type_free(&type); /* a started send keeps what it needs */
   if (ret != MPI_SUCCESS) {
     dart__handle_release(h);
     return dart__mpi_error(ret, call, synchronous ? "MPI_Issend" : "MPI_Isend");
@@ -230,11 +253,10 @@ static dart_ret_t prepare_probe(const char* call, int tag, dart_team_unit_t sour
 
 static void report_match(const MPI_Status* status, dart_message_t* message, dart_team_unit_t* from,
                          size_t* nbytes) {
-  int count = 0;
-  MPI_Get_count(status, MPI_BYTE, &count);
+  const size_t bytes = message_bytes(status);
   from->id = status->MPI_SOURCE;
-  *nbytes = (size_t)count;
-  message->opaque_[1] = (uint64_t)count;
+  *nbytes = bytes;
+  message->opaque_[1] = (uint64_t)bytes;
 }
 
 dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t teamid, int32_t* found,
@@ -280,6 +302,5 @@ dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message) {
   DART_CHECK_ARG(call, nbytes >= message->opaque_[1],
                  "buf holds %zu bytes, the message %llu (the size dart_improbe reported)", nbytes,
                  (unsigned long long)message->opaque_[1]);
-  int ret = MPI_Mrecv(buf, (int)nbytes, MPI_BYTE, mpi_message(message), MPI_STATUS_IGNORE);
-  return dart__mpi_error(ret, call, "MPI_Mrecv");
+  return dart__mpi_error(mrecv_bytes(buf, nbytes, mpi_message(message)), call, "MPI_Mrecv");
 }

@@ -119,11 +119,18 @@ static dart_ret_t create_layout(const char* call, const dart_type_info_t* t, siz
  * cached type `keep` (the transfer's other side) is not replaced. */
 static dart_ret_t mpi_layout(const char* call, const dart_type_info_t* t, size_t nelem, int* count,
                              MPI_Datatype* type, MPI_Datatype keep, bool* locked) {
+  dart_type_info_t dense;
   if (t->kind != DART_KIND_STRIDED) {
-    DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one MPI transfer", nelem);
-    *count = (int)nelem;
-    *type = t->mpi;
-    return DART_OK;
+    if (nelem <= INT_MAX) {
+      *count = (int)nelem;
+      *type = t->mpi;
+      return DART_OK;
+    }
+    /* The contiguous side of a strided transfer of more than INT_MAX elements: blocks of 2^30
+     * elements, one after the other (a layout like the strided ones, cached alike). */
+    dense = *t;
+    dense.blocklen = dense.stride = (size_t)1 << 30;
+    t = &dense;
   }
   size_t blocks = nelem / t->blocklen, rest = nelem % t->blocklen;
   DART_CHECK_ARG(call, blocks <= INT_MAX, "%zu strided blocks exceed one MPI transfer", blocks);

@@ -1,5 +1,6 @@
 /* Element types: the basic types, strided and custom types, and the mapping
  * of DART operations onto MPI. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,34 @@ dart_ret_t dart_type_destroy(dart_datatype_t* dtype) {
   derived_types[index] = NULL;
   *dtype = DART_TYPE_UNDEFINED;
   return DART_OK;
+}
+
+int dart__byte_type(size_t nbytes, int* count, MPI_Datatype* type) {
+  if (nbytes <= INT_MAX) {
+    *count = (int)nbytes;
+    *type = MPI_BYTE;
+    return MPI_SUCCESS;
+  }
+  *count = 1;
+  return dart__byte_type_at(0, nbytes, type);
+}
+
+int dart__byte_type_at(size_t offset, size_t nbytes, MPI_Datatype* type) {
+  const size_t block = (size_t)1 << 30;
+  MPI_Datatype gib;
+  int ret = MPI_Type_contiguous((int)block, MPI_BYTE, &gib);
+  if (ret != MPI_SUCCESS) return ret;
+  int lengths[2] = {(int)(nbytes / block), (int)(nbytes % block)};
+  MPI_Aint displs[2] = {(MPI_Aint)offset, (MPI_Aint)(offset + nbytes / block * block)};
+  MPI_Datatype types[2] = {gib, MPI_BYTE};
+  ret = MPI_Type_create_struct(2, lengths, displs, types, type);
+  MPI_Type_free(&gib);
+  if (ret == MPI_SUCCESS) ret = MPI_Type_commit(type);
+  return ret;
+}
+
+void dart__byte_type_free(MPI_Datatype* type) {
+  if (*type != MPI_BYTE && *type != MPI_DATATYPE_NULL) MPI_Type_free(type);
 }
 
 void dart__types_cleanup(void) {

@@ -136,7 +136,9 @@ dart_ret_t dart_allgather(const void* sendbuf, void* recvbuf, size_t nelem, dart
                           dart_team_t teamid);
 
 /* Every unit receives nrecvelem[i] elements from unit i at element offset
- * recvdispls[i]; nsendelem must equal nrecvelem[myid]. */
+ * recvdispls[i]; nsendelem must equal nrecvelem[myid]. Counts and offsets of
+ * any size: beyond INT_MAX elements on some unit, every unit takes one
+ * MPI_Alltoallw of byte types instead (one more allreduce). Collective. */
 dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_t dtype,
                            void* recvbuf, const size_t* nrecvelem, const size_t* recvdispls,
                            dart_team_t teamid);
@@ -157,8 +159,9 @@ dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_
 /* Unit j sends nsendelem[i] elements from element offset senddispls[i] of
  * sendbuf to unit i, and receives nrecvelem[i] elements from unit i at
  * element offset recvdispls[i] of recvbuf; nsendelem[i] on unit j must equal
- * nrecvelem[j] on unit i. Counts and offsets up to INT_MAX elements (use a
- * dart_type_create_custom type for large records). Collective. */
+ * nrecvelem[j] on unit i. Counts and offsets of any size: beyond INT_MAX
+ * elements on some unit, every unit takes one MPI_Alltoallw of byte types
+ * instead (one more allreduce). Collective. */
 dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const size_t* senddispls,
                           dart_datatype_t dtype, void* recvbuf, const size_t* nrecvelem,
                           const size_t* recvdispls, dart_team_t teamid);
@@ -198,7 +201,9 @@ dart_ret_t dart_sendrecv(const void* sendbuf, size_t send_nelem, dart_datatype_t
                          dart_datatype_t recv_dtype, int recv_tag, dart_global_unit_t src);
 
 /* Starts sending nbytes of buf to unit of team with tag; dart_wait/dart_test
- * on *handle complete it (buf must stay valid until then). Two-sided. */
+ * on *handle complete it (buf must stay valid until then). Any size up to
+ * 2^60 bytes (beyond INT_MAX as one element of a derived type of 1 GiB
+ * blocks; dart_improbe reports the true size). Two-sided. */
 dart_ret_t dart_isend(const void* buf, size_t nbytes, int tag, dart_team_unit_t unit,
                       dart_team_t team, dart_handle_t* handle);
 

@@ -89,7 +89,6 @@
 #include <dash/internal/Failure.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -222,10 +221,9 @@ class ReduceProxy {
           "dash::bp::ReduceProxy::enqueue_view: block " + std::to_string(gid_) + " in round " +
           std::to_string(round_) + " already enqueued to block " + std::to_string(to) +
           "; a queue with an enqueue_view array holds nothing else");
-    if (n > std::size_t(INT_MAX) / sizeof(T))
+    if (n > (std::size_t(1) << 60) / sizeof(T))
       throw exception::InvalidArgument("dash::bp::ReduceProxy::enqueue_view: " + std::to_string(n) +
-                                       " elements exceed one message (" + std::to_string(INT_MAX) +
-                                       " bytes)");
+                                       " elements exceed one message (2^60 bytes)");
     queue.is_view = true;
     queue.view = reinterpret_cast<const char*>(data);
     queue.view_bytes = n * sizeof(T);
@@ -1045,10 +1043,6 @@ class ReduceRun {
       if (size > pieces[largest].queue.bytes.size()) largest = nbytes_queues;
       ++nbytes_queues;
     }
-    if (total > std::size_t(INT_MAX))
-      throw exception::InvalidArgument("the queues for one unit hold " + std::to_string(total) +
-                                       " bytes, more than one message takes (" +
-                                       std::to_string(INT_MAX) + ")");
     std::vector<Entry> entries(pieces.size());
     std::size_t first = 0;
     if (nbytes_queues > 0) {
