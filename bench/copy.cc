@@ -15,9 +15,11 @@
 //       and the context key "remote_path" say which.
 //   BM_copy_local/<bytes>
 //       unit 0 copies <bytes> it owns itself.
-//   Baselines of both: memcpy of the same bytes between two local buffers (memcpy), and
+//   Baselines of both: memcpy of the same bytes between two local buffers (memcpy),
 //   MPI_Get + MPI_Win_flush of the same bytes from the same owner's part of an MPI_Win_allocate
-//   window (mpi_get).
+//   window (mpi_get) and of DART's own window of the array (mpi_get_dart_window,
+//   dart_gptr_mpi_window): dash over mpi_get_dart_window is what dash::copy adds, mpi_get over
+//   mpi_get_dart_window what the kind of window costs.
 //   BM_copy_small_random_remote, BM_copy_small_random_local
 //       10,000 dash::copy calls of 64 B through global iterators (a.begin() + off) at random
 //       offsets of the first 8 MiB of unit 1's part (remote) or unit 0's own (local); baselines
@@ -154,72 +156,6 @@ std::string remote_path() {
   return fx.remote_load_store ? "same node: load/store (memcpy in DART)" : "one-sided RMA";
 }
 
-// ---- dash::copy throughput ---------------------------------------------------------------
-
-void copy_bench(benchmark::State& state, bool remote) {
-  if (remote && fx.units < 2) return skip_needs_two_units(state);
-  const std::size_t bytes = state.range(0);
-  const std::size_t n = bytes / sizeof(double);
-  const Reps reps = reps_for(bytes);
-  const int owner = remote ? fx.target : 0;
-  Array& arr = *fx.array;
-  // Global index of the owner's first element (BLOCKED).
-  const index_t base = arr.pattern().global_index(dash::team_unit_t(owner), 0);
-  const Array::iterator gbegin = arr.begin() + base;
-  const std::size_t stride_elems = reps.stride / sizeof(double);
-  double* dst = fx.dst.data();
-  const double* src = fx.src.data();
-  MPI_Win win = fx.win;
-
-  auto dash_pass = [&] {
-    for (std::size_t r = 0; r < reps.count; ++r) {
-      const Array::iterator first = gbegin + index_t(r * stride_elems);
-      dash::copy(first, first + index_t(n), dst + r * n);
-    }
-    benchmark::ClobberMemory();
-  };
-  auto memcpy_pass = [&] {
-    for (std::size_t r = 0; r < reps.count; ++r) {
-      std::memcpy(dst + r * n, src + r * stride_elems, bytes);
-    }
-    benchmark::ClobberMemory();
-  };
-  auto mpi_pass = [&] {
-    for (std::size_t r = 0; r < reps.count; ++r) {
-      check_mpi(MPI_Get(dst + r * n, int(bytes), MPI_BYTE, owner, MPI_Aint(r * reps.stride),
-                        int(bytes), MPI_BYTE, win),
-                "MPI_Get");
-      check_mpi(MPI_Win_flush(owner, win), "MPI_Win_flush");
-    }
-    benchmark::ClobberMemory();
-  };
-  state.SetLabel(std::string("dash::copy of ") + (remote ? "unit 1's" : "the calling unit's") +
-                 " elements to a local buffer (" + (remote ? remote_path() : "local") + "), " +
-                 std::to_string(reps.count) +
-                 " cold range(s) per pass; vs memcpy between local "
-                 "buffers (memcpy) and MPI_Get + MPI_Win_flush on an MPI_Win_allocate window "
-                 "(mpi_get); ratio = time(dash) / time(baseline)");
-  run_paired(state, double(reps.count), "copy", dash_pass,
-             {{"memcpy", memcpy_pass}, {"mpi_get", mpi_pass}});
-  state.SetBytesProcessed(state.iterations() * bytes * reps.count);
-}
-
-void BM_copy_remote(benchmark::State& state) { copy_bench(state, true); }
-void BM_copy_local(benchmark::State& state) { copy_bench(state, false); }
-
-// ---- small random copies and element references ------------------------------------------
-
-// kSmallCopies offsets (elements) drawn uniformly from the first kSmallSourceBytes of a unit's
-// part, each leaving room for `elems` elements; the same for every pass and every side.
-std::vector<std::size_t> random_offsets(std::size_t elems) {
-  const std::size_t span = kSmallSourceBytes / sizeof(double) - elems;
-  std::mt19937_64 rng(20261127);
-  std::uniform_int_distribution<std::size_t> pick(0, span);
-  std::vector<std::size_t> offsets(kSmallCopies);
-  for (std::size_t& o : offsets) o = pick(rng);
-  return offsets;
-}
-
 // Where raw MPI RMA reaches `owner`'s first element: a window, the rank in it and the byte
 // displacement. The baselines' MPI_Win_allocate window (allocate_window_of) and the very
 // window DART uses for the array (dart_window_of, through dart_gptr_mpi_window).
@@ -237,6 +173,79 @@ RmaTarget dart_window_of(int owner) {
   if (dart_gptr_mpi_window(first.dart_gptr(), &t.win, &t.rank, &t.disp) != DART_OK)
     throw std::runtime_error("dart_gptr_mpi_window failed");
   return t;
+}
+
+// ---- dash::copy throughput ---------------------------------------------------------------
+
+void copy_bench(benchmark::State& state, bool remote) {
+  if (remote && fx.units < 2) return skip_needs_two_units(state);
+  const std::size_t bytes = state.range(0);
+  const std::size_t n = bytes / sizeof(double);
+  const Reps reps = reps_for(bytes);
+  const int owner = remote ? fx.target : 0;
+  Array& arr = *fx.array;
+  // Global index of the owner's first element (BLOCKED).
+  const index_t base = arr.pattern().global_index(dash::team_unit_t(owner), 0);
+  const Array::iterator gbegin = arr.begin() + base;
+  const std::size_t stride_elems = reps.stride / sizeof(double);
+  double* dst = fx.dst.data();
+  const double* src = fx.src.data();
+
+  auto dash_pass = [&] {
+    for (std::size_t r = 0; r < reps.count; ++r) {
+      const Array::iterator first = gbegin + index_t(r * stride_elems);
+      dash::copy(first, first + index_t(n), dst + r * n);
+    }
+    benchmark::ClobberMemory();
+  };
+  auto memcpy_pass = [&] {
+    for (std::size_t r = 0; r < reps.count; ++r) {
+      std::memcpy(dst + r * n, src + r * stride_elems, bytes);
+    }
+    benchmark::ClobberMemory();
+  };
+  // MPI_Get + MPI_Win_flush of the same bytes at target t (one call per range: bytes is at most
+  // kMaxBytes, far below 2^31).
+  auto mpi_pass = [&](RmaTarget t) {
+    return [&, t] {
+      for (std::size_t r = 0; r < reps.count; ++r) {
+        check_mpi(MPI_Get(dst + r * n, int(bytes), MPI_BYTE, t.rank,
+                          t.disp + MPI_Aint(r * reps.stride), int(bytes), MPI_BYTE, t.win),
+                  "MPI_Get");
+        check_mpi(MPI_Win_flush(t.rank, t.win), "MPI_Win_flush");
+      }
+      benchmark::ClobberMemory();
+    };
+  };
+  state.SetLabel(std::string("dash::copy of ") + (remote ? "unit 1's" : "the calling unit's") +
+                 " elements to a local buffer (" + (remote ? remote_path() : "local") + "), " +
+                 std::to_string(reps.count) +
+                 " cold range(s) per pass; vs memcpy between local "
+                 "buffers (memcpy), MPI_Get + MPI_Win_flush on an MPI_Win_allocate window "
+                 "(mpi_get) and on DART's own window of the array (mpi_get_dart_window: what "
+                 "the window kind costs apart from dash::copy); ratio = time(dash) / "
+                 "time(baseline)");
+  run_paired(state, double(reps.count), "copy", dash_pass,
+             {{"memcpy", memcpy_pass},
+              {"mpi_get", mpi_pass(allocate_window_of(owner))},
+              {"mpi_get_dart_window", mpi_pass(dart_window_of(owner))}});
+  state.SetBytesProcessed(state.iterations() * bytes * reps.count);
+}
+
+void BM_copy_remote(benchmark::State& state) { copy_bench(state, true); }
+void BM_copy_local(benchmark::State& state) { copy_bench(state, false); }
+
+// ---- small random copies and element references ------------------------------------------
+
+// kSmallCopies offsets (elements) drawn uniformly from the first kSmallSourceBytes of a unit's
+// part, each leaving room for `elems` elements; the same for every pass and every side.
+std::vector<std::size_t> random_offsets(std::size_t elems) {
+  const std::size_t span = kSmallSourceBytes / sizeof(double) - elems;
+  std::mt19937_64 rng(20261127);
+  std::uniform_int_distribution<std::size_t> pick(0, span);
+  std::vector<std::size_t> offsets(kSmallCopies);
+  for (std::size_t& o : offsets) o = pick(rng);
+  return offsets;
 }
 
 // What a small-transfer benchmark reaches and how: unit 1's part, or the calling unit's.
