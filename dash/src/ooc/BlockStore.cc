@@ -759,6 +759,7 @@ class BlockSpillStore : public SpillStore {
   void recycle(Bytes bytes) override { store_.recycle(std::move(bytes)); }
   Bytes buffer(std::size_t n) override { return store_.buffer(n); }
   void erase(std::uint64_t key) override { store_.erase(key); }
+  void flush() override { store_.flush(); }
   SpillCounters counters() const override {
     const ooc::StoreStats s = store_.stats();
     return SpillCounters{s.bytes_written, s.bytes_read};
