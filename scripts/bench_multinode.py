@@ -217,7 +217,9 @@ CAVEATS = {
              "sparing the links; the time of a run does not follow the rate. Forcing UCX to TCP "
              "(`UCX_TLS=tcp,self`) makes a single program cross the links (bench/copy: 0.25 GB/s "
              "on an unlimited link, beside a test run), but the suite's first runs across hosts "
-             "then timed out (with `UCX_NET_DEVICES=eth0` as well; not yet understood), so the "
+             "then hang in `MPI_Finalize`: a plain MPI program doing only `MPI_Barrier` and "
+             "`MPI_Finalize` hangs there on 3 nodes as soon as UCX sees the nodes as hosts "
+             "(MPICH 4.0.2, UCX 1.13.1; README, \"Running on several hosts\"), so the "
              "launcher leaves UCX's choice. OpenMPI's "
              "figures are the ones that measure the links.",
 }
