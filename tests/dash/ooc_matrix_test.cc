@@ -7,17 +7,24 @@
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <dash/bp/ContainerBlocks.h>
+#include <dash/bp/Decomposer.h>
+#include <dash/bp/Master.h>
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/LocalArrayFile.h>
 #include <dash/ooc/Matrix.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -273,6 +280,53 @@ TEST(OocMatrix, BadSlabCountsAreRefused) {
                dash::exception::InvalidArgument);
   dash::barrier();
 }
+
+#if defined(__GLIBC__)
+// Out-of-core matrices (and blocks under a memory-block limit) leave the C
+// library's allocation policy alone: after they were made, used and
+// destroyed, glibc still raises its mmap threshold when a big buffer is
+// freed, so the next buffer of that size comes from its heap instead of a
+// fresh mapping (which would cost a page fault per 4 KiB on every use, as
+// FFTW's temporaries did when the library fixed the threshold).
+TEST(OocMatrix, AllocatorPolicyLeftAlone) {
+  if (std::getenv("MALLOC_MMAP_THRESHOLD_") != nullptr || std::getenv("GLIBC_TUNABLES") != nullptr)
+    GTEST_SKIP() << "the environment sets glibc's allocator policy";
+  {
+    OocMatrix m(dash::SizeSpec<2>(512, 64), kBlocked, dash::Team::All(), 4);
+    m.generate(Start);
+    long sum = 0;
+    m.for_each([&](const Coords&, long v) { sum += v; });
+    EXPECT_NE(sum, 0);
+    struct Cell {
+      long value[4096];  // 32 KiB: several go to the store
+    };
+    dash::bp::Master<Cell> master(4 * int(dash::size()), dash::bp::Assignment::contiguous);
+    for (int gid : dash::bp::local_gids(myid(), master.nblocks(), int(dash::size()),
+                                        dash::bp::Assignment::contiguous))
+      master.add(gid, std::make_unique<Cell>(), {});
+    master.limit(1);
+    master.foreach ([](Cell& c, dash::bp::Proxy&) { c.value[0] = 1; });
+  }
+  constexpr std::size_t kBig = std::size_t(4) << 20;  // above 128 KiB, below glibc's 32 MiB cap
+  auto touch = [](void* p) {
+    std::memset(p, 1, kBig);
+    asm volatile("" : : "r"(p) : "memory");  // keeps the compiler from dropping the pair
+  };
+  void* first = std::malloc(kBig);  // mapped, unless glibc's threshold was raised already
+  ASSERT_NE(first, nullptr);
+  touch(first);
+  std::free(first);  // glibc raises its threshold past kBig (unless it is fixed)
+  const struct mallinfo2 before = mallinfo2();
+  void* second = std::malloc(kBig);
+  ASSERT_NE(second, nullptr);
+  touch(second);
+  const struct mallinfo2 after = mallinfo2();
+  std::free(second);
+  EXPECT_EQ(after.hblks, before.hblks)
+      << "a 4 MiB malloc after a 4 MiB free was mapped afresh: glibc's mmap threshold is fixed";
+  dash::barrier();
+}
+#endif
 
 TEST(OocMatrix, CopyToAndFromAMatrixOfTheSamePattern) {
   OocMatrix m(dash::SizeSpec<2>(29, 31), kBlocked, dash::Team::All(), 2);

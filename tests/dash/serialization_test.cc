@@ -180,7 +180,7 @@ using dash::bp::detail::BufferStock;
 void EmptyStock() {
   for (auto b = BufferStock::take(BufferStock::kMinBytes); b.data != nullptr;
        b = BufferStock::take(BufferStock::kMinBytes))
-    std::free(b.data);
+    dash::bp::detail::release_bytes(b.data, b.capacity);
 }
 
 // Large buffers go back to the stock and the next one of that size reuses the memory; small
@@ -240,16 +240,15 @@ TEST(BufferStock, LargeBytesAreReusedSmallAndHugeOnesAreNot) {
   // The byte limit: a buffer that would take the stock past kMaxBytes makes the oldest go.
   EmptyStock();
   const std::size_t big = BufferStock::kMaxBytes / 2 + mib;
-  char* older = static_cast<char*>(std::malloc(big));  // never touched: no memory used
-  char* newer = static_cast<char*>(std::malloc(big));
-  ASSERT_NE(older, nullptr);
-  ASSERT_NE(newer, nullptr);
-  BufferStock::give(older, big);
-  BufferStock::give(newer, big);
-  EXPECT_EQ(BufferStock::kept_bytes(), big);
+  std::size_t older_capacity = 0, newer_capacity = 0;  // never touched: no memory used
+  char* older = dash::bp::detail::allocate_bytes(big, older_capacity);
+  char* newer = dash::bp::detail::allocate_bytes(big, newer_capacity);
+  BufferStock::give(older, older_capacity);
+  BufferStock::give(newer, newer_capacity);
+  EXPECT_EQ(BufferStock::kept_bytes(), newer_capacity);
   BufferStock::Buffer left = BufferStock::take(big);
   EXPECT_EQ(left.data, newer) << "the newer buffer stays, the older one goes";
-  std::free(left.data);
+  dash::bp::detail::release_bytes(left.data, left.capacity);
 }
 
 }  // namespace

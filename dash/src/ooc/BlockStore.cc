@@ -236,19 +236,23 @@ class Engine {
 
   static constexpr std::size_t kMaxRecycled = 8;
 
+  // Whether b is aligned as direct_buffer aligns its size (a buffer of Bytes' own, page-aligned
+  // but not on a huge page, is not kept for a request of 1 MiB or more).
   static bool aligned(const dash::bp::Bytes& b) {
     return b.capacity() >= kDirectAlign &&
-           reinterpret_cast<std::uintptr_t>(b.data()) % kDirectAlign == 0;
+           reinterpret_cast<std::uintptr_t>(b.data()) % detail::direct_alignment(b.capacity()) == 0;
   }
   static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
 
-  // A recycled buffer of at least `capacity` bytes and at most twice that,
-  // or an empty one. Local.
+  // A recycled buffer of at least `capacity` bytes and at most twice that, aligned as
+  // direct_buffer aligns that size, or an empty one. Local.
   dash::bp::Bytes recycled(std::size_t capacity) {
+    const std::size_t alignment = detail::direct_alignment(capacity);
     std::lock_guard<std::mutex> lock(pool_mutex_);
     for (std::size_t i = 0; i < pool_.size(); ++i) {
       const std::size_t c = pool_[i].capacity();
       if (c < capacity || c > 2 * capacity) continue;
+      if (reinterpret_cast<std::uintptr_t>(pool_[i].data()) % alignment != 0) continue;
       dash::bp::Bytes b = std::move(pool_[i]);
       pool_.erase(pool_.begin() + std::ptrdiff_t(i));
       pool_bytes_ -= c;

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace dash {
@@ -28,6 +29,10 @@ bool huge_pages_wanted() {
 
 }  // namespace
 
+std::size_t direct_alignment(std::size_t capacity) {
+  return capacity >= kHugeFrom && huge_pages_wanted() ? kHugePage : kPage;
+}
+
 dash::bp::Bytes direct_buffer(std::size_t capacity) {
   capacity = (std::max<std::size_t>(capacity, 1) + kPage - 1) / kPage * kPage;
   const bool huge = capacity >= kHugeFrom && huge_pages_wanted();
@@ -36,7 +41,27 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   if (huge && capacity < kHugePage) capacity = kHugePage;
   const std::size_t huge_bytes = capacity / kHugePage * kHugePage;  // the whole huge pages
   void* memory = nullptr;
-  if (posix_memalign(&memory, huge ? kHugePage : kPage, capacity) != 0) return dash::bp::Bytes();
+  if (capacity < dash::bp::detail::kMapBytes) {  // malloc's, as Bytes releases it
+    if (posix_memalign(&memory, kPage, capacity) != 0) return dash::bp::Bytes();
+    return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+  }
+  // A mapping of exactly `capacity` bytes (ByteMemory.h), 2 MiB-aligned for huge pages: map
+  // a huge page more and give back what lies before and after the aligned part.
+  const std::size_t slack = huge ? kHugePage : 0;
+  void* mapped =
+      mmap(nullptr, capacity + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) return dash::bp::Bytes();
+  char* start = static_cast<char*>(mapped);
+  char* aligned = start;
+  if (huge) {
+    aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(start) + kHugePage - 1) /
+                                      kHugePage * kHugePage);
+    if (aligned > start) munmap(start, std::size_t(aligned - start));
+    char* end = aligned + capacity;
+    const std::size_t after = std::size_t(start + capacity + slack - end);
+    if (after > 0) munmap(end, after);
+  }
+  memory = aligned;
   // Advice only: without transparent huge pages (or with them off) the
   // memory stays in 4 KiB pages and everything works as before. The tail
   // past the last whole huge page stays in 4 KiB pages: no memory is added.

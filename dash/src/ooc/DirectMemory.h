@@ -22,6 +22,10 @@ namespace detail {
 // faults of fresh memory.
 dash::bp::Bytes direct_buffer(std::size_t capacity);
 
+// The alignment direct_buffer gives a buffer of `capacity` bytes (2 MiB or 4 KiB): a
+// recycled buffer serves such a request only if it has it. Local.
+std::size_t direct_alignment(std::size_t capacity);
+
 constexpr std::size_t kHugeFrom = std::size_t(1) << 20;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 

@@ -226,9 +226,6 @@ struct LocalArrayFile::State {
 LocalArrayFile::LocalArrayFile(const std::string& name,
                                const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions)
     : state_(std::make_shared<State>()) {
-  // An out-of-core array bounds its memory: freed buffers go back to the
-  // system, as under a Master's memory-block limit (SpillStore.h).
-  dash::bp::detail::return_freed_memory();
   State& s = *state_;
   int direct = 0;
   char err[DART_FLAG_ERROR_SIZE];

@@ -151,9 +151,7 @@ class ArrayBuffer {
       capacity_ = kept.capacity;
       return;
     }
-    capacity_ = std::max<std::size_t>(n, 1);
-    base_ = static_cast<char*>(std::malloc(capacity_));
-    if (base_ == nullptr) throw std::bad_alloc();
+    base_ = allocate_bytes(n, capacity_);
   }
   void release() {
     data_ = nullptr;

@@ -144,7 +144,6 @@ class Residency {
     }
     limit_ = m;
     if (limit_ != kUnlimited) {
-      return_freed_memory();
       shrink(limit_);
     } else {
       // Without a limit, calls reach blocks without acquire: count every

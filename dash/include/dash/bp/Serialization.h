@@ -26,6 +26,7 @@
 
 #include <dash/Exception.h>
 #include <dash/bp/detail/BufferStock.h>
+#include <dash/bp/detail/ByteMemory.h>
 
 #include <algorithm>
 #include <array>
@@ -44,7 +45,8 @@
 namespace dash {
 namespace bp {
 
-// Contiguous bytes that grow geometrically (realloc) and are never zeroed:
+// Contiguous bytes that grow geometrically (detail/ByteMemory.h: realloc, or
+// mremap from 128 KiB on, where the buffer is a mapping of its own) and are never zeroed:
 // resize() leaves new bytes uninitialised, unlike std::vector<char>, so
 // appending a small value is a capacity check and a fixed-size copy. Buffers of
 // 64 KiB and more go back to a process-wide stock when released, and a first
@@ -88,9 +90,10 @@ class Bytes {
     if (n > capacity_) reallocate(n);
   }
   void clear() { size_ = 0; }
-  // Takes over `capacity` bytes at `data`, which come from malloc or
-  // posix_memalign (they are released with free), of which the first `size`
-  // are the bytes. Local.
+  // Takes over `capacity` bytes at `data`, which come from
+  // detail::allocate_bytes (or, below detail::kMapBytes, malloc or
+  // posix_memalign; from there on, a mapping of exactly `capacity` bytes),
+  // of which the first `size` are the bytes. Local.
   static Bytes adopt(char* data, std::size_t size, std::size_t capacity) {
     Bytes b;
     b.data_ = data;
@@ -123,10 +126,9 @@ class Bytes {
         return;
       }
     }
-    void* p = std::realloc(data_, n);
-    if (p == nullptr) throw std::bad_alloc();
-    data_ = static_cast<char*>(p);
-    capacity_ = n;
+    std::size_t capacity = capacity_;
+    data_ = detail::reallocate_bytes(data_, capacity, n);
+    capacity_ = capacity;
   }
 
   char* data_ = nullptr;

@@ -103,22 +103,6 @@ class SpillStore {
 // Local; creates the directory on first use.
 std::unique_ptr<SpillStore> make_spill_store(const std::string& name);
 
-namespace detail {
-
-// glibc serves allocations below its mmap threshold from the heap, and
-// raises the threshold (up to 32 MiB) each time a bigger mmap'd buffer is
-// freed; the memory of blocks and queues freed under a memory-block limit
-// then stays in the heap, and a unit's resident memory grows far beyond the
-// blocks it holds. Fixes the threshold at kFreedMemoryThreshold bytes once
-// per process (mallopt), so buffers this large go back to the system when
-// freed; not if MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES set it, nor with
-// another C library. Returns whether it is fixed. Local; Master::limit and
-// DASH_OOC_MEM_BLOCKS call it.
-bool return_freed_memory();
-constexpr std::size_t kFreedMemoryThreshold = std::size_t(128) << 10;
-
-}  // namespace detail
-
 }  // namespace bp
 }  // namespace dash
 

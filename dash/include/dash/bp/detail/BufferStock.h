@@ -4,7 +4,8 @@
 // page on first touch (a page fault and a zeroed page per 4 KiB), which costs more than
 // copying the bytes into it; glibc's malloc maps such sizes anew each time.
 //
-// Buffers come from malloc and go back with free. Only buffers of at least kMinBytes are kept,
+// Buffers come from allocate_bytes and go back with release_bytes (detail/ByteMemory.h: from
+// 128 KiB on, the library's own mappings). Only buffers of at least kMinBytes are kept,
 // at most kMaxBuffers of them and kMaxBytes in all (the oldest go first), so what a process
 // holds beyond its live data stays bounded.
 //
@@ -16,6 +17,7 @@
 #define DASH__BP__DETAIL__BUFFER_STOCK_H_
 
 #include <boost/container/static_vector.hpp>
+#include <dash/bp/detail/ByteMemory.h>
 #include <cstddef>
 #include <cstdlib>
 #include <mutex>
@@ -51,28 +53,28 @@ class BufferStock {
     return b;
   }
 
-  // Keeps the malloc'd buffer for a later take, or frees it (too small or too large); frees
-  // the oldest kept buffers beyond the limits. Local.
+  // Keeps the buffer (of allocate_bytes) for a later take, or releases it (too small or too
+  // large); releases the oldest kept buffers beyond the limits. Local.
   static void give(char* data, std::size_t capacity) {
     if (data == nullptr) return;
     if (capacity < kMinBytes || capacity > kMaxBytes) {
-      std::free(data);
+      release_bytes(data, capacity);
       return;
     }
-    boost::container::static_vector<char*, kMaxBuffers> drop;
+    boost::container::static_vector<Buffer, kMaxBuffers> drop;
     {
       BufferStock& s = get();
       std::lock_guard<std::mutex> lock(s.mutex_);
       // Room for one more buffer and for its bytes (capacity <= kMaxBytes: an empty stock has).
       while (s.kept_.size() == kMaxBuffers || s.bytes_ + capacity > kMaxBytes) {
-        drop.push_back(s.kept_.front().data);
+        drop.push_back(s.kept_.front());
         s.bytes_ -= s.kept_.front().capacity;
         s.kept_.erase(s.kept_.begin());
       }
       s.kept_.push_back(Buffer{data, capacity});
       s.bytes_ += capacity;
     }
-    for (char* d : drop) std::free(d);
+    for (const Buffer& d : drop) release_bytes(d.data, d.capacity);
   }
 
   // Bytes kept now. Local.
