@@ -85,6 +85,30 @@ TEST(OocLocalArrayFile, WrongSizesAndUnknownRegionsAreRefused) {
                dash::exception::InvalidArgument);
 }
 
+// DASH_OOC_MAX_BYTES counts local array files with the spilled blocks: a file
+// that does not fit is refused, names the quota and leaves nothing behind;
+// one that fits counts until it is gone.
+TEST(OocLocalArrayFile, QuotaCountsLocalArrayFiles) {
+  dash_test::ScopedEnv quota("DASH_OOC_MAX_BYTES", "100K");
+  const std::string dir = dash::ooc::SpillDirectory::instance().path();
+  try {
+    LocalArrayFile big(FileName("laf-quota"), {{0, std::uint64_t(1) << 20}});
+    ADD_FAILURE() << "a 1 MiB local array file was made under a 100 KiB quota";
+  } catch (const dash::exception::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("DASH_OOC_MAX_BYTES=102400"), std::string::npos)
+        << e.what();
+  }
+  struct stat st;
+  EXPECT_NE(stat((dir + "/" + FileName("laf-quota")).c_str(), &st), 0) << "file left behind";
+  {
+    LocalArrayFile first(FileName("laf-quota-1"), {{0, 60 << 10}});
+    EXPECT_THROW(LocalArrayFile(FileName("laf-quota-2"), {{0, 60 << 10}}),
+                 dash::exception::RuntimeError)
+        << "two files of 60 KiB under a 100 KiB quota";
+  }
+  LocalArrayFile again(FileName("laf-quota-3"), {{0, 60 << 10}});  // the first one is gone
+}
+
 TEST(OocLocalArrayFile, FileIsPrivateAndRemoved) {
   std::string path;
   {

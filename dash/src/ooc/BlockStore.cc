@@ -740,6 +740,25 @@ void check_out_of_core_flags(const char* call) {
   if (dart_flag_text("DASH_OOC_DIR", 4000, &dir, err, sizeof err) != DART_OK) fail();
 }
 
+void reserve_disk_bytes(std::uint64_t bytes, const std::string& path) {
+  const std::uint64_t max = read_settings().max_bytes;
+  Engine& engine = Engine::get();
+  std::lock_guard<std::mutex> lock(engine.mutex);
+  if (max > 0) {
+    const std::uint64_t needed = engine.disk_bytes + bytes;
+    spent_files().shrink_to(needed < max ? max - needed : 0);
+    if (engine.disk_bytes + spent_files().bytes() + bytes > max)
+      throw exception::RuntimeError(
+          "dash::ooc: " + path + " (" + std::to_string(bytes) +
+          " bytes) would exceed DASH_OOC_MAX_BYTES=" + std::to_string(max) + " (" +
+          std::to_string(engine.disk_bytes.load() + spent_files().bytes()) +
+          " bytes of the unit's out-of-core files on disk)");
+  }
+  engine.disk_bytes += bytes;
+}
+
+void release_disk_bytes(std::uint64_t bytes) noexcept { Engine::get().disk_bytes -= bytes; }
+
 void shutdown_out_of_core() noexcept {
   Engine::get().stop();
   remove_spill_directory();  // with the spent files

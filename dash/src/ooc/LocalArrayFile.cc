@@ -19,6 +19,7 @@
 
 #include "ooc/Checksum.h"
 #include "ooc/DirectMemory.h"
+#include "ooc/OutOfCore.h"
 
 namespace dash {
 namespace ooc {
@@ -77,6 +78,7 @@ struct LocalArrayFile::State {
   int queued_writes = 0;
   std::string unreported;             // the first failed write not yet thrown
   std::vector<dash::bp::Bytes> pool;  // recycled buffers
+  std::uint64_t disk_bytes = 0;       // the file's size, counted against DASH_OOC_MAX_BYTES
   // The pieces read_part read last (region part_key, from byte part_first on): a slab's two
   // end rows often lie in the same pieces. Dropped when the region is put again.
   std::uint64_t part_key = ~std::uint64_t(0), part_first = 0;
@@ -247,11 +249,14 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
     offset += s.padded(size);
   }
   s.path = SpillDirectory::instance().path() + "/" + name;
+  reserve_disk_bytes(offset, s.path);  // DASH_OOC_MAX_BYTES, with the spilled blocks
+  s.disk_bytes = offset;
   s.fd =
       spill_open(s.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0), 0600);
   if (s.fd < 0) {
     const int e = errno;
     if (s.direct && e == EINVAL) spill_unlink(s.path);
+    release_disk_bytes(s.disk_bytes);
     throw exception::RuntimeError(
         "dash::ooc::LocalArrayFile: cannot create " + s.path + ": " + errno_text(e) +
         (s.direct && e == EINVAL
@@ -262,6 +267,7 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
     const int e = errno;
     close(s.fd);
     spill_unlink(s.path);
+    release_disk_bytes(s.disk_bytes);
     throw exception::RuntimeError("dash::ooc::LocalArrayFile: cannot size " + s.path + " to " +
                                   std::to_string(offset) + " bytes: " + errno_text(e));
   }
@@ -278,6 +284,7 @@ LocalArrayFile::~LocalArrayFile() {
     if (t.joinable()) t.join();
   close(s.fd);
   spill_unlink(s.path);
+  release_disk_bytes(s.disk_bytes);
 }
 
 void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {

@@ -1,6 +1,10 @@
-// Out-of-core runtime hooks for dash::init / dash::finalize (not public).
+// Out-of-core runtime hooks for dash::init / dash::finalize, and the disk quota shared by
+// the unit's out-of-core files (not public).
 #ifndef DASH__SRC__OOC__OUT_OF_CORE_H_
 #define DASH__SRC__OOC__OUT_OF_CORE_H_
+
+#include <cstdint>
+#include <string>
 
 namespace dash {
 namespace ooc {
@@ -12,6 +16,14 @@ void shutdown_out_of_core() noexcept;
 // Checks the DASH_OOC_* flags (dash::init, before MPI starts): a malformed
 // one throws InvalidArgument naming the flag, prefixed by `call`. Local.
 void check_out_of_core_flags(const char* call);
+
+// Counts `bytes` of a file that is not a block store's (a local array file at `path`) against
+// DASH_OOC_MAX_BYTES with the stores' files, giving up spent files first; throws RuntimeError
+// naming the file and the quota when it cannot hold them (nothing is counted then). Local.
+void reserve_disk_bytes(std::uint64_t bytes, const std::string& path);
+
+// Gives back what reserve_disk_bytes counted (the file is gone). Local.
+void release_disk_bytes(std::uint64_t bytes) noexcept;
 
 }  // namespace ooc
 }  // namespace dash
