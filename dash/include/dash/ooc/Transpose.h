@@ -52,6 +52,7 @@
 #include <dash/Exception.h>
 #include <dash/Matrix.h>
 #include <dash/algorithm/internal/Collective.h>
+#include <dash/bp/Serialization.h>
 #include <dash/internal/Failure.h>
 #include <dash/ooc/Matrix.h>
 #include <dash/ooc/Strategy.h>
@@ -63,6 +64,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -154,29 +156,42 @@ inline void check_transposable(const RowLayout& la, const RowLayout& lb, bool sa
 }
 
 // Writes the transpose of the n x w block of src (row stride `stride`) to
-// dst (w x n, row-major), in 32 x 32 tiles. Local.
+// dst (w x n, row stride dst_stride, n by default), in 32 x 32 tiles. Local.
 template <class T>
-void transpose_block(const T* src, long stride, long n, long w, T* dst) {
+void transpose_block(const T* src, long stride, long n, long w, T* dst, long dst_stride = -1) {
+  if (dst_stride < 0) dst_stride = n;
   constexpr long kTile = 32;
   for (long i0 = 0; i0 < w; i0 += kTile)
     for (long r0 = 0; r0 < n; r0 += kTile) {
       const long i1 = std::min(w, i0 + kTile), r1 = std::min(n, r0 + kTile);
       for (long i = i0; i < i1; ++i)
-        for (long r = r0; r < r1; ++r) dst[i * n + r] = src[r * stride + i];
+        for (long r = r0; r < r1; ++r) dst[i * dst_stride + r] = src[r * stride + i];
     }
 }
 
+// Never handles the calling unit's own strip (transpose_rounds then moves it like the others).
+struct NoOwnStrip {
+  template <class T>
+  bool operator()(int, const T*, long) const {
+    return false;
+  }
+};
+
 // The rounds (see the top of this file): load(k) gives the calling unit's
-// slab k of a (its rows, row-major; null when it has none), done(k) is
-// called when the slab has been cut, deliver(k, strips, offsets) gets
-// what came: from each unit u, at offsets[u], the calling unit's rows of b
-// by the columns of u's slab k (row-major). A failure before a round's
-// exchange is agreed on before it; one in deliver at the next round or
-// the end (the caller's agree). Collective.
-template <class T, class Load, class Done, class Deliver>
+// slab k of a (its rows, row-major; null when it has none), own(k, src, n)
+// may put the calling unit's own strip of those n rows in place itself
+// (true: that strip is not moved, its offsets[me] part of deliver is empty),
+// done(k) is called when the slab has been cut, deliver(k, strips, offsets)
+// gets what came: from each unit u, at offsets[u], the calling unit's rows
+// of b by the columns of u's slab k (row-major). The round buffers are not
+// initialised and come from the buffer stock (kept between calls). A
+// failure before a round's exchange is agreed on before it; one in deliver
+// at the next round or the end (the caller's agree). Collective.
+template <class T, class Load, class Done, class Deliver, class Own = NoOwnStrip>
 void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
                       internal::Failure& failure, const std::string& who, Load&& load, Done&& done,
-                      Deliver&& deliver) {
+                      Deliver&& deliver, Own&& own = {}) {
+  static_assert(std::is_trivially_copyable_v<T>, "dash::ooc::transpose moves elements as bytes");
   const int units = int(team.size()), me = int(team.myid().id);
   const std::size_t p = std::size_t(units);
   std::vector<std::size_t> send_counts(p), send_offsets(p), recv_counts(p), recv_offsets(p);
@@ -189,35 +204,52 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
   }
   // Buffers and type may fail on one unit (memory): kept as a failure that
   // the first round's agreement throws on every unit.
-  std::vector<T> send, recv;
+  dash::bp::Bytes send_bytes, recv_bytes;
   std::optional<internal::OwnedDartType> type;
   try {
-    send.resize(most_send + 1);
-    recv.resize(most_recv + 1);
+    send_bytes.resize((most_send + 1) * sizeof(T));
+    recv_bytes.resize((most_recv + 1) * sizeof(T));
     type.emplace(internal::RecordBytes{sizeof(T)});
   } catch (...) {
     failure.capture("buffers of the rounds");
   }
+  T* send = reinterpret_cast<T*>(send_bytes.data());
+  T* recv = reinterpret_cast<T*>(recv_bytes.data());
   for (int k = 0; k < la.slabs; ++k) {
     const long n = la.slab_rows(me, k);
+    const T* src = nullptr;
+    bool own_done = false;  // own() put the calling unit's strip in place
+    if (!failure.any()) {
+      try {
+        src = load(k);
+        own_done = n > 0 && own(k, src, n);
+      } catch (...) {
+        failure.capture("slab " + std::to_string(k) + " of a");
+      }
+    }
+    // Whether every unit's own strip stays out of this round is each unit's
+    // own business: its counts to itself are zero on both sides.
     std::size_t at = 0;
     for (int v = 0; v < units; ++v) {
       send_offsets[std::size_t(v)] = at;
-      send_counts[std::size_t(v)] = std::size_t(lb.extent[std::size_t(v)] * n);
+      send_counts[std::size_t(v)] =
+          v == me && own_done ? 0 : std::size_t(lb.extent[std::size_t(v)] * n);
       at += send_counts[std::size_t(v)];
     }
     at = 0;
     for (int u = 0; u < units; ++u) {
       recv_offsets[std::size_t(u)] = at;
-      recv_counts[std::size_t(u)] = std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
+      recv_counts[std::size_t(u)] =
+          u == me && own_done ? 0
+                              : std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
       at += recv_counts[std::size_t(u)];
     }
     if (!failure.any()) {
       try {
-        const T* src = load(k);
         for (int v = 0; v < units && n > 0; ++v)
-          transpose_block(src + lb.begin[std::size_t(v)], la.cols, n, lb.extent[std::size_t(v)],
-                          send.data() + send_offsets[std::size_t(v)]);
+          if (send_counts[std::size_t(v)] > 0)
+            transpose_block(src + lb.begin[std::size_t(v)], la.cols, n,
+                            lb.extent[std::size_t(v)], send + send_offsets[std::size_t(v)]);
         done(k);
       } catch (...) {
         failure.capture("slab " + std::to_string(k) + " of a");
@@ -225,12 +257,12 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
     }
     internal::agree(failure, team.dart_id(), who.c_str());
     internal::check_dart(
-        dart_alltoallv(send.data(), send_counts.data(), send_offsets.data(), type->get(),
-                       recv.data(), recv_counts.data(), recv_offsets.data(), team.dart_id()),
+        dart_alltoallv(send, send_counts.data(), send_offsets.data(), type->get(), recv,
+                       recv_counts.data(), recv_offsets.data(), team.dart_id()),
         who.c_str());
     if (!failure.any()) {
       try {
-        deliver(k, recv.data(), recv_offsets);
+        deliver(k, recv, recv_offsets);
       } catch (...) {
         failure.capture("slab " + std::to_string(k) + " of a, received");
       }
@@ -399,11 +431,17 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
       [](int) {},
       [&](int k, const T* strips, const std::vector<std::size_t>& offsets) {
         for (std::size_t u = 0; u < offsets.size(); ++u) {
+          if (int(u) == me) continue;  // put in place by own()
           const long n = la.slab_rows(int(u), k), col = la.slab_first(int(u), k);
           for (long i = 0; i < my_b; ++i)
             std::memcpy(b_rows + i * lb.cols + col, strips + offsets[u] + std::size_t(i * n),
                         std::size_t(n) * sizeof(T));
         }
+      },
+      [&](int k, const T* src, long n) {  // the own strip straight into b: no copy through MPI
+        detail::transpose_block(src + lb.begin[std::size_t(me)], la.cols, n, my_b,
+                                b_rows + la.slab_first(me, k), lb.cols);
+        return true;
       });
   if (!failure.any() && my_b > 0) {
     try {
