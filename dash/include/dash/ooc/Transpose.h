@@ -240,16 +240,15 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
     for (int u = 0; u < units; ++u) {
       recv_offsets[std::size_t(u)] = at;
       recv_counts[std::size_t(u)] =
-          u == me && own_done ? 0
-                              : std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
+          u == me && own_done ? 0 : std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
       at += recv_counts[std::size_t(u)];
     }
     if (!failure.any()) {
       try {
         for (int v = 0; v < units && n > 0; ++v)
           if (send_counts[std::size_t(v)] > 0)
-            transpose_block(src + lb.begin[std::size_t(v)], la.cols, n,
-                            lb.extent[std::size_t(v)], send + send_offsets[std::size_t(v)]);
+            transpose_block(src + lb.begin[std::size_t(v)], la.cols, n, lb.extent[std::size_t(v)],
+                            send + send_offsets[std::size_t(v)]);
         done(k);
       } catch (...) {
         failure.capture("slab " + std::to_string(k) + " of a");

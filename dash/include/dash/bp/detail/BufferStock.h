@@ -16,8 +16,9 @@
 #ifndef DASH__BP__DETAIL__BUFFER_STOCK_H_
 #define DASH__BP__DETAIL__BUFFER_STOCK_H_
 
-#include <boost/container/static_vector.hpp>
 #include <dash/bp/detail/ByteMemory.h>
+
+#include <boost/container/static_vector.hpp>
 #include <cstddef>
 #include <cstdlib>
 #include <mutex>
