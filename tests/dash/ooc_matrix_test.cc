@@ -543,6 +543,34 @@ INSTANTIATE_TEST_SUITE_P(Strategies, OocSweep,
                                            SweepCase{"demand", 4, 2, 2, true, true},
                                            SweepCase{"demand", 2, 0, 1, true, false}));
 
+// Demand with one slab in memory writes each slab exactly once (after its
+// update): slabs loaded only to answer a neighbour's request, or before
+// their own update, go back to their file unwritten. Worked out by hand:
+// bytes written = the unit's local bytes, for 1 and 2 threads.
+TEST(OocMatrix, DemandWritesEachSlabOnce) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    OocMatrix m(dash::SizeSpec<2>(40, 9), kBlocked, dash::Team::All(), 5);
+    m.generate(Start);
+    m.file()->flush();
+    long local_bytes = 0;
+    for (const auto& sl : m.local_slabs()) local_bytes += sl.box.size() * long(sizeof(long));
+    const auto before = m.counters();
+    {
+      auto master = dash::bp::of(m, {1, false, {false, false}}, 1);
+      master.threads(threads);
+      dash::ooc::sweep(
+          master, dash::ooc::Ghosts::demand,
+          [](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) { Stencil(b, false); });
+    }
+    m.file()->flush();
+    const auto after = m.counters();
+    EXPECT_EQ(long(after.bytes_written - before.bytes_written), local_bytes);
+    EXPECT_GE(long(after.bytes_read - before.bytes_read), local_bytes);
+    dash::barrier();
+  }
+}
+
 // exchange_halos only reads the slabs: nothing is written back.
 TEST(OocMatrix, HaloExchangeReadsEachSlabOnceAndWritesNothing) {
   OocMatrix m(dash::SizeSpec<2>(24, 10), kBlocked, dash::Team::All(), 4);

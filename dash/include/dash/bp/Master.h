@@ -755,7 +755,7 @@ class Master {
           wait_for_window();
           e.fresh = false;
           try {
-            Block& b = residency_.acquire(i);
+            Block& b = residency_.acquire(i, false);  // changed unless it says otherwise
             restore_queues(i);
             if (k + 1 < runnable.size()) residency_.prefetch(runnable[k + 1]);
             struct Release {
@@ -763,7 +763,7 @@ class Master {
               std::size_t i;
               ~Release() { r.release(i); }
             } release{residency_, i};
-            e.done = f(b, *e.proxy);
+            e.done = call_block(f, i, b, *e.proxy);
             route(e);
           } catch (...) {
             failure.capture("block " + std::to_string(e.gid));
@@ -789,9 +789,9 @@ class Master {
                 runnable,
                 [&](std::size_t i, Block& b) {
                   Entry& e = *entries_[i];
-                  e.done = f(b, *e.proxy);
+                  e.done = call_block(f, i, b, *e.proxy);
                 },
-                true,
+                false,
                 [&](std::size_t i) {
                   route(*entries_[i]);
                   post();
@@ -820,6 +820,23 @@ class Master {
   }
 
  private:
+  // iexchange's call of f on block i (acquired for reading): the block counts
+  // as changed unless the call said block_unchanged() (and if it threw).
+  template <class F>
+  bool call_block(F& f, std::size_t i, Block& b, Proxy& p) {
+    bool done;
+    p.take_unchanged();  // one said in another kind of call does not count here
+    try {
+      done = f(b, p);
+    } catch (...) {
+      p.take_unchanged();
+      residency_.mark_changed(i);
+      throw;
+    }
+    if (!p.take_unchanged()) residency_.mark_changed(i);
+    return done;
+  }
+
   struct Entry {
     int gid;
     std::vector<int> link;

@@ -26,6 +26,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace dash {
@@ -142,7 +143,17 @@ class Proxy {
     return false;
   }
 
+  // Tells the master that this call of an iexchange callback left the
+  // block's data as it was (it only read it, or answered from it): out of
+  // core, the block then goes back to storage without being written, if
+  // nothing else changed it since it was loaded. For this call only; other
+  // calls ignore it. Local.
+  void block_unchanged() { unchanged_ = true; }
+
   // ---- for Master and the reductions --------------------------------------
+
+  // Whether the call just made said block_unchanged(); resets it. Local.
+  bool take_unchanged() { return std::exchange(unchanged_, false); }
 
   // The bytes of an enqueue_view array that follow a queue's own bytes
   // (none: bytes == 0).
@@ -277,6 +288,7 @@ class Proxy {
   }
 
  private:
+  bool unchanged_ = false;  // block_unchanged() in the current call
   // An outgoing queue: its bytes, then those of an enqueue_view array not
   // copied in (view_bytes > 0).
   struct OutQueue {

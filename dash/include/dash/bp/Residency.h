@@ -190,6 +190,9 @@ class Residency {
     s.last_use = ++clock_;
     return *s.block;
   }
+  // Block i changed (it was acquired for reading only). Local; thread-safe
+  // for different i.
+  void mark_changed(std::size_t i) { slots_[i].dirty = true; }
   // Block i is no longer in use. Local.
   void release(std::size_t i) {
     if (slots_[i].in_use > 0) --slots_[i].in_use;

@@ -25,8 +25,9 @@
 //               when evicted: out of core, iexchange runs the blocks with
 //               the most bytes waiting first); a block updates (f) once all
 //               its ghosts came. Halos need not be current on entry. Reads
-//               and writes each slab at least once, more when requests
-//               reach evicted slabs.
+//               each slab at least once, more when requests reach evicted
+//               slabs; writes each slab once (a call that only answered or
+//               asked says block_unchanged()).
 //
 // Bytes moved per strategy: Master::spill_counters() before and after.
 //
@@ -105,6 +106,8 @@ void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f
         if (b.neighbor(k) >= 0 && b.neighbor(k) != b.gid()) s.before[k] = b.outgoing_slab(k);
       f(b, p);
       s.updated = true;
+    } else {
+      p.block_unchanged();  // answered or asked only: no write-back for this call
     }
     return s.updated;
   });
