@@ -315,6 +315,9 @@ TEST(OocMatrix, BadSlabCountsAreRefused) {
 TEST(OocMatrix, AllocatorPolicyLeftAlone) {
   if (std::getenv("MALLOC_MMAP_THRESHOLD_") != nullptr || std::getenv("GLIBC_TUNABLES") != nullptr)
     GTEST_SKIP() << "the environment sets glibc's allocator policy";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator replaces glibc's";
+#endif
   {
     OocMatrix m(dash::SizeSpec<2>(512, 64), kBlocked, dash::Team::All(), 4);
     m.generate(Start);
