@@ -169,18 +169,16 @@ void transpose_block(const T* src, long stride, long n, long w, T* dst, long dst
     }
 }
 
-// Never handles the calling unit's own strip (transpose_rounds then moves it like the others).
+// No own-strip callback: transpose_rounds moves the calling unit's own strip like the others.
 struct NoOwnStrip {
   template <class T>
-  bool operator()(int, const T*, long) const {
-    return false;
-  }
+  void operator()(int, const T*, long) const {}
 };
 
 // The rounds (see the top of this file): load(k) gives the calling unit's
-// slab k of a (its rows, row-major; null when it has none), own(k, src, n)
-// may put the calling unit's own strip of those n rows in place itself
-// (true: that strip is not moved, its offsets[me] part of deliver is empty),
+// slab k of a (its rows, row-major; null when it has none), own(k, src, n),
+// if given, puts the calling unit's own strip of those n rows in place (that
+// strip is then not moved, and its offsets[me] part of deliver is empty),
 // done(k) is called when the slab has been cut, deliver(k, strips, offsets)
 // gets what came: from each unit u, at offsets[u], the calling unit's rows
 // of b by the columns of u's slab k (row-major). The round buffers are not
@@ -195,12 +193,17 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
   const int units = int(team.size()), me = int(team.myid().id);
   const std::size_t p = std::size_t(units);
   std::vector<std::size_t> send_counts(p), send_offsets(p), recv_counts(p), recv_offsets(p);
+  // With an own-strip callback the calling unit's own strip never enters the buffers.
+  constexpr bool own_in_place = !std::is_same_v<std::decay_t<Own>, NoOwnStrip>;
+  const std::size_t send_cols =
+      std::size_t(la.cols) - (own_in_place ? std::size_t(lb.extent[std::size_t(me)]) : 0);
   std::size_t most_send = 0, most_recv = 0;
   for (int k = 0; k < la.slabs; ++k) {
     std::size_t recv = 0;
-    for (int u = 0; u < units; ++u) recv += std::size_t(la.slab_rows(u, k));
+    for (int u = 0; u < units; ++u)
+      if (!own_in_place || u != me) recv += std::size_t(la.slab_rows(u, k));
     most_recv = std::max(most_recv, recv * std::size_t(lb.extent[std::size_t(me)]));
-    most_send = std::max(most_send, std::size_t(la.slab_rows(me, k)) * std::size_t(la.cols));
+    most_send = std::max(most_send, std::size_t(la.slab_rows(me, k)) * send_cols);
   }
   // Buffers and type may fail on one unit (memory): kept as a failure that
   // the first round's agreement throws on every unit.
@@ -218,29 +221,28 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
   for (int k = 0; k < la.slabs; ++k) {
     const long n = la.slab_rows(me, k);
     const T* src = nullptr;
-    bool own_done = false;  // own() put the calling unit's strip in place
     if (!failure.any()) {
       try {
         src = load(k);
-        own_done = n > 0 && own(k, src, n);
+        if (own_in_place && n > 0) own(k, src, n);
       } catch (...) {
         failure.capture("slab " + std::to_string(k) + " of a");
       }
     }
-    // Whether every unit's own strip stays out of this round is each unit's
-    // own business: its counts to itself are zero on both sides.
+    // An own strip put in place: this unit's counts to itself are zero on both sides.
     std::size_t at = 0;
     for (int v = 0; v < units; ++v) {
       send_offsets[std::size_t(v)] = at;
       send_counts[std::size_t(v)] =
-          v == me && own_done ? 0 : std::size_t(lb.extent[std::size_t(v)] * n);
+          v == me && own_in_place ? 0 : std::size_t(lb.extent[std::size_t(v)] * n);
       at += send_counts[std::size_t(v)];
     }
     at = 0;
     for (int u = 0; u < units; ++u) {
       recv_offsets[std::size_t(u)] = at;
       recv_counts[std::size_t(u)] =
-          u == me && own_done ? 0 : std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
+          u == me && own_in_place ? 0
+                                  : std::size_t(lb.extent[std::size_t(me)] * la.slab_rows(u, k));
       at += recv_counts[std::size_t(u)];
     }
     if (!failure.any()) {
@@ -440,7 +442,6 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
       [&](int k, const T* src, long n) {  // the own strip straight into b: no copy through MPI
         detail::transpose_block(src + lb.begin[std::size_t(me)], la.cols, n, my_b,
                                 b_rows + la.slab_first(me, k), lb.cols);
-        return true;
       });
   if (!failure.any() && my_b > 0) {
     try {
