@@ -88,6 +88,9 @@ function(dash_add_mpi_test)
   add_executable(${target} ${T_SOURCES})
   target_link_libraries(${target} PRIVATE dash_test_main dash::dash ${T_LIBRARIES})
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${T_NAME})
+  if(DASH_TESTS_PCH)
+    target_precompile_headers(${target} REUSE_FROM dash_test_main)
+  endif()
 
   foreach(n IN LISTS T_UNITS)
     dash_add_mpi_test_run(${T_NAME}.np${n} ${target} ${n} ${T_TIMEOUT}
