@@ -21,7 +21,7 @@ repetitions.
   io         examples/io-bench on 2 and 4 nodes x 2 units: dash::io (burst buffer into each
              node's own node-local directory, one aggregator per node) against MPI-IO, the
              write-then-read workflow and a plain write, into a directory on the disk.
-  checksums  ooc-jacobi out of core (2048 x 2048, slabs of 1/8) and particles (the default run)
+  checksums  ooc-jacobi out of core (2048 x 2048, 1/8 in memory) and particles (the default run)
              on 4 units on one host, on 2 nodes and on 4 nodes: the checksums must be equal.
 
 Writes bench/results/multinode/<mpi>.json (every run and the medians) and rewrites

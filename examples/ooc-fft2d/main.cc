@@ -1,8 +1,8 @@
 // ooc-fft2d: the 2-D FFT of an N x N complex matrix distributed by rows, as
 // row FFTs, a transpose, row FFTs (the seed's second out-of-core
 // application), in memory (--strategy incore) or with each unit's local
-// arrays in files (dash::ooc::Matrix) and only slabs of --mem-fraction of
-// them in memory, the transpose's data moved by the chosen strategy: the
+// arrays in files (dash::ooc::Matrix) and only --mem-fraction of them in
+// memory (in slabs), the transpose's data moved by the chosen strategy: the
 // same row FFTs, the same result.
 //
 // Run (--help lists the options):
@@ -56,9 +56,10 @@ const char* const kUsage =
     "                        and then reads the slabs again to transpose them, producer\n"
     "                        sends each slab while it is in memory for its row FFTs\n"
     "                        (default: incore)\n"
-    "  --mem-fraction F      the slab: 1/S of a unit's local array for an integer S,\n"
-    "                        written 1/S or as a decimal (default: 1/4); about four\n"
-    "                        slabs per unit in memory at a time\n"
+    "  --mem-fraction F      the share of the unit's local arrays (a and b) in memory:\n"
+    "                        1/S for an integer S, written 1/S or as a decimal\n"
+    "                        (default: 1/4); slabs of 1/(3S) of a local array (1: one\n"
+    "                        slab), of which the transpose holds about six at a time\n"
     "  --seed X              seed of the start values (default: 1)\n"
     "  --verify              also compare elements of the result (three per unit)\n"
     "                        with a direct DFT; exit status 1 if one differs\n"
@@ -185,6 +186,7 @@ int run(const Options& o) {
     }
   };
   std::size_t slab_bytes = 0, local_bytes = 0;
+  int slabs_per_block = 1;
   if (o.strategy == Strategy::incore) {
     dash::Matrix<Complex, 2> a(size, dist), b(size, dist);
     const auto [first, count] = my_rows(a.pattern());
@@ -205,7 +207,9 @@ int run(const Options& o) {
     slab_bytes = local_bytes;
   } else {
     dash::Team& team = dash::Team::All();
-    dash::ooc::Matrix<Complex, 2> a(size, dist, team, o.slabs), b(size, dist, team, o.slabs);
+    const dash::ooc::InMemory memory{1.0 / o.slabs};
+    dash::ooc::Matrix<Complex, 2> a(size, dist, team, memory), b(size, dist, team, memory);
+    slabs_per_block = a.slabs_per_block();
     a.generate(start);
     a.file()->flush();
     const auto a0 = a.counters(), b0 = b.counters();
@@ -227,7 +231,7 @@ int run(const Options& o) {
     const auto [b_first, b_count] = my_rows(b.pattern());
     pick(b_first, b_count, [&](const Coords& g) { return b.get(g); });
     local_bytes = std::size_t(b_count * n) * sizeof(Complex);
-    slab_bytes = local_bytes / std::size_t(o.slabs);
+    slab_bytes = local_bytes / std::size_t(slabs_per_block);
   }
   r.checksum = examples::sum_over_units(local_sum, kProgram);
   const std::uint64_t bytes_read = examples::sum_over_units(r.bytes_read, kProgram);
@@ -253,7 +257,9 @@ int run(const Options& o) {
     const char* names[] = {"incore", "collective", "producer"};
     std::printf("%s: %ld x %ld complex doubles on %d units, strategy %s", kProgram, n, n, units,
                 names[int(o.strategy)]);
-    if (o.strategy != Strategy::incore) std::printf(", slabs of 1/%d of a local array", o.slabs);
+    if (o.strategy != Strategy::incore)
+      std::printf(", 1/%d of the local arrays in memory (%d slabs per block)", o.slabs,
+                  slabs_per_block);
     std::printf("\n");
     std::printf("time_s=%.6f bytes_read=%" PRIu64 " bytes_written=%" PRIu64 " checksum=%016" PRIx64
                 "\n",

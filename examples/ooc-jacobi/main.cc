@@ -1,7 +1,8 @@
 // ooc-jacobi: a 2-D 5-point Jacobi sweep on a BLOCKED x BLOCKED matrix,
 // in memory (--strategy incore) or with each unit's local array in a file
-// (dash::ooc::Matrix) and only a slab of --mem-fraction of it in memory,
-// the halos exchanged by the chosen strategy: the same stencil code, the
+// (dash::ooc::Matrix) and only --mem-fraction of it in memory (slabs, the
+// next one read ahead and the last one written back included), the halos
+// exchanged by the chosen strategy: the same stencil code, the
 // same result.
 //
 // Run (--help lists the options):
@@ -55,9 +56,10 @@ const char* const kUsage =
     "                        halos exchanged collectively before each sweep, sent by\n"
     "                        each slab while it is in memory, or asked for by each\n"
     "                        slab when it is in memory (default: incore)\n"
-    "  --mem-fraction F      the slab: 1/S of a unit's local array for an integer S,\n"
-    "                        written 1/S or as a decimal (default: 1/4); one slab per\n"
-    "                        unit in memory (plus the next one, prefetched)\n"
+    "  --mem-fraction F      the share of a unit's local array in memory: 1/S for an\n"
+    "                        integer S, written 1/S or as a decimal (default: 1/4);\n"
+    "                        the slab in use, the next one read ahead and the last\n"
+    "                        one written back together (slabs of 1/(3S); 1: one slab)\n"
     "  --threads T           threads running the slabs of a unit (default: 1)\n"
     "  --seed X              seed of the start values (default: 1)\n"
     "  --verbose             also print each unit's peak resident memory\n"
@@ -138,6 +140,7 @@ struct Result {
   double seconds = 0;
   std::uint64_t bytes_read = 0, bytes_written = 0, checksum = 0;
   std::size_t slabs_in_memory = 0, slabs = 0;
+  int slabs_per_block = 1;
 };
 
 int run(const Options& o) {
@@ -183,7 +186,9 @@ int run(const Options& o) {
     });
     r.slabs = r.slabs_in_memory = master.size();
   } else {
-    dash::ooc::Matrix<double, 2> m(size, dist, dash::Team::All(), o.slabs);
+    dash::ooc::Matrix<double, 2> m(size, dist, dash::Team::All(),
+                                   dash::ooc::InMemory{1.0 / o.slabs});
+    r.slabs_per_block = m.slabs_per_block();
     m.generate(start_value);
     m.file()->flush();
     const dash::bp::SpillCounters before = m.counters();
@@ -226,7 +231,9 @@ int run(const Options& o) {
     const char* names[] = {"incore", "collective", "producer", "demand"};
     std::printf("%s: %ld x %ld doubles on %d units, %d sweeps, strategy %s", kProgram, o.rows,
                 o.cols, units, o.iterations, names[int(o.strategy)]);
-    if (o.strategy != Strategy::incore) std::printf(", slabs of 1/%d of a local array", o.slabs);
+    if (o.strategy != Strategy::incore)
+      std::printf(", 1/%d of a local array in memory (%d slabs per block)", o.slabs,
+                  r.slabs_per_block);
     std::printf(", %d thread(s)\n", o.threads);
     std::printf("time_s=%.6f bytes_read=%" PRIu64 " bytes_written=%" PRIu64 " checksum=%016" PRIx64
                 "\n",

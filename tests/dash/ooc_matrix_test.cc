@@ -21,12 +21,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "mpi_test.h"
@@ -74,6 +81,26 @@ TEST(OocLocalArrayFile, RegionsKeepWhatWasWrittenAndStartAsZero) {
   EXPECT_EQ(file.counters().bytes_written, 100u + 4096u + 1u + 100u);
   EXPECT_EQ(file.counters().bytes_read, 4096u * 2 + 100u * 2 + 1u);
   EXPECT_TRUE(file.keeps_taken());
+}
+
+// A prefetch cancelled while reading or after: the region keeps its bytes
+// and a take reads them again.
+TEST(OocLocalArrayFile, CancelledPrefetch_RegionReadsAgain) {
+  const std::size_t n = (std::size_t(1) << 20) + 3;
+  LocalArrayFile file(FileName("laf-cancel"), {{0, n}, {1, n}, {2, n}});
+  for (std::uint64_t k = 0; k < 3; ++k) file.put(k, Filled(n, char(k)));
+  file.flush();
+  file.prefetch(0);
+  file.cancel_prefetch(0);  // most likely still reading
+  file.prefetch(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  file.cancel_prefetch(1);  // most likely read
+  file.prefetch(2);
+  file.cancel_prefetch(2);
+  file.prefetch(2);  // wanted again
+  for (std::uint64_t k = 0; k < 3; ++k)
+    EXPECT_TRUE(Same(file.take(k), Filled(n, char(k)))) << "region " << k;
+  EXPECT_EQ(file.counters().bytes_read, 3 * n);
 }
 
 TEST(OocLocalArrayFile, WrongSizesAndUnknownRegionsAreRefused) {
@@ -573,6 +600,117 @@ TEST(OocMatrix, DemandWritesEachSlabOnce) {
     dash::barrier();
   }
 }
+
+// InMemory{f}: three slabs per 1/f of a block (one for f = 1); a fraction
+// outside (0, 1] or blocks too short for the slabs are refused on every unit.
+TEST(OocMatrix, InMemoryFractionSetsTheSlabs) {
+  const auto units = long(dash::size());
+  const dash::DistributionSpec<2> rows(dash::BLOCKED, dash::NONE);
+  const dash::SizeSpec<2> size(96 * units, 8);
+  for (auto [fraction, slabs] : std::vector<std::pair<double, int>>{
+           {1.0, 1}, {0.5, 6}, {0.3, 10}, {0.125, 24}, {1.0 / 32, 96}}) {
+    SCOPED_TRACE(fraction);
+    OocMatrix m(size, rows, dash::Team::All(), dash::ooc::InMemory{fraction});
+    EXPECT_EQ(m.slabs_per_block(), slabs);
+  }
+  for (double bad : {0.0, -0.5, 1.5, std::nan("")})
+    EXPECT_THROW(OocMatrix(size, rows, dash::Team::All(), dash::ooc::InMemory{bad}),
+                 dash::exception::InvalidArgument);
+  try {
+    OocMatrix(size, rows, dash::Team::All(), dash::ooc::InMemory{1.0 / 64});
+    ADD_FAILURE() << "192 slabs per block of 96 rows";
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 192 slabs per block"), std::string::npos)
+        << e.what();
+  }
+  dash::barrier();
+}
+
+#if defined(__linux__)
+// The calling process's anonymous resident memory in bytes (resident minus
+// file-backed and shared pages, /proc/self/statm: MPI's shared-memory
+// segments do not count). Local.
+long AnonymousResidentBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  long size = 0, resident = 0, shared = 0;
+  const bool read = f != nullptr && std::fscanf(f, "%ld %ld %ld", &size, &resident, &shared) == 3;
+  if (f != nullptr) std::fclose(f);
+  return read ? (resident - shared) * sysconf(_SC_PAGESIZE) : -1;
+}
+
+// The highest AnonymousResidentBytes() while f() runs, sampled every 100
+// microseconds by a thread of its own. Local.
+template <class F>
+long PeakAnonymousResidentBytes(F&& f) {
+  std::atomic<bool> done{false};
+  std::atomic<long> peak{AnonymousResidentBytes()};
+  std::thread sampler([&] {
+    while (!done.load()) {
+      const long now = AnonymousResidentBytes();
+      peak = std::max(peak.load(), now);
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  });
+  f();
+  done = true;
+  sampler.join();
+  return std::max(peak.load(), AnonymousResidentBytes());
+}
+
+// A 5-point stencil in place, row by row (two rows of temporaries, as a
+// program short of memory would write it): each cell the sum of its four
+// neighbours modulo a prime.
+void RowStencil(dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+  const long R = b.extent(0), C = b.extent(1);
+  std::vector<long> above(static_cast<std::size_t>(C)), next(static_cast<std::size_t>(C));
+  for (long j = 0; j < C; ++j) above[std::size_t(j)] = b(-1, j);
+  for (long i = 0; i < R; ++i) {
+    for (long j = 0; j < C; ++j)
+      next[std::size_t(j)] =
+          (above[std::size_t(j)] + b(i + 1, j) + b(i, j - 1) + b(i, j + 1)) % 100003;
+    for (long j = 0; j < C; ++j) {
+      above[std::size_t(j)] = b(i, j);
+      b(i, j) = next[std::size_t(j)];
+    }
+  }
+}
+
+// The memory of sweeps over an out-of-core matrix follows its InMemory
+// fraction: the slabs held, read ahead and being written back together stay
+// within 1.25 x the fraction of the local array, plus 2 MiB for halos,
+// queues and the I/O threads, for every ghost strategy, on every unit.
+// (Before InMemory, slabs of the fraction with four in memory: 4 x.)
+TEST(OocMatrix, PeakMemoryFollowsTheFraction) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator keeps freed memory resident";
+#endif
+  const long rows_per_unit = 8192, cols = 1024;  // 64 MiB of longs per unit
+  const double fraction = 1.0 / 8;
+  const long local_bytes = rows_per_unit * cols * long(sizeof(long));
+  const long allowed = long(1.25 * fraction * double(local_bytes)) + (2L << 20);
+  for (auto strategy :
+       {dash::ooc::Ghosts::producer, dash::ooc::Ghosts::collective, dash::ooc::Ghosts::demand}) {
+    SCOPED_TRACE(int(strategy));
+    const long before = AnonymousResidentBytes();
+    const long peak = PeakAnonymousResidentBytes([&] {
+                        OocMatrix m(dash::SizeSpec<2>(rows_per_unit * long(dash::size()), cols),
+                                    dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+                                    dash::Team::All(), dash::ooc::InMemory{fraction});
+                        m.generate(Start);
+                        auto master = dash::bp::of(m, {1, false, {false, false}});
+                        if (strategy == dash::ooc::Ghosts::producer)
+                          dash::bp::exchange_halos(master);
+                        for (int sweep = 0; sweep < 2; ++sweep)
+                          dash::ooc::sweep(master, strategy, RowStencil);
+                        master.write_back();
+                      }) -
+                      before;
+    EXPECT_LE(peak, allowed) << "peak " << peak << " bytes above the start, " << local_bytes
+                             << " bytes of local array, fraction " << fraction;
+    dash::barrier();
+  }
+}
+#endif
 
 // exchange_halos only reads the slabs: nothing is written back.
 TEST(OocMatrix, HaloExchangeReadsEachSlabOnceAndWritesNothing) {

@@ -13,12 +13,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mpi_test.h"
@@ -111,6 +114,49 @@ TEST(OocStore, RoundTrip_ManySizes) {
   EXPECT_EQ(stats.files_written, sizes.size());
   EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
   EXPECT_THROW(store.take(0), dash::exception::InvalidArgument);
+}
+
+// A prefetch cancelled while reading or after: the key stays, and a take reads it again
+// (the cancelled read's buffer is recycled).
+TEST(OocStore, CancelledPrefetch_KeyStaysAndReadsAgain) {
+  BlockStore store("cancel");
+  const std::size_t n = (std::size_t(1) << 20) + 5;
+  for (std::uint64_t k = 0; k < 4; ++k) store.put(k, Pattern(k, n));
+  store.flush();
+  store.prefetch(0);
+  store.cancel_prefetch(0);  // most likely still reading
+  store.prefetch(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  store.cancel_prefetch(1);  // most likely read
+  store.prefetch(2);
+  store.cancel_prefetch(2);
+  store.prefetch(2);         // wanted again
+  store.cancel_prefetch(3);  // never prefetched: nothing
+  for (std::uint64_t k = 0; k < 4; ++k) {
+    EXPECT_TRUE(store.contains(k));
+    EXPECT_TRUE(Same(store.take(k), Pattern(k, n))) << "key " << k;
+  }
+  EXPECT_EQ(store.stats().bytes_read, 4 * n);
+  store.cancel_prefetch(0);  // taken: nothing
+}
+
+// Buffers of the store go back to the system when dropped, not to the
+// process's buffer stock (whose buffers would stay resident beside the
+// memory an out-of-core limit allows).
+TEST(OocStore, Buffer_DroppedGoesBackToTheSystem) {
+  BlockStore store("drop");
+  const std::size_t n = std::size_t(3) << 20;
+  const Bytes pattern = Pattern(1, n);  // the test's own buffer: outlives the check
+  const std::size_t before = dash::bp::detail::BufferStock::kept_bytes();
+  { Bytes dropped = store.buffer(n); }
+  {
+    Bytes b = store.buffer(n);
+    std::memcpy(b.data(), pattern.data(), n);
+    store.put(1, std::move(b));
+    store.flush();
+    EXPECT_TRUE(Same(store.take(1), pattern));
+  }
+  EXPECT_EQ(dash::bp::detail::BufferStock::kept_bytes(), before);
 }
 
 // buffer(n): n bytes to fill, page aligned with room for the file's padding

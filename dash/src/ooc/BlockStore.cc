@@ -96,6 +96,7 @@ struct BlockStore::Entry {
   // read() waits for this entry's write: once written, the bytes stay
   // (read_done) and go back to the reader instead of being freed.
   bool hand_back = false;
+  bool discard = false;  // reading: a cancelled prefetch, its bytes not wanted
 };
 
 namespace {
@@ -417,9 +418,15 @@ class Engine {
         std::string error;
         read_file(*entry, payload, error);
         lock.lock();
-        entry->bytes = std::move(payload);
-        entry->error = std::move(error);
-        entry->state = Entry::read_done;
+        if (entry->discard) {  // cancelled meanwhile: the buffer serves a later read
+          entry->discard = false;
+          recycle(std::move(payload));
+          entry->state = Entry::on_disk;
+        } else {
+          entry->bytes = std::move(payload);
+          entry->error = std::move(error);
+          entry->state = Entry::read_done;
+        }
       }
       changed.notify_all();
     }
@@ -546,9 +553,26 @@ void BlockStore::prefetch(std::uint64_t key) {
   if (!e) return;
   Engine& engine = Engine::get();
   std::lock_guard<std::mutex> lock(engine.mutex);
+  if (e->state == Entry::reading) e->discard = false;  // wanted again
   if (e->state != Entry::on_disk) return;
   e->state = Entry::reading;
   engine.submit(Engine::Op::read, e);
+}
+
+void BlockStore::cancel_prefetch(std::uint64_t key) {
+  std::shared_ptr<Entry> e = find(key);
+  if (!e) return;
+  Engine& engine = Engine::get();
+  std::lock_guard<std::mutex> lock(engine.mutex);
+  if (e->hand_back) return;  // a read() waits for these bytes
+  if (e->state == Entry::reading) {
+    e->discard = true;
+  } else if (e->state == Entry::read_done) {
+    engine.recycle(std::move(e->bytes));
+    e->bytes = dash::bp::Bytes();
+    e->error.clear();
+    e->state = Entry::on_disk;
+  }
 }
 
 dash::bp::Bytes BlockStore::take(std::uint64_t key) {
@@ -562,6 +586,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
   }
   Engine& engine = Engine::get();
   std::unique_lock<std::mutex> lock(engine.mutex);
+  e->discard = false;  // a cancelled prefetch still under way serves this take
   engine.changed.wait(lock,
                       [&] { return e->state != Entry::writing && e->state != Entry::reading; });
   if (e->state == Entry::queued || e->state == Entry::write_failed) {
@@ -619,6 +644,7 @@ dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
   // file is then the key's (an unchanged block is not written again), and
   // nothing is read. At most two writes of the unit wait ahead of it.
   if (e->state == Entry::queued || e->state == Entry::writing) e->hand_back = true;
+  e->discard = false;  // a cancelled prefetch still under way serves this read
   engine.changed.wait(lock, [&] {
     return e->state != Entry::queued && e->state != Entry::writing && e->state != Entry::reading;
   });
@@ -780,6 +806,7 @@ class BlockSpillStore : public SpillStore {
   Bytes read(std::uint64_t key, bool& kept) override { return store_.read(key, kept); }
   bool put_kept(std::uint64_t key) override { return store_.put_kept(key); }
   void recycle(Bytes bytes) override { store_.recycle(std::move(bytes)); }
+  void cancel_prefetch(std::uint64_t key) override { store_.cancel_prefetch(key); }
   Bytes buffer(std::size_t n) override { return store_.buffer(n); }
   void erase(std::uint64_t key) override { store_.erase(key); }
   void flush() override { store_.flush(); }

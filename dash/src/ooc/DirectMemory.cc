@@ -43,7 +43,7 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   void* memory = nullptr;
   if (capacity < dash::bp::detail::kMapBytes) {  // malloc's, as Bytes releases it
     if (posix_memalign(&memory, kPage, capacity) != 0) return dash::bp::Bytes();
-    return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+    return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
   }
   // A mapping of exactly `capacity` bytes (ByteMemory.h), 2 MiB-aligned for huge pages: map
   // a huge page more and give back what lies before and after the aligned part.
@@ -66,7 +66,7 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   // memory stays in 4 KiB pages and everything works as before. The tail
   // past the last whole huge page stays in 4 KiB pages: no memory is added.
   if (huge) madvise(memory, huge_bytes, MADV_HUGEPAGE);
-  return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity);
+  return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
 }
 
 }  // namespace detail

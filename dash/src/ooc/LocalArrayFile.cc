@@ -27,7 +27,10 @@ namespace ooc {
 namespace {
 
 constexpr std::size_t kAlign = 4096;
-constexpr int kMaxQueuedWrites = 2;
+// One write per file waits or runs at a time (put waits for the one before): with the slab a
+// caller holds and the one read ahead, three slabs' buffers per file, the count
+// dash::ooc::InMemory sizes slabs by.
+constexpr int kMaxQueuedWrites = 1;
 // A region's checksums cover pieces of this many bytes (the last one shorter), so a part of a
 // region reads and verifies only the pieces it touches. A multiple of kAlign.
 constexpr std::size_t kPiece = std::size_t(64) << 10;
@@ -64,6 +67,7 @@ struct LocalArrayFile::State {
     dash::bp::Bytes bytes;        // write_*: the data; read_done: what was read
     std::string error;            // read_done: why the read failed (empty: fine)
     bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
+    bool discard = false;         // reading: a cancelled prefetch, its bytes not wanted
   };
 
   std::string path;
@@ -216,9 +220,15 @@ struct LocalArrayFile::State {
         lock.unlock();
         std::string error = read_region(r, to.data());
         lock.lock();
-        r.bytes = std::move(to);
-        r.error = std::move(error);
-        r.phase = read_done;
+        if (r.discard) {  // cancelled meanwhile: the buffer serves a later read
+          r.discard = false;
+          keep(std::move(to));
+          r.phase = idle;
+        } else {
+          r.bytes = std::move(to);
+          r.error = std::move(error);
+          r.phase = read_done;
+        }
       }
       changed.notify_all();
     }
@@ -321,9 +331,24 @@ void LocalArrayFile::prefetch(std::uint64_t key) {
   State& s = *state_;
   std::lock_guard<std::mutex> lock(s.mutex);
   State::Region& r = s.region(key, "prefetch");
+  if (r.phase == State::reading) r.discard = false;  // wanted again
   if (r.phase != State::idle || !r.written) return;
   r.phase = State::reading;
   s.submit(key);
+}
+
+void LocalArrayFile::cancel_prefetch(std::uint64_t key) {
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  State::Region& r = s.region(key, "cancel_prefetch");
+  if (r.phase == State::reading) {
+    r.discard = true;
+  } else if (r.phase == State::read_done) {
+    s.keep(std::move(r.bytes));
+    r.bytes = dash::bp::Bytes();
+    r.error.clear();
+    r.phase = State::idle;
+  }
 }
 
 dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
@@ -331,6 +356,7 @@ dash::bp::Bytes LocalArrayFile::take(std::uint64_t key) {
   std::unique_lock<std::mutex> lock(s.mutex);
   s.throw_unreported();
   State::Region& r = s.region(key, "take");
+  r.discard = false;  // a cancelled prefetch still under way serves this take
   s.changed.wait(lock, [&] {
     return r.phase != State::write_queued && r.phase != State::writing && r.phase != State::reading;
   });

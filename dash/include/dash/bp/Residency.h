@@ -198,11 +198,23 @@ class Residency {
     if (slots_[i].in_use > 0) --slots_[i].in_use;
   }
   // Starts reading block i if it is evicted and not yet being read. Local.
+  // At most max(1, limit()) blocks are read ahead at a time: the oldest
+  // prefetch not yet loaded is cancelled for a new one (its memory back to
+  // the store), so blocks that run in another order than they were
+  // prefetched in hold no buffers beyond that.
   void prefetch(std::size_t i) {
     Slot& s = slots_[i];
     if (s.in_memory || s.prefetched || !store_) return;
+    const std::size_t most = limited() ? std::max<std::size_t>(1, limit_) : slots_.size();
+    while (!read_ahead_.empty() && read_ahead_.size() >= most) {
+      Slot& oldest = slots_[read_ahead_.front()];
+      read_ahead_.erase(read_ahead_.begin());
+      store_->cancel_prefetch(key(oldest.gid));
+      oldest.prefetched = false;
+    }
     store_->prefetch(key(s.gid));
     s.prefetched = true;
+    read_ahead_.push_back(i);
   }
   // Whether read_payload_part works: blocks with a payload and a store
   // that reads parts of what it holds (a container's file). Local.
@@ -336,12 +348,22 @@ class Residency {
     }
   }
 
+  // Block i is no longer read ahead (loaded, or its prefetch cancelled). Local.
+  void forget_read_ahead(std::size_t i) {
+    slots_[i].prefetched = false;
+    for (std::size_t k = 0; k < read_ahead_.size(); ++k)
+      if (read_ahead_[k] == i) {
+        read_ahead_.erase(read_ahead_.begin() + std::ptrdiff_t(k));
+        break;
+      }
+  }
+
   void load(std::size_t i) {
     if constexpr (has_payload_v<Block>) {
       if (limited()) shrink(limit_ - 1);
       Slot& s = slots_[i];
       s.block->adopt_payload(store().read(key(s.gid), s.stored));
-      s.prefetched = false;
+      forget_read_ahead(i);
       s.in_memory = true;
       s.dirty = false;
       ++resident_;
@@ -351,7 +373,7 @@ class Residency {
       MemoryBuffer buf;
       buf.bytes() = store().read(key(s.gid), s.stored);
       s.saved_bytes = buf.size();
-      s.prefetched = false;
+      forget_read_ahead(i);
       auto block = std::make_unique<Block>();
       dash::bp::load(buf, *block);
       store().recycle(std::move(buf.bytes()));
@@ -371,6 +393,7 @@ class Residency {
   std::size_t limit_ = kUnlimited;
   std::size_t resident_ = 0;
   std::size_t largest_stored_ = 0;
+  std::vector<std::size_t> read_ahead_;  // blocks prefetched and not yet loaded, oldest first
   std::uint64_t clock_ = 0;
   std::shared_ptr<SpillStore> store_;
   std::unique_ptr<SpillStore> extra_;

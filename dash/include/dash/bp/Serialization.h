@@ -59,21 +59,23 @@ class Bytes {
   Bytes(Bytes&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)),
         size_(std::exchange(o.size_, 0)),
-        capacity_(std::exchange(o.capacity_, 0)) {}
+        capacity_(std::exchange(o.capacity_, 0)),
+        to_stock_(std::exchange(o.to_stock_, true)) {}
   Bytes& operator=(const Bytes& o) {
     if (this != &o) assign(o.data_, o.size_);
     return *this;
   }
   Bytes& operator=(Bytes&& o) noexcept {
     if (this != &o) {
-      detail::BufferStock::give(data_, capacity_);
+      release();
       data_ = std::exchange(o.data_, nullptr);
       size_ = std::exchange(o.size_, 0);
       capacity_ = std::exchange(o.capacity_, 0);
+      to_stock_ = std::exchange(o.to_stock_, true);
     }
     return *this;
   }
-  ~Bytes() { detail::BufferStock::give(data_, capacity_); }
+  ~Bytes() { release(); }
 
   char* data() { return data_; }
   const char* data() const { return data_; }
@@ -93,12 +95,16 @@ class Bytes {
   // Takes over `capacity` bytes at `data`, which come from
   // detail::allocate_bytes (or, below detail::kMapBytes, malloc or
   // posix_memalign; from there on, a mapping of exactly `capacity` bytes),
-  // of which the first `size` are the bytes. Local.
-  static Bytes adopt(char* data, std::size_t size, std::size_t capacity) {
+  // of which the first `size` are the bytes. `to_stock` false: when released
+  // they go back to the system, not to the process-wide stock (buffers that
+  // their owner recycles itself, such as out-of-core slabs, whose memory
+  // must not outlive them). Local.
+  static Bytes adopt(char* data, std::size_t size, std::size_t capacity, bool to_stock = true) {
     Bytes b;
     b.data_ = data;
     b.size_ = size;
     b.capacity_ = capacity;
+    b.to_stock_ = to_stock;
     return b;
   }
   // Appends n uninitialised bytes and returns where they start. Local.
@@ -110,6 +116,12 @@ class Bytes {
   }
 
  private:
+  void release() noexcept {
+    if (to_stock_)
+      detail::BufferStock::give(data_, capacity_);
+    else
+      detail::release_bytes(data_, capacity_);
+  }
   void assign(const char* from, std::size_t n) {
     resize(n);
     if (n > 0) std::memcpy(data_, from, n);
@@ -133,6 +145,7 @@ class Bytes {
 
   char* data_ = nullptr;
   std::size_t size_ = 0, capacity_ = 0;
+  bool to_stock_ = true;  // released into detail::BufferStock (else to the system)
 };
 
 namespace internal {

@@ -59,6 +59,10 @@ class SpillStore {
   }
   // Starts loading `key` in the background. Local.
   virtual void prefetch(std::uint64_t key) = 0;
+  // The bytes a prefetch of `key` read (or is reading) are not wanted after
+  // all: their memory goes back to the store (the key stays; a later take
+  // reads it again). Nothing for a store that reads nothing ahead. Local.
+  virtual void cancel_prefetch(std::uint64_t) {}
   // The bytes of `key`, verified, removed from the store; errors of its
   // background write or read surface here. Local, waits.
   virtual Bytes take(std::uint64_t key) = 0;

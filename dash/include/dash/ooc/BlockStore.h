@@ -91,6 +91,9 @@ class BlockStore {
   dash::bp::Bytes buffer(std::size_t n);
   // Starts reading `key` in the background. Local.
   void prefetch(std::uint64_t key);
+  // A prefetch of `key` not wanted any more: its buffer is recycled, the
+  // file stays the key's. Local.
+  void cancel_prefetch(std::uint64_t key);
   // The bytes of `key`, checked; the key leaves the store. Local.
   dash::bp::Bytes take(std::uint64_t key);
   // The bytes of `key`, checked, as take() returns them; if they came from

@@ -27,10 +27,11 @@
 // offset and the cause): a region whose bytes no longer match their
 // checksum or that the file cut short, at take; a failed write, at the next
 // put, take or flush; the bytes of that write stay in memory and take()
-// returns them, so nothing is lost. At most two writes wait per file (put
-// waits for room). Bytes read and written are counted. DASH_OOC_DIRECT=1
-// (read when the file is made) opens it with O_DIRECT: regions start at page
-// offsets and move as whole pages, the device, not the page cache.
+// returns them, so nothing is lost. One write per file waits or runs at a
+// time (put waits for the one before): a caller that holds one region's
+// bytes and reads the next one ahead has three regions' buffers in memory. Bytes read and written
+// are counted. DASH_OOC_DIRECT=1 (read when the file is made) opens it with O_DIRECT: regions start
+// at page offsets and move as whole pages, the device, not the page cache.
 //
 // | call         | cost                                                   |
 // |--------------|--------------------------------------------------------|
@@ -76,6 +77,9 @@ class LocalArrayFile final : public dash::bp::SpillStore {
   dash::bp::Bytes buffer(std::size_t n) override;
   // Starts reading region `key`. Local.
   void prefetch(std::uint64_t key) override;
+  // A prefetch of region `key` not wanted any more: its buffer goes back to
+  // the file's recycled ones. Local.
+  void cancel_prefetch(std::uint64_t key) override;
   // Region `key`'s bytes, checked. Local, waits.
   dash::bp::Bytes take(std::uint64_t key) override;
   // Bytes [offset, offset + n) of region `key` into `out`: only the 64 KiB pieces of the file

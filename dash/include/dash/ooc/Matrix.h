@@ -55,6 +55,8 @@
 #include <array>
 #include <atomic>
 #include <climits>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -63,6 +65,15 @@
 
 namespace dash {
 namespace ooc {
+
+// How much of a unit's local array a dash::ooc::Matrix may hold in memory
+// at once: `fraction` of it (0 < fraction <= 1), the slab a Master of it
+// (dash::bp::of(m, halo)) runs, the next one read ahead and the last one
+// being written back all counted. The matrix cuts its blocks into slabs of
+// fraction / 3 of a block (one slab per block for fraction 1).
+struct InMemory {
+  double fraction;
+};
 
 template <class T, dim_t N, class IndexType = default_index_t,
           class PatternT = TilePattern<N, ROW_MAJOR, IndexType>>
@@ -91,10 +102,17 @@ class Matrix {
   Matrix(const SizeSpec<N, IndexType>& size, const DistributionSpec<N>& dist, Team& team,
          int slabs_per_block)
       : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team), slabs_per_block) {}
+  // The pattern of dash::Matrix<T, N, IndexType, PatternT>(size, dist,
+  // team), each block cut into as many slabs as `memory` needs (see
+  // InMemory). Throws InvalidArgument for a fraction outside (0, 1] or a
+  // block with fewer rows than those slabs. Collective over team.
+  Matrix(const SizeSpec<N, IndexType>& size, const DistributionSpec<N>& dist, Team& team,
+         InMemory memory)
+      : Matrix(PatternT(size, dist, TeamSpec<N, IndexType>(dist, team), team), memory) {}
+  Matrix(const PatternT& pattern, InMemory memory) : Matrix(pattern, slabs_for(pattern, memory)) {}
   // Elements laid out by `pattern`. Collective over the pattern's team.
   Matrix(const PatternT& pattern, int slabs_per_block)
       : pattern_(std::make_shared<const PatternT>(pattern)), slabs_(slabs_per_block) {
-    using pattern_coords = typename PatternT::coords_type;
     const auto grid = dash::bp::detail::block_grid(*pattern_);
     if (slabs_ < 1)
       throw exception::InvalidArgument("dash::ooc::Matrix: " + std::to_string(slabs_) +
@@ -105,10 +123,7 @@ class Matrix {
       throw exception::InvalidArgument("dash::ooc::Matrix: " + std::to_string(total) +
                                        " slabs do not fit an int gid");
     if (grid[0] > 0) {
-      pattern_coords last{};
-      last[0] = IndexType(grid[0] - 1);
-      const long rows = std::min<long>(long(pattern_->block(pattern_coords{}).extent(0)),
-                                       long(pattern_->block(last).extent(0)));
+      const long rows = min_block_rows(*pattern_);
       if (rows < slabs_)
         throw exception::InvalidArgument(
             "dash::ooc::Matrix: " + std::to_string(slabs_) + " slabs per block, but a block has " +
@@ -252,6 +267,39 @@ class Matrix {
   }
 
  private:
+  // Rows of the shortest block along dimension 0 (0 if there is no block). Local.
+  static long min_block_rows(const PatternT& pattern) {
+    using pattern_coords = typename PatternT::coords_type;
+    const auto grid = dash::bp::detail::block_grid(pattern);
+    if (grid[0] <= 0) return 0;
+    pattern_coords last{};
+    last[0] = IndexType(grid[0] - 1);
+    return std::min<long>(long(pattern.block(pattern_coords{}).extent(0)),
+                          long(pattern.block(last).extent(0)));
+  }
+  // Slabs per block for `memory`: one for all of it, else three per fraction (the slab in
+  // use, the one read ahead, the one being written). Throws InvalidArgument (alike on every
+  // unit) for a fraction outside (0, 1] or blocks with fewer rows. Local.
+  static int slabs_for(const PatternT& pattern, InMemory memory) {
+    const double f = memory.fraction;
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", f);
+    if (!(f > 0 && f <= 1))
+      throw exception::InvalidArgument("dash::ooc::Matrix: InMemory{" + std::string(text) +
+                                       "}: the fraction must lie in (0, 1]");
+    if (f == 1) return 1;
+    const double slabs = std::ceil(3 / f - 1e-9);
+    const long rows = min_block_rows(pattern);
+    if (dash::bp::detail::block_grid(pattern)[0] > 0 && slabs > double(rows))
+      throw exception::InvalidArgument(
+          "dash::ooc::Matrix: " + std::string(text) + " of a local array in memory needs " +
+          std::to_string(long(slabs)) +
+          " slabs per block (the slab in use, the next one read ahead and the last one written "
+          "back each 1/3 of that), but a block has " +
+          std::to_string(rows) + " rows (a slab needs at least one)");
+    return int(slabs);
+  }
+
   const Slab& slab_of(const coords_type& g, const char* call) const {
     for (const Slab& s : local_) {
       bool inside = true;

@@ -25,10 +25,11 @@
 //   Strategy::producer: before() runs on slab k in round k, while the slab
 //     is in memory to be sent; a is not written back (a read and a write of
 //     a fewer: the seed's finding that producer moves the fewest bytes).
-// Memory per unit: out of core about six slabs (the slab of a being cut and
-// the next one prefetched, the strips sent and received, a slab of b, the
-// files' recycled buffers; measured with ooc-fft2d: 4.5 to 5.7 slabs above
-// the program's baseline), in memory twice the unit's rows of a. Afterwards a's contents are
+// Memory per unit: out of core about seven slabs (the slab of a being cut
+// and the next one prefetched, the strips sent and received, a slab of b
+// and its write, the files' recycled buffers; measured with ooc-fft2d
+// --n 4096 on 2 units, slabs of 1/24 of a local array: 7.2 slabs above the
+// program's baseline), in memory twice the unit's rows of a. Afterwards a's contents are
 // unspecified (collective: before() applied; producer and in memory: as given or changed by
 // before()).
 //
