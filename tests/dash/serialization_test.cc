@@ -183,6 +183,36 @@ void EmptyStock() {
     dash::bp::detail::release_bytes(b.data, b.capacity);
 }
 
+// While a BufferStock::Short lives (a master under a memory-block limit holds one), the stock
+// keeps at most kShortBuffers buffers: those beyond go at once, and later ones are not kept;
+// with the last Short gone it keeps up to kMaxBuffers again.
+TEST(BufferStock, ShortOfMemory_KeepsAtMostTwo) {
+  EmptyStock();
+  const std::size_t mib = std::size_t(1) << 20;
+  auto release_many = [&](std::size_t n) {
+    std::vector<Bytes> many(n);
+    for (Bytes& b : many) b.reserve(mib);
+  };
+  release_many(6);
+  EXPECT_EQ(BufferStock::kept_bytes(), 6 * mib);
+  {
+    BufferStock::Short first;
+    EXPECT_EQ(BufferStock::kept_bytes(), BufferStock::kShortBuffers * mib);
+    {
+      BufferStock::Short second;
+      BufferStock::Short moved(std::move(second));  // still one more user, not two
+      release_many(5);
+      EXPECT_EQ(BufferStock::kept_bytes(), BufferStock::kShortBuffers * mib);
+    }
+    release_many(5);
+    EXPECT_EQ(BufferStock::kept_bytes(), BufferStock::kShortBuffers * mib) << "first still lives";
+  }
+  EmptyStock();
+  release_many(6);
+  EXPECT_EQ(BufferStock::kept_bytes(), 6 * mib);
+  EmptyStock();
+}
+
 // Large buffers go back to the stock and the next one of that size reuses the memory; small
 // ones, and ones beyond the stock's limit, are freed; the stock never holds more than its
 // limits; a taken buffer is the smallest that fits.

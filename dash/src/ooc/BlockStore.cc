@@ -116,10 +116,11 @@ class Engine {
   std::condition_variable changed;  // an entry changed state, or the queue
   std::atomic<std::uint64_t> disk_bytes{0};
   std::string unreported_error;  // the first failed write not yet thrown
-  // Writes handed over and not yet done: put() waits while kMaxQueuedWrites
-  // are, so queued bytes cannot pile up beyond the memory-block limit.
+  // Writes handed over and not yet on disk (queued or being written): put()
+  // waits while kMaxQueuedWrites are, so a unit's written-back bytes in
+  // memory are one block's, beside the block in use and the one read ahead.
   int queued_writes = 0;
-  static constexpr int kMaxQueuedWrites = 2;
+  static constexpr int kMaxQueuedWrites = 1;
 
   // Queues op on entry and starts the thread if needed. Call with mutex held.
   void submit(Op op, std::shared_ptr<Entry> entry) {
@@ -235,7 +236,7 @@ class Engine {
  private:
   Engine() = default;
 
-  static constexpr std::size_t kMaxRecycled = 8;
+  static constexpr std::size_t kMaxRecycled = 2;
 
   // Whether b is aligned as direct_buffer aligns its size (a buffer of Bytes' own, page-aligned
   // but not on a huge page, is not kept for a request of 1 MiB or more).
@@ -387,13 +388,16 @@ class Engine {
       auto [op, entry] = std::move(jobs_.front());
       jobs_.pop_front();
       if (op == Op::write) {
-        --queued_writes;
-        changed.notify_all();
-        if (entry->state != Entry::queued) continue;  // taken or erased meanwhile
+        if (entry->state != Entry::queued) {  // taken or erased meanwhile
+          --queued_writes;
+          changed.notify_all();
+          continue;
+        }
         entry->state = Entry::writing;
         lock.unlock();
         const std::string error = write_file(*entry);
         lock.lock();
+        --queued_writes;
         if (error.empty()) {
           entry->state = Entry::on_disk;
           entry->stats->bytes_written += entry->bytes.size();

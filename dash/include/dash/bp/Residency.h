@@ -42,6 +42,7 @@
 #include <dash/bp/Proxy.h>
 #include <dash/bp/Serialization.h>
 #include <dash/bp/SpillStore.h>
+#include <dash/bp/detail/BufferStock.h>
 
 #include <algorithm>
 #include <atomic>
@@ -49,6 +50,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -144,8 +146,10 @@ class Residency {
     }
     limit_ = m;
     if (limit_ != kUnlimited) {
+      if (!short_of_memory_) short_of_memory_.emplace();  // the buffer stock keeps less
       shrink(limit_);
     } else {
+      short_of_memory_.reset();
       // Without a limit, calls reach blocks without acquire: count every
       // block as changed (written back when evicted or at the end).
       for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -394,6 +398,8 @@ class Residency {
   std::size_t resident_ = 0;
   std::size_t largest_stored_ = 0;
   std::vector<std::size_t> read_ahead_;  // blocks prefetched and not yet loaded, oldest first
+  // Held while limited: the process-wide buffer stock then keeps at most two buffers.
+  std::optional<detail::BufferStock::Short> short_of_memory_;
   std::uint64_t clock_ = 0;
   std::shared_ptr<SpillStore> store_;
   std::unique_ptr<SpillStore> extra_;

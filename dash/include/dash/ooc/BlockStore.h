@@ -40,8 +40,9 @@
 // DASH_OOC_DIRECT=1 opens the files with O_DIRECT (page-aligned buffers and
 // sizes), so reads and writes reach the device, not the page cache. A store
 // reads these flags when it is made. Writes wait in memory behind the
-// caller: at most two queued and two being written for the whole unit (put
-// waits for room).
+// caller: one, queued or being written, for the whole unit (put waits for
+// it), so the block in use, the one read ahead and the one written back are
+// what a memory-block limit of one block costs in blocks' buffers.
 //
 // | call         | cost                                                   |
 // |--------------|--------------------------------------------------------|
@@ -52,7 +53,7 @@
 // | put_kept     | local, O(1)                                            |
 // | erase        | local; removes the file (or drops the queued write)    |
 // | buffer       | local; a recycled buffer, or a new one                 |
-// | recycle      | local; keeps up to 8 buffers (256 MiB) for later I/O    |
+// | recycle      | local; keeps up to 2 buffers for later I/O              |
 // | flush        | local; waits until every queued write is on disk       |
 #ifndef DASH__OOC__BLOCK_STORE_H_
 #define DASH__OOC__BLOCK_STORE_H_

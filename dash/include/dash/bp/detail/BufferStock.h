@@ -7,7 +7,9 @@
 // Buffers come from allocate_bytes and go back with release_bytes (detail/ByteMemory.h: from
 // 128 KiB on, the library's own mappings). Only buffers of at least kMinBytes are kept,
 // at most kMaxBuffers of them and kMaxBytes in all (the oldest go first), so what a process
-// holds beyond its live data stays bounded.
+// holds beyond its live data stays bounded. While a Short lives (a Master under a
+// memory-block limit holds one), at most kShortBuffers are kept: memory the stock holds is
+// memory the limit does not count.
 //
 // | call  | cost                                                      |
 // |-------|-----------------------------------------------------------|
@@ -22,6 +24,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 
 namespace dash {
 namespace bp {
@@ -32,6 +35,45 @@ class BufferStock {
   static constexpr std::size_t kMinBytes = std::size_t(64) << 10;
   static constexpr std::size_t kMaxBuffers = 16;
   static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
+  static constexpr std::size_t kShortBuffers = 2;
+
+  // While one lives, the stock keeps at most kShortBuffers buffers (more are released now).
+  // Movable; local.
+  class Short {
+   public:
+    Short() : active_(true) { enter(); }
+    Short(Short&& o) noexcept : active_(std::exchange(o.active_, false)) {}
+    Short& operator=(Short&& o) noexcept {
+      if (this != &o) {
+        if (active_) leave();
+        active_ = std::exchange(o.active_, false);
+      }
+      return *this;
+    }
+    Short(const Short&) = delete;
+    Short& operator=(const Short&) = delete;
+    ~Short() {
+      if (active_) leave();
+    }
+
+   private:
+    static void enter() {
+      boost::container::static_vector<Buffer, kMaxBuffers> drop;
+      {
+        BufferStock& s = get();
+        std::lock_guard<std::mutex> lock(s.mutex_);
+        ++s.short_users_;
+        s.trim(kShortBuffers, 0, drop);
+      }
+      for (const Buffer& d : drop) release_bytes(d.data, d.capacity);
+    }
+    static void leave() {
+      BufferStock& s = get();
+      std::lock_guard<std::mutex> lock(s.mutex_);
+      --s.short_users_;
+    }
+    bool active_;
+  };
 
   struct Buffer {
     char* data = nullptr;
@@ -67,11 +109,7 @@ class BufferStock {
       BufferStock& s = get();
       std::lock_guard<std::mutex> lock(s.mutex_);
       // Room for one more buffer and for its bytes (capacity <= kMaxBytes: an empty stock has).
-      while (s.kept_.size() == kMaxBuffers || s.bytes_ + capacity > kMaxBytes) {
-        drop.push_back(s.kept_.front());
-        s.bytes_ -= s.kept_.front().capacity;
-        s.kept_.erase(s.kept_.begin());
-      }
+      s.trim(s.short_users_ > 0 ? kShortBuffers - 1 : kMaxBuffers - 1, capacity, drop);
       s.kept_.push_back(Buffer{data, capacity});
       s.bytes_ += capacity;
     }
@@ -86,6 +124,17 @@ class BufferStock {
   }
 
  private:
+  // Moves the oldest kept buffers to `drop` until at most `buffers` are kept and `adding` more
+  // bytes fit kMaxBytes. Call with mutex_ held.
+  void trim(std::size_t buffers, std::size_t adding,
+            boost::container::static_vector<Buffer, kMaxBuffers>& drop) {
+    while (!kept_.empty() && (kept_.size() > buffers || bytes_ + adding > kMaxBytes)) {
+      drop.push_back(kept_.front());
+      bytes_ -= kept_.front().capacity;
+      kept_.erase(kept_.begin());
+    }
+  }
+
   // Never destroyed: buffers may be given back during static destruction.
   static BufferStock& get() {
     static BufferStock* stock = new BufferStock;
@@ -95,6 +144,7 @@ class BufferStock {
   std::mutex mutex_;
   boost::container::static_vector<Buffer, kMaxBuffers> kept_;  // oldest first
   std::size_t bytes_ = 0;
+  int short_users_ = 0;  // live Short objects
 };
 
 }  // namespace detail
