@@ -4,9 +4,9 @@
 //
 //   dash::ooc::Matrix<double, 2> m(dash::SizeSpec<2>(rows, cols),
 //                                  dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED),
-//                                  dash::Team::All(), /*slabs_per_block*/ 8);
+//                                  dash::Team::All(), dash::ooc::InMemory{1.0 / 8});
 //   m.generate([](const std::array<long, 2>& g) { return double(g[0] + g[1]); });
-//   auto master = dash::bp::of(m, {/*width*/ 1}, /*slabs in memory*/ 1);
+//   auto master = dash::bp::of(m, {/*width*/ 1});  // 1/8 of the local array in memory
 //   dash::bp::exchange_halos(master);           // the same stencil code as in core
 //   master.foreach([](dash::bp::ContainerBlock<double, 2>& b, dash::bp::Proxy&) { ... });
 //
@@ -20,12 +20,14 @@
 //
 // dash::bp::of(m, halo, mem_slabs) gives a Master with one ContainerBlock
 // per slab: the block's elements are its payload, in the file until a call
-// runs the block; at most mem_slabs payloads stay in memory (the next one
-// is prefetched while the current one computes); halos and links stay in
-// memory; a slab only read is not written back. While that master lives it
-// owns the slabs: the matrix's own calls below see what it wrote once it is
-// destroyed (it writes the changed slabs back then) or after its
-// write_back() (which throws a failed write on every unit).
+// runs the block; at most mem_slabs payloads (default 1) stay in memory,
+// the next one is prefetched while the current one computes and one is
+// written back behind it (InMemory sizes the slabs for those three); halos
+// and links stay in memory; a slab only read is not written back. While
+// that master lives it owns the slabs: the matrix's own calls below see
+// what it wrote once it is destroyed (it writes the changed slabs back
+// then) or after its write_back() (which throws a failed write on every
+// unit).
 //
 // | call                 | cost                                                |
 // |----------------------|-----------------------------------------------------|
