@@ -646,7 +646,7 @@ dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
   std::unique_lock<std::mutex> lock(engine.mutex);
   // A write queued or under way is let finish and its bytes handed back: the
   // file is then the key's (an unchanged block is not written again), and
-  // nothing is read. At most two writes of the unit wait ahead of it.
+  // nothing is read. At most one write of the unit waits ahead of it.
   if (e->state == Entry::queued || e->state == Entry::writing) e->hand_back = true;
   e->discard = false;  // a cancelled prefetch still under way serves this read
   engine.changed.wait(lock, [&] {

@@ -29,9 +29,10 @@
 // put, take or flush; the bytes of that write stay in memory and take()
 // returns them, so nothing is lost. One write per file waits or runs at a
 // time (put waits for the one before): a caller that holds one region's
-// bytes and reads the next one ahead has three regions' buffers in memory. Bytes read and written
-// are counted. DASH_OOC_DIRECT=1 (read when the file is made) opens it with O_DIRECT: regions start
-// at page offsets and move as whole pages, the device, not the page cache.
+// bytes and reads the next one ahead has three regions' buffers in memory.
+// Bytes read and written are counted. DASH_OOC_DIRECT=1 (read when the file
+// is made) opens it with O_DIRECT: regions start at page offsets and move
+// as whole pages, the device, not the page cache.
 //
 // | call         | cost                                                   |
 // |--------------|--------------------------------------------------------|
