@@ -91,6 +91,7 @@
 #include "../examples/ooc-fft2d/RowFft.h"
 #endif
 #include "support/paired.h"
+#include "support/raw_file.h"
 #include "support/runner.h"
 
 namespace {
@@ -111,69 +112,7 @@ dash::bp::Bytes Filled(std::size_t n, std::uint64_t seed) {
   return b;
 }
 
-// The raw baselines: one file of kTotalBytes in the spill directory's parent.
-struct RawFile {
-  std::string path;
-  std::vector<char> data = std::vector<char>(kTotalBytes, 'x');
-  RawFile() {
-    path = dash::ooc::SpillDirectory::instance().path() + "/raw-baseline";
-    for (std::size_t i = 0; i < data.size(); i += 4096) data[i] = char(i >> 12);
-  }
-  ~RawFile() {
-    unlink(path.c_str());
-    std::free(aligned);
-  }
-  void write_fsync() {
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
-    std::size_t done = 0;
-    while (done < data.size()) {
-      const ssize_t n = write(fd, data.data() + done, data.size() - done);
-      if (n <= 0) throw std::runtime_error("write " + path + ": " + std::strerror(errno));
-      done += std::size_t(n);
-    }
-    if (fsync(fd) != 0) throw std::runtime_error("fsync: " + std::string(std::strerror(errno)));
-    close(fd);
-  }
-  void drop_cache() {
-    const int fd = open(path.c_str(), O_RDONLY);
-    if (fd < 0) return;
-    fdatasync(fd);
-    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    close(fd);
-  }
-  // The file read with O_DIRECT (page-aligned buffer), as the store reads,
-  // in requests of `request` bytes (0: one request for the whole file).
-  void direct_read(std::size_t request = 0) {
-    const int fd = open(path.c_str(), O_RDONLY | O_DIRECT);
-    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
-    if (aligned == nullptr && posix_memalign(&aligned, 4096, kTotalBytes) != 0)
-      throw std::runtime_error("posix_memalign failed");
-    if (request == 0) request = kTotalBytes;
-    std::size_t done = 0;
-    while (done < kTotalBytes) {
-      const std::size_t ask = std::min(request, kTotalBytes - done);
-      const ssize_t n = pread(fd, static_cast<char*>(aligned) + done, ask, off_t(done));
-      if (n <= 0) throw std::runtime_error("read " + path + ": " + std::strerror(errno));
-      done += std::size_t(n);
-    }
-    close(fd);
-  }
-  void* aligned = nullptr;
-  void cold_read() {
-    const int fd = open(path.c_str(), O_RDONLY);
-    if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
-    std::size_t done = 0;
-    while (done < data.size()) {
-      const ssize_t n = read(fd, data.data() + done, data.size() - done);
-      if (n <= 0) throw std::runtime_error("read " + path + ": " + std::strerror(errno));
-      done += std::size_t(n);
-    }
-    close(fd);
-  }
-};
-
-std::unique_ptr<RawFile> raw;
+std::unique_ptr<bench::RawFile> raw;
 double device_write_bytes_per_s = 0, device_read_bytes_per_s = 0;
 
 // Whether BM_store_spill and BM_store_load measured the device; if not,
@@ -626,7 +565,9 @@ int main(int argc, char** argv) {
     setenv("DASH_OOC_DIRECT", "1", 1);                         // the device, not the page cache
     alone = &dash::Team::All().split(unsigned(dash::size()));  // one unit per team
     const int me = int(dash::myid().id);
-    if (me == 0) raw = std::make_unique<RawFile>();
+    if (me == 0)
+      raw = std::make_unique<bench::RawFile>(
+          dash::ooc::SpillDirectory::instance().path() + "/raw-baseline", kTotalBytes);
     bench::run_on_unit_zero(argc, argv, me, int(dash::size()),
                             {{{"DASH_OOC_DIRECT", "1"},
                               {"spill_directory", dash::ooc::SpillDirectory::instance().path()}}});

@@ -144,6 +144,28 @@ TEST(OocTransposeInCore, GivesTheTransposeAlsoWithUnitsWithoutRows) {
   }
 }
 
+// A unit's rows beyond 8 MiB go in several rounds (uneven slabs); before() sees each slab.
+TEST(OocTransposeInCore, InRoundsOfAbout8MiB_GivesTheTranspose) {
+  constexpr long rows = 2053, cols = 4099;  // 67 MB of doubles: 3 to 9 rounds at 1 to 4 units
+  dash::Matrix<double, 2> a(dash::SizeSpec<2>(rows, cols), kByRows);
+  dash::Matrix<double, 2> b(dash::SizeSpec<2>(cols, rows), kByRows);
+  const auto layout = dash::ooc::detail::row_layout(a.pattern(), 1, "test", "a");
+  ASSERT_GT(dash::ooc::detail::in_memory_rounds(layout, sizeof(double)), 2);
+  const long first_a = a.pattern().local_nblocks() ? long(a.pattern().local_block(0).offset(0)) : 0;
+  for (long i = 0; i < MyRows(a.pattern()); ++i)
+    for (long j = 0; j < cols; ++j) a.lbegin()[i * cols + j] = Start(first_a + i, j);
+  long before_rows = 0, after_rows = 0;
+  dash::ooc::transpose(a, b, AddHalf{&before_rows}, Negate{&after_rows});
+  EXPECT_EQ(before_rows, MyRows(a.pattern()));
+  EXPECT_EQ(after_rows, MyRows(b.pattern()));
+  const long first_b = b.pattern().local_nblocks() ? long(b.pattern().local_block(0).offset(0)) : 0;
+  for (long i = 0; i < MyRows(b.pattern()); ++i)
+    for (long j = 0; j < rows; ++j)
+      ASSERT_EQ(b.lbegin()[i * rows + j], -(Start(j, first_b + i) + 0.5))
+          << "b(" << first_b + i << ", " << j << ")";
+  dash::barrier();
+}
+
 TEST(OocTransposeInCore, WithoutCallbacksMovesTheValues) {
   dash::Matrix<int, 2> a(dash::SizeSpec<2>(9, 5), kByRows), b(dash::SizeSpec<2>(5, 9), kByRows);
   const long first = a.pattern().local_nblocks() ? long(a.pattern().local_block(0).offset(0)) : 0;

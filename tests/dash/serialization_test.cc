@@ -11,7 +11,9 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -211,6 +213,42 @@ TEST(BufferStock, ShortOfMemory_KeepsAtMostTwo) {
   release_many(6);
   EXPECT_EQ(BufferStock::kept_bytes(), 6 * mib);
   EmptyStock();
+}
+
+// The VmFlags line of the mapping of this process that holds `at` ("" if none is found).
+std::string VmFlagsOf(const void* at) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto where = reinterpret_cast<std::uintptr_t>(at);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t lo = 0, hi = 0;
+    char dash_sign = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> lo >> dash_sign >> hi && dash_sign == '-') {
+      inside = lo <= where && where < hi;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+  }
+  return "";
+}
+
+// Byte buffers of 4 MiB and more are advised onto transparent huge pages (VmFlags "hg"), also
+// when grown there; smaller mappings are not.
+TEST(ByteMemory, LargeMappingsAreAdvisedOntoHugePages) {
+  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"))
+    GTEST_SKIP() << "a kernel without transparent huge pages";
+  const std::size_t mib = std::size_t(1) << 20;
+  std::size_t capacity = 0;
+  char* large = dash::bp::detail::allocate_bytes(8 * mib, capacity);
+  EXPECT_NE(VmFlagsOf(large + 4 * mib).find(" hg"), std::string::npos) << VmFlagsOf(large);
+  std::size_t small_capacity = 0;
+  char* small = dash::bp::detail::allocate_bytes(mib, small_capacity);
+  EXPECT_EQ(VmFlagsOf(small).find(" hg"), std::string::npos) << VmFlagsOf(small);
+  small = dash::bp::detail::reallocate_bytes(small, small_capacity, 16 * mib);
+  EXPECT_NE(VmFlagsOf(small + 8 * mib).find(" hg"), std::string::npos) << VmFlagsOf(small);
+  dash::bp::detail::release_bytes(large, capacity);
+  dash::bp::detail::release_bytes(small, small_capacity);
 }
 
 // Large buffers go back to the stock and the next one of that size reuses the memory; small

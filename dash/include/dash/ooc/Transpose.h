@@ -29,7 +29,7 @@
 // and the next one prefetched, the strips sent and received, a slab of b
 // and its write, the files' recycled buffers; measured with ooc-fft2d
 // --n 4096 on 2 units, slabs of 1/24 of a local array: 7.2 slabs above the
-// program's baseline), in memory twice the unit's rows of a. Afterwards a's contents are
+// program's baseline), in memory two round buffers of about 8 MiB. Afterwards a's contents are
 // unspecified (collective: before() applied; producer and in memory: as given or changed by
 // before()).
 //
@@ -46,7 +46,8 @@
 // | transpose (out of core)     | collective: S alltoallv, S + 2 int          |
 // |                             | allreduces; reads and writes a (collective: |
 // |                             | twice), the staging file and b once each    |
-// | transpose (dash::Matrix)    | collective: one alltoallv, two allreduces   |
+// | transpose (dash::Matrix)    | collective: R alltoallv, R + 1 int          |
+// |                             | allreduces, R = the rows of a unit / 8 MiB  |
 #ifndef DASH__OOC__TRANSPOSE_H_
 #define DASH__OOC__TRANSPOSE_H_
 
@@ -407,15 +408,32 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   return staging->counters();
 }
 
-// b = the transpose of a, both in memory: the same rounds as out of core,
-// with one slab per unit; before() runs on the calling unit's rows of a,
-// after() on its rows of b. Collective over the matrices' team.
+namespace detail {
+
+// The rounds of an in-memory transpose: slabs of about kRoundBytes of the largest unit's rows
+// of a, so the rounds' buffers stay that small (and warm) whatever the matrix. Local, alike on
+// every unit (it follows from the pattern).
+constexpr std::size_t kRoundBytes = std::size_t(8) << 20;
+inline int in_memory_rounds(const RowLayout& la, std::size_t element_bytes) {
+  const long most = *std::max_element(la.extent.begin(), la.extent.end());
+  const std::size_t row_bytes = std::size_t(std::max(la.cols, 1L)) * element_bytes;
+  const std::size_t rows_per_round = std::max<std::size_t>(1, kRoundBytes / row_bytes);
+  return int(std::max<std::size_t>(1, (std::size_t(most) + rows_per_round - 1) / rows_per_round));
+}
+
+}  // namespace detail
+
+// b = the transpose of a, both in memory: the same rounds as out of core, each unit's rows of
+// a cut into slabs of about 8 MiB (the rounds' buffers are that size, not the matrix's);
+// before() runs on each slab of the calling unit's rows of a before it is cut, after() on its
+// rows of b at the end. Collective over the matrices' team.
 template <class T, class IndexType, class PatternT, class Before = NoRows, class After = NoRows>
 void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
                dash::Matrix<T, 2, IndexType, PatternT>& b, Before&& before = {},
                After&& after = {}) {
   const std::string who = "dash::ooc::transpose";
-  const auto la = detail::row_layout(a.pattern(), 1, who, "a");
+  auto la = detail::row_layout(a.pattern(), 1, who, "a");
+  la.slabs = detail::in_memory_rounds(la, sizeof(T));
   const auto lb = detail::row_layout(b.pattern(), 1, who, "b");
   detail::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
   Team& team = a.team();
@@ -423,19 +441,22 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
   internal::Failure failure;
   T* a_rows = a.lbegin();
   T* b_rows = b.lbegin();
-  const long my_a = la.extent[std::size_t(me)], my_b = lb.extent[std::size_t(me)];
+  const long my_b = lb.extent[std::size_t(me)];
+  const long my_first = la.begin[std::size_t(me)];
   detail::transpose_rounds<T>(
       team, la, lb, failure, who,
-      [&](int) -> const T* {
-        if (my_a > 0) before(Rows<T>{a_rows, la.begin[std::size_t(me)], my_a, la.cols});
-        return a_rows;
+      [&](int k) -> const T* {
+        const long first = la.slab_first(me, k), rows = la.slab_rows(me, k);
+        T* slab = a_rows + (first - my_first) * la.cols;
+        if (rows > 0) before(Rows<T>{slab, first, rows, la.cols});
+        return slab;
       },
       [](int) {},
       [&](int k, const T* strips, const std::vector<std::size_t>& offsets) {
         for (std::size_t u = 0; u < offsets.size(); ++u) {
           if (int(u) == me) continue;  // put in place by own()
           const long n = la.slab_rows(int(u), k), col = la.slab_first(int(u), k);
-          for (long i = 0; i < my_b; ++i)
+          for (long i = 0; i < my_b && n > 0; ++i)
             std::memcpy(b_rows + i * lb.cols + col, strips + offsets[u] + std::size_t(i * n),
                         std::size_t(n) * sizeof(T));
         }

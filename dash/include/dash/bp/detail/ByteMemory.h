@@ -8,6 +8,11 @@
 // buffers, a block's vectors) behave as they would without the library. Smaller buffers come
 // from malloc. Which of the two a buffer is follows from its capacity alone:
 // capacity >= kMapBytes means a mapping of exactly `capacity` bytes (a multiple of the page).
+// Mappings of kHugeAdviseBytes (4 MiB) and more are advised onto transparent huge pages
+// (madvise(MADV_HUGEPAGE), the whole 2 MiB pages inside them; nothing is added to their size):
+// a fresh 8 MiB buffer then takes 4 page faults, not 2048 (each 5-20 us in a virtual machine;
+// the first in-memory transpose of ooc-fft2d --n 4096 spent 0.55 s in them). Advice only: with
+// transparent huge pages off ("never", or prctl(PR_SET_THP_DISABLE)) they stay 4 KiB pages.
 //
 // | call             | cost                                                         |
 // |------------------|--------------------------------------------------------------|
@@ -20,6 +25,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -30,6 +36,18 @@ namespace detail {
 
 constexpr std::size_t kMapBytes = std::size_t(128) << 10;
 constexpr std::size_t kMapPage = 4096;
+constexpr std::size_t kHugeAdviseBytes = std::size_t(4) << 20;
+constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
+
+// Advises the whole 2 MiB pages of the mapping [data, data + capacity) onto transparent huge
+// pages when it is kHugeAdviseBytes or more. Local; advice only (errors ignored).
+inline void advise_huge_pages(char* data, std::size_t capacity) noexcept {
+  if (capacity < kHugeAdviseBytes) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (at + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  const std::uintptr_t last = (at + capacity) / kHugePageBytes * kHugePageBytes;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
 
 // The capacity a request of n bytes gets: n below kMapBytes (at least 1), else n rounded up to
 // whole pages. Local.
@@ -49,6 +67,7 @@ inline char* allocate_bytes(std::size_t n, std::size_t& capacity) {
   }
   void* p = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
+  advise_huge_pages(static_cast<char*>(p), capacity);
   return static_cast<char*>(p);
 }
 
@@ -77,6 +96,7 @@ inline char* reallocate_bytes(char* data, std::size_t& capacity, std::size_t n) 
   if (capacity >= kMapBytes) {  // mapping to mapping: the kernel moves the pages
     void* p = mremap(data, capacity, grown, MREMAP_MAYMOVE);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    advise_huge_pages(static_cast<char*>(p), grown);  // the grown part, or a grown small one
     capacity = grown;
     return static_cast<char*>(p);
   }
