@@ -228,6 +228,90 @@ TEST(OocLocalArrayFile, DirectIo_WhereTheFileSystemAllowsIt) {
   dash::ooc::remove_spill_directory();
 }
 
+// Many small adjacent regions with write-behind (their queued writes and reads ahead go to
+// the file together, in batches): every region reads back as written, with and without
+// O_DIRECT (where the build tree's file system allows it); a damaged region in the middle of
+// a batch of reads is reported by name and its neighbours read fine; an injected failed write
+// among queued ones loses nothing.
+TEST(OocLocalArrayFile, AdjacentRegionsInBatches_ReadBackAsWritten) {
+  constexpr std::uint64_t kRegions = 40;
+  auto size_of = [](std::uint64_t k) { return std::size_t(3000 + 1111 * (k % 7)); };
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> layout;
+  std::uint64_t total = 0;
+  for (std::uint64_t k = 0; k < kRegions; ++k) {
+    layout.emplace_back(k, size_of(k));
+    total += size_of(k);
+  }
+  char cwd[4096];
+  ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+  for (const char* direct : {"0", "1"}) {
+    SCOPED_TRACE(std::string("DASH_OOC_DIRECT=") + direct);
+    dash::ooc::remove_spill_directory();
+    dash_test::ScopedEnv dir("DASH_OOC_DIR", cwd);
+    dash_test::ScopedEnv direct_io("DASH_OOC_DIRECT", direct);
+    std::unique_ptr<LocalArrayFile> file;
+    try {
+      file = std::make_unique<LocalArrayFile>(FileName("laf-batches"), layout, total);
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find("refuses O_DIRECT"), std::string::npos) << e.what();
+      continue;
+    }
+    for (std::uint64_t k = 0; k < kRegions; ++k) file->put(k, Filled(size_of(k), char(k)));
+    file->flush();
+    EXPECT_EQ(file->counters().bytes_written, total);
+    for (std::uint64_t k = 0; k < kRegions; ++k) file->prefetch(k);
+    for (std::uint64_t k = 0; k < kRegions; ++k)
+      ASSERT_TRUE(Same(file->take(k), Filled(size_of(k), char(k)))) << "region " << k;
+    EXPECT_EQ(file->counters().bytes_read, total);
+    // Region 17 damaged; all read ahead at once.
+    std::uint64_t offset = 0;
+    for (std::uint64_t k = 0; k < 17; ++k)
+      offset += direct[0] == '1' ? (size_of(k) + 4095) / 4096 * 4096 : size_of(k);
+    const int fd = open(file->path().c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    const char junk = 0x5a;
+    ASSERT_EQ(pwrite(fd, &junk, 1, off_t(offset + 5)), 1);
+    close(fd);
+    for (std::uint64_t k = 0; k < kRegions; ++k) file->prefetch(k);
+    for (std::uint64_t k = 0; k < kRegions; ++k) {
+      if (k != 17) {
+        ASSERT_TRUE(Same(file->take(k), Filled(size_of(k), char(k)))) << "region " << k;
+        continue;
+      }
+      try {
+        file->take(k);
+        ADD_FAILURE() << "the damaged region read as fine";
+      } catch (const dash::exception::RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("region 17 "), std::string::npos) << e.what();
+      }
+    }
+    file.reset();
+    // The 5th put's write fails among queued ones: reported, its bytes kept, the rest written.
+    dash_test::ScopedEnv fail("DASH_OOC_TEST_FAIL_WRITE", "5");
+    file = std::make_unique<LocalArrayFile>(FileName("laf-batches-fail"), layout, total);
+    int reported = 0;  // at a later put (which then queues nothing) or at flush
+    for (std::uint64_t k = 0; k < kRegions; ++k) try {
+        file->put(k, Filled(size_of(k), char(k + 1)));
+      } catch (const dash::exception::RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find("region 4 "), std::string::npos) << e.what();
+        ++reported;
+        file->put(k, Filled(size_of(k), char(k + 1)));
+      }
+    try {
+      file->flush();
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find("region 4 "), std::string::npos) << e.what();
+      ++reported;
+    }
+    EXPECT_EQ(reported, 1);
+    for (std::uint64_t k = 0; k < kRegions; ++k)
+      ASSERT_TRUE(Same(file->take(k), Filled(size_of(k), char(k + 1)))) << "region " << k;
+    EXPECT_EQ(file->counters().bytes_written, total - size_of(4));
+    file.reset();
+  }
+  dash::ooc::remove_spill_directory();
+}
+
 // read_part: only the 64 KiB pieces holding the bytes are read (and
 // checked); the last pieces read are reused; queued and never-written
 // regions need no read; bad ranges and damage are reported.

@@ -5,6 +5,7 @@
 #include <dash/ooc/LocalArrayFile.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,13 +28,16 @@ namespace ooc {
 namespace {
 
 constexpr std::size_t kAlign = 4096;
-// One write per file waits or runs at a time (put waits for the one before): with the slab a
-// caller holds and the one read ahead, three slabs' buffers per file, the count
-// dash::ooc::InMemory sizes slabs by.
-constexpr int kMaxQueuedWrites = 1;
+// One write per file waits or runs at a time (put waits for the one before; unless the file
+// was given write-behind bytes): with the slab a caller holds and the one read ahead, three
+// slabs' buffers per file, the count dash::ooc::InMemory sizes slabs by.
 // A region's checksums cover pieces of this many bytes (the last one shorter), so a part of a
 // region reads and verifies only the pieces it touches. A multiple of kAlign.
 constexpr std::size_t kPiece = std::size_t(64) << 10;
+// Queued writes of regions that follow one another in the file go out as one pwritev of at
+// most this many regions and bytes.
+constexpr std::size_t kMaxBatch = 64;
+constexpr std::uint64_t kMaxBatchBytes = std::uint64_t(16) << 20;
 
 // The checksum of each piece of `n` bytes at `data`.
 std::vector<std::uint64_t> piece_checksums(const char* data, std::size_t n) {
@@ -80,6 +84,11 @@ struct LocalArrayFile::State {
   std::condition_variable changed;
   std::deque<std::uint64_t> jobs;  // keys whose region is write_queued or reading
   int queued_writes = 0;
+  std::uint64_t queued_bytes = 0;  // of the queued and running writes
+  // More writes than one may wait while their bytes stay within this (the constructor's
+  // write_behind_bytes; 0: one write at a time); the pool keeps buffers up to it too.
+  std::uint64_t write_behind = 0;
+  std::uint64_t pool_bytes = 0;
   std::string unreported;             // the first failed write not yet thrown
   std::vector<dash::bp::Bytes> pool;  // recycled buffers
   std::uint64_t disk_bytes = 0;       // the file's size, counted against DASH_OOC_MAX_BYTES
@@ -119,9 +128,16 @@ struct LocalArrayFile::State {
   // Keeps a page-aligned buffer for a later read or put (at most two). Call with the mutex
   // held.
   void keep(dash::bp::Bytes bytes) {
-    if (pool.size() < 2 && bytes.capacity() >= kAlign &&
-        reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign == 0)
+    const bool room = pool.size() < 2 || pool_bytes + bytes.capacity() <= write_behind;
+    if (room && bytes.capacity() >= kAlign &&
+        reinterpret_cast<std::uintptr_t>(bytes.data()) % kAlign == 0) {
+      pool_bytes += bytes.capacity();
       pool.push_back(std::move(bytes));
+    }
+  }
+  // Whether a write of n bytes may join the queue now. Call with the mutex held.
+  bool write_fits(std::uint64_t n) const {
+    return queued_writes == 0 || queued_bytes + n <= write_behind;
   }
   std::size_t padded(std::uint64_t n) const {
     return direct ? std::size_t((n + kAlign - 1) / kAlign * kAlign) : std::size_t(n);
@@ -132,6 +148,7 @@ struct LocalArrayFile::State {
       if (pool[i].capacity() >= padded(n) && pool[i].capacity() <= 2 * n + kAlign) {
         dash::bp::Bytes b = std::move(pool[i]);
         pool.erase(pool.begin() + std::ptrdiff_t(i));
+        pool_bytes -= b.capacity();
         b.resize(n);
         return b;
       }
@@ -153,6 +170,12 @@ struct LocalArrayFile::State {
                " bytes (truncated)";
       done += std::size_t(got);
     }
+    return check_pieces(r, from, n, to);
+  }
+  // Checks bytes [from, from + n) of region r, read into `to`, against r.checksums (as
+  // read_pieces); returns the error (empty: fine).
+  std::string check_pieces(const Region& r, std::uint64_t from, std::size_t n,
+                           const char* to) const {
     for (std::size_t at = 0; at < n; at += kPiece)
       if (detail::checksum64(to + at, std::min(kPiece, n - at)) !=
           r.checksums[std::size_t((from + at) / kPiece)])
@@ -188,6 +211,77 @@ struct LocalArrayFile::State {
     return std::string();
   }
 
+  // Reads regions that follow one another in the file into `into` (one buffer each, room for
+  // padded sizes, page-aligned if direct) with one preadv, then checks each against its
+  // checksums; a region the preadv left short is read alone. Returns each region's error
+  // (empty: fine).
+  std::vector<std::string> read_regions(const std::vector<Region*>& batch,
+                                        std::vector<dash::bp::Bytes>& into) const {
+    std::vector<std::string> errors(batch.size());
+    if (batch.size() == 1) {
+      errors[0] = read_region(*batch[0], into[0].data());
+      return errors;
+    }
+    std::vector<iovec> parts;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+      parts.push_back(iovec{into[i].data(), padded(batch[i]->size)});
+    ssize_t n = -1;
+    do {
+      n = preadv(fd, parts.data(), int(parts.size()), off_t(batch.front()->offset));
+    } while (n < 0 && errno == EINTR);
+    std::size_t got = n < 0 ? 0 : std::size_t(n);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const Region& w = *batch[i];
+      const std::size_t span = padded(w.size);
+      if (got >= span) {
+        got -= span;
+        errors[i] = check_pieces(w, 0, std::size_t(w.size), into[i].data());
+      } else {
+        got = 0;
+        errors[i] = read_region(w, into[i].data());
+      }
+    }
+    return errors;
+  }
+
+  // Whether region r's buffer can go to the file as it is (O_DIRECT: aligned, with room for
+  // whole pages), so it can join a batch.
+  bool whole_pages(const Region& r) const {
+    return !direct || (reinterpret_cast<std::uintptr_t>(r.bytes.data()) % kAlign == 0 &&
+                       r.bytes.capacity() >= padded(r.size));
+  }
+  // Writes regions that follow one another in the file with one pwritev (the rest, if it
+  // writes less, region by region); returns the error (empty: fine).
+  std::string write_regions(const std::vector<Region*>& batch) const {
+    std::vector<iovec> parts;
+    for (const Region* w : batch) {
+      if (direct && w->size < padded(w->size))  // the tail of the last page: zeros
+        std::memset(const_cast<char*>(w->bytes.data()) + w->size, 0, padded(w->size) - w->size);
+      parts.push_back(iovec{const_cast<char*>(w->bytes.data()), padded(w->size)});
+    }
+    ssize_t n = -1;
+    do {
+      n = pwritev(fd, parts.data(), int(parts.size()), off_t(batch.front()->offset));
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) return "write failed: " + errno_text(errno);
+    std::size_t done = std::size_t(n);
+    for (const Region* w : batch) {  // a short write: the rest region by region
+      const std::size_t span = padded(w->size);
+      if (done >= span) {
+        done -= span;
+        continue;
+      }
+      for (std::size_t at = done; at < span;) {
+        const ssize_t m = pwrite(fd, w->bytes.data() + at, span - at, off_t(w->offset + at));
+        if (m < 0 && errno == EINTR) continue;
+        if (m <= 0) return "write failed: " + errno_text(m < 0 ? errno : EIO);
+        at += std::size_t(m);
+      }
+      done = 0;
+    }
+    return std::string();
+  }
+
   void loop() {
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
@@ -197,37 +291,88 @@ struct LocalArrayFile::State {
       jobs.pop_front();
       Region& r = regions.find(key)->second;
       if (r.phase == write_queued) {
-        r.phase = writing;
+        // This write and the queued writes of the regions right after it in the file, as one
+        // (a transpose's staging regions of one round lie one after the other).
+        std::vector<std::uint64_t> batch{key};
+        std::uint64_t end = r.offset + padded(r.size), bytes = padded(r.size);
+        while (!r.inject_failure && !jobs.empty() && batch.size() < kMaxBatch) {
+          Region& next = regions.find(jobs.front())->second;
+          if (next.phase != write_queued || next.offset != end || next.inject_failure ||
+              bytes + padded(next.size) > kMaxBatchBytes || !whole_pages(next))
+            break;
+          batch.push_back(jobs.front());
+          jobs.pop_front();
+          end += padded(next.size);
+          bytes += padded(next.size);
+        }
+        if (batch.size() > 1 && !whole_pages(r)) {  // the first one alone after all
+          for (std::size_t i = batch.size() - 1; i > 0; --i) jobs.push_front(batch[i]);
+          batch.resize(1);
+        }
+        std::vector<Region*> written;
+        for (std::uint64_t k : batch) {
+          Region* w = &regions.find(k)->second;
+          w->phase = writing;
+          written.push_back(w);
+        }
         lock.unlock();
-        std::vector<std::uint64_t> sums = piece_checksums(r.bytes.data(), std::size_t(r.size));
-        const std::string error = write_region(r);
+        std::vector<std::vector<std::uint64_t>> sums;
+        for (Region* w : written)
+          sums.push_back(piece_checksums(w->bytes.data(), std::size_t(w->size)));
+        const std::string error = written.size() == 1 ? write_region(r) : write_regions(written);
         lock.lock();
-        --queued_writes;
-        if (error.empty()) {
-          r.checksums = std::move(sums);
-          r.written = true;
-          r.phase = idle;
-          counters.bytes_written += r.size;
-          keep(std::move(r.bytes));
-        } else {
-          r.phase = write_failed;  // the bytes stay: take() returns them
-          if (unreported.empty())
-            unreported = "dash::ooc::LocalArrayFile: writing " + where(key, r) +
-                         " failed: " + error + " (its bytes stay in memory)";
+        for (std::size_t i = 0; i < written.size(); ++i) {
+          Region& w = *written[i];
+          --queued_writes;
+          queued_bytes -= w.size;
+          if (error.empty()) {
+            w.checksums = std::move(sums[i]);
+            w.written = true;
+            w.phase = idle;
+            counters.bytes_written += w.size;
+            keep(std::move(w.bytes));
+          } else {
+            w.phase = write_failed;  // the bytes stay: take() returns them
+            if (unreported.empty())
+              unreported = "dash::ooc::LocalArrayFile: writing " + where(batch[i], w) +
+                           " failed: " + error + " (its bytes stay in memory)";
+          }
         }
       } else if (r.phase == reading) {
-        dash::bp::Bytes to = buffer(std::size_t(r.size));
+        // This read and the queued reads of the regions right after it in the file, as one
+        // preadv (a slab's staging regions of a transpose lie one after the other).
+        std::vector<std::uint64_t> batch{key};
+        std::uint64_t end = r.offset + padded(r.size), bytes = padded(r.size);
+        while (!jobs.empty() && batch.size() < kMaxBatch) {
+          Region& next = regions.find(jobs.front())->second;
+          if (next.phase != reading || next.offset != end ||
+              bytes + padded(next.size) > kMaxBatchBytes)
+            break;
+          batch.push_back(jobs.front());
+          jobs.pop_front();
+          end += padded(next.size);
+          bytes += padded(next.size);
+        }
+        std::vector<Region*> read;
+        std::vector<dash::bp::Bytes> into;
+        for (std::uint64_t k : batch) {
+          read.push_back(&regions.find(k)->second);
+          into.push_back(buffer(std::size_t(read.back()->size)));
+        }
         lock.unlock();
-        std::string error = read_region(r, to.data());
+        std::vector<std::string> errors = read_regions(read, into);
         lock.lock();
-        if (r.discard) {  // cancelled meanwhile: the buffer serves a later read
-          r.discard = false;
-          keep(std::move(to));
-          r.phase = idle;
-        } else {
-          r.bytes = std::move(to);
-          r.error = std::move(error);
-          r.phase = read_done;
+        for (std::size_t i = 0; i < read.size(); ++i) {
+          Region& w = *read[i];
+          if (w.discard) {  // cancelled meanwhile: the buffer serves a later read
+            w.discard = false;
+            keep(std::move(into[i]));
+            w.phase = idle;
+          } else {
+            w.bytes = std::move(into[i]);
+            w.error = std::move(errors[i]);
+            w.phase = read_done;
+          }
         }
       }
       changed.notify_all();
@@ -236,9 +381,11 @@ struct LocalArrayFile::State {
 };
 
 LocalArrayFile::LocalArrayFile(const std::string& name,
-                               const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions)
+                               const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions,
+                               std::uint64_t write_behind_bytes)
     : state_(std::make_shared<State>()) {
   State& s = *state_;
+  s.write_behind = write_behind_bytes;
   int direct = 0;
   char err[DART_FLAG_ERROR_SIZE];
   if (dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK)
@@ -310,7 +457,7 @@ void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {
   s.changed.wait(lock, [&] {
     return (r.phase == State::idle || r.phase == State::read_done ||
             r.phase == State::write_failed) &&
-           s.queued_writes < kMaxQueuedWrites;
+           s.write_fits(r.size);
   });
   if (key == s.part_key) s.part_key = ~std::uint64_t(0);
   r.bytes = std::move(bytes);
@@ -318,6 +465,7 @@ void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {
   r.inject_failure = s.fail_write > 0 && ++s.puts == s.fail_write;
   r.phase = State::write_queued;
   ++s.queued_writes;
+  s.queued_bytes += r.size;
   s.submit(key);
 }
 

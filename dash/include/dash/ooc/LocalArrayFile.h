@@ -28,7 +28,8 @@
 // checksum or that the file cut short, at take; a failed write, at the next
 // put, take or flush; the bytes of that write stay in memory and take()
 // returns them, so nothing is lost. One write per file waits or runs at a
-// time (put waits for the one before): a caller that holds one region's
+// time (put waits for the one before; or as many as the constructor's
+// write-behind bytes allow): a caller that holds one region's
 // bytes and reads the next one ahead has three regions' buffers in memory.
 // Bytes read and written are counted. DASH_OOC_DIRECT=1 (read when the file
 // is made) opens it with O_DIRECT: regions start at page offsets and move
@@ -60,10 +61,13 @@ namespace ooc {
 class LocalArrayFile final : public dash::bp::SpillStore {
  public:
   // One region per (key, bytes) pair, laid out in that order; keys unique.
-  // Throws InvalidArgument for a repeated key, RuntimeError naming the path
-  // if the file cannot be made. Local.
+  // write_behind_bytes: puts queue behind the caller while the queued bytes
+  // stay within it (for many small regions, e.g. a transpose's staging);
+  // 0: one write at a time. Throws InvalidArgument for a repeated key,
+  // RuntimeError naming the path if the file cannot be made. Local.
   LocalArrayFile(const std::string& name,
-                 const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions);
+                 const std::vector<std::pair<std::uint64_t, std::uint64_t>>& regions,
+                 std::uint64_t write_behind_bytes = 0);
   // Finishes queued writes and removes the file. Local.
   ~LocalArrayFile() override;
   LocalArrayFile(const LocalArrayFile&) = delete;

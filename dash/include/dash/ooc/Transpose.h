@@ -304,6 +304,9 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   for (int k = 0; k < sa; ++k)
     for (std::size_t u = 0; u < la.extent.size(); ++u)
       round_cols[std::size_t(k)] += la.slab_rows(int(u), k);
+  // Laid out slab by slab of b: a slab's regions follow one another in the file, so the
+  // reads ahead of them go out together (LocalArrayFile batches adjacent queued reads); a
+  // round's writes queue behind the rounds.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> regions;
   for (std::size_t j = 0; j < b_slabs.size(); ++j)
     for (int k = 0; k < sa; ++k) {
@@ -314,7 +317,14 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   std::unique_ptr<LocalArrayFile> staging;
   try {
     static std::atomic<int> calls{0};
-    staging = std::make_unique<LocalArrayFile>("transpose" + std::to_string(calls++), regions);
+    // A round's regions (one per slab of b) queue behind the rounds: up to one round's bytes.
+    std::uint64_t round_bytes = 0;
+    for (int k = 0; k < sa; ++k)
+      round_bytes =
+          std::max(round_bytes, std::uint64_t(lb.extent[std::size_t(me)]) *
+                                    std::uint64_t(round_cols[std::size_t(k)]) * sizeof(T));
+    staging = std::make_unique<LocalArrayFile>("transpose" + std::to_string(calls++), regions,
+                                               round_bytes);
   } catch (...) {
     failure.capture("staging file");
   }
@@ -377,8 +387,20 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
     for (std::size_t j = 0; j < b_slabs.size(); ++j)
       for (int k = 0; k < sa; ++k)
         if (round_cols[std::size_t(k)] > 0) order.push_back(region(j, k));
-    std::size_t next = 0;
-    if (!order.empty()) staging->prefetch(order[0]);
+    // Regions read ahead up to a slab of b's bytes.
+    std::size_t next = 0, ahead = 0;
+    std::uint64_t ahead_bytes = 0;
+    const std::uint64_t most_ahead = b_slabs.empty() ? 0
+                                                     : std::uint64_t(b_slabs[0].box.extent(0)) *
+                                                           std::uint64_t(lb.cols) * sizeof(T);
+    auto read_ahead = [&] {
+      while (ahead < order.size() &&
+             (ahead == next || ahead_bytes + staging->region_bytes(order[ahead]) <= most_ahead)) {
+        ahead_bytes += staging->region_bytes(order[ahead]);
+        staging->prefetch(order[ahead++]);
+      }
+    };
+    read_ahead();
     for (std::size_t j = 0; j < b_slabs.size(); ++j) {
       const long rows = b_slabs[j].box.extent(0);
       dash::bp::Bytes slab = bf.buffer(std::size_t(rows * lb.cols) * sizeof(T));
@@ -386,7 +408,8 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
       for (int k = 0; k < sa; ++k) {
         if (round_cols[std::size_t(k)] == 0) continue;
         dash::bp::Bytes part = staging->take(order[next]);
-        if (++next < order.size()) staging->prefetch(order[next]);
+        ahead_bytes -= staging->region_bytes(order[next++]);
+        read_ahead();
         const T* from = reinterpret_cast<const T*>(part.data());
         for (std::size_t u = 0; u < la.extent.size(); ++u) {
           const long n = la.slab_rows(int(u), k), col = la.slab_first(int(u), k);
