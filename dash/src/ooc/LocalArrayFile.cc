@@ -70,6 +70,8 @@ struct LocalArrayFile::State {
     Phase phase = idle;
     dash::bp::Bytes bytes;        // write_*: the data; read_done: what was read
     std::string error;            // read_done: why the read failed (empty: fine)
+    dash::bp::Bytes read_into;    // reading: the buffer, taken by prefetch on the caller's
+                                  // thread (so small ones come from its malloc arena)
     bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
     bool discard = false;         // reading: a cancelled prefetch, its bytes not wanted
   };
@@ -357,7 +359,7 @@ struct LocalArrayFile::State {
         std::vector<dash::bp::Bytes> into;
         for (std::uint64_t k : batch) {
           read.push_back(&regions.find(k)->second);
-          into.push_back(buffer(std::size_t(read.back()->size)));
+          into.push_back(std::move(read.back()->read_into));
         }
         lock.unlock();
         std::vector<std::string> errors = read_regions(read, into);
@@ -481,6 +483,7 @@ void LocalArrayFile::prefetch(std::uint64_t key) {
   State::Region& r = s.region(key, "prefetch");
   if (r.phase == State::reading) r.discard = false;  // wanted again
   if (r.phase != State::idle || !r.written) return;
+  r.read_into = s.buffer(std::size_t(r.size));
   r.phase = State::reading;
   s.submit(key);
 }

@@ -184,13 +184,15 @@ struct NoOwnStrip {
 // done(k) is called when the slab has been cut, deliver(k, strips, offsets)
 // gets what came: from each unit u, at offsets[u], the calling unit's rows
 // of b by the columns of u's slab k (row-major). The round buffers are not
-// initialised and come from the buffer stock (kept between calls). A
+// initialised; with `to_stock` they come from the buffer stock and go back
+// to it (kept between calls), without it they are fresh and go back to the
+// system at the end (out of core: memory that must not outlive the call). A
 // failure before a round's exchange is agreed on before it; one in deliver
 // at the next round or the end (the caller's agree). Collective.
 template <class T, class Load, class Done, class Deliver, class Own = NoOwnStrip>
 void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
-                      internal::Failure& failure, const std::string& who, Load&& load, Done&& done,
-                      Deliver&& deliver, Own&& own = {}) {
+                      internal::Failure& failure, const std::string& who, bool to_stock,
+                      Load&& load, Done&& done, Deliver&& deliver, Own&& own = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "dash::ooc::transpose moves elements as bytes");
   const int units = int(team.size()), me = int(team.myid().id);
   const std::size_t p = std::size_t(units);
@@ -211,9 +213,20 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
   // the first round's agreement throws on every unit.
   dash::bp::Bytes send_bytes, recv_bytes;
   std::optional<internal::OwnedDartType> type;
+  auto fresh = [](std::size_t n) {
+    std::size_t capacity = 0;
+    char* data = dash::bp::detail::allocate_bytes(n, capacity);
+    return dash::bp::Bytes::adopt(data, n, capacity, false);
+  };
   try {
-    send_bytes.resize((most_send + 1) * sizeof(T));
-    recv_bytes.resize((most_recv + 1) * sizeof(T));
+    const std::size_t send_n = (most_send + 1) * sizeof(T), recv_n = (most_recv + 1) * sizeof(T);
+    if (to_stock) {
+      send_bytes.resize(send_n);
+      recv_bytes.resize(recv_n);
+    } else {
+      send_bytes = fresh(send_n);
+      recv_bytes = fresh(recv_n);
+    }
     type.emplace(internal::RecordBytes{sizeof(T)});
   } catch (...) {
     failure.capture("buffers of the rounds");
@@ -347,7 +360,7 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   }
   dash::bp::Bytes held;  // the slab of a being cut
   detail::transpose_rounds<T>(
-      team, la, lb, failure, who,
+      team, la, lb, failure, who, false,
       [&](int k) -> const T* {
         if (a_slabs.empty()) return nullptr;
         const auto& s = a_slabs[std::size_t(k)];
@@ -467,7 +480,7 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
   const long my_b = lb.extent[std::size_t(me)];
   const long my_first = la.begin[std::size_t(me)];
   detail::transpose_rounds<T>(
-      team, la, lb, failure, who,
+      team, la, lb, failure, who, true,
       [&](int k) -> const T* {
         const long first = la.slab_first(me, k), rows = la.slab_rows(me, k);
         T* slab = a_rows + (first - my_first) * la.cols;
