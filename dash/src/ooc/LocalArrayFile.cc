@@ -284,6 +284,25 @@ struct LocalArrayFile::State {
     return std::string();
   }
 
+  // `key` and the jobs at the front of the queue whose regions follow it in the file one
+  // after the other and satisfy `joins` (at most kMaxBatch regions, kMaxBatchBytes bytes),
+  // taken off the queue. Call with the mutex held.
+  template <class Joins>
+  std::vector<std::uint64_t> adjacent_jobs(std::uint64_t key, Joins&& joins) {
+    std::vector<std::uint64_t> batch{key};
+    const Region& first = regions.find(key)->second;
+    std::uint64_t end = first.offset + padded(first.size), bytes = padded(first.size);
+    while (!jobs.empty() && batch.size() < kMaxBatch) {
+      const Region& next = regions.find(jobs.front())->second;
+      if (next.offset != end || bytes + padded(next.size) > kMaxBatchBytes || !joins(next)) break;
+      batch.push_back(jobs.front());
+      jobs.pop_front();
+      end += padded(next.size);
+      bytes += padded(next.size);
+    }
+    return batch;
+  }
+
   void loop() {
     std::unique_lock<std::mutex> lock(mutex);
     for (;;) {
@@ -295,22 +314,11 @@ struct LocalArrayFile::State {
       if (r.phase == write_queued) {
         // This write and the queued writes of the regions right after it in the file, as one
         // (a transpose's staging regions of one round lie one after the other).
-        std::vector<std::uint64_t> batch{key};
-        std::uint64_t end = r.offset + padded(r.size), bytes = padded(r.size);
-        while (!r.inject_failure && !jobs.empty() && batch.size() < kMaxBatch) {
-          Region& next = regions.find(jobs.front())->second;
-          if (next.phase != write_queued || next.offset != end || next.inject_failure ||
-              bytes + padded(next.size) > kMaxBatchBytes || !whole_pages(next))
-            break;
-          batch.push_back(jobs.front());
-          jobs.pop_front();
-          end += padded(next.size);
-          bytes += padded(next.size);
-        }
-        if (batch.size() > 1 && !whole_pages(r)) {  // the first one alone after all
-          for (std::size_t i = batch.size() - 1; i > 0; --i) jobs.push_front(batch[i]);
-          batch.resize(1);
-        }
+        const bool may_batch = !r.inject_failure && whole_pages(r);
+        const std::vector<std::uint64_t> batch = adjacent_jobs(key, [&](const Region& next) {
+          return may_batch && next.phase == write_queued && !next.inject_failure &&
+                 whole_pages(next);
+        });
         std::vector<Region*> written;
         for (std::uint64_t k : batch) {
           Region* w = &regions.find(k)->second;
@@ -343,18 +351,8 @@ struct LocalArrayFile::State {
       } else if (r.phase == reading) {
         // This read and the queued reads of the regions right after it in the file, as one
         // preadv (a slab's staging regions of a transpose lie one after the other).
-        std::vector<std::uint64_t> batch{key};
-        std::uint64_t end = r.offset + padded(r.size), bytes = padded(r.size);
-        while (!jobs.empty() && batch.size() < kMaxBatch) {
-          Region& next = regions.find(jobs.front())->second;
-          if (next.phase != reading || next.offset != end ||
-              bytes + padded(next.size) > kMaxBatchBytes)
-            break;
-          batch.push_back(jobs.front());
-          jobs.pop_front();
-          end += padded(next.size);
-          bytes += padded(next.size);
-        }
+        const std::vector<std::uint64_t> batch =
+            adjacent_jobs(key, [](const Region& next) { return next.phase == reading; });
         std::vector<Region*> read;
         std::vector<dash::bp::Bytes> into;
         for (std::uint64_t k : batch) {
