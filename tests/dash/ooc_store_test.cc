@@ -159,6 +159,26 @@ TEST(OocStore, Buffer_DroppedGoesBackToTheSystem) {
   EXPECT_EQ(dash::bp::detail::BufferStock::kept_bytes(), before);
 }
 
+// A store's buffer that the caller outgrows (a block saved larger than last time into the
+// store's recycled memory) grows with its bytes, at sizes on and off whole huge pages.
+TEST(OocStore, Buffer_GrowsWithItsBytes) {
+  BlockStore store("grow");
+  const std::size_t mib = std::size_t(1) << 20;
+  for (const std::size_t n : {std::size_t(100000), mib + 13, 4 * mib + mib / 2, 6 * mib}) {
+    Bytes b = store.buffer(n);
+    const Bytes pattern = Pattern(n, n);
+    std::memcpy(b.data(), pattern.data(), n);
+    const std::size_t grown = 2 * b.capacity() + 7;
+    b.resize(grown);
+    ASSERT_EQ(b.size(), grown);
+    EXPECT_EQ(std::memcmp(b.data(), pattern.data(), n), 0) << "size " << n;
+    store.put(1, std::move(b));
+    store.flush();
+    Bytes back = store.take(1);
+    EXPECT_EQ(std::memcmp(back.data(), pattern.data(), n), 0) << "size " << n;
+  }
+}
+
 // buffer(n): n bytes to fill, page aligned with room for the file's padding
 // and trailer (so an O_DIRECT store writes them in place), whatever the
 // size; put and taken back intact.

@@ -7,6 +7,7 @@
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <array>
 #include <cstdint>
@@ -249,6 +250,27 @@ TEST(ByteMemory, LargeMappingsAreAdvisedOntoHugePages) {
   EXPECT_NE(VmFlagsOf(small + 8 * mib).find(" hg"), std::string::npos) << VmFlagsOf(small);
   dash::bp::detail::release_bytes(large, capacity);
   dash::bp::detail::release_bytes(small, small_capacity);
+}
+
+// A mapping grows with its bytes kept: one of a size that is no whole number of huge pages
+// (advised whole, so one kernel mapping), and one advised in part by someone else (several
+// kernel mappings, which mremap refuses: copied instead).
+TEST(ByteMemory, MappingsGrowWithTheirBytes_AlsoWhenAdvisedInParts) {
+  const std::size_t mib = std::size_t(1) << 20;
+  for (const bool split : {false, true}) {
+    std::size_t capacity = 0;
+    char* data = dash::bp::detail::allocate_bytes(4 * mib + mib / 2, capacity);
+    for (std::size_t i = 0; i < capacity; ++i) data[i] = char(i * 7 + 3);
+    if (split) madvise(data + mib, mib, MADV_NOHUGEPAGE);
+    const std::size_t before = capacity;
+    data = dash::bp::detail::reallocate_bytes(data, capacity, 9 * mib + 5);
+    ASSERT_GE(capacity, 9 * mib + 5) << "split " << split;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < before; ++i) wrong += data[i] != char(i * 7 + 3);
+    EXPECT_EQ(wrong, 0u) << "split " << split;
+    data[capacity - 1] = 1;  // the grown part is writable
+    dash::bp::detail::release_bytes(data, capacity);
+  }
 }
 
 // Large buffers go back to the stock and the next one of that size reuses the memory; small

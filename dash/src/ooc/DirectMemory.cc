@@ -39,7 +39,6 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   // From 1 MiB to 2 MiB: one whole huge page (a 1 MiB block's request then
   // spans one segment, at up to twice the memory of its bytes).
   if (huge && capacity < kHugePage) capacity = kHugePage;
-  const std::size_t huge_bytes = capacity / kHugePage * kHugePage;  // the whole huge pages
   void* memory = nullptr;
   if (capacity < dash::bp::detail::kMapBytes) {  // malloc's, as Bytes releases it
     if (posix_memalign(&memory, kPage, capacity) != 0) return dash::bp::Bytes();
@@ -63,9 +62,11 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   }
   memory = aligned;
   // Advice only: without transparent huge pages (or with them off) the
-  // memory stays in 4 KiB pages and everything works as before. The tail
-  // past the last whole huge page stays in 4 KiB pages: no memory is added.
-  if (huge) madvise(memory, huge_bytes, MADV_HUGEPAGE);
+  // memory stays in 4 KiB pages and everything works as before. The whole
+  // mapping is advised, so it stays one kernel mapping that mremap can grow
+  // (a Bytes that outgrows it); the tail past the last whole huge page stays
+  // in 4 KiB pages: no memory is added.
+  if (huge) madvise(memory, capacity, MADV_HUGEPAGE);
   return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
 }
 

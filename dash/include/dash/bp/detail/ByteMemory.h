@@ -37,16 +37,15 @@ namespace detail {
 constexpr std::size_t kMapBytes = std::size_t(128) << 10;
 constexpr std::size_t kMapPage = 4096;
 constexpr std::size_t kHugeAdviseBytes = std::size_t(4) << 20;
-constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
 
-// Advises the whole 2 MiB pages of the mapping [data, data + capacity) onto transparent huge
-// pages when it is kHugeAdviseBytes or more. Local; advice only (errors ignored).
+// Advises the mapping [data, data + capacity) onto transparent huge pages when it is
+// kHugeAdviseBytes or more: the whole mapping, so that it stays one kernel mapping (advice on a
+// part splits it, and mremap cannot grow a range over two); the kernel puts huge pages only
+// on the aligned 2 MiB pages inside it, so no memory is added. Local; advice only (errors
+// ignored).
 inline void advise_huge_pages(char* data, std::size_t capacity) noexcept {
   if (capacity < kHugeAdviseBytes) return;
-  const auto at = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (at + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-  const std::uintptr_t last = (at + capacity) / kHugePageBytes * kHugePageBytes;
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  madvise(data, capacity, MADV_HUGEPAGE);
 }
 
 // The capacity a request of n bytes gets: n below kMapBytes (at least 1), else n rounded up to
@@ -95,10 +94,19 @@ inline char* reallocate_bytes(char* data, std::size_t& capacity, std::size_t n) 
   }
   if (capacity >= kMapBytes) {  // mapping to mapping: the kernel moves the pages
     void* p = mremap(data, capacity, grown, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    advise_huge_pages(static_cast<char*>(p), grown);  // the grown part, or a grown small one
-    capacity = grown;
-    return static_cast<char*>(p);
+    if (p != MAP_FAILED) {
+      advise_huge_pages(static_cast<char*>(p), grown);  // the grown part, or a grown small one
+      capacity = grown;
+      return static_cast<char*>(p);
+    }
+    // Refused (e.g. the range is several kernel mappings, as a buffer advised in parts by
+    // someone else is): a fresh mapping and a copy.
+    std::size_t mapped = 0;
+    char* fresh = allocate_bytes(grown, mapped);
+    std::memcpy(fresh, data, capacity);
+    munmap(data, capacity);
+    capacity = mapped;
+    return fresh;
   }
   std::size_t mapped = 0;  // malloc to a mapping
   char* p = allocate_bytes(grown, mapped);
