@@ -129,10 +129,14 @@ class Bytes {
   [[gnu::noinline]] void grow(std::size_t need) {
     reallocate(std::max<std::size_t>({need, 2 * capacity_, 64}));
   }
-  // A first allocation of a large size reuses a kept buffer (detail/BufferStock.h).
+  // A large size reuses a kept buffer (detail/BufferStock.h), first allocation or growth (the
+  // bytes copied, the old buffer given back): its pages are mapped already, where a fresh or
+  // grown mapping faults on every page. Buffers not of the stock keep their own memory.
   void reallocate(std::size_t n) {
-    if (data_ == nullptr) {
+    if (to_stock_) {
       if (auto kept = detail::BufferStock::take(n); kept.data != nullptr) {
+        if (size_ > 0) std::memcpy(kept.data, data_, size_);
+        release();
         data_ = kept.data;
         capacity_ = kept.capacity;
         return;
