@@ -551,6 +551,48 @@ TEST(BlocksReduce, Queues_ViewsValuesAndTheirErrors) {
   });
 }
 
+// enqueue_buffer: a buffer built by the caller (an int, then the block's vector, as enqueue
+// writes them) becomes the queue to every other block, of this unit or another, in memory
+// and under a one-block limit (queues then go to the store); a queue holding anything already
+// refuses one, and the buffer is then left as it was.
+TEST(BlocksReduce, EnqueueBuffer_ArrivesAsEnqueued) {
+  const int nb = 2 * nunits() + 1;
+  for (const bool limited : {false, true}) {
+    auto master = MakeMaster(nb, Assignment::round_robin);
+    if (limited) master->limit(1);
+    RegularSwapPartners<1> partners(Decomposer<1>(nb), nb);  // one round of nb
+    ASSERT_EQ(partners.rounds(), 1);
+    Reduce(*master, partners, [&](Block& b, ReduceProxy& rp) {
+      if (rp.round() == 0) {
+        for (int to : rp.out_link()) {
+          dash::bp::MemoryBuffer buf;
+          dash::bp::save(buf, b.gid * 10 + to);
+          dash::bp::save(buf, b.values);
+          if (to == rp.gid()) {
+            rp.enqueue(to, 'x');
+            EXPECT_THROW(rp.enqueue_buffer(to, std::move(buf)), dash::exception::InvalidArgument);
+            EXPECT_GT(buf.size(), 0u) << "a refused buffer stays the caller's";
+          } else {
+            rp.enqueue_buffer(to, std::move(buf));
+          }
+        }
+        return;
+      }
+      for (int from : rp.in_link()) {
+        if (from == rp.gid()) continue;
+        int head = 0;
+        std::vector<long> values;
+        rp.dequeue(from, head);
+        rp.dequeue(from, values);
+        EXPECT_EQ(head, from * 10 + rp.gid()) << "limited " << limited;
+        ASSERT_EQ(values.size(), kValues);
+        for (std::size_t i = 0; i < kValues; ++i) ASSERT_EQ(values[i], ValueAt(from, i));
+        EXPECT_EQ(rp.incoming(from), 0u);
+      }
+    });
+  }
+}
+
 // An enqueue_view array of doubles sent from an address not aligned for
 // double (its bytes at an odd offset of a string): it arrives at the
 // sender's address residue, so dequeue_view copies it to aligned memory;

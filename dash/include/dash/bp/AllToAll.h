@@ -34,7 +34,7 @@
 // |-------------------|----------------------------------------------------------|
 // | all_to_all        | collective over master.team(); log_k(nblocks) rounds of  |
 // |                   | reduce, each record copied once per round (one array per |
-// |                   | group member, sent by enqueue_view)                      |
+// |                   | group member, sent without a further copy)               |
 // | enqueue / dequeue | local; one copy of the value's bytes                     |
 // | enqueue_view,     | local; no copy (the array is copied once into the first  |
 // | dequeue_view      | round's record; read in place)                           |
@@ -62,6 +62,34 @@ namespace bp {
 
 template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k = 2);
+
+namespace detail {
+
+// The memory of the block calls' queues in one all_to_all, handed from one call to the next
+// (a buffer that held a queue to one block holds the next call's queue to another): no fresh
+// pages per call. Holds at most the buffers of one call (reduce calls the blocks one at a
+// time). Local.
+class AllToAllQueuePool {
+ public:
+  // A kept buffer (empty, its capacity kept), or an empty one.
+  Bytes take() {
+    if (spare_.empty()) return Bytes();
+    Bytes b = std::move(spare_.back());
+    spare_.pop_back();
+    return b;
+  }
+  // Keeps the buffer's memory for a later take.
+  void give(Bytes&& b) {
+    if (b.capacity() == 0) return;
+    b.clear();
+    spare_.push_back(std::move(b));
+  }
+
+ private:
+  std::vector<Bytes> spare_;
+};
+
+}  // namespace detail
 
 // A block's view of all_to_all: its queues to every block (sending call)
 // or from every block that sent to it (receiving call).
@@ -161,7 +189,7 @@ class AllToAllProxy {
           (sending_ ? " enqueued to gid " + std::to_string(to) + ", outside [0, " +
                           std::to_string(nblocks_) + ")"
                     : " is receiving (enqueue in the sending call)"));
-    MemoryBuffer& q = queues_[to];
+    MemoryBuffer& q = queue(to);
     if (!views_.empty()) {  // an earlier view to `to` goes into the queue first
       auto v = views_.find(to);
       if (v != views_.end()) {
@@ -181,8 +209,21 @@ class AllToAllProxy {
     return v == views_.end() ? View{} : v->second;
   }
 
+  // The queue to or from block `gid`, made (with memory of the pool) if there is none.
+  MemoryBuffer& queue(int gid) {
+    auto [at, fresh] = queues_.try_emplace(gid);
+    if (fresh && pool_ != nullptr) at->second.bytes() = pool_->take();
+    return at->second;
+  }
+  // Gives the queues' memory to the pool (after their bytes were passed on or read).
+  void recycle_queues() {
+    if (pool_ == nullptr) return;
+    for (auto& [gid, q] : queues_) pool_->give(std::move(q.bytes()));
+  }
+
   int gid_, nblocks_;
   bool sending_;
+  detail::AllToAllQueuePool* pool_ = nullptr;  // where queues take memory from, if set
   // Sending: the queues to each target; receiving: those from each source.
   std::map<int, MemoryBuffer> queues_;
   std::map<int, View> views_;              // sending: arrays not copied into their queue
@@ -237,10 +278,13 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
 // in k-ary swap rounds (k >= 2, else InvalidArgument on every unit).
 // Collective over master.team(); every unit must call it.
 //
-// Each round a block sends every member of its group one byte array of
-// records (enqueue_view: no pack or unpack copy, read in place), built in
-// memory kept for the block until its next call, when the round's exchange
-// is over.
+// Each round a block sends every member of its group that has records one
+// byte array of them, sized before it is filled and read in place: to a
+// block of another unit in memory by enqueue_view (no pack or unpack copy;
+// the array kept for the block until its next call, when the round's
+// exchange is over), else the buffer itself (enqueue_buffer: delivered on
+// this unit or written to storage without a copy). The block calls' queues
+// reuse one another's memory.
 template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
@@ -250,61 +294,98 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
   std::vector<std::uint64_t> step(std::size_t(rounds) + 1, 1);
   for (int r = 0; r < rounds; ++r)
     step[std::size_t(r) + 1] = step[std::size_t(r)] * std::uint64_t(partners.size(r));
-  // Per block of this unit: the arrays it sends this round, one per member.
-  std::map<int, std::vector<MemoryBuffer>> sending;
+  const int me = int(master.team().myid().id);
+  const bool limited = master.limit() > 0;
+  detail::AllToAllQueuePool pool;  // the block calls' queue memory, reused call to call
+  // Per block of this unit: the arrays it sent this round by enqueue_view (to blocks of
+  // other units, in memory), kept until its next call, when the round's exchange is over.
+  std::map<int, std::vector<MemoryBuffer>> viewed;
   // A call of round r: the block's records (of f at round 0, received from the group
   // otherwise) go to the group member on their way, or at the last call to `received`.
   auto pass_on = [&](ReduceProxy& rp, AllToAllProxy* sent, AllToAllProxy* received) {
     const int r = rp.round();
-    std::vector<MemoryBuffer>& out = sending[rp.gid()];  // sent last round: reusable
-    out.resize(rp.out_link().size());
-    for (MemoryBuffer& m : out) m.clear();
-    // A record whose bytes are n at `bytes`, then tail_n at `tail` (an
-    // enqueue_view array of the sending call).
-    auto pass = [&](int target, int source, const char* bytes, std::size_t n,
-                    const char* tail = nullptr, std::size_t tail_n = 0) {
-      if (r < rounds) {
-        const std::size_t j = detail::all_to_all_next(rp.out_link(), step[std::size_t(r)], target);
-        detail::append_record(out[j], target, source, bytes, n, tail, tail_n);
-      } else if (target == rp.gid()) {
-        MemoryBuffer& q = received->queues_[source];
+    const std::vector<int>& group = rp.out_link();
+    std::vector<QueueView<char>> arrays;  // the records received
+    for (int from : rp.in_link())
+      if (rp.incoming(from) > 0) arrays.push_back(rp.dequeue_view<char>(from));
+    // g(target, source, bytes, n, tail, tail_n) on every record: n bytes at `bytes`, then
+    // tail_n at `tail` (an enqueue_view array of the sending call).
+    auto for_each_record = [&](auto&& g) {
+      if (sent)
+        for (auto& [to, q] : sent->queues_)
+          if (q.size() > 0) {
+            const AllToAllProxy::View view = sent->view_of(to);
+            g(to, rp.gid(), q.data(), q.size(), view.data, view.bytes);
+          }
+      for (const QueueView<char>& a : arrays)
+        detail::for_each_record(a.data(), a.size(),
+                                [&](const detail::AllToAllRecord& head, const char* at) {
+                                  g(head.target, head.source, at, std::size_t(head.bytes),
+                                    nullptr, std::size_t(0));
+                                });
+    };
+    if (r == rounds) {
+      viewed.erase(rp.gid());
+      for_each_record([&](int target, int source, const char* bytes, std::size_t n,
+                          const char* tail, std::size_t tail_n) {
+        if (target != rp.gid())
+          throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
+                                        std::to_string(target) + " reached block " +
+                                        std::to_string(rp.gid()));
+        MemoryBuffer& q = received->queue(source);
         q.write(bytes, n);
         q.write(tail, tail_n);
-      } else {
-        throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
-                                      std::to_string(target) + " reached block " +
-                                      std::to_string(rp.gid()));
-      }
-    };
-    if (sent)
-      for (auto& [to, q] : sent->queues_)
-        if (q.size() > 0) {
-          const AllToAllProxy::View view = sent->view_of(to);
-          pass(to, rp.gid(), q.data(), q.size(), view.data, view.bytes);
-        }
-    for (int from : rp.in_link())
-      if (rp.incoming(from) > 0) {
-        const QueueView<char> array = rp.dequeue_view<char>(from);
-        detail::for_each_record(array.data(), array.size(),
-                                [&](const detail::AllToAllRecord& head, const char* at) {
-                                  pass(head.target, head.source, at, std::size_t(head.bytes));
-                                });
-      }
-    if (r == rounds) {
-      sending.erase(rp.gid());
+      });
       return;
     }
-    for (std::size_t j = 0; j < out.size(); ++j)
-      rp.enqueue_view(rp.out_link()[j], out[j].data(), out[j].size());
+    // One array per member, sized first: [uint64 count][records], as a std::vector<char>.
+    const std::uint64_t below = step[std::size_t(r)];
+    std::vector<std::size_t> need(group.size(), sizeof(std::uint64_t));
+    for_each_record([&](int target, int, const char*, std::size_t n, const char*,
+                        std::size_t tail_n) {
+      need[detail::all_to_all_next(group, below, target)] +=
+          sizeof(detail::AllToAllRecord) + n + tail_n;
+    });
+    std::vector<MemoryBuffer> out(group.size());
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      if (need[j] == sizeof(std::uint64_t)) continue;  // nothing for this member
+      out[j].bytes().reserve(need[j] + ReduceProxy::kTrailerBytes);
+      out[j].write_value(std::uint64_t(need[j] - sizeof(std::uint64_t)));
+    }
+    for_each_record([&](int target, int source, const char* bytes, std::size_t n,
+                        const char* tail, std::size_t tail_n) {
+      detail::append_record(out[detail::all_to_all_next(group, below, target)], target, source,
+                            bytes, n, tail, tail_n);
+    });
+    // To this unit, or under a limit (queues may go to storage): the buffer itself, no copy;
+    // to another unit's block in memory: a view, sent from here without a copy.
+    std::vector<MemoryBuffer>& kept = viewed[rp.gid()];  // sent last round: done with
+    kept.clear();
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      if (out[j].size() == 0) continue;
+      if (limited || master.owner(group[j]) == me) {
+        rp.enqueue_buffer(group[j], std::move(out[j]));
+      } else {
+        kept.push_back(std::move(out[j]));
+        const MemoryBuffer& a = kept.back();
+        rp.enqueue_view(group[j], a.data() + sizeof(std::uint64_t),
+                        a.size() - sizeof(std::uint64_t));
+      }
+    }
   };
   // The first call sends and the last receives; the calls between only pass records on,
   // and out of core do not load the blocks.
   auto call = [&](Block& b, ReduceProxy& rp) {
     const int r = rp.round();
     AllToAllProxy sent(rp.gid(), nb, true), received(rp.gid(), nb, false);
+    sent.pool_ = received.pool_ = &pool;
     if (r == 0) f(b, sent);
     pass_on(rp, r == 0 ? &sent : nullptr, r == rounds ? &received : nullptr);
-    if (r == rounds) f(b, received);
+    sent.recycle_queues();
+    if (r == rounds) {
+      f(b, received);
+      received.recycle_queues();
+    }
   };
   auto route = [&](ReduceProxy& rp) { pass_on(rp, nullptr, nullptr); };
   reduce(master, partners, call, route, [rounds](int r) { return r == 0 || r == rounds; });

@@ -168,6 +168,10 @@ class ArrayBuffer {
 // A block's view of one call of a reduction: its links and queues.
 class ReduceProxy {
  public:
+  // Bytes reserved past a large queue for the message trailer, so the
+  // queue's buffer can become the message without growing.
+  static constexpr std::size_t kTrailerBytes = 1024;
+
   // The block's gid. Local.
   int gid() const { return gid_; }
   // The call: 0 .. partners.rounds(). Local.
@@ -226,6 +230,22 @@ class ReduceProxy {
     queue.view = reinterpret_cast<const char*>(data);
     queue.view_bytes = n * sizeof(T);
     queue.view_elements = n;
+  }
+  // The queue to block `to` (in out_link, else InvalidArgument) becomes the bytes of `queue`,
+  // as if they had been enqueued (read back with dequeue or dequeue_view of what they hold);
+  // the queue must be empty (InvalidArgument otherwise). For bytes built elsewhere: delivered
+  // on this unit and, under a memory-block limit, written to the store without a copy (a
+  // buffer with 1 KiB of spare capacity also becomes the message to another unit as it is).
+  // Local.
+  void enqueue_buffer(int to, MemoryBuffer&& queue) {
+    OutQueue& q = out_[out_index(to, "enqueue_buffer")];
+    if (q.is_view || q.bytes.size() > 0)
+      throw exception::InvalidArgument(
+          "dash::bp::ReduceProxy::enqueue_buffer: block " + std::to_string(gid_) + " in round " +
+          std::to_string(round_) + " already enqueued to block " + std::to_string(to) +
+          "; the queue must be empty");
+    q.bytes = std::move(queue);
+    q.bytes.rewind();
   }
   // Reads the next value of the queue from block `from`; InvalidArgument if
   // `from` is not in in_link or its queue has no such value left. Local.
@@ -322,9 +342,6 @@ class ReduceProxy {
   struct is_vector_of_trivial<std::vector<bool, A>> : std::false_type {};
 
   static constexpr std::size_t npos = ~std::size_t(0);
-  // Bytes reserved past a large queue for the message trailer, so the
-  // queue's buffer can become the message without growing.
-  static constexpr std::size_t kTrailerBytes = 1024;
 
   static std::size_t index_of(const std::vector<int>& link, int gid) {
     auto it = std::lower_bound(link.begin(), link.end(), gid);
