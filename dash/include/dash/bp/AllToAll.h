@@ -318,11 +318,10 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
             g(to, rp.gid(), q.data(), q.size(), view.data, view.bytes);
           }
       for (const QueueView<char>& a : arrays)
-        detail::for_each_record(a.data(), a.size(),
-                                [&](const detail::AllToAllRecord& head, const char* at) {
-                                  g(head.target, head.source, at, std::size_t(head.bytes),
-                                    nullptr, std::size_t(0));
-                                });
+        detail::for_each_record(
+            a.data(), a.size(), [&](const detail::AllToAllRecord& head, const char* at) {
+              g(head.target, head.source, at, std::size_t(head.bytes), nullptr, std::size_t(0));
+            });
     };
     if (r == rounds) {
       viewed.erase(rp.gid());
@@ -341,19 +340,19 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     // One array per member, sized first: [uint64 count][records], as a std::vector<char>.
     const std::uint64_t below = step[std::size_t(r)];
     std::vector<std::size_t> need(group.size(), sizeof(std::uint64_t));
-    for_each_record([&](int target, int, const char*, std::size_t n, const char*,
-                        std::size_t tail_n) {
-      need[detail::all_to_all_next(group, below, target)] +=
-          sizeof(detail::AllToAllRecord) + n + tail_n;
-    });
+    for_each_record(
+        [&](int target, int, const char*, std::size_t n, const char*, std::size_t tail_n) {
+          need[detail::all_to_all_next(group, below, target)] +=
+              sizeof(detail::AllToAllRecord) + n + tail_n;
+        });
     std::vector<MemoryBuffer> out(group.size());
     for (std::size_t j = 0; j < out.size(); ++j) {
       if (need[j] == sizeof(std::uint64_t)) continue;  // nothing for this member
       out[j].bytes().reserve(need[j] + ReduceProxy::kTrailerBytes);
       out[j].write_value(std::uint64_t(need[j] - sizeof(std::uint64_t)));
     }
-    for_each_record([&](int target, int source, const char* bytes, std::size_t n,
-                        const char* tail, std::size_t tail_n) {
+    for_each_record([&](int target, int source, const char* bytes, std::size_t n, const char* tail,
+                        std::size_t tail_n) {
       detail::append_record(out[detail::all_to_all_next(group, below, target)], target, source,
                             bytes, n, tail, tail_n);
     });
