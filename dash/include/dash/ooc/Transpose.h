@@ -28,8 +28,9 @@
 // Memory per unit: out of core about seven slabs (the slab of a being cut
 // and the next one prefetched, the strips sent and received, a slab of b
 // and its write, the files' recycled buffers; measured with ooc-fft2d
-// --n 4096 on 2 units, slabs of 1/24 of a local array: 7.2 slabs above the
-// program's baseline), in memory two round buffers of about 8 MiB. Afterwards a's contents are
+// --n 4096 on 2 units, slabs of 1/24 and 1/48 of a local array: 7.1-7.6
+// slabs above the program's baseline, bench/results/memory.md), in memory
+// two round buffers of about 8 MiB. Afterwards a's contents are
 // unspecified (collective: before() applied; producer and in memory: as given or changed by
 // before()).
 //
