@@ -37,13 +37,16 @@
 #include <vector>
 
 #include "mpi_test.h"
+#include "peak_memory.h"
 #include "scoped_env.h"
 
 namespace {
 
 using dash::bp::Bytes;
 using dash::ooc::LocalArrayFile;
+using dash_test::AnonymousResidentBytes;
 using dash_test::myid;
+using dash_test::PeakAnonymousResidentBytes;
 using Coords = std::array<long, 2>;
 
 Bytes Filled(std::size_t n, char seed) {
@@ -711,36 +714,6 @@ TEST(OocMatrix, InMemoryFractionSetsTheSlabs) {
 }
 
 #if defined(__linux__)
-// The calling process's anonymous resident memory in bytes (resident minus
-// file-backed and shared pages, /proc/self/statm: MPI's shared-memory
-// segments do not count). Local.
-long AnonymousResidentBytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  long size = 0, resident = 0, shared = 0;
-  const bool read = f != nullptr && std::fscanf(f, "%ld %ld %ld", &size, &resident, &shared) == 3;
-  if (f != nullptr) std::fclose(f);
-  return read ? (resident - shared) * sysconf(_SC_PAGESIZE) : -1;
-}
-
-// The highest AnonymousResidentBytes() while f() runs, sampled every 100
-// microseconds by a thread of its own. Local.
-template <class F>
-long PeakAnonymousResidentBytes(F&& f) {
-  std::atomic<bool> done{false};
-  std::atomic<long> peak{AnonymousResidentBytes()};
-  std::thread sampler([&] {
-    while (!done.load()) {
-      const long now = AnonymousResidentBytes();
-      peak = std::max(peak.load(), now);
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
-  });
-  f();
-  done = true;
-  sampler.join();
-  return std::max(peak.load(), AnonymousResidentBytes());
-}
-
 // A 5-point stencil in place, row by row (two rows of temporaries, as a
 // program short of memory would write it): each cell the sum of its four
 // neighbours modulo a prime.
