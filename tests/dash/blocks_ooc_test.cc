@@ -753,8 +753,8 @@ TEST(BlocksOoc, DelayedForeachCallsLoadEachBlockOnce) {
 // before, not its 24, and an all-to-all of 64-byte items less than its 24 plus 4 (in memory
 // it holds about three times its blocks); every byte arrives. Measured 2026-11-29 at 1-4
 // units: merge 7.5-9.2 blocks (bound 12); all-to-all 3.9-7.6 at 1, 2 and 4 units but 17-21
-// at 3 (bound 28). Issue 46 asks M + 2 = 3: not there yet, and the all-to-all at 3 units
-// is the next thing to look at.
+// at 3 (bound 28; ooc-reduce shows the same count of blocks at 12, 24 and 48 blocks per
+// unit: a constant, not a share). Issue 46 asks M + 2 = 3: not there yet.
 TEST(BlocksOutOfCore, PeakMemoryUnderALimit_AFewBlocksNotAll) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "a sanitizer's allocator keeps freed memory resident";
