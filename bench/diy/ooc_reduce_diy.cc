@@ -30,11 +30,15 @@
 #include <string>
 #include <vector>
 
-#include "../../examples/common/Mix.h"
+#include "../../examples/ooc-reduce/Work.h"
 
 namespace {
 
-using examples::mix64;
+using examples::ooc_reduce::add_bytes;
+using examples::ooc_reduce::alltoall_term;
+using examples::ooc_reduce::item_hash;
+using examples::ooc_reduce::part;
+using examples::ooc_reduce::seeded_bytes;
 
 enum class Op { merge, swap, alltoall };
 
@@ -130,22 +134,6 @@ struct Block {
   }
 };
 
-std::pair<std::uint64_t, std::uint64_t> part(std::uint64_t begin, std::uint64_t end, std::size_t j,
-                                             std::size_t m) {
-  const std::uint64_t n = end - begin;
-  return {begin + n * j / m, begin + n * (j + 1) / m};
-}
-
-void add_bytes(std::uint8_t* dst, const char* src, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) dst[i] = std::uint8_t(dst[i] + std::uint8_t(src[i]));
-}
-
-std::uint64_t item_hash(std::uint64_t index, const std::uint8_t* item, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull ^ mix64(index + 1);
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ item[i]) * 0x100000001b3ull;
-  return mix64(h);
-}
-
 // The unit's peak resident memory in MiB (getrusage).
 double peak_mib() {
   rusage ru{};
@@ -176,13 +164,7 @@ int main(int argc, char** argv) {
     auto* b = new Block;
     b->gid = gid;
     b->end = N;
-    b->bytes.resize(N * S);
-    for (std::size_t w = 0; w < b->bytes.size(); w += 8) {
-      const std::uint64_t r =
-          mix64(o.seed * 0x9e3779b97f4a7c15ull + std::uint64_t(gid) * (N * S) + w);
-      for (std::size_t i = 0; i < 8 && w + i < b->bytes.size(); ++i)
-        b->bytes[w + i] = std::uint8_t(r >> (8 * i));
-    }
+    b->bytes = seeded_bytes(o.seed, gid, N * S);
     if (o.op == Op::alltoall)
       for (std::size_t i = 0; i < N; ++i) b->ids.push_back(std::uint64_t(gid) * N + i);
     master.add(gid, b, new diy::Link);
@@ -190,7 +172,7 @@ int main(int argc, char** argv) {
   diy::RegularDecomposer<diy::DiscreteBounds> dec(1, diy::interval(0, nb - 1), nb);
   const std::uint64_t seed = o.seed;
   auto destination = [seed, nb](std::uint64_t id) {
-    return mix64(id * 0x9e3779b97f4a7c15ull ^ seed) % std::uint64_t(nb);
+    return examples::ooc_reduce::destination(id, seed, nb);
   };
 
   world.barrier();
@@ -203,7 +185,8 @@ int main(int argc, char** argv) {
                     const int from = rp.in_link().target(i).gid;
                     if (from == rp.gid()) continue;
                     const diy::MemoryBuffer& in = rp.incoming(from);
-                    add_bytes(b->bytes.data(), in.buffer.data(),
+                    add_bytes(b->bytes.data(),
+                              reinterpret_cast<const std::uint8_t*>(in.buffer.data()),
                               std::min(in.buffer.size(), b->bytes.size()));
                   }
                   for (int i = 0; i < rp.out_link().size(); ++i)
@@ -224,7 +207,8 @@ int main(int argc, char** argv) {
                       const int from = rp.in_link().target(i).gid;
                       if (from == rp.gid()) continue;
                       const diy::MemoryBuffer& in = rp.incoming(from);
-                      add_bytes(b->bytes.data() + b->begin * S, in.buffer.data(),
+                      add_bytes(b->bytes.data() + b->begin * S,
+                                reinterpret_cast<const std::uint8_t*>(in.buffer.data()),
                                 std::min<std::size_t>(in.buffer.size(), (b->end - b->begin) * S));
                     }
                   }
@@ -275,8 +259,7 @@ int main(int argc, char** argv) {
     if (o.op == Op::alltoall) {
       for (std::size_t i = 0; i < b->ids.size(); ++i) {
         if (destination(b->ids[i]) != std::uint64_t(b->gid)) misplaced = true;
-        local += mix64(item_hash(b->ids[i], b->bytes.data() + i * S, S) ^
-                       (std::uint64_t(b->gid) * 0xff51afd7ed558ccdull));
+        local += alltoall_term(b->ids[i], b->bytes.data() + i * S, S, b->gid);
       }
       return;
     }

@@ -34,10 +34,15 @@
 #include "../common/Errors.h"
 #include "../common/Mix.h"
 #include "../common/Report.h"
+#include "Work.h"
 
 namespace {
 
-using examples::mix64;
+using examples::ooc_reduce::add_bytes;
+using examples::ooc_reduce::alltoall_term;
+using examples::ooc_reduce::item_hash;
+using examples::ooc_reduce::part;
+using examples::ooc_reduce::seeded_bytes;
 
 const char* const kProgram = "ooc-reduce";
 
@@ -163,25 +168,6 @@ struct dash::bp::Serialization<Block> {
 
 namespace {
 
-// Part j of m of the items [begin, end).
-std::pair<std::uint64_t, std::uint64_t> part(std::uint64_t begin, std::uint64_t end, std::size_t j,
-                                             std::size_t m) {
-  const std::uint64_t n = end - begin;
-  return {begin + n * j / m, begin + n * (j + 1) / m};
-}
-
-// dst[i] += src[i] (mod 256).
-void add_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) dst[i] = std::uint8_t(dst[i] + src[i]);
-}
-
-// Hash of item `index` with its bytes; summed over items for the checksum.
-std::uint64_t item_hash(std::uint64_t index, const std::uint8_t* item, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull ^ mix64(index + 1);
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ item[i]) * 0x100000001b3ull;
-  return mix64(h);
-}
-
 int run(const Options& o) {
   const int me = int(dash::myid().id), units = int(dash::size());
   const int nb = o.blocks_per_unit * units;
@@ -193,13 +179,7 @@ int run(const Options& o) {
     auto b = std::make_unique<Block>();
     b->gid = gid;
     b->end = N;
-    b->bytes.resize(N * S);
-    for (std::size_t w = 0; w < b->bytes.size(); w += 8) {
-      const std::uint64_t r =
-          mix64(o.seed * 0x9e3779b97f4a7c15ull + std::uint64_t(gid) * (N * S) + w);
-      for (std::size_t i = 0; i < 8 && w + i < b->bytes.size(); ++i)
-        b->bytes[w + i] = std::uint8_t(r >> (8 * i));
-    }
+    b->bytes = seeded_bytes(o.seed, gid, N * S);
     if (o.op == Op::alltoall)
       for (std::size_t i = 0; i < N; ++i) b->ids.push_back(std::uint64_t(gid) * N + i);
     master.add(gid, std::move(b), {});
@@ -208,7 +188,7 @@ int run(const Options& o) {
   // alltoall: the block item `id` goes to.
   const std::uint64_t seed = o.seed;
   auto destination = [seed, nb](std::uint64_t id) {
-    return mix64(id * 0x9e3779b97f4a7c15ull ^ seed) % std::uint64_t(nb);
+    return examples::ooc_reduce::destination(id, seed, nb);
   };
 
   dash::barrier();
@@ -288,8 +268,7 @@ int run(const Options& o) {
                                               " ended at block " + std::to_string(b.gid) +
                                               ", not at its destination " +
                                               std::to_string(destination(b.ids[i])));
-        sum += mix64(item_hash(b.ids[i], b.bytes.data() + i * S, S) ^
-                     (std::uint64_t(b.gid) * 0xff51afd7ed558ccdull));
+        sum += alltoall_term(b.ids[i], b.bytes.data() + i * S, S, b.gid);
       }
       local += sum;
       return;
