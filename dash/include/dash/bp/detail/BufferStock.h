@@ -33,7 +33,7 @@ namespace detail {
 class BufferStock {
  public:
   static constexpr std::size_t kMinBytes = std::size_t(64) << 10;
-  static constexpr std::size_t kMaxBuffers = 16;
+  static constexpr std::size_t kMaxBuffers = 64;
   static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
   static constexpr std::size_t kShortBuffers = 2;
 
