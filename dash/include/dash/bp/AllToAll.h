@@ -67,8 +67,9 @@ namespace detail {
 
 // The memory of the block calls' queues in one all_to_all, handed from one call to the next
 // (a buffer that held a queue to one block holds the next call's queue to another): no fresh
-// pages per call. Holds at most the buffers of one call (reduce calls the blocks one at a
-// time). Local.
+// pages per call. Holds what the calls gave back and later calls did not take again: about
+// one sending call's and one receiving call's queues (reduce calls the blocks one at a time;
+// measured: 1.5-2.5 blocks' bytes under a limit, for 15 % less time). Local.
 class AllToAllQueuePool {
  public:
   // A kept buffer (empty, its capacity kept), or an empty one.
