@@ -472,12 +472,16 @@ TEST(BlocksOutOfCore, EvictedBlocks_FreeTheirQueueMemory) {
 
 // Under a memory-block limit short of memory, iexchange keeps at most about
 // twice the largest block (at least 4 MiB) in messages being sent: unit 0
-// sends 1 MiB from each of its 8 blocks to unit 1, which is busy
-// (300 ms) in its first call. Without a limit all 8 MiB are in flight.
+// sends 1 MiB from each of its 8 blocks to unit 1, which is busy in its
+// first call (300 ms under a limit; without one, until unit 0 says on a
+// communicator of the test's own that its 8th block runs, so that 7 MiB are
+// in flight whatever the scheduling of the units).
 TEST(BlocksOutOfCore, Iexchange_MessagesInFlightStayWithinTheWindow) {
   if (nunits() < 2) GTEST_SKIP() << "needs a second unit to send to";
   constexpr std::size_t kWords = std::size_t(1) << 17;  // 1 MiB per message
   const int per_unit = 8, nb = per_unit * nunits();
+  MPI_Comm signal;
+  MPI_Comm_dup(MPI_COMM_WORLD, &signal);
   for (auto [limit, threads] : {std::pair<std::size_t, int>{0, 1}, {1, 1}, {1, 2}}) {
     SCOPED_TRACE("limit " + std::to_string(limit) + ", " + std::to_string(threads) + " threads");
     auto master = MakeRing(nb, limit, Assignment::contiguous);
@@ -485,10 +489,30 @@ TEST(BlocksOutOfCore, Iexchange_MessagesInFlightStayWithinTheWindow) {
     std::atomic<std::uint64_t> received{0};
     std::atomic<bool> busy{myid() ==
                            1};  // unit 1's first call is long: it receives nothing meanwhile
+    std::atomic<int> first_calls{0};
+    auto wait_for_unit0 = [&] {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      for (int arrived = 0; !arrived && std::chrono::steady_clock::now() < give_up;) {
+        MPI_Iprobe(0, 7, signal, &arrived, MPI_STATUS_IGNORE);
+        if (!arrived) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      int word = 0;
+      MPI_Recv(&word, 1, MPI_INT, 0, 7, signal, MPI_STATUS_IGNORE);
+    };
     master->iexchange([&](Heavy& b, Proxy& p) {
-      if (b.calls++ == 0 && myid() == 0)
+      if (b.calls++ == 0 && myid() == 0) {
         p.enqueue(b.gid + per_unit, std::vector<std::uint64_t>(kWords, std::uint64_t(b.gid)));
-      if (busy.exchange(false)) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        if (limit == 0 && ++first_calls == per_unit) {
+          int word = 1;
+          MPI_Send(&word, 1, MPI_INT, 1, 7, signal);
+        }
+      }
+      if (busy.exchange(false)) {
+        if (limit == 0)
+          wait_for_unit0();
+        else
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      }
       for (int from : p.incoming_from()) {
         std::vector<std::uint64_t> v;
         p.dequeue(from, v);
@@ -507,6 +531,7 @@ TEST(BlocksOutOfCore, Iexchange_MessagesInFlightStayWithinTheWindow) {
       }
     }
   }
+  MPI_Comm_free(&signal);
 }
 
 // iexchange with 16 KiB messages: those for blocks not in memory wait in
