@@ -389,7 +389,7 @@ void BM_jacobi_ooc(benchmark::State& state) {
   m.generate(start);
   m.file()->flush();
   auto master = dash::bp::of(m, halo, 1);
-  dash::bp::exchange_halos(master);  // the producer strategy's first sweep needs current halos
+  dash::bp::post_halos(master);  // the halos the producer strategy's first sweep takes
   dash::Matrix<double, 2> in_core(size, dist, *alone);
   auto in_core_master = dash::bp::of(in_core, halo);
   in_core_master.foreach ([&](Block& b, dash::bp::Proxy&) {

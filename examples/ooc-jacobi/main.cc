@@ -202,7 +202,7 @@ int run(const Options& o) {
                             : o.strategy == Strategy::demand ? dash::ooc::Ghosts::demand
                                                              : dash::ooc::Ghosts::collective;
       if (strategy == dash::ooc::Ghosts::producer && o.iterations > 0)
-        dash::bp::exchange_halos(master);  // the halos the first producer sweep needs
+        dash::bp::post_halos(master);  // the halos the first producer sweep takes
       for (int k = 0; k < o.iterations; ++k)
         dash::ooc::sweep(master, strategy, [](Block& b, dash::bp::Proxy&) { jacobi(b); });
       r.slabs_in_memory = master.resident_blocks();

@@ -632,7 +632,7 @@ TEST_P(OocSweep, SameAsInCore) {
     if (c.mem_slabs > 0) {
       EXPECT_LE(master.resident_blocks(), c.mem_slabs);
     }
-    if (strategy == dash::ooc::Ghosts::producer) dash::bp::exchange_halos(master);
+    if (strategy == dash::ooc::Ghosts::producer) dash::bp::post_halos(master);
     for (int k = 0; k < sweeps; ++k)
       dash::ooc::sweep(
           master, strategy,
@@ -755,8 +755,7 @@ TEST(OocMatrix, PeakMemoryFollowsTheFraction) {
                                     dash::Team::All(), dash::ooc::InMemory{fraction});
                         m.generate(Start);
                         auto master = dash::bp::of(m, {1, false, {false, false}});
-                        if (strategy == dash::ooc::Ghosts::producer)
-                          dash::bp::exchange_halos(master);
+                        if (strategy == dash::ooc::Ghosts::producer) dash::bp::post_halos(master);
                         for (int sweep = 0; sweep < 2; ++sweep)
                           dash::ooc::sweep(master, strategy, RowStencil);
                         master.write_back();
@@ -764,6 +763,59 @@ TEST(OocMatrix, PeakMemoryFollowsTheFraction) {
                       before;
     EXPECT_LE(peak, allowed) << "peak " << peak << " bytes above the start, " << local_bytes
                              << " bytes of local array, fraction " << fraction;
+    dash::barrier();
+  }
+}
+
+// After sweeps, a slab out of memory holds no halo memory for the pieces
+// its neighbours fill, nor (collective, demand: every queue taken) queue
+// memory; the result is the in-core one. 8 KiB halo pieces, 12 slabs per
+// unit, one in memory.
+TEST(OocMatrix, SweptSlabsOutOfMemory_HoldNoHaloMemory) {
+  const long rows = 96 * long(dash::size()), cols = 1024;
+  const dash::DistributionSpec<2> by_rows(dash::BLOCKED, dash::NONE);
+  InCoreMatrix ref(dash::SizeSpec<2>(rows, cols), by_rows);
+  {
+    auto master = dash::bp::of(ref, {1, false, {false, false}});
+    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j)
+          b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
+    });
+    dash::barrier();
+    for (int sweep = 0; sweep < 2; ++sweep)
+      dash::ooc::sweep(master, dash::ooc::Ghosts::collective, RowStencil);
+  }
+  dash::barrier();
+  for (auto strategy :
+       {dash::ooc::Ghosts::collective, dash::ooc::Ghosts::producer, dash::ooc::Ghosts::demand}) {
+    SCOPED_TRACE(int(strategy));
+    OocMatrix m(dash::SizeSpec<2>(rows, cols), by_rows, dash::Team::All(), 12);
+    m.generate(Start);
+    {
+      auto master = dash::bp::of(m, {1, false, {false, false}}, 1);
+      ASSERT_EQ(master.size(), 12u);
+      if (strategy == dash::ooc::Ghosts::producer) dash::bp::post_halos(master);
+      for (int sweep = 0; sweep < 2; ++sweep) dash::ooc::sweep(master, strategy, RowStencil);
+      std::size_t out_of_memory = 0;
+      master.foreach_shell([&](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy& p) {
+        if (b.payload_resident()) return;
+        ++out_of_memory;
+        std::size_t kept = 0;  // the pieces no neighbour fills keep their values
+        for (int k = 0; k < b.kDirections; ++k)
+          if (b.neighbor(k) < 0) kept += std::size_t(b.halo_piece_size(k)) * sizeof(long);
+        EXPECT_LE(b.halo_memory(), kept) << "slab " << b.gid();
+        if (strategy != dash::ooc::Ghosts::producer) {
+          EXPECT_EQ(p.queue_memory(), 0u) << "slab " << b.gid();
+        }
+      });
+      EXPECT_GE(out_of_memory, 11u);
+      master.write_back();
+    }
+    dash::barrier();
+    m.for_each([&](const Coords& g, long v) {
+      ASSERT_EQ(v, long(ref(g[0], g[1]))) << g[0] << "," << g[1];
+    });
     dash::barrier();
   }
 }

@@ -35,13 +35,16 @@
 //
 // | call            | cost                                                    |
 // |-----------------|---------------------------------------------------------|
-// | of              | local: O(local blocks * 3^N); allocates the halos       |
+// | of              | local: O(local blocks * 3^N); allocates the halos (of   |
+// |                 | out-of-core slabs: at their first use)                  |
 // | b(i...)         | local, O(N), no bounds check                            |
 // | exchange_halos  | collective over the matrix's team: one Master exchange, |
 // |                 | the halo cells moved once, copied into send buffers     |
 // |                 | (out-of-core slabs out of memory whose neighbours need  |
 // |                 | only their end rows: those rows read from the file, not |
 // |                 | the slab)                                               |
+// | post_halos      | the same without receive_halos: the halos wait in the   |
+// |                 | queues (out of memory with their slabs)                 |
 #ifndef DASH__BP__CONTAINER_BLOCKS_H_
 #define DASH__BP__CONTAINER_BLOCKS_H_
 
@@ -119,25 +122,36 @@ class ContainerBlock {
         strides_(strides),
         halo_spec_(halo),
         neighbors_(neighbors) {
-    for (int k = 0; k < kDirections; ++k)
-      if (k != kSelf) halo_[k].assign(std::size_t(piece_size(k)), T{});
+    allocate_halo();
   }
   // A block that owns its elements (row-major, contiguous) as a payload
   // that starts out of memory: the slabs of an out-of-core matrix (built by
   // of(dash::ooc::Matrix&)). The payload comes and goes through
   // adopt_payload / release_payload (a Master under a memory-block limit
-  // does that); the halos stay in memory.
+  // does that). Its halo takes memory from the first access or fill on
+  // (until then it reads 0) and keeps its values while the payload is out
+  // of memory, unless spend_halo() said they are no longer needed: then the
+  // memory of the pieces neighbours fill goes with the payload (they read 0
+  // again until filled; the other pieces keep their values).
   ContainerBlock(int gid, const coords_type& block_coords, const Box<N>& box,
                  const HaloSpec<N>& halo, const std::array<int, kDirections>& neighbors)
-      : ContainerBlock(gid, block_coords, box, nullptr, row_major_strides(box), halo, neighbors) {
+      : gid_(gid),
+        block_coords_(block_coords),
+        box_(box),
+        data_(nullptr),
+        strides_(row_major_strides(box)),
+        halo_spec_(halo),
+        neighbors_(neighbors),
+        owned_(true),
+        halo_state_(HaloState::absent) {
     static_assert(std::is_trivially_copyable_v<T>,
                   "dash::bp::ContainerBlock: an out-of-core block's elements move as bytes");
-    owned_ = true;
   }
   ContainerBlock(const ContainerBlock& o) { *this = o; }
   ContainerBlock& operator=(const ContainerBlock& o) {
     gid_ = o.gid_, block_coords_ = o.block_coords_, box_ = o.box_, strides_ = o.strides_;
     halo_spec_ = o.halo_spec_, neighbors_ = o.neighbors_, halo_ = o.halo_;
+    halo_state_ = o.halo_state_;
     owned_ = o.owned_, payload_ = o.payload_;
     data_ = owned_ ? (o.data_ ? reinterpret_cast<T*>(payload_.data()) : nullptr) : o.data_;
     return *this;
@@ -156,6 +170,11 @@ class ContainerBlock {
   Bytes release_payload() {
     if (!owned_) return Bytes();
     data_ = nullptr;
+    if (halo_state_ != HaloState::filled) {  // the neighbours' pieces hold nothing to keep
+      for (int k = 0; k < kDirections; ++k)
+        if (neighbors_[k] >= 0) std::vector<T>().swap(halo_[k]);
+      halo_state_ = HaloState::absent;
+    }
     return std::move(payload_);
   }
   void adopt_payload(Bytes bytes) {
@@ -275,17 +294,36 @@ class ContainerBlock {
   // outgoing_slab gives them). Throws InvalidArgument on a size mismatch.
   // Local.
   void fill_halo(int k, const std::vector<T>& values) {
-    if (k == kSelf || k < 0 || k >= kDirections || values.size() != halo_[k].size())
+    const bool bad = k == kSelf || k < 0 || k >= kDirections;
+    if (bad || values.size() != std::size_t(piece_size(k)))
       throw exception::InvalidArgument(
           "dash::bp::ContainerBlock::fill_halo: block " + std::to_string(gid_) + ", direction " +
           std::to_string(k) + ": " + std::to_string(values.size()) + " values for a piece of " +
-          std::to_string(k == kSelf || k < 0 || k >= kDirections ? 0 : halo_[k].size()));
+          std::to_string(bad ? 0 : piece_size(k)));
+    use_halo();
     std::copy(values.begin(), values.end(), halo_[k].begin());
   }
   // The halo piece in direction k (row-major, the layout fill_halo takes)
   // and its number of cells; null and 0 for kSelf. Local.
-  T* halo_piece(int k) { return k == kSelf ? nullptr : halo_[k].data(); }
+  T* halo_piece(int k) {
+    if (k == kSelf) return nullptr;
+    use_halo();
+    return halo_[k].data();
+  }
   long halo_piece_size(int k) const { return k == kSelf ? 0 : piece_size(k); }
+  // Says the values in the halo pieces that neighbours fill are no longer
+  // needed (e.g. a sweep's call used them): a block that owns its elements
+  // then frees those pieces' memory with its payload when it leaves memory;
+  // they read 0 from then on until filled. Nothing for other blocks. Local.
+  void spend_halo() {
+    if (owned_ && halo_state_ == HaloState::filled) halo_state_ = HaloState::spent;
+  }
+  // The bytes the halo holds in memory now. Local.
+  std::size_t halo_memory() const {
+    std::size_t n = 0;
+    for (const auto& piece : halo_) n += piece.capacity() * sizeof(T);
+    return n;
+  }
 
  private:
   static coords_type row_major_strides(const Box<N>& box) {
@@ -315,6 +353,17 @@ class ContainerBlock {
     for (dim_t d = 0; d < N; ++d) n *= s[d] == 0 ? extent(d) : long(halo_spec_.width);
     return n;
   }
+  void allocate_halo() {
+    for (int k = 0; k < kDirections; ++k)
+      if (k != kSelf && halo_[k].size() != std::size_t(piece_size(k)))
+        halo_[k].assign(std::size_t(piece_size(k)), T{});
+  }
+  // The halo is about to be read or written: its memory (zeros if it had
+  // none), and its values are to be kept.
+  void use_halo() {
+    if (halo_state_ == HaloState::absent) allocate_halo();
+    halo_state_ = HaloState::filled;
+  }
   T& native(const coords_type& i) const {
     long at = 0;
     for (dim_t d = 0; d < N; ++d) at += i[d] * strides_[d];
@@ -337,7 +386,9 @@ class ContainerBlock {
       native_at += i[d] * strides_[d];
       piece_at = piece_at * piece_extent + in_piece;
     }
-    return k == kSelf ? data_[native_at] : halo_[k][std::size_t(piece_at)];
+    if (k == kSelf) return data_[native_at];
+    if (halo_state_ == HaloState::absent) use_halo();
+    return halo_[k][std::size_t(piece_at)];
   }
 
   int gid_;
@@ -349,6 +400,11 @@ class ContainerBlock {
   std::array<int, kDirections> neighbors_;
   std::array<std::vector<T>, kDirections> halo_;  // row-major pieces; kSelf empty
   bool owned_ = false;                            // the elements are payload_ (an out-of-core slab)
+  // The halo's memory: absent (none; reads 0), filled (values to keep),
+  // spent (values no longer needed). Blocks that do not own their elements
+  // keep theirs: filled.
+  enum class HaloState : unsigned char { absent, filled, spent };
+  HaloState halo_state_ = HaloState::filled;
   Bytes payload_;
 };
 
@@ -617,20 +673,20 @@ void receive_halos(ContainerBlock<T, N>& b, Proxy& p) {
   }
 }
 
-// Fills every block's halo from its neighbours (see the top of this file):
-// each block sends its neighbours their slabs (send_halos, in a
-// foreach_read), one Master::exchange moves them, each block
-// takes them into its halo (receive_halos, without loading out-of-core
-// payloads). Reads only the calling unit's local memory: complete writes of
-// other units (barrier) first. Outgoing queues must be empty on entry;
-// incoming queues of an earlier exchange are dropped. Collective over the
-// master's team.
+// The first half of exchange_halos: each block sends its neighbours their
+// slabs (send_halos, in a foreach_read; out-of-core slabs out of memory
+// whose neighbours read only their end rows send those rows, read from the
+// file) and one Master::exchange moves them. The halos then wait in the
+// blocks' incoming queues (in the spill directory for slabs out of memory
+// when memory is short) until receive_halos takes them, in any call on the
+// block before the next exchange. Reads only the calling unit's local
+// memory: complete writes of other units (barrier) first. Outgoing queues
+// must be empty on entry; incoming queues of an earlier exchange are
+// dropped. Collective over the master's team.
 template <class T, dim_t N>
-void exchange_halos(Master<ContainerBlock<T, N>>& master) {
+void post_halos(Master<ContainerBlock<T, N>>& master) {
   using Block = ContainerBlock<T, N>;
   if (master.reads_payload_parts()) {
-    // Out-of-core slabs not in memory whose neighbours need only their end
-    // rows send those rows, read from the file; the others load as usual.
     boost::container::flat_set<int> sent;
     master.foreach_shell_parts([&sent](const Block& b, Proxy& p, auto& read) {
       if (b.payload_resident() || !detail::halos_from_end_rows(b)) return;
@@ -643,6 +699,25 @@ void exchange_halos(Master<ContainerBlock<T, N>>& master) {
     master.foreach_read([](const Block& b, Proxy& p) { send_halos(b, p); });
   }
   master.exchange();
+}
+
+// Whether block b's queues hold halo pieces not yet taken (post_halos, or
+// a producer sweep, sent them). Local.
+template <class T, dim_t N>
+bool halos_waiting(const ContainerBlock<T, N>& b, const Proxy& p) {
+  for (int k = 0; k < ContainerBlock<T, N>::kDirections; ++k)
+    if (b.neighbor(k) >= 0 && p.incoming(b.neighbor(k)) > 0) return true;
+  return false;
+}
+
+// Fills every block's halo from its neighbours (see the top of this file):
+// post_halos, then each block takes them into its halo (receive_halos,
+// without loading out-of-core payloads; those slabs' halos are then in
+// memory until spent). Collective over the master's team.
+template <class T, dim_t N>
+void exchange_halos(Master<ContainerBlock<T, N>>& master) {
+  using Block = ContainerBlock<T, N>;
+  post_halos(master);
   master.foreach_shell([](Block& b, Proxy& p) { receive_halos(b, p); });
 }
 

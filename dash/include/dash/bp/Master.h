@@ -96,6 +96,11 @@ namespace bp {
 namespace detail {
 template <class Block, class Partners>
 class ReduceRun;
+// The skip of foreach(f) and foreach_read(f): no block is skipped, so the
+// queues that went to storage need not come back before the calls.
+struct SkipNone {
+  bool operator()(const Proxy&) const { return false; }
+};
 }  // namespace detail
 
 template <class Block>
@@ -256,7 +261,7 @@ class Master {
   // threads > 1). Local.
   template <class F>
   void foreach (F&& f) {
-    foreach (std::forward<F>(f), [](const Proxy&) { return false; })
+    foreach (std::forward<F>(f), detail::SkipNone{})
       ;
   }
 
@@ -290,8 +295,14 @@ class Master {
       std::vector<std::size_t>& order = order_;
       order.clear();
       for (std::size_t i = 0; i < entries_.size(); ++i) {
-        restore_queues(i);  // skip sees the whole queues
-        if (!skip(static_cast<const Proxy&>(*entries_[i]->proxy))) order.push_back(i);
+        // skip sees the whole queues; without a skip they come back only
+        // when their block runs (run_resident), one block's at a time.
+        if constexpr (std::is_same_v<std::decay_t<Skip>, detail::SkipNone>) {
+          order.push_back(i);
+        } else {
+          restore_queues(i);
+          if (!skip(static_cast<const Proxy&>(*entries_[i]->proxy))) order.push_back(i);
+        }
       }
       run_resident(
           order, [&](std::size_t i, Block& b) { f(b, *entries_[i]->proxy); }, writes_,
@@ -336,7 +347,7 @@ class Master {
   // when evicted. Local; failures as in foreach.
   template <class F>
   void foreach_read(F&& f) {
-    foreach_read(std::forward<F>(f), [](const Proxy&) { return false; });
+    foreach_read(std::forward<F>(f), detail::SkipNone{});
   }
   // The same, skipping the blocks for which skip(proxy) is true (as
   // foreach(f, skip)). Local.
@@ -1532,6 +1543,10 @@ class Master {
       for (std::size_t i = 0; i < entries_.size(); ++i) {
         restore_queues(i);
         body(i);
+        // A block out of memory keeps no emptied queue memory: with a
+        // limit, one block's queues at a time.
+        if (residency_.limited() && !residency_.resident(i))
+          entries_[i]->proxy->free_empty_queues();
       }
     } catch (...) {
       held_ = std::current_exception();

@@ -3,21 +3,25 @@
 // ("ghost") exchange done by a chosen strategy, as the seed compares them
 // for out-of-core local arrays:
 //
-//   collective  exchange_halos first: every slab sends its boundary,
-//               read from the file (only the 64 KiB pieces holding the end
-//               rows, where the neighbours need no more: no neighbour along
-//               another dimension; else the whole slab, only read, not
-//               written back), the halos filled without loading any slab;
-//               then f on every block (one read and one write per slab).
-//               Halos need not be current on entry.
-//   producer    f on every block, and while the block is in memory it sends
-//               its new boundary to its neighbours (send_halos); one
-//               exchange; the halos filled without loading any slab
-//               (receive_halos; queues to evicted slabs of at least
-//               DASH_OOC_QUEUE_INLINE bytes wait in the spill directory).
+//   collective  post_halos first: every slab sends its boundary, read from
+//               the file (only the 64 KiB pieces holding the end rows, where
+//               the neighbours need no more: no neighbour along another
+//               dimension; else the whole slab, only read, not written
+//               back); then on every block receive_halos and f (one read
+//               and one write per slab). Halos need not be current on entry.
+//   producer    on every block: receive_halos if its halos wait in its
+//               queues, f, and while the block is in memory it sends its
+//               new boundary to its neighbours (send_halos); one exchange.
 //               One read and one write per slab; the halos must be current
-//               on entry (exchange_halos before the first sweep, or a
-//               producer sweep before) and are current afterwards.
+//               or waiting on entry (post_halos before the first sweep, or a
+//               producer sweep before); afterwards they wait in the queues
+//               (receive_halos takes them).
+//
+// In every strategy the halo pieces neighbours fill are spent after f
+// (ContainerBlock::spend_halo): an out-of-core slab's halo leaves memory
+// with it, and the halos sent to slabs out of memory wait in their queues
+// (queues of at least DASH_OOC_QUEUE_INLINE bytes in the spill directory
+// when memory is short): no slab's halo is in memory while the slab is not.
 //   demand      one iexchange: a block, when it first runs, asks each
 //               neighbour for its ghosts; a block answers a request from
 //               memory (its boundary before its own update, kept for that)
@@ -63,7 +67,8 @@ void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f
   struct State {
     bool asked = false, updated = false;
     int awaited = 0;                       // replies still to come
-    std::array<std::vector<T>, K> before;  // the boundary before the update
+    std::array<std::vector<T>, K> before;  // the boundary before the update, until asked for
+    std::array<bool, K> answered{};        // the neighbour in direction k had its reply
   };
   std::unordered_map<int, State> states;  // filled before the calls: read-only map
   for (std::size_t i = 0; i < master.size(); ++i) states[master.gid(i)];
@@ -77,9 +82,12 @@ void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f
         p.dequeue(n, kind);
         p.dequeue(n, k);
         if (kind == kRequest) {
+          const int toward = K - 1 - k;  // this block's direction to the asker
           p.enqueue(n, kReply);
           p.enqueue(n, k);
-          p.enqueue(n, s.updated ? s.before[K - 1 - k] : b.outgoing_slab(K - 1 - k));
+          p.enqueue(n, s.updated ? s.before[toward] : b.outgoing_slab(toward));
+          s.answered[toward] = true;
+          std::vector<T>().swap(s.before[toward]);  // asked once per sweep
         } else {
           std::vector<T> piece;
           p.dequeue(n, piece);
@@ -103,8 +111,10 @@ void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f
     }
     if (!s.updated && s.awaited == 0) {
       for (int k = 0; k < K; ++k)
-        if (b.neighbor(k) >= 0 && b.neighbor(k) != b.gid()) s.before[k] = b.outgoing_slab(k);
+        if (b.neighbor(k) >= 0 && b.neighbor(k) != b.gid() && !s.answered[k])
+          s.before[k] = b.outgoing_slab(k);
       f(b, p);
+      b.spend_halo();
       s.updated = true;
     } else {
       p.block_unchanged();  // answered or asked only: no write-back for this call
@@ -123,16 +133,21 @@ void sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, Ghosts stra
   using Block = dash::bp::ContainerBlock<T, N>;
   switch (strategy) {
     case Ghosts::collective:
-      dash::bp::exchange_halos(master);
-      master.foreach (std::forward<F>(f));
+      dash::bp::post_halos(master);
+      master.foreach ([&f](Block& b, dash::bp::Proxy& p) {
+        dash::bp::receive_halos(b, p);
+        f(b, p);
+        b.spend_halo();
+      });
       return;
     case Ghosts::producer:
       master.foreach ([&f](Block& b, dash::bp::Proxy& p) {
+        if (dash::bp::halos_waiting(b, p)) dash::bp::receive_halos(b, p);
         f(b, p);
+        b.spend_halo();
         dash::bp::send_halos(b, p);
       });
       master.exchange();
-      master.foreach_shell([](Block& b, dash::bp::Proxy& p) { dash::bp::receive_halos(b, p); });
       return;
     case Ghosts::demand:
       detail::demand_sweep(master, f);
