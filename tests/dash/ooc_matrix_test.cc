@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
@@ -659,6 +660,47 @@ INSTANTIATE_TEST_SUITE_P(Strategies, OocSweep,
                                            SweepCase{"demand", 3, 1, 1, false, false},
                                            SweepCase{"demand", 4, 2, 2, true, true},
                                            SweepCase{"demand", 2, 0, 1, true, false}));
+
+// Strategies one after another (the halos a producer sweep leaves waiting
+// are dropped by a demand or collective sweep that follows; a producer
+// sweep after those needs post_halos): the in-core result.
+TEST(OocMatrix, StrategiesOneAfterAnother_SameAsInCore) {
+  using dash::ooc::Ghosts;
+  const dash::SizeSpec<2> size(40, 12);
+  const dash::bp::HaloSpec<2> halo{1, false, {false, false}};
+  auto stencil = [](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) { Stencil(b, false); };
+  const Ghosts order[] = {Ghosts::producer, Ghosts::demand,   Ghosts::collective,
+                          Ghosts::producer, Ghosts::producer, Ghosts::collective,
+                          Ghosts::demand,   Ghosts::demand,   Ghosts::producer};
+  InCoreMatrix ref(size, kBlocked);
+  {
+    auto master = dash::bp::of(ref, halo);
+    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+      for (long i = 0; i < b.extent(0); ++i)
+        for (long j = 0; j < b.extent(1); ++j)
+          b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
+    });
+    dash::barrier();
+    for (std::size_t k = 0; k < std::size(order); ++k)
+      dash::ooc::sweep(master, Ghosts::collective, stencil);
+  }
+  dash::barrier();
+  OocMatrix m(size, kBlocked, dash::Team::All(), 4);
+  m.generate(Start);
+  {
+    auto master = dash::bp::of(m, halo, 1);
+    Ghosts last = Ghosts::collective;
+    for (Ghosts g : order) {
+      if (g == Ghosts::producer && last != Ghosts::producer) dash::bp::post_halos(master);
+      dash::ooc::sweep(master, g, stencil);
+      last = g;
+    }
+  }
+  dash::barrier();
+  m.for_each(
+      [&](const Coords& g, long v) { ASSERT_EQ(v, long(ref(g[0], g[1]))) << g[0] << "," << g[1]; });
+  dash::barrier();
+}
 
 // Demand with one slab in memory writes each slab exactly once (after its
 // update): slabs loaded only to answer a neighbour's request, or before

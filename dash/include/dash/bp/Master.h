@@ -394,6 +394,16 @@ class Master {
     each_shell([&f, this](std::size_t i) { f(residency_.shell(i), *entries_[i]->proxy); });
   }
 
+  // Empties every incoming queue of the calling unit's blocks, those in
+  // storage too: what an earlier exchange delivered and no call took (e.g.
+  // halos waiting for a sweep, before a strategy that does not take them).
+  // Local.
+  void drop_incoming() {
+    run_delayed();
+    drop_spilled_queues();
+    for (auto& e : entries_) e->proxy->clear_incoming();
+  }
+
   // Throws, on every unit, a failure held on any unit (from foreach, or one
   // after an exchange's last collective: its own exception where it
   // happened, dash::exception::RemoteFailure on the others); returns if

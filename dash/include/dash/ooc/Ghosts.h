@@ -72,6 +72,7 @@ void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f
   };
   std::unordered_map<int, State> states;  // filled before the calls: read-only map
   for (std::size_t i = 0; i < master.size(); ++i) states[master.gid(i)];
+  master.drop_incoming();  // halos a producer sweep or post_halos left: asked for again
   master.iexchange([&](Block& b, dash::bp::Proxy& p) {
     State& s = states.at(b.gid());
     // Requests carry the asker's direction k to this block; replies carry
