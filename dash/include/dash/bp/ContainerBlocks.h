@@ -128,11 +128,12 @@ class ContainerBlock {
   // that starts out of memory: the slabs of an out-of-core matrix (built by
   // of(dash::ooc::Matrix&)). The payload comes and goes through
   // adopt_payload / release_payload (a Master under a memory-block limit
-  // does that). Its halo takes memory from the first access or fill on
-  // (until then it reads 0) and keeps its values while the payload is out
-  // of memory, unless spend_halo() said they are no longer needed: then the
-  // memory of the pieces neighbours fill goes with the payload (they read 0
-  // again until filled; the other pieces keep their values).
+  // does that). Its halo has memory while the payload is in memory or once
+  // filled (fill_halo, halo_piece; while it has none, its cells read 0 and
+  // writes to them go nowhere), and keeps filled values while the payload is
+  // out of memory, unless spend_halo() said they are no longer needed: then
+  // the pieces neighbours fill leave memory with the payload (they read 0
+  // until filled again; the other pieces keep their values).
   ContainerBlock(int gid, const coords_type& block_coords, const Box<N>& box,
                  const HaloSpec<N>& halo, const std::array<int, kDirections>& neighbors)
       : gid_(gid),
@@ -185,6 +186,10 @@ class ContainerBlock {
                                        (owned_ ? "" : " (the block does not own its elements)"));
     payload_ = std::move(bytes);
     data_ = reinterpret_cast<T*>(payload_.data());
+    if (halo_state_ == HaloState::absent) {  // in memory, the halo has its memory
+      allocate_halo();
+      halo_state_ = HaloState::zero;
+    }
   }
 
   // Row-major index in the pattern's block grid.
@@ -364,6 +369,13 @@ class ContainerBlock {
     if (halo_state_ == HaloState::absent) allocate_halo();
     halo_state_ = HaloState::filled;
   }
+  // What cell() gives for a halo without memory: a 0 that writes do not
+  // reach (they go nowhere). No call and no store in cell(): the element
+  // access stays as cheap to inline and vectorise as a plain load.
+  static T& absent_cell() {
+    static T cell{};
+    return cell;
+  }
   T& native(const coords_type& i) const {
     long at = 0;
     for (dim_t d = 0; d < N; ++d) at += i[d] * strides_[d];
@@ -387,7 +399,8 @@ class ContainerBlock {
       piece_at = piece_at * piece_extent + in_piece;
     }
     if (k == kSelf) return data_[native_at];
-    if (halo_state_ == HaloState::absent) use_halo();
+    // No halo memory (a slab out of memory whose halo went with it): 0.
+    if (__builtin_expect(halo_state_ == HaloState::absent, 0)) return absent_cell();
     return halo_[k][std::size_t(piece_at)];
   }
 
@@ -400,10 +413,12 @@ class ContainerBlock {
   std::array<int, kDirections> neighbors_;
   std::array<std::vector<T>, kDirections> halo_;  // row-major pieces; kSelf empty
   bool owned_ = false;                            // the elements are payload_ (an out-of-core slab)
-  // The halo's memory: absent (none; reads 0), filled (values to keep),
-  // spent (values no longer needed). Blocks that do not own their elements
-  // keep theirs: filled.
-  enum class HaloState : unsigned char { absent, filled, spent };
+  // The halo's memory: absent (none; reads 0), zero (allocated with the
+  // payload, nothing filled since), filled (values to keep), spent (values
+  // no longer needed). Blocks that do not own their elements keep theirs:
+  // filled. Pieces of an absent, zero or spent halo that neighbours fill
+  // leave memory with the payload.
+  enum class HaloState : unsigned char { absent, zero, filled, spent };
   HaloState halo_state_ = HaloState::filled;
   Bytes payload_;
 };
