@@ -8,8 +8,9 @@ resident memory (getrusage's ru_maxrss, as the examples print it):
 
   baseline     each program on a tiny problem (ooc-jacobi --grid 64,64, ooc-fft2d --n 64,
                ooc-reduce --items 1 --blocks-per-unit 1): MPI, the libraries, the program
-  ooc-jacobi   --grid 4096,4096 --iterations 2: incore, and collective / producer / demand at
-               --mem-fraction 1/4, 1/8, 1/16 (of the unit's local array)
+  ooc-jacobi   --grid N,N --iterations 2 for N = 4096 and 8192 (--quick: 4096): incore, and
+               collective / producer / demand at --mem-fraction 1/4, 1/8, 1/16 (of the unit's
+               local array)
   ooc-fft2d    --n 4096: incore, and producer / collective at 1/4, 1/8, 1/16 (of the unit's
                two local arrays, a and b)
   ooc-reduce   --items 16384 --item-bytes 64 (1 MiB blocks), merge / swap / alltoall, 16 and 64
@@ -97,14 +98,17 @@ def main():
                 f"({above:.1f} above baseline, share {share_mib:.1f} MiB)")
             return r
 
+        for n in [4096] if a.quick else [4096, 8192]:
+            data = n * n * 8 / units / MIB  # one local array of doubles
+            jac = ["--grid", f"{n},{n}", "--iterations", "2"]
+            ref = add("ooc-jacobi", f"{n}^2 incore", data, "data",
+                      jac + ["--strategy", "incore"])["checksum"]
+            for s in ("collective", "producer", "demand"):
+                for f in fractions:
+                    add("ooc-jacobi", f"{n}^2 {s} {f}", data * float(Fraction(f)),
+                        f"{f} of data", jac + ["--strategy", s, "--mem-fraction", f], ref,
+                        goal=1.1)
         n = 4096
-        data = n * n * 8 / units / MIB  # one local array of doubles
-        jac = ["--grid", f"{n},{n}", "--iterations", "2"]
-        ref = add("ooc-jacobi", "incore", data, "data", jac + ["--strategy", "incore"])["checksum"]
-        for s in ("collective", "producer", "demand"):
-            for f in fractions:
-                add("ooc-jacobi", f"{s} {f}", data * float(Fraction(f)), f"{f} of data",
-                    jac + ["--strategy", s, "--mem-fraction", f], ref, goal=1.1)
         data = 2 * n * n * 16 / units / MIB  # a and b, complex doubles
         ref = add("ooc-fft2d", "incore", data, "data",
                   ["--n", str(n), "--strategy", "incore"])["checksum"]
