@@ -602,6 +602,15 @@ struct SweepCase {
   bool corners, periodic;
 };
 
+// Start values into every block of an in-core matrix's master. Local.
+void FillStart(dash::bp::Master<dash::bp::ContainerBlock<long, 2>>& master) {
+  master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
+    for (long i = 0; i < b.extent(0); ++i)
+      for (long j = 0; j < b.extent(1); ++j)
+        b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
+  });
+}
+
 class OocSweep : public ::testing::TestWithParam<SweepCase> {};
 
 TEST_P(OocSweep, SameAsInCore) {
@@ -613,11 +622,7 @@ TEST_P(OocSweep, SameAsInCore) {
   InCoreMatrix ref(size, kBlocked);
   {
     auto master = dash::bp::of(ref, halo);
-    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
-      for (long i = 0; i < b.extent(0); ++i)
-        for (long j = 0; j < b.extent(1); ++j)
-          b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
-    });
+    FillStart(master);
     for (int k = 0; k < sweeps; ++k)
       dash::ooc::sweep(
           master, dash::ooc::Ghosts::collective,
@@ -675,11 +680,7 @@ TEST(OocMatrix, StrategiesOneAfterAnother_SameAsInCore) {
   InCoreMatrix ref(size, kBlocked);
   {
     auto master = dash::bp::of(ref, halo);
-    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
-      for (long i = 0; i < b.extent(0); ++i)
-        for (long j = 0; j < b.extent(1); ++j)
-          b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
-    });
+    FillStart(master);
     dash::barrier();
     for (std::size_t k = 0; k < std::size(order); ++k)
       dash::ooc::sweep(master, Ghosts::collective, stencil);
@@ -819,11 +820,7 @@ TEST(OocMatrix, SweptSlabsOutOfMemory_HoldNoHaloMemory) {
   InCoreMatrix ref(dash::SizeSpec<2>(rows, cols), by_rows);
   {
     auto master = dash::bp::of(ref, {1, false, {false, false}});
-    master.foreach ([](dash::bp::ContainerBlock<long, 2>& b, dash::bp::Proxy&) {
-      for (long i = 0; i < b.extent(0); ++i)
-        for (long j = 0; j < b.extent(1); ++j)
-          b(i, j) = Start({b.box().min[0] + i, b.box().min[1] + j});
-    });
+    FillStart(master);
     dash::barrier();
     for (int sweep = 0; sweep < 2; ++sweep)
       dash::ooc::sweep(master, dash::ooc::Ghosts::collective, RowStencil);
