@@ -16,12 +16,6 @@
 //               or waiting on entry (post_halos before the first sweep, or a
 //               producer sweep before); afterwards they wait in the queues
 //               (receive_halos takes them).
-//
-// In every strategy the halo pieces neighbours fill are spent after f
-// (ContainerBlock::spend_halo): an out-of-core slab's halo leaves memory
-// with it, and the halos sent to slabs out of memory wait in their queues
-// (queues of at least DASH_OOC_QUEUE_INLINE bytes in the spill directory
-// when memory is short): no slab's halo is in memory while the slab is not.
 //   demand      one iexchange: a block, when it first runs, asks each
 //               neighbour for its ghosts; a block answers a request from
 //               memory (its boundary before its own update, kept for that)
@@ -32,6 +26,12 @@
 //               each slab at least once, more when requests reach evicted
 //               slabs; writes each slab once (a call that only answered or
 //               asked says block_unchanged()).
+//
+// In every strategy the halo pieces neighbours fill are spent after f
+// (ContainerBlock::spend_halo): an out-of-core slab's halo leaves memory
+// with it, and the halos sent to slabs out of memory wait in their queues
+// (queues of at least DASH_OOC_QUEUE_INLINE bytes in the spill directory
+// when memory is short): no slab's halo is in memory while the slab is not.
 //
 // Bytes moved per strategy: Master::spill_counters() before and after.
 //

@@ -22,8 +22,10 @@
 // per slab: the block's elements are its payload, in the file until a call
 // runs the block; at most mem_slabs payloads (default 1) stay in memory,
 // the next one is prefetched while the current one computes and one is
-// written back behind it (InMemory sizes the slabs for those three); halos
-// and links stay in memory; a slab only read is not written back. While
+// written back behind it (InMemory sizes the slabs for those three); links
+// stay in memory, halos until spent (ContainerBlock::spend_halo: sweeps do,
+// then a slab's halo leaves memory with it); a slab only read is not
+// written back. While
 // that master lives it owns the slabs: the matrix's own calls below see
 // what it wrote once it is destroyed (it writes the changed slabs back
 // then) or after its write_back() (which throws a failed write on every
