@@ -386,9 +386,9 @@ class Master {
 
   // Calls f(block, proxy) on every block of the calling unit without
   // loading the payload of blocks that have one (has_payload_v: e.g. the
-  // slabs of an out-of-core matrix keep halos and links in memory, their
-  // elements in a file); f must not touch the payload then. Other blocks
-  // run as in foreach. Failures as in foreach. Local.
+  // slabs of an out-of-core matrix keep links, and halos not spent, in
+  // memory, their elements in a file); f must not touch the payload then.
+  // Other blocks run as in foreach. Failures as in foreach. Local.
   template <class F>
   void foreach_shell(F&& f) {
     each_shell([&f, this](std::size_t i) { f(residency_.shell(i), *entries_[i]->proxy); });

@@ -21,8 +21,9 @@
 // copyable or a Serialization specialisation) to be evicted. A block type
 // with a payload (has_payload_v: its bulk data as Bytes, e.g. the slabs of
 // an out-of-core matrix) is evicted differently: the block object (its
-// shell: halos, links, metadata) stays in memory and only the payload goes
-// to the store. A block that was only read since it was loaded (foreach_read,
+// shell: links, metadata, and whatever release_payload leaves, e.g. a
+// slab's halo unless spent) stays in memory and only the payload goes to
+// the store. A block that was only read since it was loaded (foreach_read,
 // whose callback takes the block by const reference) is dropped, not
 // written, while the store still holds the bytes it was loaded from (a
 // container's file always does; the spill files keep them through
