@@ -844,6 +844,10 @@ TEST(OocMatrix, SweptSlabsOutOfMemory_HoldNoHaloMemory) {
         for (int k = 0; k < b.kDirections; ++k)
           if (b.neighbor(k) < 0) kept += std::size_t(b.halo_piece_size(k)) * sizeof(long);
         EXPECT_LE(b.halo_memory(), kept) << "slab " << b.gid();
+        if (b.neighbor(1) >= 0) {  // the piece above: without memory, 0 whatever is written
+          b(-1, 0) = 7;
+          EXPECT_EQ(b(-1, 0), 0) << "slab " << b.gid();
+        }
         if (strategy != dash::ooc::Ghosts::producer) {
           EXPECT_EQ(p.queue_memory(), 0u) << "slab " << b.gid();
         }

@@ -129,11 +129,12 @@ class ContainerBlock {
   // of(dash::ooc::Matrix&)). The payload comes and goes through
   // adopt_payload / release_payload (a Master under a memory-block limit
   // does that). Its halo has memory while the payload is in memory or once
-  // filled (fill_halo, halo_piece; while it has none, its cells read 0 and
-  // writes to them go nowhere), and keeps filled values while the payload is
-  // out of memory, unless spend_halo() said they are no longer needed: then
-  // the pieces neighbours fill leave memory with the payload (they read 0
-  // until filled again; the other pieces keep their values).
+  // filled (fill_halo, halo_piece), and keeps filled values while the
+  // payload is out of memory, unless spend_halo() said they are no longer
+  // needed: then the pieces neighbours fill leave memory with the payload
+  // (0 until filled again; the other pieces keep their values). While the
+  // halo has no memory, b(i...) reads 0 from its cells and writes to them
+  // reach no halo; halo_piece() gives the memory and the kept pieces.
   ContainerBlock(int gid, const coords_type& block_coords, const Box<N>& box,
                  const HaloSpec<N>& halo, const std::array<int, kDirections>& neighbors)
       : gid_(gid),
@@ -188,7 +189,7 @@ class ContainerBlock {
     data_ = reinterpret_cast<T*>(payload_.data());
     if (halo_state_ == HaloState::absent) {  // in memory, the halo has its memory
       allocate_halo();
-      halo_state_ = HaloState::zero;
+      halo_state_ = HaloState::unneeded;
     }
   }
 
@@ -321,7 +322,7 @@ class ContainerBlock {
   // then frees those pieces' memory with its payload when it leaves memory;
   // they read 0 from then on until filled. Nothing for other blocks. Local.
   void spend_halo() {
-    if (owned_ && halo_state_ == HaloState::filled) halo_state_ = HaloState::spent;
+    if (owned_ && halo_state_ == HaloState::filled) halo_state_ = HaloState::unneeded;
   }
   // The bytes the halo holds in memory now. Local.
   std::size_t halo_memory() const {
@@ -369,11 +370,12 @@ class ContainerBlock {
     if (halo_state_ == HaloState::absent) allocate_halo();
     halo_state_ = HaloState::filled;
   }
-  // What cell() gives for a halo without memory: a 0 that writes do not
-  // reach (they go nowhere). No call and no store in cell(): the element
-  // access stays as cheap to inline and vectorise as a plain load.
+  // What cell() gives for a halo without memory: a 0 (set on every access)
+  // that writes reach no halo. No call in cell(): the element access stays
+  // cheap to inline and vectorise.
   static T& absent_cell() {
-    static T cell{};
+    thread_local T cell{};
+    cell = T{};
     return cell;
   }
   T& native(const coords_type& i) const {
@@ -413,12 +415,12 @@ class ContainerBlock {
   std::array<int, kDirections> neighbors_;
   std::array<std::vector<T>, kDirections> halo_;  // row-major pieces; kSelf empty
   bool owned_ = false;                            // the elements are payload_ (an out-of-core slab)
-  // The halo's memory: absent (none; reads 0), zero (allocated with the
-  // payload, nothing filled since), filled (values to keep), spent (values
-  // no longer needed). Blocks that do not own their elements keep theirs:
-  // filled. Pieces of an absent, zero or spent halo that neighbours fill
-  // leave memory with the payload.
-  enum class HaloState : unsigned char { absent, zero, filled, spent };
+  // The halo's memory: absent (none; reads 0), unneeded (allocated, its
+  // values not to be kept: zeros from adopt_payload, or spent), filled
+  // (values to keep). Blocks that do not own their elements keep theirs:
+  // filled. The pieces neighbours fill of a halo not filled leave memory
+  // with the payload.
+  enum class HaloState : unsigned char { absent, unneeded, filled };
   HaloState halo_state_ = HaloState::filled;
   Bytes payload_;
 };

@@ -400,8 +400,7 @@ class Master {
   // Local.
   void drop_incoming() {
     run_delayed();
-    drop_spilled_queues();
-    for (auto& e : entries_) e->proxy->clear_incoming();
+    clear_incoming_queues();
   }
 
   // Throws, on every unit, a failure held on any unit (from foreach, or one
@@ -965,12 +964,14 @@ class Master {
   // Empties every queue of every block (after a failure: nothing of the
   // failed round reaches a later one). Local.
   void drop_queues() {
-    drop_spilled_queues();
+    clear_incoming_queues();
     if (!spilled_.outgoing().empty()) spilled_.drop_outgoing(residency_.extra_store());
-    for (auto& e : entries_) {
-      e->proxy->clear_incoming();
-      e->proxy->clear_outgoing();
-    }
+    for (auto& e : entries_) e->proxy->clear_outgoing();
+  }
+  // Empties every incoming queue, those in storage too. Local.
+  void clear_incoming_queues() {
+    drop_spilled_queues();
+    for (auto& e : entries_) e->proxy->clear_incoming();
   }
 
   // The failure foreach holds (null if none), handed over to a collective
