@@ -313,6 +313,7 @@ class RecordingStore : public dash::bp::SpillStore {
         throw dash::exception::RuntimeError("RecordingStore: no room for queue " +
                                             std::to_string(key));
       ++queue_puts;
+      queue_keys.push_back(key);
     }
     if (is_part(key)) {
       if (refuse_parts)
@@ -352,6 +353,7 @@ class RecordingStore : public dash::bp::SpillStore {
   std::map<std::uint64_t, dash::bp::Bytes> held;
   std::vector<std::size_t> buffer_asks;  // the sizes buffer() was asked for
   int queue_puts = 0, queue_takes = 0, part_puts = 0;
+  std::vector<std::uint64_t> queue_keys;  // of every queue put
   bool refuse_queues = false, refuse_parts = false;
 };
 
@@ -658,6 +660,58 @@ TEST(BlocksOutOfCore, ReduceQueues_GoThroughTheStoreWhenMemoryIsShort) {
     } else {
       EXPECT_EQ(store->queue_puts, 0) << "every block fits: queues stay in memory";
     }
+    EXPECT_EQ(store->queue_takes, store->queue_puts) << "each stored queue read once";
+    EXPECT_EQ(store->queues_held(), 0) << "nothing left behind";
+  }
+}
+
+// A reduction that moves each ring payload (32 KiB) to the next block in its first round and
+// then runs `rounds` - 1 empty ones.
+struct RingThenEmptyRounds {
+  int nb, rounds_;
+  int rounds() const { return rounds_; }
+  int nblocks() const { return nb; }
+  bool active(int, int) const { return true; }
+  void incoming(int round, int gid, std::vector<int>& in) const {
+    in.clear();
+    if (round == 1) in.push_back((gid + nb - 1) % nb);
+  }
+  void outgoing(int round, int gid, std::vector<int>& out) const {
+    out.clear();
+    if (round == 0) out.push_back((gid + 1) % nb);
+  }
+};
+
+// Out of core, a queue to another unit is sent right after its block's call, not stored by its
+// sender (the store sees only queues between blocks of one unit and those received for blocks
+// out of memory); with 2048 rounds or more (tags of their own per round run out) it goes
+// through the sender's store as before. The same payloads arrive either way.
+TEST(BlocksOutOfCore, ReduceQueues_ToOtherUnitsSentAtOnce_StoredBeyond2048Rounds) {
+  const int nb = 4 * nunits();
+  for (int rounds : {2, 2049}) {
+    SCOPED_TRACE(std::to_string(rounds) + " rounds");
+    auto store = std::make_shared<RecordingStore>();
+    auto master = MakeRing(nb, 1, Assignment::contiguous, store);
+    const RingThenEmptyRounds partners{nb, rounds};
+    int checked = 0;
+    dash::bp::reduce(*master, partners, [&](Heavy& b, ReduceProxy& rp) {
+      if (rp.round() == 0) rp.enqueue(rp.out_link()[0], b.data);
+      if (rp.round() != 1) return;
+      std::vector<std::uint64_t> got;
+      rp.dequeue(rp.in_link()[0], got);
+      ASSERT_EQ(got.size(), kWords);
+      for (std::size_t i = 0; i < kWords; ++i) ASSERT_EQ(got[i], Word(rp.in_link()[0], i)) << i;
+      ++checked;
+    });
+    EXPECT_EQ(checked, 4);
+    // Queues this unit's blocks sent to another unit's, as the store saw them.
+    int sent_through_store = 0;
+    for (std::uint64_t key : store->queue_keys) {
+      const int from = int((key >> 31) & 0x7fffffff), to = int(key & 0x7fffffff);
+      sent_through_store += master->owner(from) == myid() && master->owner(to) != myid();
+    }
+    EXPECT_EQ(sent_through_store, rounds < 2048 || nunits() == 1 ? 0 : 1);
+    EXPECT_GT(store->queue_puts, 0) << "queues between this unit's blocks are stored";
     EXPECT_EQ(store->queue_takes, store->queue_puts) << "each stored queue read once";
     EXPECT_EQ(store->queues_held(), 0) << "nothing left behind";
   }

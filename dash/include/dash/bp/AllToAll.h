@@ -26,15 +26,19 @@
 // r (mixed radix of the group sizes, lowest first) is the target's, so
 // after the last round every record is at its target. Out of core (a
 // memory-block limit), the record arrays become the reduction's queues and
-// go to storage as they do (Reduce.h); the blocks are loaded for the two
-// calls of f only, those still in memory from the pass before first.
+// go to storage as they do (Reduce.h: those to another unit are sent right
+// after the call instead); the blocks are loaded for the two calls of f
+// only, those still in memory from the pass before first, and the groups
+// are of at least min(nblocks, 64) blocks, so up to 64 blocks the records
+// take one round.
 // Failures as in reduce: thrown on every unit.
 //
 // | call              | cost                                                     |
 // |-------------------|----------------------------------------------------------|
-// | all_to_all        | collective over master.team(); log_k(nblocks) rounds of  |
-// |                   | reduce, each record copied once per round (one array per |
-// |                   | group member, sent without a further copy)               |
+// | all_to_all        | collective over master.team(); one int allreduce, then   |
+// |                   | log_k(nblocks) rounds of reduce (out of core k >= 64),   |
+// |                   | each record copied once per round (one array per group   |
+// |                   | member, sent without a further copy)                     |
 // | enqueue / dequeue | local; one copy of the value's bytes                     |
 // | enqueue_view,     | local; no copy (the array is copied once into the first  |
 // | dequeue_view      | round's record; read in place)                           |
@@ -48,6 +52,7 @@
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/Serialization.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -265,6 +270,10 @@ void for_each_record(const char* at, std::size_t n, F&& f) {
   }
 }
 
+// all_to_all's group size out of core, at least: one round up to this many blocks, and a
+// unit's partners in a round stay within this many blocks' units.
+inline constexpr int kAllToAllOutOfCoreGroup = 64;
+
 // The index in `group` (a round's out_link, in increasing gid) of the member a record
 // for `target` goes to: the one whose digit of the round is the target's
 // (`step`: the product of the group sizes of the rounds before). Local.
@@ -276,8 +285,11 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
 
 // Calls f(block, AllToAllProxy&) on every block of the master twice, first
 // sending, then receiving what every block sent to it, moving the queues
-// in k-ary swap rounds (k >= 2, else InvalidArgument on every unit).
-// Collective over master.team(); every unit must call it.
+// in k-ary swap rounds (k >= 2, else InvalidArgument on every unit); under a
+// memory-block limit on any unit in groups of at least min(nblocks, 64)
+// (every round moves every record through storage: one round up to 64 blocks).
+// Collective over master.team(); every unit must call it (one int allreduce,
+// then the rounds).
 //
 // Each round a block sends every member of its group that has records one
 // byte array of them, sized before it is filled and read in place: to a
@@ -289,6 +301,15 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
 template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
+  detail::checked_group_limit(k, "dash::bp::all_to_all");
+  // Out of core (a memory-block limit on any unit), every round takes every record through
+  // storage once: fewer, larger groups (about 2 x less time in ooc-reduce at 32 blocks, one
+  // in memory, with one round against k = 2's five).
+  int mine = master.limit() > 0 ? 1 : 0, any_limited = 0;
+  dash::check_dart(
+      dart_allreduce(&mine, &any_limited, 1, DART_TYPE_INT, DART_OP_MAX, master.message_team()),
+      "dart_allreduce");
+  if (any_limited) k = std::max(k, std::min(nb, detail::kAllToAllOutOfCoreGroup));
   RegularDecomposer<1> dec({{0}, {nb}}, nb);
   RegularSwapPartners<1> partners(dec, k);
   const int rounds = partners.rounds();

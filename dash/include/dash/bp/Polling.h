@@ -32,15 +32,19 @@ class SendsInFlight {
   std::size_t size() const { return flight_.size(); }
   bool empty() const { return flight_.empty(); }
   // Starts sending `bytes` (may be empty) to unit `dest` of `team` with
-  // `tag` and keeps them. One-sided start (dart_isend); throws on a DART
-  // error.
-  void send(Bytes bytes, int dest, int tag, dart_team_t team) {
+  // `tag` and keeps them; `synchronous`: the send completes only once the
+  // receiver matched it (dart_issend), so what is in flight is bounded at
+  // both ends. One-sided start (dart_isend); throws on a DART error.
+  void send(Bytes bytes, int dest, int tag, dart_team_t team, bool synchronous = false) {
     static const char nothing = 0;  // a valid address for an empty message
     InFlight out{DART_HANDLE_NULL, std::move(bytes)};
     const char* data = out.bytes.size() > 0 ? out.bytes.data() : &nothing;
     const dart_ret_t ret =
-        dart_isend(data, out.bytes.size(), tag, DART_TEAM_UNIT_ID(dest), team, &out.handle);
-    if (ret != DART_OK) dash::internal::throw_dart_error(ret, "dart_isend");
+        synchronous
+            ? dart_issend(data, out.bytes.size(), tag, DART_TEAM_UNIT_ID(dest), team, &out.handle)
+            : dart_isend(data, out.bytes.size(), tag, DART_TEAM_UNIT_ID(dest), team, &out.handle);
+    if (ret != DART_OK)
+      dash::internal::throw_dart_error(ret, synchronous ? "dart_issend" : "dart_isend");
     flight_.push_back(std::move(out));
   }
   // Hands the buffers whose sends completed to recycle(Bytes&&); returns

@@ -45,10 +45,13 @@
 // on, so no unit waits for one that waits for it.
 //
 // Out of core: when a unit's blocks exceed its memory-block limit, each
-// outgoing queue of at least DASH_OOC_QUEUE_INLINE bytes goes to the
-// master's store after its block's call (enqueue_view arrays are copied in
-// first) and travels as a message of its own after the packed one, loaded
-// from the store two at a time (the next one prefetched); a received queue
+// outgoing queue of at least DASH_OOC_QUEUE_INLINE bytes (enqueue_view
+// arrays are copied in first) to another unit is sent right after its
+// block's call, as a message of its own that the receiver takes between its
+// own calls (a call first waits until the queues of the calls before it
+// were taken but for its own size: about two calls' queues in flight);
+// a queue to a block of the same unit goes to the master's store after the
+// call. Each such queue so crosses the storage once. A received queue
 // of that size for a block not in memory goes to the store until the
 // block's call (prefetched with the block). A call's incoming queues are
 // freed when it returns. So a round holds the queues of about one block at
@@ -240,10 +243,10 @@ class ReduceProxy {
   void enqueue_buffer(int to, MemoryBuffer&& queue) {
     OutQueue& q = out_[out_index(to, "enqueue_buffer")];
     if (q.is_view || q.bytes.size() > 0)
-      throw exception::InvalidArgument(
-          "dash::bp::ReduceProxy::enqueue_buffer: block " + std::to_string(gid_) + " in round " +
-          std::to_string(round_) + " already enqueued to block " + std::to_string(to) +
-          "; the queue must be empty");
+      throw exception::InvalidArgument("dash::bp::ReduceProxy::enqueue_buffer: block " +
+                                       std::to_string(gid_) + " in round " +
+                                       std::to_string(round_) + " already enqueued to block " +
+                                       std::to_string(to) + "; the queue must be empty");
     q.bytes = std::move(queue);
     q.bytes.rewind();
   }
@@ -312,12 +315,14 @@ class ReduceProxy {
 
   // An outgoing queue: serialised bytes, or one array of the caller's; or,
   // under a memory-block limit, bytes moved to the master's store after the
-  // call (spilled: `spilled_bytes` under the queue's store key).
+  // call (spilled: `spilled_bytes` under the queue's store key) or already
+  // sent to their unit (early).
   struct OutQueue {
     MemoryBuffer bytes;
     bool is_view = false;
     const char* view = nullptr;
     std::size_t view_bytes = 0, view_elements = 0;
+    bool early = false;
     bool spilled = false;
     std::size_t spilled_bytes = 0;
     std::uint64_t key = 0;
@@ -484,6 +489,7 @@ class ReduceRun {
     }
     const int rounds = partners_.rounds();
     for (int r = 0;; ++r) {
+      if (r < rounds) prepare_next(r);
       if (uses_block(r))
         call(r, f);
       else
@@ -515,8 +521,21 @@ class ReduceRun {
     std::int64_t from, to, offset, nbytes, elements;
   };
   static constexpr std::int64_t kArray = -1, kSpilled = -2;
+  // `early`: the queues sent early to the receiving unit this round (not in the table).
   struct Footer {
-    std::int64_t round, nqueues, error_kind, error_bytes;
+    std::int64_t round, nqueues, error_kind, error_bytes, early;
+  };
+  // Out of core, an outgoing queue to another unit goes straight there after its block's call
+  // (an early queue) instead of to storage and back: its bytes then an EarlyTrailer, a
+  // synchronous send with a tag of its round, kEarlyTag + round (a unit may be rounds ahead
+  // of one it has no queues with; with kEarlyTags rounds or more, queues are spilled instead);
+  // a call first waits until the early queues of the calls before are matched but for its own
+  // size (send_early). The receiver takes them between its block calls and in the exchange
+  // (for a block not in memory: to storage), so each crosses the storage once.
+  static constexpr int kEarlyTag = 30006;
+  static constexpr int kEarlyTags = 2048;  // tags up to 32053 (MPI promises 32767)
+  struct EarlyTrailer {
+    std::int64_t round, from, to;
   };
   // One block of the calling unit (every gid it owns, added or not).
   struct Slot {
@@ -548,7 +567,7 @@ class ReduceRun {
     bool packed = false;
     std::vector<Entry> follow;
     std::size_t next = 0;
-    bool done() const { return packed && next == follow.size(); }
+    std::int64_t early = 0;  // early queues its packed message announced
   };
   // Spilled queues loaded and in flight at once, per unit.
   static constexpr std::size_t kWindow = 2;
@@ -678,6 +697,7 @@ class ReduceRun {
       } catch (...) {
         failed_call(round, slot);
       }
+      receive_early(round);
     }
   }
 
@@ -694,6 +714,7 @@ class ReduceRun {
       } catch (...) {
         failed_call(round, slot);
       }
+      receive_early(round);
     }
   }
 
@@ -720,7 +741,86 @@ class ReduceRun {
     for (InQueue& q : slot.proxy.in_) q = InQueue();
     slot.proxy.scratch_.clear();
     if (master_.residency_.limited()) slot.proxy.copy_views();
-    if (memory_short()) spill_outgoing(round, slot);
+    if (memory_short()) {
+      if (round < partners_.rounds() && partners_.rounds() < kEarlyTags) send_early(round, slot);
+      spill_outgoing(round, slot);
+    }
+  }
+
+  // When memory is short: the block's outgoing queues of at least DASH_OOC_QUEUE_INLINE bytes
+  // to other units go there now (synchronous sends), once at most as many bytes as they hold
+  // are still in flight: the early queues of the calls before must have been matched but for
+  // that much (taking this unit's own early queues meanwhile, so two units waiting for each
+  // other both go on). So about two calls' queues are in flight at most. Local (starts sends;
+  // may wait for other units' next poll).
+  void send_early(int round, Slot& slot) {
+    if (failed()) return;
+    ReduceProxy& p = slot.proxy;
+    auto eligible = [&](std::size_t j) {
+      const OutQueue& q = p.out_[j];
+      const std::size_t n = q.bytes.size();
+      return !q.is_view && n > 0 && n >= master_.queue_inline_bytes_ &&
+             master_.owner(p.out_link_[j]) != me_;
+    };
+    std::size_t bytes = 0;
+    for (std::size_t j = 0; j < p.out_.size(); ++j)
+      if (eligible(j)) bytes += p.out_[j].bytes.size();
+    if (bytes == 0) return;
+    auto retire = [&] {
+      return early_flight_.retire([&](Bytes&& b) { early_bytes_ -= b.size(); });
+    };
+    retire();
+    if (early_bytes_ > bytes) {
+      IdleWait idle("dash::bp::reduce", team_);
+      for (;;) {
+        bool progress = retire();
+        if (early_bytes_ <= bytes) break;
+        progress |= receive_early(round);
+        idle.after_poll(progress);
+      }
+    }
+    for (std::size_t j = 0; j < p.out_.size(); ++j) {
+      if (!eligible(j)) continue;
+      OutQueue& q = p.out_[j];
+      const int to = p.out_link_[j];
+      const int dest = master_.owner(to);
+      const EarlyTrailer trailer{round, slot.gid, to};
+      q.bytes.write(&trailer, sizeof trailer);
+      early_bytes_ += q.bytes.size();
+      early_flight_.send(std::move(q.bytes.bytes()), dest, kEarlyTag + round, team_, true);
+      q.bytes = MemoryBuffer();
+      q.early = true;
+      ++early_sent_[dest];
+    }
+  }
+
+  // Receives the early queues of `round` that are there (from any unit) and delivers them.
+  // Returns whether there were any. Local.
+  bool receive_early(int round) {
+    bool any = false;
+    for (;;) {
+      std::int32_t found = 0;
+      dart_message_t message;
+      dart_team_unit_t from;
+      std::size_t nbytes = 0;
+      dash::check_dart(dart_improbe(kEarlyTag + round, DART_UNDEFINED_TEAM_UNIT_ID, team_, &found,
+                                    &message, &from, &nbytes),
+                       "dart_improbe");
+      if (!found) return any;
+      any = true;
+      InQueue in;
+      in.bytes.bytes().resize(nbytes);
+      dash::check_dart(dart_mrecv(in.bytes.bytes().data(), nbytes, &message), "dart_mrecv");
+      ++early_received_[int(from.id)];
+      EarlyTrailer t{-1, -1, -1};
+      if (nbytes >= sizeof t) std::memcpy(&t, in.bytes.data() + nbytes - sizeof t, sizeof t);
+      if (t.round != round || t.from < 0 || t.to < 0) {
+        fail_own(kRuntimeError, "a malformed early queue from unit " + std::to_string(from.id));
+        continue;
+      }
+      in.bytes.bytes().resize(nbytes - sizeof t);
+      deliver(round, int(t.from), int(t.to), std::move(in));
+    }
   }
 
   // Under a memory-block limit: the block's spilled incoming queues come
@@ -763,6 +863,21 @@ class ReduceRun {
     q.spilled = true;
   }
 
+  // Before call `round` (< rounds): where the queues of the call go, the in_links of call
+  // round + 1, so that early queues can be delivered while the calls go on. Local.
+  void prepare_next(int round) {
+    for (Slot& slot : slots_) {
+      slot.next_active = partners_.active(round + 1, slot.gid);
+      partners_.incoming(round + 1, slot.gid, slot.next_in);
+      if (!slot.next_active) slot.next_in.clear();
+      slot.next_queues.clear();
+      slot.next_queues.resize(slot.next_in.size());
+      slot.arrived.assign(slot.next_in.size(), 0);
+    }
+    early_sent_.clear();
+    early_received_.clear();
+  }
+
   // Moves the queues of call `round` to the in-queues of call round + 1:
   //   links of the next call (in_link: where queues must come from)
   //   local queues: moved (arrays copied, spilled ones stay in the store);
@@ -777,14 +892,6 @@ class ReduceRun {
   //   check that every expected queue arrived
   //   the next call's links and queues become the proxies'
   void exchange(int round) {
-    for (Slot& slot : slots_) {
-      slot.next_active = partners_.active(round + 1, slot.gid);
-      partners_.incoming(round + 1, slot.gid, slot.next_in);
-      if (!slot.next_active) slot.next_in.clear();
-      slot.next_queues.clear();
-      slot.next_queues.resize(slot.next_in.size());
-      slot.arrived.assign(slot.next_in.size(), 0);
-    }
     std::map<int, std::vector<Piece>> pieces;  // by destination unit
     for (Slot& slot : slots_) {
       if (!slot.active) continue;
@@ -794,6 +901,7 @@ class ReduceRun {
         const int dest = master_.owner(to);  // checked in set_up
         OutQueue queue = std::move(p.out_[j]);
         p.out_[j].spilled = false;  // the key went with the queue
+        if (queue.early) continue;  // on its way (the packed message counts it)
         if (failed()) {
           erase_spilled(queue);
           queue = OutQueue();
@@ -804,6 +912,7 @@ class ReduceRun {
           pieces[dest].push_back(Piece{slot.gid, to, std::move(queue)});
       }
     }
+    for (const auto& [dest, n] : early_sent_) pieces[dest];  // a packed message counts them
     std::vector<MemoryBuffer> packed;
     std::vector<Follow> follows;  // in destination order, then table order
     std::vector<dart_handle_t> sends;
@@ -851,9 +960,16 @@ class ReduceRun {
     IdleWait idle("dash::bp::reduce", team_);
     for (;;) {
       bool progress = send_spilled(round, spilled, next_spilled, flight);
+      progress |= early_flight_.retire([&](Bytes&& b) { early_bytes_ -= b.size(); });
+      progress |= receive_early(round);
       bool receiving = false;
       for (Source& source : sources) {
-        if (source.done()) continue;
+        if (source.packed && source.next == source.follow.size()) {
+          auto got = early_received_.find(source.unit);
+          if (source.early == (got == early_received_.end() ? 0 : got->second)) continue;
+          receiving = true;  // early queues still to come
+          continue;
+        }
         receiving = true;
         std::int32_t found = 0;
         dart_message_t message;
@@ -869,12 +985,13 @@ class ReduceRun {
           received.bytes().resize(nbytes);
           dash::check_dart(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
           source.packed = true;
-          unpack(round, source.unit, std::move(received), source.follow);
+          unpack(round, source.unit, std::move(received), source.follow, source.early);
         } else {
           receive_follow(round, source, message, nbytes);
         }
       }
-      if (!receiving && next_spilled == spilled.size() && flight.empty()) break;
+      if (!receiving && next_spilled == spilled.size() && flight.empty() && early_flight_.empty())
+        break;
       idle.after_poll(progress);
     }
     dash::check_dart(dart_waitall(sends.data(), sends.size()), "dart_waitall");
@@ -1038,7 +1155,8 @@ class ReduceRun {
   // `follows` in table order.
   MemoryBuffer pack(int round, int dest, std::vector<Piece>& pieces, std::vector<Follow>& follows) {
     MemoryBuffer message;
-    Footer footer{round, 0, error_kind_, 0};
+    auto early = early_sent_.find(dest);
+    Footer footer{round, 0, error_kind_, 0, early == early_sent_.end() ? 0 : early->second};
     if (failed()) {
       for (Piece& p : pieces) erase_spilled(p.queue);
       message.write(error_text_.data(), error_text_.size());
@@ -1100,7 +1218,8 @@ class ReduceRun {
   // Hands the byte queues of a packed message from unit `source` to their
   // blocks; the entries of the messages that follow it (arrays, spilled
   // queues) go to `follow`, in table order.
-  void unpack(int round, int source, MemoryBuffer&& message, std::vector<Entry>& follow) {
+  void unpack(int round, int source, MemoryBuffer&& message, std::vector<Entry>& follow,
+              std::int64_t& early) {
     const std::size_t size = message.size();
     const std::string malformed = "a malformed message from unit " + std::to_string(source);
     Footer footer;
@@ -1113,6 +1232,7 @@ class ReduceRun {
                       "unit " + std::to_string(me_) + " received a message of round " +
                           std::to_string(footer.round) + " from unit " + std::to_string(source) +
                           " in round " + std::to_string(round) + inconsistent());
+    early = std::max<std::int64_t>(footer.early, 0);
     if (footer.error_kind != kNoError) {
       const std::size_t n =
           std::min<std::size_t>(std::size_t(footer.error_bytes), size - sizeof(Footer));
@@ -1162,7 +1282,11 @@ class ReduceRun {
   std::vector<std::size_t> order_;      // call(): the slots of a call, in the order they run
   std::int64_t error_kind_ = kNoError;  // what the rounds carry on
   std::string error_text_;
-  dash::internal::Failure failure_;  // this unit's own failure
+  SendsInFlight early_flight_;                  // early queues not yet matched
+  std::size_t early_bytes_ = 0;                 // their bytes
+  std::map<int, std::int64_t> early_sent_;      // this round, by destination unit
+  std::map<int, std::int64_t> early_received_;  // this round, by source unit
+  dash::internal::Failure failure_;             // this unit's own failure
 };
 
 }  // namespace detail
