@@ -1242,7 +1242,8 @@ class ReduceRun {
     if (footer.nqueues < 0 || table > size - sizeof(Footer))
       return fail_own(kRuntimeError, malformed);
     std::vector<Entry> entries(std::size_t(footer.nqueues));
-    std::memcpy(entries.data(), message.data() + size - sizeof(Footer) - table, table);
+    if (table > 0)  // none: a unit that sent only early queues
+      std::memcpy(entries.data(), message.data() + size - sizeof(Footer) - table, table);
     const std::size_t data_end = size - sizeof(Footer) - table;
     // The messages that follow are received whatever else happens, so that
     // none is left for a later round.
