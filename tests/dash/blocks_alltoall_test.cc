@@ -208,10 +208,10 @@ class LoadCountingStore : public dash::bp::SpillStore {
 
 // Out of core the rounds between the first (sending) and the last
 // (receiving) only pass records on: each block is loaded at most twice,
-// whatever the number of rounds (40 blocks per unit: out of core the groups
-// hold up to 64 blocks, so one round at 1 unit, two at 2-4 units).
+// whatever the number of rounds (8 blocks per unit: out of core the groups
+// hold at least 8 blocks, so one round at 1 unit, two at 2-4 units).
 TEST(BlocksAllToAll, OutOfCore_MiddleRoundsDoNotLoadBlocks) {
-  constexpr int kPerUnit = 40;
+  constexpr int kPerUnit = 8;
   const int nb = kPerUnit * nunits();
   auto store = std::make_shared<LoadCountingStore>();
   auto master = std::make_unique<Master<Block>>(nb, Assignment::contiguous);

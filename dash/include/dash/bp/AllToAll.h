@@ -29,14 +29,14 @@
 // go to storage as they do (Reduce.h: those to another unit are sent right
 // after the call instead); the blocks are loaded for the two calls of f
 // only, those still in memory from the pass before first, and the groups
-// are of at least min(nblocks, 64) blocks, so up to 64 blocks the records
-// take one round.
+// are of at least min(nblocks, 8) blocks (fewer rounds through storage; see
+// kAllToAllOutOfCoreGroup).
 // Failures as in reduce: thrown on every unit.
 //
 // | call              | cost                                                     |
 // |-------------------|----------------------------------------------------------|
 // | all_to_all        | collective over master.team(); one int allreduce, then   |
-// |                   | log_k(nblocks) rounds of reduce (out of core k >= 64),   |
+// |                   | log_k(nblocks) rounds of reduce (out of core k >= 8),    |
 // |                   | each record copied once per round (one array per group   |
 // |                   | member, sent without a further copy)                     |
 // | enqueue / dequeue | local; one copy of the value's bytes                     |
@@ -270,9 +270,12 @@ void for_each_record(const char* at, std::size_t n, F&& f) {
   }
 }
 
-// all_to_all's group size out of core, at least: one round up to this many blocks, and a
-// unit's partners in a round stay within this many blocks' units.
-inline constexpr int kAllToAllOutOfCoreGroup = 64;
+// all_to_all's group size out of core, at least: every round takes every record through
+// storage, but each array of a round is a spill file of its own (measured, ooc-reduce, one
+// block of 8 per unit in memory, on ext4: groups of 8 took 0.79-0.86 s at 4 units of 4 MiB
+// blocks against 1.0-1.1 for k = 2's five rounds and 0.89-0.93 for one round of 32, whose
+// 32 arrays per call of a 1 MiB block also raised the peak by 3-9 MiB).
+inline constexpr int kAllToAllOutOfCoreGroup = 8;
 
 // The index in `group` (a round's out_link, in increasing gid) of the member a record
 // for `target` goes to: the one whose digit of the round is the target's
@@ -286,8 +289,8 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
 // Calls f(block, AllToAllProxy&) on every block of the master twice, first
 // sending, then receiving what every block sent to it, moving the queues
 // in k-ary swap rounds (k >= 2, else InvalidArgument on every unit); under a
-// memory-block limit on any unit in groups of at least min(nblocks, 64)
-// (every round moves every record through storage: one round up to 64 blocks).
+// memory-block limit on any unit in groups of at least min(nblocks, 8)
+// (every round moves every record through storage).
 // Collective over master.team(); every unit must call it (one int allreduce,
 // then the rounds).
 //
@@ -302,9 +305,7 @@ template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
   detail::checked_group_limit(k, "dash::bp::all_to_all");
-  // Out of core (a memory-block limit on any unit), every round takes every record through
-  // storage once: fewer, larger groups (about 2 x less time in ooc-reduce at 32 blocks, one
-  // in memory, with one round against k = 2's five).
+  // Out of core (a memory-block limit on any unit): fewer, larger groups.
   int mine = master.limit() > 0 ? 1 : 0, any_limited = 0;
   dash::check_dart(
       dart_allreduce(&mine, &any_limited, 1, DART_TYPE_INT, DART_OP_MAX, master.message_team()),
