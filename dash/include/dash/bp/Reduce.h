@@ -568,6 +568,10 @@ class ReduceRun {
     std::vector<Entry> follow;
     std::size_t next = 0;
     std::int64_t early = 0;  // early queues its packed message announced
+    // Whether everything it sent this round is in (`early_received` of its early queues).
+    bool done(std::int64_t early_received) const {
+      return packed && next == follow.size() && early == early_received;
+    }
   };
   // Spilled queues loaded and in flight at once, per unit.
   static constexpr std::size_t kWindow = 2;
@@ -964,13 +968,11 @@ class ReduceRun {
       progress |= receive_early(round);
       bool receiving = false;
       for (Source& source : sources) {
-        if (source.packed && source.next == source.follow.size()) {
-          auto got = early_received_.find(source.unit);
-          if (source.early == (got == early_received_.end() ? 0 : got->second)) continue;
-          receiving = true;  // early queues still to come
-          continue;
-        }
+        const auto got = early_received_.find(source.unit);
+        if (source.done(got == early_received_.end() ? 0 : got->second)) continue;
         receiving = true;
+        // Its packed message and those it announced are in: only early queues to come.
+        if (source.packed && source.next == source.follow.size()) continue;
         std::int32_t found = 0;
         dart_message_t message;
         dart_team_unit_t from;
