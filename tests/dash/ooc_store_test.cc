@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../dash/src/ooc/Checksum.h"  // white-box: the files' checksums
 #include "mpi_test.h"
 
 namespace {
@@ -200,13 +201,10 @@ TEST(OocStore, Buffer_AlignedWithRoomAndRoundTrips) {
     EXPECT_TRUE(Same(store.take(k), Pattern(k, sizes[k]))) << "size " << sizes[k];
 }
 
-// A spill file ends in a trailer whose last field is the bytes' checksum.
-// Its values are pinned: saved container files (dash::io) use the same
-// checksum, so a build that computed another (a vectorised clone, say)
-// could not read files an earlier one wrote.
+// The checksum of saved container files (dash::io, dash::bp::save): its values are
+// pinned, so a build that computed another (a vectorised clone, say) could not read files an
+// earlier one wrote.
 TEST(OocStore, Checksum_ValuesPinned) {
-  ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
-  BlockStore store("pinned");
   const std::pair<std::size_t, std::uint64_t> cases[] = {{0, 0x36a8fb6adc5741f8ull},
                                                          {5, 0xa183a4ca4731fc21ull},
                                                          {31, 0x4b039ebc78df3716ull},
@@ -214,9 +212,26 @@ TEST(OocStore, Checksum_ValuesPinned) {
                                                          {100003, 0x60322c585d775748ull}};
   for (const auto& [n, expected] : cases) {
     SCOPED_TRACE(n);
+    std::vector<char> bytes(n);
+    for (std::size_t i = 0; i < n; ++i) bytes[i] = char(i * 131 + 7);
+    EXPECT_EQ(dash::ooc::detail::checksum64(bytes.data(), n), expected);
+  }
+}
+
+// A spill file ends in a trailer (magic, key, size, checksum); the checksum is
+// spill_checksum's (files the process reads back itself), and any one flipped bit changes
+// it: in each of its three lanes, at their edges, in the last word and in the bytes after it.
+TEST(OocStore, SpillChecksum_InTheTrailer_ChangesWithAnyBit) {
+  ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
+  BlockStore store("spill-checksum");
+  for (const std::size_t n :
+       {std::size_t(0), std::size_t(5), std::size_t(31), std::size_t(32), std::size_t(100003)}) {
+    SCOPED_TRACE(n);
+    std::vector<char> bytes(n);
+    for (std::size_t i = 0; i < n; ++i) bytes[i] = char(i * 131 + 7);
     Bytes b;
     b.resize(n);
-    for (std::size_t i = 0; i < n; ++i) b.data()[i] = char(i * 131 + 7);
+    if (n > 0) std::memcpy(b.data(), bytes.data(), n);
     store.put(n, std::move(b));
     store.flush();
     const int fd = open(store.path_of(n).c_str(), O_RDONLY);
@@ -225,9 +240,28 @@ TEST(OocStore, Checksum_ValuesPinned) {
     ASSERT_EQ(pread(fd, trailer, sizeof trailer, off_t(n)), ssize_t(sizeof trailer));
     close(fd);
     EXPECT_EQ(trailer[2], n);
-    EXPECT_EQ(trailer[3], expected);
+    const std::uint64_t sum = dash::ooc::detail::spill_checksum(bytes.data(), n);
+    EXPECT_EQ(trailer[3], sum);
     store.erase(n);
+    const std::size_t stripe = n / 24 * 8;
+    for (const std::size_t at : {std::size_t(0), stripe - 1, stripe, 2 * stripe - 1, 2 * stripe,
+                                 3 * stripe - 1, 3 * stripe, n - 9, n - 8, n - 1}) {
+      if (at >= n) continue;
+      for (const int bit : {0, 7}) {
+        bytes[at] = char(bytes[at] ^ (1 << bit));
+        EXPECT_NE(dash::ooc::detail::spill_checksum(bytes.data(), n), sum)
+            << "byte " << at << " bit " << bit;
+        bytes[at] = char(bytes[at] ^ (1 << bit));
+      }
+    }
   }
+  // Runs of zeros of different lengths differ.
+  const std::vector<char> zeros(100, 0);
+  std::vector<std::uint64_t> sums;
+  for (std::size_t n = 0; n <= zeros.size(); ++n)
+    sums.push_back(dash::ooc::detail::spill_checksum(zeros.data(), n));
+  std::sort(sums.begin(), sums.end());
+  EXPECT_EQ(std::adjacent_find(sums.begin(), sums.end()), sums.end());
 }
 
 // The VmFlags line of the mapping in /proc/self/smaps that holds `at`

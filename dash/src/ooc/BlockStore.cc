@@ -39,8 +39,8 @@ constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
 constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
-using detail::checksum64;
 using detail::spent_files;
+using detail::spill_checksum;
 
 // n rounded up to whole pages.
 std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
@@ -205,7 +205,7 @@ class Engine {
               std::to_string(padded(size + kTrailerBytes)) + " with padding)";
       return;
     }
-    if (checksum64(buffer.data(), std::size_t(size)) != fields[3]) {
+    if (spill_checksum(buffer.data(), std::size_t(size)) != fields[3]) {
       error = "checksum mismatch (the file was changed or damaged)";
       return;
     }
@@ -294,7 +294,7 @@ class Engine {
       return "cannot create: " + errno_text(errno);
     }
     std::uint64_t fields[4] = {kMagic, e.key, e.bytes.size(),
-                               checksum64(e.bytes.data(), e.bytes.size())};
+                               spill_checksum(e.bytes.data(), e.bytes.size())};
     std::string error;
     const std::size_t total = e.bytes.size() + kTrailerBytes;
     if (e.direct) {

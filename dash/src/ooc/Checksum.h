@@ -10,10 +10,17 @@ namespace ooc {
 namespace detail {
 
 // A 64-bit checksum of n bytes: four multiply-rotate lanes over 8-byte
-// words, then the tail; fast enough not to slow the device down (10 GB/s,
-// 17 on AVX-512 machines, which run a clone of it). The value is part of
-// file formats (saved containers): every clone gives the same. Local.
+// words, then the tail (bench/ooc BM_checksum; AVX-512 machines run a clone
+// of it). The value is part of file formats (saved containers): every clone
+// gives the same. Local.
 std::uint64_t checksum64(const char* data, std::size_t n);
+
+// The checksum of bytes a process writes to its own files and reads back
+// itself (spill files, local array files; never saved containers): CRC32C
+// in three interleaved lanes where the CPU has the instruction (x86-64 with
+// SSE4.2: about 4 x checksum64's speed), else checksum64. Its values may
+// differ between machines, so they never leave the process. Local.
+std::uint64_t spill_checksum(const char* data, std::size_t n);
 
 }  // namespace detail
 }  // namespace ooc

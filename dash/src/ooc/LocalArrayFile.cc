@@ -43,7 +43,7 @@ constexpr std::uint64_t kMaxBatchBytes = std::uint64_t(16) << 20;
 std::vector<std::uint64_t> piece_checksums(const char* data, std::size_t n) {
   std::vector<std::uint64_t> sums((n + kPiece - 1) / kPiece);
   for (std::size_t p = 0; p < sums.size(); ++p)
-    sums[p] = detail::checksum64(data + p * kPiece, std::min(kPiece, n - p * kPiece));
+    sums[p] = detail::spill_checksum(data + p * kPiece, std::min(kPiece, n - p * kPiece));
   return sums;
 }
 
@@ -182,7 +182,7 @@ struct LocalArrayFile::State {
   std::string check_pieces(const Region& r, std::uint64_t from, std::size_t n,
                            const char* to) const {
     for (std::size_t at = 0; at < n; at += kPiece)
-      if (detail::checksum64(to + at, std::min(kPiece, n - at)) !=
+      if (detail::spill_checksum(to + at, std::min(kPiece, n - at)) !=
           r.checksums[std::size_t((from + at) / kPiece)])
         return "checksum mismatch in bytes " + std::to_string(from + at) + " to " +
                std::to_string(from + at + std::min(kPiece, n - at)) +
