@@ -24,7 +24,8 @@
 #include <thread>
 #include <vector>
 
-#include "../../dash/src/ooc/Checksum.h"  // white-box: the files' checksums
+#include "../../dash/src/ooc/Checksum.h"   // white-box: the files' checksums
+#include "../../dash/src/ooc/OutOfCore.h"  // white-box: the bytes stored
 #include "mpi_test.h"
 
 namespace {
@@ -46,28 +47,45 @@ bool Same(const Bytes& a, const Bytes& b) {
   return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
 }
 
-// The names of the files in dir: every file, the spent files kept for
-// reuse (".spent-<n>"), or the others (the stores' files).
-enum class Which { all, spent, stored };
+// The names of the files in dir: every file, or those that are neither the directory's lock
+// file (".owner") nor the stores' extents file ("blocks"): none should be.
+enum class Which { all, other };
 std::vector<std::string> Files(const std::string& dir, Which which = Which::all) {
   std::vector<std::string> names;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
       const std::string name = e->d_name;
       if (name == "." || name == "..") continue;
-      if (name == ".owner") {  // the directory's lock file, not a store's
-        if (which == Which::all) names.push_back(name);
-        continue;
-      }
-      const bool spent = name.rfind(".spent-", 0) == 0;
-      if (which == Which::all || (which == Which::spent) == spent) names.push_back(name);
+      if (which == Which::other && (name == ".owner" || name == "blocks")) continue;
+      names.push_back(name);
     }
     closedir(d);
   }
   return names;
 }
 
-std::vector<std::string> StoredFiles(const std::string& dir) { return Files(dir, Which::stored); }
+// Nothing of the stores is on disk but free extents: no other file, no stored bytes.
+void ExpectNothingStored(const std::string& dir) {
+  EXPECT_TRUE(Files(dir, Which::other).empty());
+  EXPECT_EQ(dash::ooc::stored_disk_bytes(), 0u);
+}
+
+// Changes the byte at `at` of the unit's extents file (xor mask).
+void FlipByte(const std::string& path, std::uint64_t at, char mask = 0x40) {
+  const int fd = open(path.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  char c;
+  ASSERT_EQ(pread(fd, &c, 1, off_t(at)), 1);
+  c = char(c ^ mask);
+  ASSERT_EQ(pwrite(fd, &c, 1, off_t(at)), 1);
+  close(fd);
+}
+
+// The size of the file at path (0 if it does not exist).
+std::uint64_t FileSize(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? std::uint64_t(st.st_size) : 0;
+}
 
 // Sets (or with nullptr unsets) an environment flag for one scope.
 class ScopedEnv {
@@ -113,7 +131,7 @@ TEST(OocStore, RoundTrip_ManySizes) {
   EXPECT_EQ(stats.bytes_written, total);
   EXPECT_EQ(stats.bytes_read, total);
   EXPECT_EQ(stats.files_written, sizes.size());
-  EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
+  ExpectNothingStored(SpillDirectory::instance().path());
   EXPECT_THROW(store.take(0), dash::exception::InvalidArgument);
 }
 
@@ -237,7 +255,8 @@ TEST(OocStore, SpillChecksum_InTheTrailer_ChangesWithAnyBit) {
     const int fd = open(store.path_of(n).c_str(), O_RDONLY);
     ASSERT_GE(fd, 0);
     std::uint64_t trailer[4] = {};
-    ASSERT_EQ(pread(fd, trailer, sizeof trailer, off_t(n)), ssize_t(sizeof trailer));
+    ASSERT_EQ(pread(fd, trailer, sizeof trailer, off_t(store.offset_of(n) + n)),
+              ssize_t(sizeof trailer));
     close(fd);
     EXPECT_EQ(trailer[2], n);
     const std::uint64_t sum = dash::ooc::detail::spill_checksum(bytes.data(), n);
@@ -344,22 +363,17 @@ TEST(OocStore, PermissionsArePrivate) {
 }
 
 TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
+  ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
+  dash::ooc::remove_spill_directory();  // a new extents file: keys 1, 2, 3 one after the other
   BlockStore store("damage");
   store.put(1, Pattern(1, 5000));
   store.put(2, Pattern(2, 5000));
   store.put(3, Pattern(3, 5000));
   store.flush();
-  {  // one byte of the payload flipped
-    const int fd = open(store.path_of(1).c_str(), O_RDWR);
-    ASSERT_GE(fd, 0);
-    char c;
-    ASSERT_EQ(pread(fd, &c, 1, 100), 1);
-    c = char(c ^ 0x40);
-    ASSERT_EQ(pwrite(fd, &c, 1, 100), 1);
-    close(fd);
-  }
-  ASSERT_EQ(truncate(store.path_of(2).c_str(), 1000), 0);
-  ASSERT_EQ(truncate(store.path_of(3).c_str(), 10), 0);
+  ASSERT_LT(store.offset_of(2), store.offset_of(3));
+  FlipByte(store.path_of(1), store.offset_of(1) + 100);          // a byte of the payload
+  FlipByte(store.path_of(2), store.offset_of(2) + 5000 + 3, 1);  // the trailer's magic
+  ASSERT_EQ(truncate(store.path_of(3).c_str(), off_t(store.offset_of(3) + 1000)), 0);  // cut
   for (std::uint64_t k : {1, 2, 3}) {
     try {
       store.take(k);
@@ -368,10 +382,14 @@ TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
       const std::string what = e.what();
       EXPECT_NE(what.find(store.path_of(k)), std::string::npos) << what;
       EXPECT_NE(what.find("key " + std::to_string(k)), std::string::npos) << what;
-      EXPECT_NE(what.find(k == 1 ? "checksum" : "truncated"), std::string::npos) << what;
+      EXPECT_NE(what.find(k == 1   ? "checksum"
+                          : k == 2 ? "trailer"
+                                   : "truncated"),
+                std::string::npos)
+          << what;
     }
   }
-  EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
+  ExpectNothingStored(SpillDirectory::instance().path());
   // Whoever asks for a damaged key next (another thread, a retry) hears of the damage too, not
   // of a missing key; a new put of the key starts afresh.
   for (std::uint64_t k : {1, 2}) {
@@ -393,60 +411,59 @@ TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
   EXPECT_THROW(store.take(1), dash::exception::InvalidArgument);
 }
 
-// The inode number of path (0 if it does not exist).
-ino_t Inode(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
-}
-
-TEST(OocStore, SpentFiles_ReusedInPlaceAndBounded) {
-  dash::ooc::remove_spill_directory();  // a fresh directory, no spent files
-  BlockStore store("spent");
+// Keys' extents are reused: a freed extent serves the next put that fits (best fit, the rest
+// stays free), freed neighbours merge, so the file grows to the most bytes stored at once (in
+// whole pages), not with the bytes ever written; a damaged extent is freed too.
+TEST(OocStore, Extents_ReusedMergedAndBounded) {
+  ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
+  dash::ooc::remove_spill_directory();  // a new extents file
+  BlockStore store("extents");
   const std::string dir = SpillDirectory::instance().path();
   store.put(1, Pattern(1, 100000));
   store.flush();
-  const ino_t first = Inode(store.path_of(1));
-  ASSERT_NE(first, 0u);
+  const std::uint64_t first = store.offset_of(1);
+  EXPECT_EQ(first, 0u);
   EXPECT_TRUE(Same(store.take(1), Pattern(1, 100000)));
-  ASSERT_EQ(Files(dir, Which::spent).size(), 1u) << "the taken file is kept";
-  EXPECT_TRUE(StoredFiles(dir).empty());
-  // Same size, then smaller, then larger: each write takes the spent file
-  // (same inode), resized, and reads back exactly.
-  for (std::size_t n : {std::size_t(100000), std::size_t(10), std::size_t(300001)}) {
+  ExpectNothingStored(dir);
+  // Same size, then smaller: the freed extent; then larger than it: at the end of the file.
+  for (std::size_t n : {std::size_t(100000), std::size_t(10)}) {
     SCOPED_TRACE(n);
     store.put(2, Pattern(n, n));
     store.flush();
-    EXPECT_EQ(Inode(store.path_of(2)), first);
-    EXPECT_TRUE(Files(dir, Which::spent).empty());
-    struct stat st;
-    ASSERT_EQ(stat(store.path_of(2).c_str(), &st), 0);
-    EXPECT_EQ(std::size_t(st.st_size), n + 32) << "resized to the new bytes and the trailer";
+    EXPECT_EQ(store.offset_of(2), first);
     EXPECT_TRUE(Same(store.take(2), Pattern(n, n)));
   }
-  // An erased file is kept too; a damaged one is removed.
-  store.put(3, Pattern(3, 5000));
-  store.flush();
-  store.erase(3);
-  EXPECT_EQ(Files(dir, Which::spent).size(), 1u);
+  store.put(2, Pattern(3, 300001));
+  EXPECT_EQ(store.offset_of(2), 102400u) << "after the 25 pages of the first extent";
+  EXPECT_TRUE(Same(store.take(2), Pattern(3, 300001)));
+  // A damaged extent is freed and reused.
   store.put(4, Pattern(4, 5000));
   store.flush();
-  EXPECT_TRUE(Files(dir, Which::spent).empty());
-  ASSERT_EQ(truncate(store.path_of(4).c_str(), 100), 0);
+  const std::uint64_t at = store.offset_of(4);
+  FlipByte(store.path_of(4), at + 10);
   EXPECT_THROW(store.take(4), dash::exception::RuntimeError);
-  EXPECT_TRUE(Files(dir, Which::spent).empty());
-  EXPECT_TRUE(StoredFiles(dir).empty());
-  // At most 4096 spent files are kept; the rest are removed (one unit
-  // checks: the store is local, and 4,100 files take a second).
-  if (dash::myid() == 0) {
-    constexpr std::uint64_t kMany = 4100;
-    for (std::uint64_t k = 10; k < 10 + kMany; ++k) store.put(k, Pattern(k, 1));
-    store.flush();
-    for (std::uint64_t k = 10; k < 10 + kMany; ++k) ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
-    EXPECT_EQ(Files(dir, Which::spent).size(), 4096u);
-    EXPECT_TRUE(StoredFiles(dir).empty());
-  }
+  store.put(5, Pattern(5, 5000));
+  EXPECT_EQ(store.offset_of(5), at);
+  EXPECT_TRUE(Same(store.take(5), Pattern(5, 5000)));
+  // Many keys of a page each, taken in an order of their own: the freed pages merge into one
+  // extent that a key of all their bytes fits in; the file never grows past them.
+  const std::uint64_t size = FileSize(store.path_of(5));
+  constexpr std::uint64_t kMany = 4100;
+  for (std::uint64_t k = 10; k < 10 + kMany; ++k) store.put(k, Pattern(k, 1));
+  store.flush();
+  EXPECT_LE(FileSize(store.path_of(10)), std::max<std::uint64_t>(size, kMany * 4096));
+  for (std::uint64_t k = 10 + kMany; k-- > 10;)
+    if (k % 3 == 0) ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
+  for (std::uint64_t k = 10; k < 10 + kMany; ++k)
+    if (k % 3 != 0) ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
+  ExpectNothingStored(dir);
+  store.put(6, Pattern(6, kMany * 4096 - 32));
+  store.flush();
+  EXPECT_EQ(store.offset_of(6), 0u);
+  EXPECT_LE(FileSize(store.path_of(6)), kMany * 4096) << "the file did not grow";
+  EXPECT_TRUE(Same(store.take(6), Pattern(6, kMany * 4096 - 32)));
   dash::ooc::remove_spill_directory();
-  EXPECT_TRUE(Files(dir).empty()) << "spent files go with the directory";
+  EXPECT_TRUE(Files(dir).empty()) << "the extents file goes with the directory";
 }
 
 TEST(OocStore, Quota_RefusesAndStaysUsable) {
@@ -546,7 +563,7 @@ TEST(OocStore, FailedWrite_ReportedAndNothingLost) {
   EXPECT_NO_THROW(store.flush());                      // reported once
   EXPECT_TRUE(Same(store.take(2), Pattern(2, 3000)));  // kept in memory
   EXPECT_TRUE(Same(store.take(1), Pattern(1, 3000)));
-  EXPECT_TRUE(StoredFiles(SpillDirectory::instance().path()).empty());
+  ExpectNothingStored(SpillDirectory::instance().path());
 }
 
 TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
@@ -669,7 +686,7 @@ TEST(OocStore, SpillFiles_FollowTheDirectoryNotItsPath) {
     store.put(2, Pattern(2, 7000));
     store.flush();
     EXPECT_TRUE(Files(elsewhere).empty()) << "a spill file went through the symlink";
-    EXPECT_EQ(StoredFiles(moved).size(), 2u);
+    EXPECT_GE(FileSize(moved + "/blocks"), 12000u) << "both keys' extents in the directory made";
     EXPECT_TRUE(Same(store.take(1), Pattern(1, 5000)));
     EXPECT_TRUE(Same(store.take(2), Pattern(2, 7000)));
     dash::ooc::remove_spill_directory();
@@ -691,9 +708,9 @@ TEST(OocStore, NothingLeftBehind) {
     b.flush();
     b.prefetch(3);
     dir = SpillDirectory::instance().path();
-    EXPECT_EQ(StoredFiles(dir).size(), 20u);
+    EXPECT_EQ(dash::ooc::stored_disk_bytes(), 20 * 4096u) << "20 extents of a page";
   }
-  EXPECT_TRUE(StoredFiles(dir).empty());
+  ExpectNothingStored(dir);
   dash::ooc::remove_spill_directory();
   struct stat st;
   EXPECT_NE(stat(dir.c_str(), &st), 0);

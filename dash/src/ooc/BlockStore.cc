@@ -25,7 +25,7 @@
 #include "ooc/Checksum.h"
 #include "ooc/DirectMemory.h"
 #include "ooc/OutOfCore.h"
-#include "ooc/SpentFiles.h"
+#include "ooc/SpillExtents.h"
 
 namespace dash {
 namespace ooc {
@@ -33,14 +33,14 @@ namespace ooc {
 namespace {
 
 constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
-// A spill file: the bytes, then a trailer (magic, key, size, checksum) that
-// ends the file. O_DIRECT files are padded with zeros before the trailer to
-// whole pages, so they are written and read as they are (no ftruncate).
+// A key's extent of the spill extents file (ooc/SpillExtents.h), whole pages: the bytes, then
+// a trailer (magic, key, size, checksum); with O_DIRECT zeros between them, so that the trailer
+// ends the extent and the extent is written and read as it is.
 constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
-using detail::spent_files;
 using detail::spill_checksum;
+using detail::SpillExtents;
 
 // n rounded up to whole pages.
 std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
@@ -84,15 +84,22 @@ std::string errno_text(int e) { return std::strerror(e); }
 struct BlockStore::Entry {
   enum State { queued, writing, on_disk, reading, read_done, write_failed, dropped };
   std::uint64_t key = 0;
-  std::string path;
+  std::shared_ptr<SpillExtents> file;  // the extents file its extent is in
+  std::uint64_t offset = 0;            // the extent: [offset, offset + disk_bytes)
+  std::uint64_t size = 0;              // the bytes put
   State state = queued;
   dash::bp::Bytes bytes;         // queued/writing/write_failed: the data; read_done: the file's
   std::string error;             // read_done: why the read failed (empty: fine)
-  std::uint64_t disk_bytes = 0;  // counted against the quota while the file exists
+  std::uint64_t disk_bytes = 0;  // the extent's bytes, counted against the quota while it is held
   std::shared_ptr<StoreStats> stats;
   bool direct = false;          // DASH_OOC_DIRECT of its store
   bool inject_failure = false;  // DASH_OOC_TEST_FAIL_WRITE chose this write
   bool kept = false;            // on disk after read(): the caller has the bytes too
+  // Where the extent is, for messages: "<file> (bytes <offset>-<end>)".
+  std::string where() const {
+    return file->path() + " (bytes " + std::to_string(offset) + "-" +
+           std::to_string(offset + disk_bytes) + ")";
+  }
   // read() waits for this entry's write: once written, the bytes stay
   // (read_done) and go back to the reader instead of being freed.
   bool hand_back = false;
@@ -122,6 +129,34 @@ class Engine {
   int queued_writes = 0;
   static constexpr int kMaxQueuedWrites = 1;
 
+  // The extents file of the current spill directory (a new one once the directory was
+  // removed and made again). Call with mutex held.
+  const std::shared_ptr<SpillExtents>& extents() {
+    const std::string path = SpillDirectory::instance().path() + "/" + SpillExtents::kFileName;
+    if (!extents_ || extents_->path() != path) extents_ = std::make_shared<SpillExtents>(path);
+    return extents_;
+  }
+  // Bytes of the unit's disk the stores use: their extents and the free ones still held. Call
+  // with mutex held.
+  std::uint64_t used_bytes() const { return disk_bytes + (extents_ ? extents_->held_bytes() : 0); }
+  // Gives back held blocks until `more` bytes fit within max beside the used ones, as far as
+  // possible. Call with mutex held.
+  void make_room(std::uint64_t more, std::uint64_t max) {
+    if (!extents_) return;
+    const std::uint64_t wanted = disk_bytes + more;
+    extents_->punch_to(wanted < max ? max - wanted : 0);
+  }
+  // Frees entry's extent and gives its bytes back to the quota. Call with mutex held.
+  void release_extent(Entry& e) {
+    if (e.disk_bytes == 0) return;
+    e.file->release(e.offset, e.disk_bytes);
+    disk_bytes -= e.disk_bytes;
+    e.disk_bytes = 0;
+  }
+  // Lets go of the extents file (dash::finalize, before the directory goes). Call with mutex
+  // held.
+  void close_extents() { extents_.reset(); }
+
   // Queues op on entry and starts the thread if needed. Call with mutex held.
   void submit(Op op, std::shared_ptr<Entry> entry) {
     jobs_.emplace_back(op, std::move(entry));
@@ -142,47 +177,35 @@ class Engine {
     stopping_ = false;
   }
 
-  // Reads entry's file into (payload, error) without the mutex: the whole
-  // file lands in the buffer that becomes the payload (the trailer after the
+  // Reads entry's extent into (payload, error) without the mutex: the whole
+  // extent lands in the buffer that becomes the payload (the trailer after the
   // bytes is cut off), so nothing is copied. Checks the trailer, the size and
   // the checksum.
   void read_file(const Entry& e, dash::bp::Bytes& payload, std::string& error) {
     error.clear();
-    const int fd = spill_open(e.path, O_RDONLY | O_CLOEXEC | (e.direct ? O_DIRECT : 0));
+    const int fd = e.file->fd(e.direct);
     if (fd < 0) {
       error = "cannot open: " + errno_text(errno);
       return;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-      error = "cannot stat: " + errno_text(errno);
-      close(fd);
-      return;
-    }
-    const std::size_t file_bytes = std::size_t(st.st_size);
-    if (file_bytes < kTrailerBytes) {
-      error = "truncated: " + std::to_string(file_bytes) + " bytes, less than its trailer";
-      close(fd);
-      return;
-    }
-    // O_DIRECT reads whole aligned blocks into an aligned buffer.
+    // Buffered, the bytes and the trailer; O_DIRECT, the whole padded extent.
+    const std::size_t file_bytes = std::size_t(e.direct ? e.disk_bytes : e.size + kTrailerBytes);
     const std::size_t capacity = std::max<std::size_t>(1, padded(file_bytes));
     dash::bp::Bytes buffer = aligned_buffer(capacity);
     if (buffer.capacity() == 0) {
       error = "out of memory for " + std::to_string(capacity) + " bytes";
-      close(fd);
       return;
     }
     bool ok;
     {
-      // One file read at a time (a write may run beside it): two concurrent
+      // One read at a time (a write may run beside it): two concurrent
       // reads of different files got the same median speed here, but one
       // pass in four ran at 1.3-1.6 x a cold read's time (bench/ooc
       // BM_store_load, alternated; at most 1.23 x one at a time).
       readers_waiting_.fetch_add(1, std::memory_order_relaxed);
       std::lock_guard<std::mutex> one_read(reading_);
       readers_waiting_.fetch_sub(1, std::memory_order_relaxed);
-      ok = read_all(fd, buffer.data(), e.direct ? capacity : file_bytes, file_bytes, error);
+      ok = read_all(fd, buffer.data(), file_bytes, e.offset, error);
     }
     // A unit's threads share its core: the other I/O thread, woken by the
     // unlock, would wait for this one's checksum before it starts its read,
@@ -190,19 +213,17 @@ class Engine {
     // builds alternated: 0.35-0.42 ns/B against 0.43-0.80 without; bench/ooc
     // BM_store_load).
     if (readers_waiting_.load(std::memory_order_relaxed) > 0) sched_yield();
-    close(fd);
     if (!ok) return;
     std::uint64_t fields[4];
     std::memcpy(fields, buffer.data() + file_bytes - kTrailerBytes, sizeof fields);
     if (fields[0] != kMagic || fields[1] != e.key) {
-      error = "not a spill file of this key (trailer damaged, or truncated)";
+      error = "not the extent of this key (trailer damaged or overwritten)";
       return;
     }
     const std::uint64_t size = fields[2];
-    if (file_bytes != size + kTrailerBytes && file_bytes != padded(size + kTrailerBytes)) {
-      error = "truncated or extended: " + std::to_string(file_bytes) + " bytes, the trailer says " +
-              std::to_string(size + kTrailerBytes) + " (or " +
-              std::to_string(padded(size + kTrailerBytes)) + " with padding)";
+    if (size != e.size) {
+      error = "its trailer says " + std::to_string(size) + " bytes, " + std::to_string(e.size) +
+              " were written";
       return;
     }
     if (spill_checksum(buffer.data(), std::size_t(size)) != fields[3]) {
@@ -264,34 +285,35 @@ class Engine {
     return dash::bp::Bytes();
   }
 
-  static bool read_all(int fd, char* to, std::size_t ask, std::size_t need, std::string& error) {
+  // Reads n bytes at `offset` into `to`; false with `error` set if they are not all there.
+  static bool read_all(int fd, char* to, std::size_t n, std::uint64_t offset, std::string& error) {
     std::size_t done = 0;
-    while (done < need) {
-      const ssize_t n = read(fd, to + done, ask - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
+    while (done < n) {
+      const ssize_t k = pread(fd, to + done, n - done, off_t(offset + done));
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0) {
         error = "read failed: " + errno_text(errno);
         return false;
       }
-      if (n == 0) {
-        error = "truncated: ended after " + std::to_string(done) + " of " + std::to_string(need) +
-                " bytes";
+      if (k == 0) {
+        error = "truncated: the file ended after " + std::to_string(done) + " of the extent's " +
+                std::to_string(n) + " bytes";
         return false;
       }
-      done += std::size_t(n);
+      done += std::size_t(k);
     }
     return true;
   }
 
-  // Writes entry's bytes to its file; returns the error text (empty: fine).
+  // Writes entry's bytes to its extent; returns the error text (empty: fine).
   std::string write_file(Entry& e) {
     if (e.inject_failure) return errno_text(ENOSPC) + " (injected by DASH_OOC_TEST_FAIL_WRITE)";
-    const int fd = open_for_write(e);
+    const int fd = e.file->fd(e.direct);
     if (fd < 0) {
       if (e.direct && errno == EINVAL)
         return "DASH_OOC_DIRECT=1, but the file system refuses O_DIRECT (tmpfs does): " +
                errno_text(errno);
-      return "cannot create: " + errno_text(errno);
+      return "cannot open: " + errno_text(errno);
     }
     std::uint64_t fields[4] = {kMagic, e.key, e.bytes.size(),
                                spill_checksum(e.bytes.data(), e.bytes.size())};
@@ -302,7 +324,7 @@ class Engine {
       // from a read (page aligned, room for the padding and trailer) are
       // written in place; others are copied into a recycled aligned buffer
       // (a fresh one costs a page fault per 4 KiB).
-      const std::size_t file_bytes = padded(total);
+      const std::size_t file_bytes = std::size_t(e.disk_bytes);
       dash::bp::Bytes& bytes = e.bytes;
       const std::size_t size = bytes.size();
       // Pads [size, file_bytes) of `at`: zeros, then the trailer.
@@ -313,19 +335,17 @@ class Engine {
       if (aligned(bytes) && bytes.capacity() >= file_bytes) {
         bytes.resize(file_bytes);
         pad(bytes.data());
-        error = write_all(fd, bytes.data(), file_bytes);
+        error = write_all(fd, bytes.data(), file_bytes, e.offset);
         bytes.resize(size);
       } else {
         dash::bp::Bytes buffer = aligned_buffer(file_bytes);
         if (buffer.capacity() == 0) {
-          close(fd);
-          spill_unlink(e.path);
           return "out of memory for an aligned buffer of " + std::to_string(file_bytes) + " bytes";
         }
         buffer.resize(file_bytes);
         if (size > 0) std::memcpy(buffer.data(), bytes.data(), size);
         pad(buffer.data());
-        error = write_all(fd, buffer.data(), file_bytes);
+        error = write_all(fd, buffer.data(), file_bytes, e.offset);
         recycle(std::move(buffer));
       }
     } else {
@@ -334,7 +354,7 @@ class Engine {
       std::size_t left = total;
       int first = 0;
       while (left > 0 && error.empty()) {
-        const ssize_t n = writev(fd, parts + first, 2 - first);
+        const ssize_t n = pwritev(fd, parts + first, 2 - first, off_t(e.offset + total - left));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
           error = "write failed: " + errno_text(n < 0 ? errno : EIO);
@@ -349,30 +369,13 @@ class Engine {
         }
       }
     }
-    if (close(fd) != 0 && error.empty()) error = "close failed: " + errno_text(errno);
-    if (!error.empty()) spill_unlink(e.path);
     return error;
   }
 
-  // Opens entry's file for writing: a spent file renamed to its path and
-  // resized to the entry's size (its blocks are overwritten in place), else
-  // a new file. -1 with errno set on failure.
-  static int open_for_write(const Entry& e) {
-    const int direct = e.direct ? O_DIRECT : 0;
-    const detail::SpentFiles::File spent = spent_files().reuse_as(e.path, e.disk_bytes);
-    if (!spent.path.empty()) {
-      const int fd = spill_open(e.path, O_WRONLY | O_CLOEXEC | direct);
-      if (fd >= 0 && (spent.bytes == e.disk_bytes || ftruncate(fd, off_t(e.disk_bytes)) == 0))
-        return fd;
-      if (fd >= 0) close(fd);
-    }
-    return spill_open(e.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | direct, 0600);
-  }
-
-  static std::string write_all(int fd, const char* from, std::size_t n) {
+  static std::string write_all(int fd, const char* from, std::size_t n, std::uint64_t offset) {
     std::size_t done = 0;
     while (done < n) {
-      const ssize_t k = write(fd, from + done, n - done);
+      const ssize_t k = pwrite(fd, from + done, n - done, off_t(offset + done));
       if (k < 0 && errno == EINTR) continue;
       if (k <= 0) return "write failed: " + errno_text(k < 0 ? errno : EIO);
       done += std::size_t(k);
@@ -408,12 +411,11 @@ class Engine {
             recycle(std::exchange(entry->bytes, dash::bp::Bytes()));
         } else {
           entry->state = Entry::write_failed;  // the bytes stay: take() returns them
-          disk_bytes -= entry->disk_bytes;
-          entry->disk_bytes = 0;
           if (unreported_error.empty())
             unreported_error = "dash::ooc::BlockStore: writing key " + std::to_string(entry->key) +
-                               " to " + entry->path + " failed: " + error +
+                               " to " + entry->where() + " failed: " + error +
                                " (its bytes stay in memory)";
+          release_extent(*entry);
         }
       } else {
         if (entry->state != Entry::reading) continue;
@@ -446,6 +448,7 @@ class Engine {
   // take turns: reading_).
   std::thread threads_[2];
   bool stopping_ = false;
+  std::shared_ptr<SpillExtents> extents_;  // of the current spill directory
 };
 
 // Throws the first failed write not yet reported. Call with the engine's mutex held.
@@ -472,18 +475,11 @@ void read_here(Engine& engine, BlockStore::Entry& e, std::unique_lock<std::mutex
   engine.changed.notify_all();
 }
 
-// Keeps an entry's file as a spent file (or removes it) and gives its bytes
-// back to the quota. Call with the mutex held.
-void drop_file(Engine& engine, BlockStore::Entry& e) {
-  spent_files().retire(e.path, e.disk_bytes);
-  engine.disk_bytes -= e.disk_bytes;
-  e.disk_bytes = 0;
-}
-
 }  // namespace
 
 BlockStore::BlockStore(std::string name)
-    : prefix_(SpillDirectory::instance().path() + "/" + name + "-"),
+    : name_(std::move(name)),
+      directory_(SpillDirectory::instance().path()),
       stats_(std::make_shared<StoreStats>()),
       settings_(std::make_shared<Settings>(read_settings())) {}
 
@@ -496,7 +492,21 @@ BlockStore::~BlockStore() {
   for (std::uint64_t key : keys) erase(key);
 }
 
-std::string BlockStore::path_of(std::uint64_t key) const { return prefix_ + std::to_string(key); }
+std::string BlockStore::path_of(std::uint64_t key) const {
+  std::shared_ptr<Entry> e = find(key);
+  std::lock_guard<std::mutex> lock(Engine::get().mutex);
+  return e && e->file ? e->file->path() : directory_ + "/" + SpillExtents::kFileName;
+}
+
+std::uint64_t BlockStore::offset_of(std::uint64_t key) const {
+  std::shared_ptr<Entry> e = find(key);
+  if (!e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    throw_missing("offset_of", key);
+  }
+  std::lock_guard<std::mutex> lock(Engine::get().mutex);
+  return e->offset;
+}
 
 std::shared_ptr<BlockStore::Entry> BlockStore::find(std::uint64_t key) const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -514,33 +524,29 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   }
   auto e = std::make_shared<Entry>();
   e->key = key;
-  e->path = path_of(key);
+  e->size = bytes.size();
   e->stats = stats_;
   e->direct = settings.direct;
   e->inject_failure = settings.fail_write > 0 && ++puts_ == settings.fail_write;
-  e->disk_bytes =
-      settings.direct ? padded(kTrailerBytes + bytes.size()) : kTrailerBytes + bytes.size();
+  e->disk_bytes = padded(kTrailerBytes + bytes.size());
   std::unique_lock<std::mutex> lock(engine.mutex);
   engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
   throw_unreported(engine);
-  if (settings.max_bytes > 0) {  // spent files go first, then kept ones (spent in turn)
-    auto shrink_spent = [&] {
-      const std::uint64_t needed = engine.disk_bytes + e->disk_bytes;
-      spent_files().shrink_to(needed < settings.max_bytes ? settings.max_bytes - needed : 0);
-    };
-    shrink_spent();
-    if (engine.disk_bytes + spent_files().bytes() + e->disk_bytes > settings.max_bytes) {
+  e->file = engine.extents();
+  if (settings.max_bytes > 0) {  // held blocks go first, then kept extents (held in turn)
+    engine.make_room(e->disk_bytes, settings.max_bytes);
+    if (engine.used_bytes() + e->disk_bytes > settings.max_bytes) {
       drop_kept_files(e->disk_bytes);
-      shrink_spent();
+      engine.make_room(e->disk_bytes, settings.max_bytes);
     }
   }
-  if (settings.max_bytes > 0 &&
-      engine.disk_bytes + spent_files().bytes() + e->disk_bytes > settings.max_bytes)
+  if (settings.max_bytes > 0 && engine.used_bytes() + e->disk_bytes > settings.max_bytes)
     throw exception::RuntimeError(
         "dash::ooc::BlockStore: key " + std::to_string(key) + " (" + std::to_string(e->disk_bytes) +
-        " bytes) for " + e->path +
+        " bytes) for " + e->file->path() +
         " would exceed DASH_OOC_MAX_BYTES=" + std::to_string(settings.max_bytes) + " (" +
-        std::to_string(engine.disk_bytes.load()) + " bytes on disk)");
+        std::to_string(engine.used_bytes()) + " bytes on disk)");
+  e->offset = e->file->allocate(e->disk_bytes);
   engine.disk_bytes += e->disk_bytes;
   e->bytes = std::move(bytes);
   e->state = Entry::queued;
@@ -595,30 +601,24 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
                       [&] { return e->state != Entry::writing && e->state != Entry::reading; });
   if (e->state == Entry::queued || e->state == Entry::write_failed) {
     // Never reached the disk: the bytes are here.
-    engine.disk_bytes -= e->disk_bytes;
-    e->disk_bytes = 0;
+    engine.release_extent(*e);
     e->state = Entry::dropped;
     return std::move(e->bytes);
   }
   if (e->state == Entry::on_disk) read_here(engine, *e, lock);
   e->state = Entry::dropped;
-  const std::uint64_t file_bytes = e->disk_bytes;
-  engine.disk_bytes -= e->disk_bytes;
-  e->disk_bytes = 0;
+  const std::string where = e->where();
+  engine.release_extent(*e);  // its blocks serve a later write (damaged ones too)
   const std::string error = std::move(e->error);
   dash::bp::Bytes bytes = std::move(e->bytes);
   if (error.empty()) {
     e->stats->bytes_read += bytes.size();
     e->stats->files_read += 1;
   }
-  lock.unlock();  // the I/O thread goes on while the file is retired
-  if (error.empty())
-    spent_files().retire(e->path, file_bytes);  // its blocks serve a later write
-  else
-    spill_unlink(e->path);  // damaged: its size may not be what the quota counted
+  lock.unlock();
   if (!error.empty()) {
     std::string message = "dash::ooc::BlockStore: reading key " + std::to_string(key) + " from " +
-                          e->path + ": " + error;
+                          where + ": " + error;
     {
       std::lock_guard<std::mutex> store_lock(mutex_);
       damaged_[key] = message;
@@ -632,7 +632,7 @@ void BlockStore::throw_missing(const char* call, std::uint64_t key) const {
   auto it = damaged_.find(key);  // the caller holds mutex_
   if (it != damaged_.end()) throw exception::RuntimeError(it->second);
   throw exception::InvalidArgument(std::string("dash::ooc::BlockStore::") + call + ": no key " +
-                                   std::to_string(key) + " in the store of " + prefix_ + "*");
+                                   std::to_string(key) + " in store '" + name_ + "'");
 }
 
 dash::bp::Bytes BlockStore::read(std::uint64_t key, bool& kept) {
@@ -688,7 +688,7 @@ void BlockStore::drop_kept_files(std::uint64_t needed) {
     if (engine.disk_bytes + needed <= max) return;
     Entry& k = *it->second;
     if (k.kept && k.state == Entry::on_disk) {
-      drop_file(engine, k);
+      engine.release_extent(k);
       k.state = Entry::dropped;
       it = entries_.erase(it);
     } else {
@@ -721,12 +721,7 @@ void BlockStore::erase(std::uint64_t key) {
   std::unique_lock<std::mutex> lock(engine.mutex);
   engine.changed.wait(lock,
                       [&] { return e->state != Entry::writing && e->state != Entry::reading; });
-  if (e->state == Entry::on_disk || e->state == Entry::read_done) {
-    drop_file(engine, *e);
-  } else {
-    engine.disk_bytes -= e->disk_bytes;
-    e->disk_bytes = 0;
-  }
+  engine.release_extent(*e);
   e->state = Entry::dropped;
   e->bytes = dash::bp::Bytes();
 }
@@ -775,23 +770,28 @@ void reserve_disk_bytes(std::uint64_t bytes, const std::string& path) {
   Engine& engine = Engine::get();
   std::lock_guard<std::mutex> lock(engine.mutex);
   if (max > 0) {
-    const std::uint64_t needed = engine.disk_bytes + bytes;
-    spent_files().shrink_to(needed < max ? max - needed : 0);
-    if (engine.disk_bytes + spent_files().bytes() + bytes > max)
+    engine.make_room(bytes, max);
+    if (engine.used_bytes() + bytes > max)
       throw exception::RuntimeError(
           "dash::ooc: " + path + " (" + std::to_string(bytes) +
           " bytes) would exceed DASH_OOC_MAX_BYTES=" + std::to_string(max) + " (" +
-          std::to_string(engine.disk_bytes.load() + spent_files().bytes()) +
-          " bytes of the unit's out-of-core files on disk)");
+          std::to_string(engine.used_bytes()) + " bytes of the unit's out-of-core files on disk)");
   }
   engine.disk_bytes += bytes;
 }
 
 void release_disk_bytes(std::uint64_t bytes) noexcept { Engine::get().disk_bytes -= bytes; }
 
+std::uint64_t stored_disk_bytes() noexcept { return Engine::get().disk_bytes; }
+
 void shutdown_out_of_core() noexcept {
-  Engine::get().stop();
-  remove_spill_directory();  // with the spent files
+  Engine& engine = Engine::get();
+  engine.stop();
+  {
+    std::lock_guard<std::mutex> lock(engine.mutex);
+    engine.close_extents();  // closed once no store's entry holds it
+  }
+  remove_spill_directory();  // with the extents file
 }
 
 }  // namespace ooc

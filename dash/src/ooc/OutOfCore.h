@@ -18,12 +18,17 @@ void shutdown_out_of_core() noexcept;
 void check_out_of_core_flags(const char* call);
 
 // Counts `bytes` of a file that is not a block store's (a local array file at `path`) against
-// DASH_OOC_MAX_BYTES with the stores' files, giving up spent files first; throws RuntimeError
-// naming the file and the quota when it cannot hold them (nothing is counted then). Local.
+// DASH_OOC_MAX_BYTES with the stores' extents, giving up held free extents first; throws
+// RuntimeError naming the file and the quota when it cannot hold them (nothing is counted then).
+// Local.
 void reserve_disk_bytes(std::uint64_t bytes, const std::string& path);
 
 // Gives back what reserve_disk_bytes counted (the file is gone). Local.
 void release_disk_bytes(std::uint64_t bytes) noexcept;
+
+// The bytes of data the unit's out-of-core files hold now: the stores' extents (not the free
+// ones whose blocks are still held) and local array files. Local.
+std::uint64_t stored_disk_bytes() noexcept;
 
 }  // namespace ooc
 }  // namespace dash

@@ -19,7 +19,6 @@
 #include <string>
 
 #include "SafeFile.h"
-#include "ooc/SpentFiles.h"
 
 namespace dash {
 namespace ooc {
@@ -34,8 +33,8 @@ std::mutex& directory_mutex() {
 SpillDirectory* current = nullptr;  // guarded by directory_mutex()
 
 // The directory that spill_open & co. work in: its path and descriptor, under a mutex of their
-// own (taken last, never held while taking another), since they run under SpentFiles' mutex,
-// which remove_locked takes under directory_mutex().
+// own (taken last, never held while taking another), since they run under the block store
+// engine's mutex, which is held while directory_mutex() is taken.
 std::mutex files_mutex;
 std::string files_path;  // guarded by files_mutex
 int files_fd = -1;       // guarded by files_mutex
@@ -297,7 +296,6 @@ void remove_spill_directory_at_exit() { remove_spill_directory(); }
 
 void SpillDirectory::remove_locked(SpillDirectory* d) noexcept {
   if (d == nullptr) return;
-  detail::spent_files().forget();  // removed below with the rest
   {
     std::lock_guard<std::mutex> files(files_mutex);
     files_path.clear();

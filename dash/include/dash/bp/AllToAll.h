@@ -271,10 +271,11 @@ void for_each_record(const char* at, std::size_t n, F&& f) {
 }
 
 // all_to_all's group size out of core, at least: every round takes every record through
-// storage, but each array of a round is a spill file of its own (measured, ooc-reduce, one
-// block of 8 per unit in memory, on ext4: groups of 8 took 0.79-0.86 s at 4 units of 4 MiB
-// blocks against 1.0-1.1 for k = 2's five rounds and 0.89-0.93 for one round of 32, whose
-// 32 arrays per call of a 1 MiB block also raised the peak by 3-9 MiB).
+// storage, so fewer rounds move fewer bytes, but each call of a round sends one array per group
+// member (measured, ooc-reduce, one block of 8 per unit in memory, 4 units, runs interleaved:
+// groups of 8 took 0.51-0.60 s at 4 MiB blocks, 0.14-0.16 at 1 MiB; one round of 32 took
+// 0.44-0.55 and 0.11-0.13, but its 32 arrays per call raised the peak at 1 MiB blocks from 28 to
+// 35-37 MiB per unit).
 inline constexpr int kAllToAllOutOfCoreGroup = 8;
 
 // The index in `group` (a round's out_link, in increasing gid) of the member a record

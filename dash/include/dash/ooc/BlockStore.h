@@ -1,38 +1,39 @@
-// dash::ooc::BlockStore: bytes by key in the unit's spill directory, one
-// checksummed file per key, written and read on two background I/O threads
-// (a write and a read reach the device together).
+// dash::ooc::BlockStore: bytes by key in the unit's spill directory, each
+// key a checksummed extent of the unit's one spill file, written and read
+// on two background I/O threads (a write and a read reach the device
+// together).
 //
-//   put(key, bytes):  the bytes wait in a queue; an I/O thread writes
-//                     "<dir>/<name>-<key>" (mode 0600): the bytes, then a
-//                     trailer (magic, key, size, 64-bit checksum of the
-//                     bytes), and frees them
-//   prefetch(key):    an I/O thread reads the file into a buffer that
+//   put(key, bytes):  the bytes wait in a queue; an I/O thread writes them
+//                     into an extent of "<dir>/blocks" (mode 0600; whole
+//                     pages, reused from freed ones where one fits): the
+//                     bytes, then a trailer (magic, key, size, checksum of
+//                     the bytes), and frees them
+//   prefetch(key):    an I/O thread reads the extent into a buffer that
 //                     becomes the bytes (no copy)
 //   take(key):        the bytes of a write still queued come back without
 //                     touching the disk; otherwise the prefetched (or now
-//                     read) file is checked (trailer, size, checksum) and its
-//                     bytes returned; the file is kept as a spent file
-//   read(key, kept):  as take, but a file read stays the key's (kept =
+//                     read) extent is checked (trailer, size, checksum) and
+//                     its bytes returned; the extent is freed
+//   read(key, kept):  as take, but an extent read stays the key's (kept =
 //                     true) until the next put or erase of the key, so an
 //                     unchanged block needs no new write; a write still
 //                     queued or under way is let finish and its bytes are
-//                     handed back (no file read). Kept files
-//                     count against DASH_OOC_MAX_BYTES and are the first
-//                     to go (after spent files) when a put needs the room
-//   put_kept(key):    the kept file is the key's stored bytes again (the
+//                     handed back (no read). Kept extents count against
+//                     DASH_OOC_MAX_BYTES and are the first to go (after
+//                     held free extents) when a put needs the room
+//   put_kept(key):    the kept extent is the key's stored bytes again (the
 //                     caller drops its unchanged copy instead of a put)
 //
-// Spent files: a file whose bytes were taken (or erased) is renamed to
-// "<dir>/.spent-<n>" and the next write renames one to its own name and
-// overwrites its blocks in place (resized to the new bytes): removing a
-// file and allocating a new one cost a third of the time of reading it on
-// this project's machines (ext4 with discard), and writes into existing
-// blocks run twice as fast. At most 4096 spent files and 1 GiB per unit are
-// kept; they count against DASH_OOC_MAX_BYTES (removed first when a put
-// would exceed it) and go with the spill directory.
+// One file for every store and key (ooc/SpillExtents.h): no file is made,
+// renamed or removed per key, which on ext4 (inode allocation, directory
+// updates) had cost ooc-reduce's all-to-all at 1 MiB blocks about a third of
+// its time against tmpfs. A freed extent keeps its disk blocks for the next
+// write (up to 1 GiB per unit; beyond that, or when DASH_OOC_MAX_BYTES
+// needs the room, they are given back by punching holes); they count
+// against DASH_OOC_MAX_BYTES and go with the spill directory.
 //
-// Errors (dash::exception::RuntimeError naming the path, the key and the
-// cause): a file that is truncated or whose checksum differs, at take; a
+// Errors (dash::exception::RuntimeError naming the file, the extent, the key
+// and the cause): an extent cut short or whose trailer or checksum differs, at take; a
 // write that fails (full disk, I/O error), at the next put or flush of any
 // store; the bytes of that key stay in memory and take() still returns them,
 // so nothing is lost. DASH_OOC_MAX_BYTES caps the bytes on disk of all stores
@@ -46,12 +47,12 @@
 //
 // | call         | cost                                                   |
 // |--------------|--------------------------------------------------------|
-// | put          | local; O(1), the write happens on an I/O thread        |
+// | put          | local; O(log extents), the write on an I/O thread      |
 // | prefetch     | local; O(1), the read happens on an I/O thread         |
 // | take         | local; waits for the read (or reads), checksums        |
 // | read         | local; as take, keeps the file (waits for its write)   |
 // | put_kept     | local, O(1)                                            |
-// | erase        | local; removes the file (or drops the queued write)    |
+// | erase        | local; frees the extent (or drops the queued write)    |
 // | buffer       | local; a recycled buffer, or a new one                 |
 // | recycle      | local; keeps up to 2 buffers for later I/O              |
 // | flush        | local; waits until every queued write is on disk       |
@@ -76,10 +77,10 @@ struct StoreStats {
 
 class BlockStore {
  public:
-  // A store whose files are "<spill directory>/<name>-<key>". Local; makes
-  // the spill directory on first use.
+  // A store named `name` (in messages) whose keys are extents of "<spill directory>/blocks".
+  // Local; makes the spill directory on first use.
   explicit BlockStore(std::string name);
-  // Removes the store's files (after its queued I/O). Local.
+  // Frees the store's extents (after its queued I/O). Local.
   ~BlockStore();
   BlockStore(const BlockStore&) = delete;
   BlockStore& operator=(const BlockStore&) = delete;
@@ -116,8 +117,11 @@ class BlockStore {
   // Waits until every queued write of this store is on disk; throws the
   // first write error not yet reported. Local.
   void flush();
-  // The path of `key`'s file. Local.
+  // The file `key`'s bytes are in (the unit's one spill extents file, for every key). Local.
   std::string path_of(std::uint64_t key) const;
+  // Where `key`'s extent starts in that file: its bytes, then the trailer (InvalidArgument as
+  // take for a key not in the store). Local.
+  std::uint64_t offset_of(std::uint64_t key) const;
   StoreStats stats() const;
 
   struct Entry;     // one key's state (BlockStore.cc)
@@ -125,8 +129,8 @@ class BlockStore {
 
  private:
   std::shared_ptr<Entry> find(std::uint64_t key) const;
-  // Drops kept files (read() and not put_kept since) of this store, as
-  // spent files, until `needed` more bytes fit DASH_OOC_MAX_BYTES beside
+  // Drops kept extents (read() and not put_kept since) of this store, as
+  // held free extents, until `needed` more bytes fit DASH_OOC_MAX_BYTES beside
   // the stored ones. Call with the engine's mutex held.
   void drop_kept_files(std::uint64_t needed);
 
@@ -135,7 +139,8 @@ class BlockStore {
   // Call with mutex_ held.
   [[noreturn]] void throw_missing(const char* call, std::uint64_t key) const;
 
-  std::string prefix_;  // "<dir>/<name>-"
+  std::string name_;       // for messages
+  std::string directory_;  // the spill directory when the store was made
   mutable std::mutex mutex_;
   // By key, sorted in one array: lookups (prefetch, take, contains) outnumber
   // inserts (a put of a new key) and erases (take), which move at most a few
