@@ -480,9 +480,12 @@ TEST(OocStore, Quota_RefusesAndStaysUsable) {
   EXPECT_TRUE(Same(store.take(1), Pattern(1, 40000)));
   store.put(2, Pattern(2, 40000));  // room again: the spent file of key 1 goes first
   EXPECT_TRUE(Same(store.take(2), Pattern(2, 40000)));
-  store.put(3, Pattern(3, 20000));  // 20 KB next to a spent 40 KB file: both fit
-  store.put(4, Pattern(4, 30000));  // the spent file is removed (or reused) to make room
+  store.put(3, Pattern(3, 20000));  // 20 KB in the freed 40 KB extent: its rest stays held
+  store.put(4, Pattern(4, 30000));  // the held rest is given back (a hole) to make room
   store.flush();
+  struct stat st;
+  ASSERT_EQ(stat(store.path_of(3).c_str(), &st), 0);
+  EXPECT_LE(std::uint64_t(st.st_blocks) * 512, 65536u) << "the file's disk blocks, holes apart";
   EXPECT_TRUE(Same(store.take(3), Pattern(3, 20000)));
   EXPECT_TRUE(Same(store.take(4), Pattern(4, 30000)));
 }
