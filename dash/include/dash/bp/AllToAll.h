@@ -29,13 +29,13 @@
 // go to storage as they do (Reduce.h: those to another unit are sent right
 // after the call instead); the blocks are loaded for the two calls of f
 // only, those still in memory from the pass before first, and the groups
-// are of at least min(nblocks, 8) blocks (fewer rounds through storage; see
-// kAllToAllOutOfCoreGroup).
+// are of at least min(nblocks, 8) blocks, more for blocks of MiBs (fewer
+// rounds through storage; see all_to_all_out_of_core_group).
 // Failures as in reduce: thrown on every unit.
 //
 // | call              | cost                                                     |
 // |-------------------|----------------------------------------------------------|
-// | all_to_all        | collective over master.team(); one int allreduce, then   |
+// | all_to_all        | collective over master.team(); one allreduce, then       |
 // |                   | log_k(nblocks) rounds of reduce (out of core k >= 8),    |
 // |                   | each record copied once per round (one array per group   |
 // |                   | member, sent without a further copy)                     |
@@ -51,6 +51,7 @@
 #include <dash/bp/Reduce.h>
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/ByteMemory.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -272,11 +273,19 @@ void for_each_record(const char* at, std::size_t n, F&& f) {
 
 // all_to_all's group size out of core, at least: every round takes every record through
 // storage, so fewer rounds move fewer bytes, but each call of a round sends one array per group
-// member (measured, ooc-reduce, one block of 8 per unit in memory, 4 units, runs interleaved:
-// groups of 8 took 0.51-0.60 s at 4 MiB blocks, 0.14-0.16 at 1 MiB; one round of 32 took
-// 0.44-0.55 and 0.11-0.13, but its 32 arrays per call raised the peak at 1 MiB blocks from 28 to
-// 35-37 MiB per unit).
+// member, and arrays below the library's mapping size (detail::kMapBytes, 128 KiB) come from
+// malloc, whose heap keeps their memory. So the groups are as large as keeps a block's
+// records, in arrays of at least that size, for the largest block stored on any unit (a power
+// of two), at least 8 and at most all blocks. Measured (ooc-reduce, one block of 8 per unit in
+// memory, 4 units, runs interleaved): 4 MiB blocks in one round of 32 took 0.45-0.54 s and
+// peaked at 59-67 MiB per unit, in groups of 8 0.57-0.64 s and 65-76 MiB; 1 MiB blocks in
+// groups of 8 took 0.14-0.16 s at 28 MiB, in one round 0.11-0.13 s but at 35-37 MiB.
 inline constexpr int kAllToAllOutOfCoreGroup = 8;
+inline int all_to_all_out_of_core_group(int nblocks, std::uint64_t largest_block_bytes) {
+  std::uint64_t k = kAllToAllOutOfCoreGroup;
+  while (k < std::uint64_t(nblocks) && 2 * k * kMapBytes <= largest_block_bytes) k *= 2;
+  return int(std::min<std::uint64_t>(k, std::uint64_t(nblocks)));
+}
 
 // The index in `group` (a round's out_link, in increasing gid) of the member a record
 // for `target` goes to: the one whose digit of the round is the target's
@@ -290,10 +299,10 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
 // Calls f(block, AllToAllProxy&) on every block of the master twice, first
 // sending, then receiving what every block sent to it, moving the queues
 // in k-ary swap rounds (k >= 2, else InvalidArgument on every unit); under a
-// memory-block limit on any unit in groups of at least min(nblocks, 8)
-// (every round moves every record through storage).
-// Collective over master.team(); every unit must call it (one int allreduce,
-// then the rounds).
+// memory-block limit on any unit in groups of at least min(nblocks, 8), more
+// for blocks of MiBs (every round moves every record through storage).
+// Collective over master.team(); every unit must call it (one allreduce of
+// two integers, then the rounds).
 //
 // Each round a block sends every member of its group that has records one
 // byte array of them, sized before it is filled and read in place: to a
@@ -307,11 +316,13 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
   detail::checked_group_limit(k, "dash::bp::all_to_all");
   // Out of core (a memory-block limit on any unit): fewer, larger groups.
-  int mine = master.limit() > 0 ? 1 : 0, any_limited = 0;
+  unsigned long long mine[2] = {master.limit() > 0 ? 1ull : 0ull,
+                                master.largest_stored_block()},
+                     all[2] = {0, 0};
   dash::check_dart(
-      dart_allreduce(&mine, &any_limited, 1, DART_TYPE_INT, DART_OP_MAX, master.message_team()),
+      dart_allreduce(mine, all, 2, DART_TYPE_ULONGLONG, DART_OP_MAX, master.message_team()),
       "dart_allreduce");
-  if (any_limited) k = std::max(k, std::min(nb, detail::kAllToAllOutOfCoreGroup));
+  if (all[0] != 0) k = std::max(k, detail::all_to_all_out_of_core_group(nb, all[1]));
   RegularDecomposer<1> dec({{0}, {nb}}, nb);
   RegularSwapPartners<1> partners(dec, k);
   const int rounds = partners.rounds();

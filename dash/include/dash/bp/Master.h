@@ -220,6 +220,9 @@ class Master {
     residency_.limit(m, "dash::bp::Master::limit");
   }
   std::size_t limit() const { return residency_.limit(); }
+  // The bytes of the largest block of the calling unit evicted so far (0: none yet), a size
+  // hint for algorithms out of core. Local.
+  std::size_t largest_stored_block() const { return residency_.largest_stored(); }
   // Evicted blocks go to `store` (e.g. the local array file of an
   // out-of-core container) instead of a store of their own; queues that go
   // with them still go to the unit's spill directory. Call before any block
