@@ -316,8 +316,7 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
   detail::checked_group_limit(k, "dash::bp::all_to_all");
   // Out of core (a memory-block limit on any unit): fewer, larger groups.
-  unsigned long long mine[2] = {master.limit() > 0 ? 1ull : 0ull,
-                                master.largest_stored_block()},
+  unsigned long long mine[2] = {master.limit() > 0 ? 1ull : 0ull, master.largest_stored_block()},
                      all[2] = {0, 0};
   dash::check_dart(
       dart_allreduce(mine, all, 2, DART_TYPE_ULONGLONG, DART_OP_MAX, master.message_team()),
