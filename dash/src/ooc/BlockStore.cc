@@ -257,7 +257,9 @@ class Engine {
  private:
   Engine() = default;
 
-  static constexpr std::size_t kMaxRecycled = 2;
+  // One: beside the buffer in use and the one being read or written, a second kept one was
+  // idle memory (ooc-reduce and particles out of core: peaks 1-2 blocks lower, times alike).
+  static constexpr std::size_t kMaxRecycled = 1;
 
   // Whether b is aligned as direct_buffer aligns its size (a buffer of Bytes' own, page-aligned
   // but not on a huge page, is not kept for a request of 1 MiB or more).

@@ -399,7 +399,7 @@ class Residency {
   std::size_t resident_ = 0;
   std::size_t largest_stored_ = 0;
   std::vector<std::size_t> read_ahead_;  // blocks prefetched and not yet loaded, oldest first
-  // Held while limited: the process-wide buffer stock then keeps at most two buffers.
+  // Held while limited: the process-wide buffer stock then keeps at most one buffer.
   std::optional<detail::BufferStock::Short> short_of_memory_;
   std::uint64_t clock_ = 0;
   std::shared_ptr<SpillStore> store_;

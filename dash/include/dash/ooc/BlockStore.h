@@ -54,7 +54,7 @@
 // | put_kept     | local, O(1)                                            |
 // | erase        | local; frees the extent (or drops the queued write)    |
 // | buffer       | local; a recycled buffer, or a new one                 |
-// | recycle      | local; keeps up to 2 buffers for later I/O              |
+// | recycle      | local; keeps one buffer for later I/O                  |
 // | flush        | local; waits until every queued write is on disk       |
 #ifndef DASH__OOC__BLOCK_STORE_H_
 #define DASH__OOC__BLOCK_STORE_H_

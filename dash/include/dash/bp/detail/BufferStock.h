@@ -35,7 +35,9 @@ class BufferStock {
   static constexpr std::size_t kMinBytes = std::size_t(64) << 10;
   static constexpr std::size_t kMaxBuffers = 64;
   static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
-  static constexpr std::size_t kShortBuffers = 2;
+  // One (two kept a block more at the peak of ooc-reduce and particles out of core, for no
+  // time).
+  static constexpr std::size_t kShortBuffers = 1;
 
   // While one lives, the stock keeps at most kShortBuffers buffers (more are released now).
   // Movable; local.
