@@ -20,8 +20,9 @@
 //       direct_blocks O_DIRECT pread()s of that file, one block's bytes each,
 //                     one after the other (what the device gives for
 //                     requests of the block's size)
-//   BM_checksum                      the spill and saved files' checksum
-//                                    (detail::checksum64) over 64 MiB
+//   BM_checksum                      the checksum of spill and local array
+//                                    files (detail::spill_checksum) over 64 MiB
+//       checksum64    the saved files' checksum of the same bytes
 //       memcpy        a copy of the same bytes (memory bandwidth)
 //   BM_foreach_ooc/<blocks in memory>  foreach over 16 blocks of 8 MiB that
 //                                    each cost about as much compute as the
@@ -234,27 +235,6 @@ void BM_store_load(benchmark::State& state) {
 }
 
 void BM_checksum(benchmark::State& state) {
-  constexpr std::size_t kBytes = 64 * kMiB;
-  const dash::bp::Bytes data = Filled(kBytes, 7);
-  std::vector<char> copy(kBytes);
-  std::uint64_t sum = 0;
-  bench::run_paired(state, double(kBytes), "byte",
-                    bench::Side{"checksum",
-                                [&] {
-                                  sum ^= dash::ooc::detail::checksum64(data.data(), kBytes);
-                                  benchmark::DoNotOptimize(sum);
-                                }},
-                    {bench::Side{"memcpy", [&] {
-                                   std::memcpy(copy.data(), data.data(), kBytes);
-                                   benchmark::DoNotOptimize(copy.data());
-                                 }}});
-  state.SetLabel(
-      "checksum64 of 64 MiB (the AVX-512 clone where the CPU has it) vs memcpy of 64 MiB; "
-      "ratio = time(checksum) / time(memcpy)");
-  state.SetBytesProcessed(state.iterations() * std::int64_t(kBytes));
-}
-
-void BM_spill_checksum(benchmark::State& state) {
   constexpr std::size_t kBytes = 64 * kMiB;
   const dash::bp::Bytes data = Filled(kBytes, 7);
   std::vector<char> copy(kBytes);
@@ -576,7 +556,6 @@ void BM_fft2d_ooc(benchmark::State& state) {
 BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_checksum)->Iterations(5)->UseManualTime();
-BENCHMARK(BM_spill_checksum)->Iterations(5)->UseManualTime();
 BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_foreach_ooc_payload)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
 BENCHMARK(BM_jacobi_ooc)->ArgsProduct({{0, 1, 2}, {2, 4, 16}})->Iterations(3)->UseManualTime();
