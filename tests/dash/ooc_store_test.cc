@@ -452,10 +452,16 @@ TEST(OocStore, Extents_ReusedMergedAndBounded) {
   for (std::uint64_t k = 10; k < 10 + kMany; ++k) store.put(k, Pattern(k, 1));
   store.flush();
   EXPECT_LE(FileSize(store.path_of(10)), std::max<std::uint64_t>(size, kMany * 4096));
-  for (std::uint64_t k = 10 + kMany; k-- > 10;)
-    if (k % 3 == 0) ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
-  for (std::uint64_t k = 10; k < 10 + kMany; ++k)
-    if (k % 3 != 0) ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
+  for (std::uint64_t k = 10 + kMany; k-- > 10;) {
+    if (k % 3 == 0) {
+      ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
+    }
+  }
+  for (std::uint64_t k = 10; k < 10 + kMany; ++k) {
+    if (k % 3 != 0) {
+      ASSERT_TRUE(Same(store.take(k), Pattern(k, 1)));
+    }
+  }
   ExpectNothingStored(dir);
   store.put(6, Pattern(6, kMany * 4096 - 32));
   store.flush();

@@ -5,9 +5,7 @@
 #include <dash/bp/SpillStore.h>
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/SpillDirectory.h>
-#include <fcntl.h>
 #include <sched.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
