@@ -258,6 +258,13 @@ class Master {
   // at most about twice the largest block stored, at least 4 MiB, plus
   // what one call sends). Local.
   std::size_t peak_sending_bytes() const { return peak_sending_bytes_; }
+  // What the last iexchange() of this unit did: block calls, messages sent to
+  // other units and their bytes, and the per-unit buffers it looked at to
+  // send them (its routing work). Local.
+  struct IExchangeStats {
+    std::size_t block_calls = 0, messages = 0, bytes = 0, buffers_visited = 0;
+  };
+  IExchangeStats last_iexchange() const { return last_iexchange_; }
 
   // Calls f(block, proxy) on every block of the calling unit (in the order
   // they were added when single-threaded; concurrently on the pool with
@@ -612,6 +619,7 @@ class Master {
     std::vector<Outbound> outbound;  // packed, sending or held back
     std::size_t outbound_bytes = 0;  // their bytes
     peak_sending_bytes_ = 0;
+    last_iexchange_ = IExchangeStats{};
     std::vector<MemoryBuffer> packs(team_->size());
     std::vector<std::size_t> runnable;
     Bytes received;
@@ -646,6 +654,7 @@ class Master {
     // Moves the packs into outbound messages, sent now or after a delay.
     auto post = [&] {
       const auto now = std::chrono::steady_clock::now();
+      last_iexchange_.buffers_visited += packs.size();
       for (std::size_t u = 0; u < packs.size(); ++u) {
         if (packs[u].size() == 0) continue;
         Outbound out{int(u), std::move(packs[u].bytes()), DART_HANDLE_NULL, now};
@@ -718,6 +727,8 @@ class Master {
           dash::check_dart(dart_issend(out.bytes.data(), out.bytes.size(), tag,
                                        DART_TEAM_UNIT_ID(out.unit), message_team(), &out.handle),
                            "dart_issend");
+          ++last_iexchange_.messages;
+          last_iexchange_.bytes += out.bytes.size();
           moved = true;
         }
         std::int32_t done = 0;
@@ -777,6 +788,7 @@ class Master {
           Entry& e = *entries_[i];
           wait_for_window();
           e.fresh = false;
+          ++last_iexchange_.block_calls;
           try {
             Block& b = residency_.acquire(i, false);  // changed unless it says otherwise
             restore_queues(i);
@@ -797,6 +809,7 @@ class Master {
         }
       } else if (!runnable.empty()) {
         for (std::size_t i : runnable) entries_[i]->fresh = false;
+        last_iexchange_.block_calls += runnable.size();
         try {
           if (!residency_.limited()) {
             run_blocks(runnable.size(), [&](std::size_t k) {
@@ -1725,6 +1738,7 @@ class Master {
     std::size_t directs_received = 0;  // of the packed message being unpacked
   } sx_;
   ExchangeStats last_exchange_;
+  IExchangeStats last_iexchange_;
   // DASH_BP_EXCHANGE_SPARSE_UNITS: exchange() is NBX on more units than this.
   std::size_t sparse_above_units_ = kSparseAboveUnits;
   int threads_ = 1;
