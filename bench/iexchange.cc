@@ -134,7 +134,8 @@ std::unique_ptr<RingCase> make_ring(int blocks_per_unit, int tokens) {
   c->tokens = tokens;
   c->hops = 4 * c->units;
   c->master = std::make_unique<dash::bp::Master<Hop>>(c->nblocks);
-  for (int gid : dash::bp::local_gids(c->me, c->nblocks, c->units, dash::bp::Assignment::contiguous)) {
+  for (int gid :
+       dash::bp::local_gids(c->me, c->nblocks, c->units, dash::bp::Assignment::contiguous)) {
     auto hop = std::make_unique<Hop>();
     hop->gid = gid;
     const int prev = (gid + c->nblocks - 1) % c->nblocks, next = (gid + 1) % c->nblocks;
@@ -145,7 +146,7 @@ std::unique_ptr<RingCase> make_ring(int blocks_per_unit, int tokens) {
 
 // One iexchange: every token makes c.hops hops along the ring. Collective.
 void pass_tokens(RingCase& c) {
-  c.master->foreach([](Hop& h, dash::bp::Proxy&) {
+  c.master->foreach ([](Hop& h, dash::bp::Proxy&) {
     h.started = false;
     h.retired = 0;
   });
@@ -185,7 +186,8 @@ void BM_iexchange_ring(benchmark::State& state) {
     counting = true;
     const auto t0 = std::chrono::steady_clock::now();
     pass_tokens(*c);
-    const double mine = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double mine =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     counting = false;
     double slowest = mine;
     MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -200,7 +202,7 @@ void BM_iexchange_ring(benchmark::State& state) {
     seconds += slowest;
   }
   std::uint64_t retired = 0, all_retired = 0;
-  c->master->foreach([&](Hop& h, dash::bp::Proxy&) { retired += h.retired; });
+  c->master->foreach ([&](Hop& h, dash::bp::Proxy&) { retired += h.retired; });
   MPI_Allreduce(&retired, &all_retired, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   if (all_retired != std::uint64_t(c->nblocks) * std::uint64_t(c->tokens)) {
     state.SkipWithError("tokens lost");

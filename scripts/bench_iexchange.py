@@ -2,7 +2,7 @@
 """bench/iexchange at 2-64 units, written to bench/results/iexchange.{json,md}.
 
     scripts/bench_iexchange.py BINARY [--baseline OLD_BINARY] [--units 2,4,8,16,32,64]
-                               [--reps 3] [--label NAME] [--baseline-label NAME]
+                               [--reps 3] [--label NAME] [--baseline-label NAME] [--out NAME]
 
 Runs BM_iexchange_ring of BINARY (e.g. build/openmpi/bench/iexchange) and, if given, of an
 older build of the same benchmark (--baseline: e.g. one built before a change), interleaved
@@ -10,7 +10,8 @@ older build of the same benchmark (--baseline: e.g. one built before a change), 
 fewer cores than most of these unit counts: the work counters (per-unit buffers visited to
 route a block call's queues, bytes and calls of malloc per block call) are what scales with the
 library's design; the time per block call is the scheduler's share there and is shown for the
-unit counts with a core per unit only.
+unit counts with a core per unit only. --out NAME writes bench/results/NAME.{json,md} instead
+(e.g. iexchange.mpich for a build with MPICH).
 """
 import argparse
 import datetime
@@ -59,6 +60,7 @@ def main():
     parser.add_argument("--baseline-label", default="before")
     parser.add_argument("--units", default="2,4,8,16,32,64")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--out", default="iexchange")
     args = parser.parse_args()
     binaries = [(args.label, os.path.abspath(args.binary))]
     if args.baseline:
@@ -80,7 +82,7 @@ def main():
     cores = os.cpu_count() or 1
     os.makedirs(RESULTS, exist_ok=True)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    with open(os.path.join(RESULTS, "iexchange.json"), "w") as f:
+    with open(os.path.join(RESULTS, args.out + ".json"), "w") as f:
         json.dump({"date": stamp, "cores": cores, "reps": args.reps,
                    "rows": [{"binary": l, "units": p, "benchmark": n, **m}
                             for (l, p, n), m in sorted(medians.items())]}, f, indent=1)
@@ -92,31 +94,35 @@ def main():
         f"`scripts/bench_iexchange.py` ({stamp}; {cores} cores, medians of {args.reps} "
         "interleaved repetitions). `BM_iexchange_ring/<blocks per unit>/<tokens>`: a ring of "
         "blocks (two neighbours each at every unit count), tokens passed on for 4 x P hops. Per "
-        "block call of unit 0: per-unit send buffers visited to route the call's queues, bytes "
-        "and calls of malloc on the calling thread, and time (shown only where every unit has a "
-        "core: beyond that it is the scheduler's share).",
+        "block call of unit 0: per-unit send buffers visited to route the call's queues; bytes "
+        "and calls of malloc on the calling thread outside MPI's calls (the library's own), and "
+        "calls inside them (MPI's: they grow with the termination attempts, which oversubscribed "
+        "units make more of); time (shown only where every unit has a core: beyond that it is "
+        "the scheduler's share). The library's bytes are mostly queue memory growing to the "
+        "message sizes, which grow where tokens pile up at units waiting for a core.",
         "",
     ]
     for name in names:
         lines += [f"## {name}", ""]
-        head = "| units |" + "".join(f" visited {l} | malloc B {l} | mallocs {l} | us {l} |"
-                                     for l in labels)
-        lines += [head, "|---:|" + "---:|" * (4 * len(labels))]
+        head = "| units |" + "".join(
+            f" visited {l} | library malloc B {l} | library mallocs {l} | MPI mallocs {l} | us {l} |"
+            for l in labels)
+        lines += [head, "|---:|" + "---:|" * (5 * len(labels))]
         for p in units:
             row = f"| {p} |"
             for l in labels:
                 m = medians.get((l, p, name))
                 if m is None:
-                    row += " - | - | - | - |"
+                    row += " - | - | - | - | - |"
                     continue
                 us = f"{m['us']:.1f}" if p <= cores else "-"
-                row += (f" {m['buffers_visited']:.1f} | {m['alloc_bytes']:.0f} | "
-                        f"{m['allocs']:.1f} | {us} |")
+                row += (f" {m['buffers_visited']:.2f} | {m['own_alloc_bytes']:.0f} | "
+                        f"{m['own_allocs']:.2f} | {m['allocs'] - m['own_allocs']:.1f} | {us} |")
             lines.append(row)
         lines.append("")
-    with open(os.path.join(RESULTS, "iexchange.md"), "w") as f:
+    with open(os.path.join(RESULTS, args.out + ".md"), "w") as f:
         f.write("\n".join(lines))
-    log("wrote bench/results/iexchange.{json,md}")
+    log(f"wrote bench/results/{args.out}.{{json,md}}")
 
 
 if __name__ == "__main__":

@@ -235,6 +235,66 @@ TEST(BlocksIexchange, WorkAppearsLateOnOneUnit) {
   for (int b = 0; b < nblocks; ++b) EXPECT_EQ(all[std::size_t(b)], 1) << "block " << b;
 }
 
+// A ring: every block has two neighbours whatever the unit count, and passes
+// tokens on to the next one until their hops run out. Every block retires
+// exactly the tokens that started `hops` blocks before it, and the routing
+// work per block call follows the neighbours: the per-unit buffers iexchange
+// looks at stay within the destinations a call sends to (one here), not the
+// unit count.
+struct Hops {
+  int gid = 0;
+  int started = 0;
+  std::uint64_t retired = 0;
+};
+
+TEST(BlocksIexchange, RingOfTwoNeighboursAtAnyUnitCount) {
+  constexpr int kTokens = 3;
+  for (Assignment a : {Assignment::contiguous, Assignment::round_robin})
+    for (int per_unit : {1, 3}) {
+      const int nb = per_unit * nunits();
+      const int hops = 2 * nb + 1;
+      Master<Hops> master(nb, a);
+      for (int gid : dash::bp::local_gids(myid(), nb, nunits(), a)) {
+        auto h = std::make_unique<Hops>();
+        h->gid = gid;
+        master.add(gid, std::move(h), {(gid + nb - 1) % nb, (gid + 1) % nb});
+      }
+      master.iexchange([&](Hops& h, Proxy& p) {
+        const int prev = (h.gid + nb - 1) % nb, next = (h.gid + 1) % nb;
+        std::vector<int> out;
+        if (!h.started) {
+          h.started = 1;
+          out.assign(kTokens, hops);
+        }
+        while (p.incoming(prev) > 0) {
+          std::vector<int> in;
+          p.dequeue(prev, in);
+          for (int left : in) {
+            if (left == 1)
+              ++h.retired;
+            else
+              out.push_back(left - 1);
+          }
+        }
+        if (!out.empty()) p.enqueue(next, out);
+        return true;
+      });
+      const auto stats = master.last_iexchange();
+      std::uint64_t retired = 0;
+      master.foreach ([&](Hops& h, Proxy&) {
+        EXPECT_EQ(h.retired, std::uint64_t(kTokens)) << "block " << h.gid;
+        retired += h.retired;
+      });
+      std::uint64_t all = 0;
+      MPI_Allreduce(&retired, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      EXPECT_EQ(all, std::uint64_t(kTokens) * std::uint64_t(nb));
+      EXPECT_GE(stats.block_calls, master.size());
+      EXPECT_LE(stats.buffers_visited, stats.block_calls)
+          << nunits() << " units, " << per_unit << " blocks per unit";
+      EXPECT_LE(stats.messages, stats.block_calls);
+    }
+}
+
 TEST(BlocksIexchange, BadTargetThrows) {
   if (nunits() != 1) GTEST_SKIP() << "a throwing unit would leave the others waiting";
   Master<Worker> master(2);

@@ -44,6 +44,7 @@
 #include <dash/bp/Serialization.h>
 #include <dash/bp/SpillStore.h>
 #include <dash/bp/detail/BufferStock.h>
+#include <dash/bp/detail/QueueResidency.h>
 
 #include <algorithm>
 #include <atomic>
@@ -87,7 +88,7 @@ inline constexpr bool is_spillable_v = has_payload_v<Block> ||
 namespace detail {
 
 template <class Block>
-class Residency {
+class Residency final : public QueueResidency {
  public:
   static constexpr std::size_t kUnlimited = 0;
 
@@ -131,7 +132,7 @@ class Residency {
     resident_ += in_memory;
     return slots_.size() - 1;
   }
-  std::size_t size() const { return slots_.size(); }
+  std::size_t size() const override { return slots_.size(); }
 
   // Sets the memory-block limit (kUnlimited: none; otherwise at least 1)
   // and evicts blocks down to it, or without a limit loads every evicted
@@ -159,12 +160,12 @@ class Residency {
       }
     }
   }
-  std::size_t limit() const { return limit_; }
-  bool limited() const { return limit_ != kUnlimited; }
-  bool resident(std::size_t i) const { return slots_[i].in_memory; }
+  std::size_t limit() const override { return limit_; }
+  bool limited() const override { return limit_ != kUnlimited; }
+  bool resident(std::size_t i) const override { return slots_[i].in_memory; }
   std::size_t resident_count() const { return resident_; }
   // The bytes of the largest block evicted so far (0: none yet). Local.
-  std::size_t largest_stored() const { return largest_stored_; }
+  std::size_t largest_stored() const override { return largest_stored_; }
 
   // Block i in memory and in use until release(i); `writes`: the caller
   // may change it (false: it only reads). Local; may evict one block and
@@ -254,7 +255,7 @@ class Residency {
   }
   // The store for other bytes that go with evicted blocks (keys from
   // kExtraKeys on): store(), unless that is a container's file. Local.
-  SpillStore& extra_store() {
+  SpillStore& extra_store() override {
     if (!store_ || !store_->keeps_taken()) return store();
     if (!extra_) extra_ = make_spill_store("master" + std::to_string(next_store_id()));
     return *extra_;
