@@ -20,6 +20,17 @@ constexpr const char* kCall = "dash::bp::Master::exchange";
 // Parts loaded and in flight at once, per unit.
 constexpr std::size_t kPartWindow = 2;
 
+// Matches the next queue unit `from` sent on its own on `comm` (waits for
+// it); returns its bytes.
+std::size_t probe_direct(int from, dart_team_t comm, dart_message_t& message) {
+  dart_team_unit_t sender;
+  std::size_t nbytes = 0;
+  dash::check_dart(
+      dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(from), comm, &message, &sender, &nbytes),
+      "dart_mprobe");
+  return nbytes;
+}
+
 // Bytes a queue of n bytes takes in a packed message.
 std::size_t packed_bytes(std::size_t n) {
   return wire::kHeaderBytes + (n >= Exchange::kDirectBytes ? 0 : n);
@@ -355,11 +366,7 @@ void Exchange::drain_directs(const char* data, std::size_t nbytes, int from) {
   std::vector<char> scratch;
   for (std::size_t k = directs_received_; k < announced; ++k) {
     dart_message_t message;
-    dart_team_unit_t sender;
-    std::size_t n = 0;
-    dash::check_dart(dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(from), q_->message_team(),
-                                 &message, &sender, &n),
-                     "dart_mprobe");
+    const std::size_t n = probe_direct(from, q_->message_team(), message);
     scratch.resize(n + 1);
     dash::check_dart(dart_mrecv(scratch.data(), n, &message), "dart_mrecv");
   }
@@ -401,11 +408,7 @@ void Exchange::receive_direct(int from, int to, std::size_t n, std::size_t resid
   MemoryBuffer& in = target.proxy->incoming_queue(from);
   if (in.remaining() == 0) in.clear();
   dart_message_t message;
-  dart_team_unit_t sender;
-  std::size_t nbytes = 0;
-  dash::check_dart(dart_mprobe(kExchangeTag, DART_TEAM_UNIT_ID(source_unit), q_->message_team(),
-                               &message, &sender, &nbytes),
-                   "dart_mprobe");
+  const std::size_t nbytes = probe_direct(source_unit, q_->message_team(), message);
   if (nbytes != n) {
     std::vector<char> scratch(nbytes + 1);  // received all the same: the sender waits
     dash::check_dart(dart_mrecv(scratch.data(), nbytes, &message), "dart_mrecv");
