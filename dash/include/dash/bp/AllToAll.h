@@ -52,6 +52,7 @@
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/Serialization.h>
 #include <dash/bp/detail/ByteMemory.h>
+#include <dash/bp/detail/QueueFront.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -100,7 +101,7 @@ class AllToAllQueuePool {
 
 // A block's view of all_to_all: its queues to every block (sending call)
 // or from every block that sent to it (receiving call).
-class AllToAllProxy {
+class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
  public:
   AllToAllProxy(int gid, int nblocks, bool sending)
       : gid_(gid), nblocks_(nblocks), sending_(sending) {}
@@ -109,132 +110,81 @@ class AllToAllProxy {
   // True in the first call (enqueue), false in the last one (dequeue). Local.
   bool sending() const { return sending_; }
 
-  // Appends value to the queue to block `to`; InvalidArgument if `to` is
-  // outside [0, nblocks) or this is the receiving call. Local; one copy.
-  template <class T>
-  void enqueue(int to, const T& value) {
-    save(out_queue(to), value);
-  }
-  // Appends n elements at data as a std::vector<T> would be. Local; one copy.
-  template <class T>
-  void enqueue(int to, const T* data, std::size_t n) {
-    static_assert(std::is_trivially_copyable_v<T>,
-                  "enqueue(to, data, n) needs trivially copyable T");
-    MemoryBuffer& q = out_queue(to);
-    internal::save_count(q, n);
-    q.write(data, n * sizeof(T));
-  }
-  // The same without copying the elements into the queue: they are copied
-  // once, into the first round's record, right after the sending call
-  // returns (enqueue copies twice). The memory must stay valid and
-  // unchanged until then: the call must not free it (e.g. clear the items
-  // in the receiving call instead). More enqueued to `to` afterwards copies
-  // the elements into the queue first. InvalidArgument as enqueue, or if
-  // n * sizeof(T) overflows. Local; no copy.
-  template <class T>
-  void enqueue_view(int to, const T* data, std::size_t n) {
-    static_assert(std::is_trivially_copyable_v<T>, "enqueue_view needs trivially copyable T");
-    if (n > ~std::size_t(0) / 2 / sizeof(T))
-      throw exception::InvalidArgument(
-          "dash::bp::AllToAllProxy::enqueue_view: " + std::to_string(n) + " elements of " +
-          std::to_string(sizeof(T)) + " bytes overflow the queue");
-    internal::save_count(out_queue(to), n);
-    if (n > 0) views_[to] = View{reinterpret_cast<const char*>(data), n * sizeof(T)};
-  }
+  // enqueue(to, value), enqueue(to, data, n): append to the queue to block
+  // `to`; InvalidArgument if `to` is outside [0, nblocks) or this is the
+  // receiving call (detail/QueueFront.h). Local; one copy.
+  //
+  // enqueue_view(to, data, n): the same without copying the elements into
+  // the queue: they are copied once, into the first round's record, right
+  // after the sending call returns (enqueue copies twice). The memory must
+  // stay valid and unchanged until then: the call must not free it (e.g.
+  // clear the items in the receiving call instead). More enqueued to `to`
+  // afterwards copies the elements into the queue first. Local; no copy.
+  //
+  // dequeue(from, value), dequeue_view<T>(from): read the next value of the
+  // queue from `from` (the view in place, valid until the receiving call
+  // returns; a copy into this proxy's scratch memory, valid until its next
+  // dequeue_view, when misaligned for T); InvalidArgument if it has none
+  // left, or in the sending call. incoming(from): bytes left in the queue
+  // from `from` (0 if none). Local.
 
   // The blocks that enqueued to this one, in increasing gid. Local.
   std::vector<int> incoming_from() const {
     std::vector<int> from;
-    from.reserve(queues_.size());
-    for (const auto& [gid, q] : queues_)
+    from.reserve(in_.size());
+    for (const auto& [gid, q] : in_)
       if (q.remaining() > 0) from.push_back(gid);
     return from;
-  }
-  // Bytes left in the queue from `from` (0 if none). Local.
-  std::size_t incoming(int from) const {
-    auto it = queues_.find(from);
-    return sending_ || it == queues_.end() ? 0 : it->second.remaining();
-  }
-  // Reads the next value of the queue from `from`; InvalidArgument if it
-  // has none left (or this is the sending call). Local; one copy.
-  template <class T>
-  void dequeue(int from, T& value) {
-    auto it = queues_.find(from);
-    if (sending_ || it == queues_.end())
-      throw exception::InvalidArgument(
-          "dash::bp::AllToAllProxy::dequeue: block " + std::to_string(gid_) +
-          (sending_ ? " is sending (dequeue in the receiving call)"
-                    : " has no queue from block " + std::to_string(from)));
-    load(it->second, value);
-  }
-  // Reads the next std::vector<T> of the queue from `from` in place: the
-  // elements stay in the queue (valid until the receiving call returns; a
-  // copy into this proxy's scratch memory, valid until its next
-  // dequeue_view, when the bytes are misaligned for T). Errors as dequeue.
-  // Local; no copy.
-  template <class T>
-  QueueView<T> dequeue_view(int from) {
-    static_assert(std::is_trivially_copyable_v<T>, "dequeue_view needs trivially copyable T");
-    static_assert(alignof(T) <= alignof(std::max_align_t), "dequeue_view: T is over-aligned");
-    auto it = queues_.find(from);
-    if (sending_ || it == queues_.end())
-      throw exception::InvalidArgument(
-          "dash::bp::AllToAllProxy::dequeue_view: block " + std::to_string(gid_) +
-          (sending_ ? " is sending (dequeue in the receiving call)"
-                    : " has no queue from block " + std::to_string(from)));
-    return internal::load_view<T>(it->second, scratch_);
   }
 
  private:
   template <class B, class G>
   friend void all_to_all(Master<B>&, G&&, int);
+  friend class detail::QueueFront<AllToAllProxy>;
+  static constexpr const char* kName = "dash::bp::AllToAllProxy";
+  static constexpr bool kKeepViewCopies = false;
 
-  MemoryBuffer& out_queue(int to) {
+  // The queue to `to` (an earlier array to `to` copied in first).
+  detail::OutQueue& out_queue(int to, const char* call) {
     if (!sending_ || to < 0 || to >= nblocks_)
       throw exception::InvalidArgument(
-          "dash::bp::AllToAllProxy::enqueue: block " + std::to_string(gid_) +
+          std::string(kName) + "::" + call + ": block " + std::to_string(gid_) +
           (sending_ ? " enqueued to gid " + std::to_string(to) + ", outside [0, " +
                           std::to_string(nblocks_) + ")"
                     : " is receiving (enqueue in the sending call)"));
-    MemoryBuffer& q = queue(to);
-    if (!views_.empty()) {  // an earlier view to `to` goes into the queue first
-      auto v = views_.find(to);
-      if (v != views_.end()) {
-        q.write(v->second.data, v->second.bytes);
-        views_.erase(v);
-      }
-    }
-    return q;
+    auto [at, fresh] = out_.try_emplace(to);
+    if (fresh && pool_ != nullptr) at->second.bytes.bytes() = pool_->take();
+    materialize(at->second);
+    return at->second;
   }
-  // The bytes of an enqueue_view array that follow a queue's own.
-  struct View {
-    const char* data = nullptr;
-    std::size_t bytes = 0;
-  };
-  View view_of(int to) const {
-    auto v = views_.find(to);
-    return v == views_.end() ? View{} : v->second;
+  MemoryBuffer* find_in(int from) const {
+    auto it = in_.find(from);
+    return sending_ || it == in_.end() ? nullptr : const_cast<MemoryBuffer*>(&it->second);
   }
-
-  // The queue to or from block `gid`, made (with memory of the pool) if there is none.
-  MemoryBuffer& queue(int gid) {
-    auto [at, fresh] = queues_.try_emplace(gid);
+  [[noreturn]] void no_queue(int from, const char* call) const {
+    throw exception::InvalidArgument(
+        std::string(kName) + "::" + call + ": block " + std::to_string(gid_) +
+        (sending_ ? " is sending (dequeue in the receiving call)"
+                  : " has no queue from block " + std::to_string(from)));
+  }
+  // The queue from block `from` (made, with memory of the pool, if new).
+  MemoryBuffer& received_queue(int from) {
+    auto [at, fresh] = in_.try_emplace(from);
     if (fresh && pool_ != nullptr) at->second.bytes() = pool_->take();
     return at->second;
   }
   // Gives the queues' memory to the pool (after their bytes were passed on or read).
   void recycle_queues() {
     if (pool_ == nullptr) return;
-    for (auto& [gid, q] : queues_) pool_->give(std::move(q.bytes()));
+    for (auto& [gid, q] : out_) pool_->give(std::move(q.bytes.bytes()));
+    for (auto& [gid, q] : in_) pool_->give(std::move(q.bytes()));
   }
 
   int gid_, nblocks_;
   bool sending_;
   detail::AllToAllQueuePool* pool_ = nullptr;  // where queues take memory from, if set
-  // Sending: the queues to each target; receiving: those from each source.
-  std::map<int, MemoryBuffer> queues_;
-  std::map<int, View> views_;              // sending: arrays not copied into their queue
-  std::vector<std::max_align_t> scratch_;  // dequeue_view of misaligned bytes
+  std::map<int, detail::OutQueue> out_;        // sending: the queues to each target
+  std::map<int, MemoryBuffer> in_;             // receiving: those from each source
 };
 
 namespace detail {
@@ -346,11 +296,9 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     // tail_n at `tail` (an enqueue_view array of the sending call).
     auto for_each_record = [&](auto&& g) {
       if (sent)
-        for (auto& [to, q] : sent->queues_)
-          if (q.size() > 0) {
-            const AllToAllProxy::View view = sent->view_of(to);
-            g(to, rp.gid(), q.data(), q.size(), view.data, view.bytes);
-          }
+        for (auto& [to, q] : sent->out_)
+          if (q.bytes.size() > 0)
+            g(to, rp.gid(), q.bytes.data(), q.bytes.size(), q.view, q.view_bytes);
       for (const QueueView<char>& a : arrays)
         detail::for_each_record(
             a.data(), a.size(), [&](const detail::AllToAllRecord& head, const char* at) {
@@ -365,7 +313,7 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
           throw exception::RuntimeError("dash::bp::all_to_all: a record for block " +
                                         std::to_string(target) + " reached block " +
                                         std::to_string(rp.gid()));
-        MemoryBuffer& q = received->queue(source);
+        MemoryBuffer& q = received->received_queue(source);
         q.write(bytes, n);
         q.write(tail, tail_n);
       });

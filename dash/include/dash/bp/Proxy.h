@@ -19,6 +19,7 @@
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/QueueFront.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +38,7 @@ namespace bp {
 // (emptied, not freed), so steady rounds allocate nothing; the queue of the
 // last gid used is remembered, and with up to kDenseBlocks blocks a table
 // by gid finds any queue in O(1).
-class Proxy {
+class Proxy : public detail::QueueFront<Proxy> {
  public:
   // Decompositions up to this many blocks get the O(1) table.
   static constexpr int kDenseBlocks = 4096;
@@ -50,79 +51,29 @@ class Proxy {
   int gid() const { return gid_; }
   // The blocks this block is linked to.
   const std::vector<int>& link() const { return *link_; }
-  // Appends value to the queue to block `to`. Local.
-  template <class T>
-  void enqueue(int to, const T& value) {
-    save(outgoing_queue(to), value);
-  }
-  // Appends the n elements at data as a std::vector<T> would be (dequeue
-  // it as one, or with dequeue_view<T>). Local; one copy of the bytes.
-  template <class T>
-  void enqueue(int to, const T* data, std::size_t n) {
-    static_assert(std::is_trivially_copyable_v<T>,
-                  "enqueue(to, data, n) needs trivially copyable T");
-    MemoryBuffer& queue = outgoing_queue(to);
-    internal::save_count(queue, n);
-    queue.write(data, n * sizeof(T));
-  }
-  // Sends the n elements at data to block `to` as one std::vector<T> (read
-  // it with dequeue as one, or with dequeue_view<T>) without copying them
-  // into the queue. exchange() sends them from this memory: from 32 KiB to
-  // another unit as a message of their own (no copy), else packed with the
-  // rest (one copy); iexchange() packs them when the callback returns (one
-  // copy, where enqueue makes two). The memory must stay valid and
-  // unchanged until then: the next exchange(), or the callback's return in
-  // iexchange(). The elements are copied into the queue instead (once, at
-  // the time given) when more is enqueued to `to` afterwards, when the
-  // block's call returns under a memory-block limit (the block may leave
-  // memory), and by Master::limit, write_back and dash::bp::save.
-  // InvalidArgument if n * sizeof(T) overflows. Local; no copy.
-  template <class T>
-  void enqueue_view(int to, const T* data, std::size_t n) {
-    static_assert(std::is_trivially_copyable_v<T>, "enqueue_view needs trivially copyable T");
-    if (n > ~std::size_t(0) / 2 / sizeof(T))
-      throw exception::InvalidArgument("dash::bp::Proxy::enqueue_view: " + std::to_string(n) +
-                                       " elements of " + std::to_string(sizeof(T)) +
-                                       " bytes overflow the queue");
-    OutQueue& queue = out_queue(to);
-    internal::save_count(queue.buf, n);  // materialises an earlier view first
-    if (n > 0) {
-      queue.view = reinterpret_cast<const char*>(data);
-      queue.view_bytes = n * sizeof(T);
-      ++views_;
-    }
-  }
-  // Reads the next value of the queue from block `from`; throws
-  // dash::exception::InvalidArgument if the queue has nothing left. Local.
-  template <class T>
-  void dequeue(int from, T& value) {
-    MemoryBuffer* in = find_incoming(from);
-    if (in == nullptr)
-      throw exception::InvalidArgument("dash::bp::Proxy::dequeue: block " + std::to_string(gid_) +
-                                       " has no queue from block " + std::to_string(from));
-    load(*in, value);
-  }
-  // Reads the next std::vector<T> of the queue from block `from` in place:
-  // the elements stay in the queue's buffer, valid until the block's
-  // callback returns (no copy; one into this proxy's scratch memory, valid
-  // until its next dequeue_view, when the bytes are misaligned for T).
-  // Errors as dequeue. Local.
-  template <class T>
-  QueueView<T> dequeue_view(int from) {
-    static_assert(std::is_trivially_copyable_v<T>, "dequeue_view needs trivially copyable T");
-    static_assert(alignof(T) <= alignof(std::max_align_t), "dequeue_view: T is over-aligned");
-    MemoryBuffer* in = find_incoming(from);
-    if (in == nullptr)
-      throw exception::InvalidArgument("dash::bp::Proxy::dequeue_view: block " +
-                                       std::to_string(gid_) + " has no queue from block " +
-                                       std::to_string(from));
-    return internal::load_view<T>(*in, scratch_);
-  }
-  // Bytes left in the queue from block `from` (0 if none). Local.
-  std::size_t incoming(int from) const {
-    const MemoryBuffer* in = find_incoming(from);
-    return in == nullptr ? 0 : in->remaining();
-  }
+  // enqueue(to, value), enqueue(to, data, n): append to the queue to block
+  // `to` (detail/QueueFront.h). Local; one copy of the bytes.
+  //
+  // enqueue_view(to, data, n): sends the n elements at data to block `to`
+  // as one std::vector<T> (read it with dequeue as one, or with
+  // dequeue_view<T>) without copying them into the queue. exchange() sends
+  // them from this memory: from 32 KiB to another unit as a message of their
+  // own (no copy), else packed with the rest (one copy); iexchange() packs
+  // them when the callback returns (one copy, where enqueue makes two). The
+  // memory must stay valid and unchanged until then: the next exchange(), or
+  // the callback's return in iexchange(). The elements are copied into the
+  // queue instead (once, at the time given) when more is enqueued to `to`
+  // afterwards, when the block's call returns under a memory-block limit
+  // (the block may leave memory), and by Master::limit, write_back and
+  // dash::bp::save. Local; no copy.
+  //
+  // dequeue(from, value): reads the next value of the queue from block
+  // `from`; InvalidArgument if it has nothing left. dequeue_view<T>(from):
+  // the next std::vector<T> in place, valid until the callback returns (one
+  // copy into this proxy's scratch memory, valid until its next
+  // dequeue_view, when the bytes are misaligned for T). incoming(from):
+  // bytes left in the queue from `from` (0 if none). Local.
+
   // The blocks with a non-empty incoming queue, in increasing gid. Local.
   std::vector<int> incoming_from() const {
     std::vector<int> out;
@@ -164,34 +115,27 @@ class Proxy {
 
   // The queue to block `to` (created empty if new; an enqueue_view array
   // still outside it is copied in first). Local.
-  MemoryBuffer& outgoing_queue(int to) {
-    OutQueue& queue = out_queue(to);
-    return queue.buf;
-  }
+  MemoryBuffer& outgoing_queue(int to) { return out_queue(to, "enqueue").bytes; }
   // Calls f(to, buffer, view) on every non-empty outgoing queue, in
   // increasing gid: the queue's bytes are buffer's, followed by view's.
   // Local.
   template <class F>
   void for_each_outgoing(F&& f) {
     for (auto& [to, queue] : outgoing_)
-      if (queue.buf.size() > 0) f(to, queue.buf, View{queue.view, queue.view_bytes});
+      if (queue.bytes.size() > 0) f(to, queue.bytes, View{queue.view, queue.view_bytes});
   }
   // The same, emptying each queue after f (keeping its memory). Local.
   template <class F>
   void drain_outgoing(F&& f) {
     for (auto& [to, queue] : outgoing_) {
-      if (queue.buf.size() == 0) continue;
-      f(to, queue.buf, View{queue.view, queue.view_bytes});
-      queue.buf.clear();
-      forget_view(queue);
+      if (queue.bytes.size() == 0) continue;
+      f(to, queue.bytes, View{queue.view, queue.view_bytes});
+      clear_queue(queue);
     }
   }
   // Empties every outgoing queue (keeping its memory). Local.
   void clear_outgoing() {
-    for (auto& [to, queue] : outgoing_) {
-      queue.buf.clear();
-      forget_view(queue);
-    }
+    for (auto& [to, queue] : outgoing_) clear_queue(queue);
   }
   // Copies every enqueue_view array into its queue (its memory may go
   // away: the block leaves memory). Local; one copy of each array.
@@ -204,12 +148,12 @@ class Proxy {
   // Whether any outgoing queue holds something. Local.
   bool has_outgoing() const {
     for (const auto& [to, queue] : outgoing_)
-      if (queue.buf.size() > 0) return true;
+      if (queue.bytes.size() > 0) return true;
     return false;
   }
   // The queue from block `from` (created empty if new). Local.
   MemoryBuffer& incoming_queue(int from) {
-    if (MemoryBuffer* in = find_incoming(from)) return *in;
+    if (MemoryBuffer* in = find_in(from)) return *in;
     MemoryBuffer* in = &incoming_[from];
     last_in_gid_ = from;
     last_in_ = in;
@@ -223,7 +167,7 @@ class Proxy {
   // O(queues).
   std::size_t queue_memory() const {
     std::size_t n = 0;
-    for (const auto& [to, queue] : outgoing_) n += queue.buf.capacity();
+    for (const auto& [to, queue] : outgoing_) n += queue.bytes.capacity();
     for (const auto& [from, buf] : incoming_) n += buf.capacity();
     return n;
   }
@@ -232,7 +176,7 @@ class Proxy {
   // with it, and its next message allocates again. Local, O(queues).
   void free_empty_queues() {
     for (auto& [to, queue] : outgoing_)
-      if (queue.buf.size() == 0 && queue.buf.capacity() > 0) queue.buf = MemoryBuffer();
+      if (queue.bytes.size() == 0 && queue.bytes.capacity() > 0) queue.bytes = MemoryBuffer();
     for (auto& [from, buf] : incoming_)
       if (buf.remaining() == 0 && buf.capacity() > 0) buf = MemoryBuffer();
   }
@@ -270,7 +214,7 @@ class Proxy {
     for (const auto& [gid, buf] : incoming_) save_queue(out, gid, buf, View{});
     save(out, -1);
     for (const auto& [gid, queue] : outgoing_)
-      save_queue(out, gid, queue.buf, View{queue.view, queue.view_bytes});
+      save_queue(out, gid, queue.bytes, View{queue.view, queue.view_bytes});
     save(out, -1);
   }
   // Appends queues saved by save_queues to this proxy's. Local.
@@ -288,17 +232,15 @@ class Proxy {
   }
 
  private:
+  friend class detail::QueueFront<Proxy>;
+  using OutQueue = detail::OutQueue;
+  static constexpr const char* kName = "dash::bp::Proxy";
+  static constexpr bool kKeepViewCopies = false;
+
   bool unchanged_ = false;  // block_unchanged() in the current call
-  // An outgoing queue: its bytes, then those of an enqueue_view array not
-  // copied in (view_bytes > 0).
-  struct OutQueue {
-    MemoryBuffer buf;
-    const char* view = nullptr;
-    std::size_t view_bytes = 0;
-  };
 
   // The queue to `to` for appending: an array still outside it is copied in.
-  OutQueue& out_queue(int to) {
+  OutQueue& out_queue(int to, const char*) {
     // The table first: with random targets the last-used check would
     // mispredict on almost every call.
     OutQueue* queue = nullptr;
@@ -324,16 +266,10 @@ class Proxy {
     }
     return *queue;
   }
-  void materialize(OutQueue& queue) {
-    if (queue.view_bytes == 0) return;
-    queue.buf.write(queue.view, queue.view_bytes);
-    forget_view(queue);
-  }
-  void forget_view(OutQueue& queue) {
-    if (queue.view_bytes == 0) return;
-    queue.view = nullptr;
-    queue.view_bytes = 0;
-    --views_;
+  [[noreturn]] void no_queue(int from, const char* call) const {
+    throw exception::InvalidArgument(std::string(kName) + "::" + call + ": block " +
+                                     std::to_string(gid_) + " has no queue from block " +
+                                     std::to_string(from));
   }
   static void save_queue(MemoryBuffer& out, int gid, const MemoryBuffer& buf, View view) {
     if (buf.remaining() == 0) return;
@@ -343,7 +279,7 @@ class Proxy {
     if (view.bytes > 0) out.write(view.data, view.bytes);
   }
 
-  MemoryBuffer* find_incoming(int from) const {
+  MemoryBuffer* find_in(int from) const {
     if (last_in_ != nullptr && from == last_in_gid_) return last_in_;
     auto it = incoming_.find(from);
     if (it == incoming_.end()) return nullptr;
@@ -360,8 +296,6 @@ class Proxy {
   std::map<int, OutQueue> outgoing_;
   std::map<int, MemoryBuffer> incoming_;
   std::vector<OutQueue*> out_table_;
-  std::size_t views_ = 0;                  // enqueue_view arrays outside their queues
-  std::vector<std::max_align_t> scratch_;  // dequeue_view of misaligned bytes
   int last_out_gid_ = -1;
   OutQueue* last_out_ = nullptr;
   mutable int last_in_gid_ = -1;

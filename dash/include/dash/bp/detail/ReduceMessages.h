@@ -139,7 +139,7 @@ void ReduceRun<Block, Partners>::exchange(int round) {
       p.out_link_.clear();
     p.out_.clear();
     p.out_.resize(p.out_link_.size());
-    p.scratch_.clear();
+    p.clear_view_copies();
   }
 }
 
@@ -181,12 +181,10 @@ void ReduceRun<Block, Partners>::receive_follow(int round, Source& source, dart_
   const Entry e = source.follow[source.next++];
   InQueue in;
   char* to = nullptr;
-  if (e.offset == kArray) {
-    in.has_array = true;
-    in.array = ArrayBuffer(nbytes, std::size_t(e.elements) % ArrayBuffer::kResidues);
-    in.array_bytes = nbytes;
-    in.array_elements = std::size_t(e.elements) / ArrayBuffer::kResidues;
-    to = in.array.data();
+  if (e.offset == kArray) {  // its count, then the elements at the sender's residue
+    internal::save_count(in.bytes, std::size_t(e.elements) / wire::kResidues);
+    to = in.bytes.extend_at_residue(nbytes, std::size_t(e.elements) % wire::kResidues,
+                                    wire::kResidues);
   } else {
     in.bytes.bytes().resize(nbytes);
     to = in.bytes.bytes().data();
@@ -221,15 +219,13 @@ auto ReduceRun<Block, Partners>::local_copy(OutQueue&& out) -> InQueue {
     in.spilled = true;
     in.key = out.key;
     out.spilled = false;
-  } else if (out.is_view) {
-    in.has_array = true;
-    in.array = ArrayBuffer(out.view_bytes,
-                           reinterpret_cast<std::uintptr_t>(out.view) % ArrayBuffer::kResidues);
-    if (out.view_bytes > 0) std::memcpy(in.array.data(), out.view, out.view_bytes);
-    in.array_bytes = out.view_bytes;
-    in.array_elements = out.view_elements;
   } else {
     in.bytes = std::move(out.bytes);
+    if (out.view_bytes > 0)  // at the residue of the caller's array: aligned as it was
+      std::memcpy(in.bytes.extend_at_residue(
+                      out.view_bytes, reinterpret_cast<std::uintptr_t>(out.view) % wire::kResidues,
+                      wire::kResidues),
+                  out.view, out.view_bytes);
   }
   return in;
 }
@@ -279,7 +275,7 @@ MemoryBuffer ReduceRun<Block, Partners>::pack(int round, int dest, std::vector<P
   }
   // Byte queues first, the largest at the front; then arrays and spilled
   // queues, which travel as messages of their own.
-  auto in_message = [](const Piece& p) { return !p.queue.is_view && !p.queue.spilled; };
+  auto in_message = [](const Piece& p) { return p.queue.view_bytes == 0 && !p.queue.spilled; };
   std::stable_partition(pieces.begin(), pieces.end(), in_message);
   std::size_t nbytes_queues = 0, largest = 0;
   std::size_t total = pieces.size() * sizeof(Entry) + sizeof(Footer);
@@ -304,11 +300,11 @@ MemoryBuffer ReduceRun<Block, Partners>::pack(int round, int dest, std::vector<P
   if (first == 0) message.bytes().reserve(total);
   for (std::size_t i = first; i < pieces.size(); ++i) {
     OutQueue& q = pieces[i].queue;
-    if (q.is_view) {
-      const std::size_t residue =
-          reinterpret_cast<std::uintptr_t>(q.view) % detail::ArrayBuffer::kResidues;
+    if (q.view_bytes > 0) {
+      const std::size_t residue = reinterpret_cast<std::uintptr_t>(q.view) % wire::kResidues;
+      const std::size_t elements = internal::load_count(q.bytes, 0);
       entries[i] = Entry{pieces[i].from, pieces[i].to, kArray, std::int64_t(q.view_bytes),
-                         std::int64_t(q.view_elements * detail::ArrayBuffer::kResidues + residue)};
+                         std::int64_t(elements * wire::kResidues + residue)};
       follows.push_back(Follow{dest, q.view, q.view_bytes, false, 0});
     } else if (q.spilled) {
       entries[i] = Entry{pieces[i].from, pieces[i].to, kSpilled, std::int64_t(q.spilled_bytes), 0};

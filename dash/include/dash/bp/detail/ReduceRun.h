@@ -15,7 +15,7 @@
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/ReduceProxy.h>
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/BufferStock.h>
+#include <dash/bp/detail/Wire.h>
 #include <dash/internal/Failure.h>
 
 #include <algorithm>
@@ -324,7 +324,7 @@ class ReduceRun {
   // evict this one) and, when memory is short, its big queues go to storage.
   void after_call(int round, Slot& slot) {
     for (InQueue& q : slot.proxy.in_) q = InQueue();
-    slot.proxy.scratch_.clear();
+    slot.proxy.clear_view_copies();
     if (master_.residency_->limited()) slot.proxy.copy_views();
     if (memory_short()) {
       if (round < partners_.rounds() && partners_.rounds() < kEarlyTags) send_early(round, slot);
@@ -344,7 +344,7 @@ class ReduceRun {
     auto eligible = [&](std::size_t j) {
       const OutQueue& q = p.out_[j];
       const std::size_t n = q.bytes.size();
-      return !q.is_view && n > 0 && n >= master_.queues_.inline_bytes() &&
+      return q.view_bytes == 0 && n > 0 && n >= master_.queues_.inline_bytes() &&
              master_.owner(p.out_link_[j]) != me_;
     };
     std::size_t bytes = 0;
@@ -426,7 +426,7 @@ class ReduceRun {
     for (std::size_t j = 0; j < p.out_.size(); ++j) {
       OutQueue& q = p.out_[j];
       const std::size_t n = q.bytes.size();
-      if (q.is_view || n == 0 || n < master_.queues_.inline_bytes()) continue;
+      if (q.view_bytes > 0 || n == 0 || n < master_.queues_.inline_bytes()) continue;
       q.key = queue_key(round, slot.gid, p.out_link_[j]);
       queue_store().put(q.key, std::move(q.bytes.bytes()));
       q.bytes = MemoryBuffer();
@@ -438,8 +438,7 @@ class ReduceRun {
   // DASH_OOC_QUEUE_INLINE bytes for a block not in memory goes to the
   // store until the block's call. Local.
   void spill_incoming(const Slot& slot, int round, int from, InQueue& q) {
-    if (!memory_short() || q.spilled || q.has_array || master_.residency_->resident(slot.index))
-      return;
+    if (!memory_short() || q.spilled || master_.residency_->resident(slot.index)) return;
     const std::size_t n = q.bytes.size();
     if (n == 0 || n < master_.queues_.inline_bytes()) return;
     q.key = queue_key(round, from, slot.gid);
