@@ -1,7 +1,7 @@
 // White-box test of the block layer's wire format (dash/bp/detail/Wire.h, not public): every
-// kind of record the transports write (a queue, an empty queue, a view's bytes, a queue sent
-// on its own, a stored part, a failure notice) against an encoding written here by hand, and
-// read back by a decoder written here.
+// kind of record the transports write (a reduction round's mark, a queue, an empty queue, a
+// view's bytes, a queue sent on its own, a stored part, a failure notice) against an encoding
+// written here by hand, and read back by the library's reader and a decoder written here.
 #include <dash/bp/Serialization.h>
 #include <dash/bp/detail/Wire.h>
 #include <gtest/gtest.h>
@@ -64,6 +64,7 @@ TEST(BlocksWire, EveryRecordKindMatchesAnIndependentEncoding) {
   ASSERT_EQ(wire::kHeaderBytes, 24u);
   const std::string queue = "halo bytes \x01\x02\x03", view(70000, 'v'), notice = "unit 3: boom";
   MemoryBuffer buf;
+  wire::write_header(buf, wire::kRoundMark, 7, -3);           // round 7, after 3 early queues
   wire::write_record(buf, 4, 9, queue.data(), queue.size());  // a queue
   wire::write_record(buf, 4, 10, nullptr, 0);                 // an empty queue
   wire::write_record(buf, 5, 9, view.data(), view.size());    // a view's bytes
@@ -78,6 +79,7 @@ TEST(BlocksWire, EveryRecordKindMatchesAnIndependentEncoding) {
 
   const std::int64_t residue = std::int64_t(reinterpret_cast<std::uintptr_t>(direct_data) % 64);
   std::vector<unsigned char> expected;
+  put_record(expected, -2, 7, -3, "");
   put_record(expected, 4, 9, std::int64_t(queue.size()), queue);
   put_record(expected, 4, 10, 0, "");
   put_record(expected, 5, 9, std::int64_t(view.size()), view);
@@ -87,17 +89,20 @@ TEST(BlocksWire, EveryRecordKindMatchesAnIndependentEncoding) {
   EXPECT_EQ(bytes_of(buf), expected);
 
   // Read back with the library's reader and with the test's decoder.
-  const std::vector<Decoded> records = decode(expected.data(), expected.size());
-  ASSERT_EQ(records.size(), 6u);
-  std::size_t at = 0;
-  for (const Decoded& d : records) {
-    const wire::Header h = wire::read_header(buf.data() + at);
+  std::vector<Decoded> records = decode(expected.data(), expected.size());
+  ASSERT_EQ(records.size(), 7u);
+  std::size_t next = 0;
+  wire::for_each_record(buf.data(), buf.size(), [&](const wire::Header& h, const char* bytes) {
+    ASSERT_LT(next, records.size());
+    const Decoded& d = records[next++];
     EXPECT_EQ(h.from, d.from);
     EXPECT_EQ(h.to, d.to);
     EXPECT_EQ(h.n, d.n);
-    at += wire::kHeaderBytes + (d.n > 0 ? std::size_t(d.n) : 0);
-  }
-  EXPECT_EQ(at, buf.size());
+    EXPECT_EQ(std::string(bytes, d.bytes.size()), d.bytes);
+  });
+  EXPECT_EQ(next, records.size());
+  EXPECT_EQ(records[0].from, wire::kRoundMark);
+  records.erase(records.begin());
   EXPECT_EQ(records[0].bytes, queue);
   EXPECT_EQ(records[2].bytes, view);
   EXPECT_EQ(records[5].bytes, notice);
@@ -109,6 +114,66 @@ TEST(BlocksWire, EveryRecordKindMatchesAnIndependentEncoding) {
   EXPECT_EQ(-records[4].n - wire::kPartMark, 123456789);
   // A failure notice is told apart by its `from`.
   EXPECT_EQ(records[5].from, wire::kFailureNotice);
+}
+
+// The one packer of all transports: a queue's bytes and its view's as one record when both are
+// small; a big view on its own after the bytes; big bytes (no view) on their own; an empty
+// queue as an empty record. What goes on its own is handed to the callback, in record order.
+TEST(BlocksWire, PackQueue_SplitsAtTheDirectSize) {
+  const std::string small = "count+", tail = "tail", big(100, 'b');
+  const std::size_t from = 64;  // parts of 64 bytes and more go on their own
+  struct Case {
+    wire::QueueParts parts;
+    std::vector<unsigned char> records;
+    std::vector<std::pair<const char*, std::size_t>> directs;
+  };
+  std::vector<Case> cases(4);
+  cases[0].parts = {small.data(), small.size(), tail.data(), tail.size()};
+  put_record(cases[0].records, 3, 8, std::int64_t(small.size() + tail.size()), small + tail);
+  cases[1].parts = {small.data(), small.size(), big.data(), big.size()};
+  put_record(cases[1].records, 3, 8, std::int64_t(small.size()), small);
+  put_record(cases[1].records, 3, 8,
+             -std::int64_t(big.size() * 64 + reinterpret_cast<std::uintptr_t>(big.data()) % 64),
+             "");
+  cases[1].directs = {{big.data(), big.size()}};
+  cases[2].parts = {big.data(), big.size()};
+  put_record(cases[2].records, 3, 8,
+             -std::int64_t(big.size() * 64 + reinterpret_cast<std::uintptr_t>(big.data()) % 64),
+             "");
+  cases[2].directs = {{big.data(), big.size()}};
+  cases[3].parts = {nullptr, 0};
+  put_record(cases[3].records, 3, 8, 0, "");
+  for (const Case& c : cases) {
+    std::vector<char> out(wire::packed_size(c.parts, from));
+    std::vector<std::pair<const char*, std::size_t>> directs;
+    char* end = wire::pack_queue(out.data(), 3, 8, c.parts, from,
+                                 [&](const char* d, std::size_t n) { directs.emplace_back(d, n); });
+    EXPECT_EQ(end, out.data() + out.size());
+    EXPECT_EQ(std::vector<unsigned char>(out.begin(), out.end()), c.records);
+    EXPECT_EQ(directs, c.directs);
+  }
+  // Into a buffer, nothing goes on its own: the big view is copied.
+  MemoryBuffer buf;
+  wire::pack_queue(buf, 3, 8, cases[1].parts);
+  std::vector<unsigned char> expected;
+  put_record(expected, 3, 8, std::int64_t(small.size() + big.size()), small + big);
+  EXPECT_EQ(bytes_of(buf), expected);
+}
+
+// A message cut inside a header or inside a record's bytes is an error, not a read past it.
+TEST(BlocksWire, ReaderRejectsCutMessages) {
+  MemoryBuffer buf;
+  const std::string bytes = "0123456789";
+  wire::write_record(buf, 1, 2, bytes.data(), bytes.size());
+  auto count = [](const char* data, std::size_t n) {
+    int records = 0;
+    wire::for_each_record(data, n, [&](const wire::Header&, const char*) { ++records; });
+    return records;
+  };
+  EXPECT_EQ(count(buf.data(), buf.size()), 1);
+  EXPECT_EQ(count(buf.data(), 0), 0);
+  EXPECT_THROW(count(buf.data(), buf.size() - 1), dash::exception::RuntimeError);
+  EXPECT_THROW(count(buf.data(), wire::kHeaderBytes - 1), dash::exception::RuntimeError);
 }
 
 TEST(BlocksWire, HeadersReadAtAnyAlignment) {

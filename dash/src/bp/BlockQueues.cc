@@ -89,7 +89,7 @@ void BlockQueues::check_targets(dash::internal::Failure& failure, const char* ca
   for (const auto& part : spilled_.outgoing())
     if ((part.to < 0 || part.to >= nblocks_) && !failure.any()) out_of_range(part.from, part.to);
   for (auto& e : entries_)
-    e->proxy->for_each_outgoing([&](int to, MemoryBuffer&, Proxy::View) {
+    e->proxy->for_each_outgoing([&](int to, OutQueue&) {
       if ((to >= 0 && to < nblocks_) || failure.any()) return;
       out_of_range(e->gid, to);
     });
@@ -137,9 +137,9 @@ void BlockQueues::spill_outgoing(std::size_t i) {
   Entry& e = *entries_[i];
   e.proxy->materialize_views();  // the block may leave memory
   if (!memory_short()) return;
-  e.proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View) {
-    if (buf.size() >= std::max<std::size_t>(inline_bytes_, 1))
-      spilled_.add_outgoing(residency_->extra_store(), e.gid, to, buf);
+  e.proxy->for_each_outgoing([&](int to, OutQueue& queue) {
+    if (queue.bytes.size() >= std::max<std::size_t>(inline_bytes_, 1))
+      spilled_.add_outgoing(residency_->extra_store(), e.gid, to, queue.bytes);
   });
 }
 

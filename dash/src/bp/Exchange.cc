@@ -2,6 +2,7 @@
 #include <dash/Exception.h>
 #include <dash/bp/Polling.h>
 #include <dash/bp/detail/Exchange.h>
+#include <dash/bp/detail/StoredSends.h>
 
 #include <algorithm>
 #include <climits>
@@ -17,8 +18,7 @@ namespace {
 constexpr int kExchangeTag = 30003;  // queues (and stored parts) sent on their own
 constexpr int kPackedTag = 30005;    // sparse: a unit's packed queues
 constexpr const char* kCall = "dash::bp::Master::exchange";
-// Parts loaded and in flight at once, per unit.
-constexpr std::size_t kPartWindow = 2;
+constexpr std::size_t kDirect = wire::kDirectBytes;  // parts from this size go on their own
 
 // Matches the next queue unit `from` sent on its own on `comm` (waits for
 // it); returns its bytes.
@@ -31,10 +31,6 @@ std::size_t probe_direct(int from, dart_team_t comm, dart_message_t& message) {
   return nbytes;
 }
 
-// Bytes a queue of n bytes takes in a packed message.
-std::size_t packed_bytes(std::size_t n) {
-  return wire::kHeaderBytes + (n >= Exchange::kDirectBytes ? 0 : n);
-}
 }  // namespace
 
 Exchange::Destination& Exchange::destination(int unit) {
@@ -96,12 +92,9 @@ void Exchange::pack_queues(dash::internal::Failure& failure) {
         if (dest != me) destination(dest).bytes += wire::kHeaderBytes;
       }
       for (std::size_t i = 0; i < q.size(); ++i)
-        q.entry(i).proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
+        q.entry(i).proxy->for_each_outgoing([&](int to, OutQueue& queue) {
           const int dest = q.owner(to);
-          if (dest == me) return;
-          Destination& d = destination(dest);
-          d.bytes += packed_bytes(buf.size());
-          if (view.bytes > 0) d.bytes += packed_bytes(view.bytes);
+          if (dest != me) destination(dest).bytes += wire::packed_size(parts_of(queue), kDirect);
         });
     }
     std::size_t send_total = 0;
@@ -120,31 +113,25 @@ void Exchange::pack_queues(dash::internal::Failure& failure) {
                          -wire::kPartMark - std::int64_t(part.nbytes));
       d.fill += wire::kHeaderBytes;
     }
-    // A queue's bytes, then its enqueue_view array's (if any): each packed,
-    // or from kDirectBytes announced by its header and sent on its own,
-    // straight from its memory.
-    auto add = [&](int dest, int from, int to, const char* data, std::size_t n) {
-      Destination& d = destination(dest);
-      char* at = send_.data() + d.fill;
-      const bool direct = n >= kDirectBytes;
-      wire::write_header(at, from, to, direct ? wire::direct_size(data, n) : std::int64_t(n));
-      if (direct)
-        direct_.push_back(Direct{dest, data, n});
-      else if (n > 0)
-        std::memcpy(at + wire::kHeaderBytes, data, n);
-      d.fill += packed_bytes(n);
-    };
+    // A queue's bytes, then its enqueue_view array's (if any): packed, or
+    // from wire::kDirectBytes announced and sent on its own, straight from
+    // its memory.
     for (std::size_t i = 0; i < q.size(); ++i) {
       BlockQueues::Entry& e = q.entry(i);
-      e.proxy->for_each_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
+      e.proxy->for_each_outgoing([&](int to, OutQueue& queue) {
         const int dest = q.owner(to);
         if (dest == me) {
-          q.deliver(e.gid, to, buf, "exchange");
-          if (view.bytes > 0) q.deliver(e.gid, to, view.data, view.bytes, "exchange");
-        } else {
-          add(dest, e.gid, to, buf.data(), buf.size());
-          if (view.bytes > 0) add(dest, e.gid, to, view.data, view.bytes);
+          q.deliver(e.gid, to, queue.bytes, "exchange");
+          if (queue.view_bytes > 0) q.deliver(e.gid, to, queue.view, queue.view_bytes, "exchange");
+          return;
         }
+        Destination& d = destination(dest);
+        char* at = send_.data() + d.fill;
+        d.fill = std::size_t(wire::pack_queue(at, e.gid, to, parts_of(queue), kDirect,
+                                              [&](const char* data, std::size_t n) {
+                                                direct_.push_back(Direct{dest, data, n});
+                                              }) -
+                             send_.data());
       });
     }
   } catch (...) {
@@ -332,23 +319,16 @@ void Exchange::dense(dash::internal::Failure& failure, bool my_parts, std::excep
 // here, straight into the target's incoming queue; a part mark is noted for
 // exchange_parts.
 void Exchange::unpack(const char* data, std::size_t total, int source_unit) {
-  std::size_t at = 0;
-  while (at < total) {
-    const wire::Header h = wire::read_header(data + at);
-    at += wire::kHeaderBytes;
-    if (h.n <= -wire::kPartMark) {
+  wire::for_each_record(data, total, [&](const wire::Header& h, const char* bytes) {
+    if (h.n <= -wire::kPartMark)
       expected_parts_.push_back(
           ExpectedPart{source_unit, int(h.from), int(h.to), std::size_t(-h.n - wire::kPartMark)});
-      continue;
-    }
-    if (h.n < 0) {
+    else if (h.n < 0)
       receive_direct(int(h.from), int(h.to), std::size_t(-h.n) / wire::kResidues,
                      std::size_t(-h.n) % wire::kResidues, source_unit);
-      continue;
-    }
-    q_->deliver(int(h.from), int(h.to), data + at, std::size_t(h.n), "exchange");
-    at += std::size_t(h.n);
-  }
+    else
+      q_->deliver(int(h.from), int(h.to), bytes, std::size_t(h.n), "exchange");
+  });
 }
 
 // Receives into scratch memory the queues that the packed message at data
@@ -357,11 +337,11 @@ void Exchange::unpack(const char* data, std::size_t total, int source_unit) {
 // senders do not wait for ever.
 void Exchange::drain_directs(const char* data, std::size_t nbytes, int from) {
   std::size_t announced = 0;
-  for (std::size_t at = 0; at < nbytes;) {
-    const wire::Header h = wire::read_header(data + at);
-    at += wire::kHeaderBytes;
-    if (h.n >= 0) at += std::size_t(h.n);
-    if (h.n < 0 && h.n > -wire::kPartMark) ++announced;
+  try {
+    wire::for_each_record(data, nbytes, [&](const wire::Header& h, const char*) {
+      if (h.n < 0 && h.n > -wire::kPartMark) ++announced;
+    });
+  } catch (const exception::RuntimeError&) {  // cut short: the directs before the cut
   }
   std::vector<char> scratch;
   for (std::size_t k = directs_received_; k < announced; ++k) {
@@ -436,10 +416,10 @@ void Exchange::exchange_parts() {
   const int me = q.me();
   SpillStore& store = q.residency().extra_store();
   dash::internal::Failure failure;
-  std::vector<SpilledQueues::Part> remote;
+  StoredSends remote(store, kExchangeTag, q.message_team());
   for (const auto& part : q.spilled().outgoing()) {
     if (q.owner(part.to) != me) {
-      remote.push_back(part);
+      remote.add(StoredSends::Queue{part.key, part.nbytes, part.from, part.to, q.owner(part.to)});
       continue;
     }
     try {
@@ -458,28 +438,15 @@ void Exchange::exchange_parts() {
   expected_parts_.clear();
   std::stable_sort(expected.begin(), expected.end(),
                    [](const ExpectedPart& a, const ExpectedPart& b) { return a.unit < b.unit; });
-  std::size_t next_send = 0;
-  SendsInFlight flight;
   std::vector<char> scratch;
   IdleWait idle(kCall, q.message_team());
-  while (next_send < remote.size() || !flight.empty() || !expected.empty()) {
-    bool progress = flight.retire([&](Bytes&& bytes) { store.recycle(std::move(bytes)); });
-    while (flight.size() < kPartWindow && next_send < remote.size()) {
-      const auto& part = remote[next_send++];
-      if (next_send < remote.size()) store.prefetch(remote[next_send].key);
-      Bytes bytes;  // a part that cannot be loaded goes as 0 bytes
-      try {
-        if (!failure.own())
-          bytes = store.take(part.key);
-        else
-          store.erase(part.key);
-      } catch (...) {
-        failure.capture("unit " + std::to_string(me) + ", a queue from block " +
-                        std::to_string(part.from) + " to block " + std::to_string(part.to));
-      }
-      flight.send(std::move(bytes), q.owner(part.to), kExchangeTag, q.message_team());
-      progress = true;
-    }
+  while (!remote.done() || !expected.empty()) {
+    bool progress = remote.step(
+        [&] { return failure.own(); },
+        [&](const StoredSends::Queue& part, const std::string&) {
+          failure.capture("unit " + std::to_string(me) + ", a queue from block " +
+                          std::to_string(part.from) + " to block " + std::to_string(part.to));
+        });
     // The first part still expected from each source, if it is there.
     for (std::size_t k = 0; k < expected.size();) {
       if (k > 0 && expected[k - 1].unit == expected[k].unit) {

@@ -88,20 +88,18 @@ void IExchange::route(std::size_t i) {
   BlockQueues& q = *q_;
   const int me = q.me();
   BlockQueues::Entry& e = q.entry(i);
-  e.proxy->drain_outgoing([&](int to, MemoryBuffer& buf, Proxy::View view) {
+  e.proxy->drain_outgoing([&](int to, OutQueue& queue) {
     if (to < 0 || to >= q.nblocks())
       throw exception::InvalidArgument(std::string(kCall) + ": block " + std::to_string(e.gid) +
                                        " enqueued to gid " + std::to_string(to) + ", outside [0, " +
                                        std::to_string(q.nblocks()) + ")");
     const int dest = q.owner(to);
     if (dest == me) {
-      q.deliver(e.gid, to, buf, "iexchange");
-      if (view.bytes > 0) q.deliver(e.gid, to, view.data, view.bytes, "iexchange");
+      q.deliver(e.gid, to, queue.bytes, "iexchange");
+      if (queue.view_bytes > 0) q.deliver(e.gid, to, queue.view, queue.view_bytes, "iexchange");
       if (q.memory_short()) q.spill_incoming(q.index_of(to, "iexchange"));
     } else {
-      MemoryBuffer& pack = pack_for(dest);
-      wire::write_record(pack, e.gid, to, buf.data(), buf.size());
-      if (view.bytes > 0) wire::write_record(pack, e.gid, to, view.data, view.bytes);
+      wire::pack_queue(pack_for(dest), e.gid, to, parts_of(queue));
     }
   });
 }
@@ -146,21 +144,21 @@ void IExchange::stop() {
 // A received message: failure notices are recorded, queues delivered (or
 // dropped once stopped).
 void IExchange::take(const char* data, std::size_t total) {
-  std::size_t at = 0;
-  while (at + wire::kHeaderBytes <= total) {
-    const wire::Header h = wire::read_header(data + at);
-    at += wire::kHeaderBytes;
-    const std::size_t n = std::min(std::size_t(h.n), total - at);
-    if (h.from == wire::kFailureNotice) {
-      failure_.remote(int(h.to), std::string(data + at, n));
-    } else if (!stopped_) {
-      try {
-        q_->deliver_and_spill(int(h.from), int(h.to), data + at, n, "iexchange");
-      } catch (...) {
-        failure_.capture();
+  try {
+    wire::for_each_record(data, total, [&](const wire::Header& h, const char* bytes) {
+      const std::size_t n = h.n > 0 ? std::size_t(h.n) : 0;
+      if (h.from == wire::kFailureNotice) {
+        failure_.remote(int(h.to), std::string(bytes, n));
+      } else if (!stopped_) {
+        try {
+          q_->deliver_and_spill(int(h.from), int(h.to), bytes, n, "iexchange");
+        } catch (...) {
+          failure_.capture();
+        }
       }
-    }
-    at += n;
+    });
+  } catch (...) {  // a malformed message
+    failure_.capture();
   }
 }
 

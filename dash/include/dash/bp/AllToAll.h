@@ -20,8 +20,8 @@
 // gid in [0, nblocks)), once receiving, after the rounds: incoming_from()
 // lists the blocks that enqueued to this one (in increasing gid, itself
 // included if it did), and each queue reads back in the order it was
-// filled. Between the two calls, the queues travel as records (target,
-// source, bytes) through the rounds of RegularSwapPartners over the gids:
+// filled. Between the two calls, the queues travel as records (Wire.h: source,
+// target, bytes) through the rounds of RegularSwapPartners over the gids:
 // round r hands each record to the member of the block's group whose digit
 // r (mixed radix of the group sizes, lowest first) is the target's, so
 // after the last round every record is at its target. Out of core (a
@@ -53,6 +53,7 @@
 #include <dash/bp/Serialization.h>
 #include <dash/bp/detail/ByteMemory.h>
 #include <dash/bp/detail/QueueFront.h>
+#include <dash/bp/detail/Wire.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -189,38 +190,6 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
 
 namespace detail {
 
-// A record travelling through all_to_all's rounds, in a byte array:
-// [int32 target][int32 source][uint64 n][n bytes].
-struct AllToAllRecord {
-  std::int32_t target, source;
-  std::uint64_t bytes;
-};
-
-// Appends a record to `to`: n bytes at `bytes`, then tail_n at `tail`.
-// Local; one copy of the bytes.
-inline void append_record(MemoryBuffer& to, int target, int source, const char* bytes,
-                          std::size_t n, const char* tail = nullptr, std::size_t tail_n = 0) {
-  const AllToAllRecord head{target, source, n + tail_n};
-  to.write(&head, sizeof head);
-  to.write(bytes, n);
-  to.write(tail, tail_n);
-}
-
-// Calls f(head, bytes) on every record of a byte array. Local.
-template <class F>
-void for_each_record(const char* at, std::size_t n, F&& f) {
-  std::size_t pos = 0;
-  while (pos + sizeof(AllToAllRecord) <= n) {
-    AllToAllRecord head;
-    std::memcpy(&head, at + pos, sizeof head);
-    pos += sizeof head;
-    if (head.bytes > n - pos)
-      throw exception::RuntimeError("dash::bp::all_to_all: a record overruns its message");
-    f(head, at + pos);
-    pos += std::size_t(head.bytes);
-  }
-}
-
 // all_to_all's group size out of core, at least: every round takes every record through
 // storage, so fewer rounds move fewer bytes, but each call of a round sends one array per group
 // member, and arrays below the library's mapping size (detail::kMapBytes, 128 KiB) come from
@@ -300,9 +269,9 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
           if (q.bytes.size() > 0)
             g(to, rp.gid(), q.bytes.data(), q.bytes.size(), q.view, q.view_bytes);
       for (const QueueView<char>& a : arrays)
-        detail::for_each_record(
-            a.data(), a.size(), [&](const detail::AllToAllRecord& head, const char* at) {
-              g(head.target, head.source, at, std::size_t(head.bytes), nullptr, std::size_t(0));
+        detail::wire::for_each_record(
+            a.data(), a.size(), [&](const detail::wire::Header& h, const char* at) {
+              g(int(h.to), int(h.from), at, std::size_t(h.n), nullptr, std::size_t(0));
             });
     };
     if (r == rounds) {
@@ -325,18 +294,18 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     for_each_record(
         [&](int target, int, const char*, std::size_t n, const char*, std::size_t tail_n) {
           need[detail::all_to_all_next(group, below, target)] +=
-              sizeof(detail::AllToAllRecord) + n + tail_n;
+              detail::wire::kHeaderBytes + n + tail_n;
         });
     std::vector<MemoryBuffer> out(group.size());
     for (std::size_t j = 0; j < out.size(); ++j) {
       if (need[j] == sizeof(std::uint64_t)) continue;  // nothing for this member
-      out[j].bytes().reserve(need[j] + ReduceProxy::kTrailerBytes);
+      out[j].bytes().reserve(need[j]);
       out[j].write_value(std::uint64_t(need[j] - sizeof(std::uint64_t)));
     }
     for_each_record([&](int target, int source, const char* bytes, std::size_t n, const char* tail,
                         std::size_t tail_n) {
-      detail::append_record(out[detail::all_to_all_next(group, below, target)], target, source,
-                            bytes, n, tail, tail_n);
+      detail::wire::pack_queue(out[detail::all_to_all_next(group, below, target)], source, target,
+                               {bytes, n, tail, tail_n});
     });
     // To this unit, or under a limit (queues may go to storage): the buffer itself, no copy;
     // to another unit's block in memory: a view, sent from here without a copy.

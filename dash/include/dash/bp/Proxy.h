@@ -106,30 +106,22 @@ class Proxy : public detail::QueueFront<Proxy> {
   // Whether the call just made said block_unchanged(); resets it. Local.
   bool take_unchanged() { return std::exchange(unchanged_, false); }
 
-  // The bytes of an enqueue_view array that follow a queue's own bytes
-  // (none: bytes == 0).
-  struct View {
-    const char* data = nullptr;
-    std::size_t bytes = 0;
-  };
-
   // The queue to block `to` (created empty if new; an enqueue_view array
   // still outside it is copied in first). Local.
   MemoryBuffer& outgoing_queue(int to) { return out_queue(to, "enqueue").bytes; }
-  // Calls f(to, buffer, view) on every non-empty outgoing queue, in
-  // increasing gid: the queue's bytes are buffer's, followed by view's.
-  // Local.
+  // Calls f(to, queue) on every non-empty outgoing queue (detail::OutQueue:
+  // its bytes, then its enqueue_view array's), in increasing gid. Local.
   template <class F>
   void for_each_outgoing(F&& f) {
     for (auto& [to, queue] : outgoing_)
-      if (queue.bytes.size() > 0) f(to, queue.bytes, View{queue.view, queue.view_bytes});
+      if (queue.bytes.size() > 0) f(to, queue);
   }
   // The same, emptying each queue after f (keeping its memory). Local.
   template <class F>
   void drain_outgoing(F&& f) {
     for (auto& [to, queue] : outgoing_) {
       if (queue.bytes.size() == 0) continue;
-      f(to, queue.bytes, View{queue.view, queue.view_bytes});
+      f(to, queue);
       clear_queue(queue);
     }
   }
@@ -211,10 +203,10 @@ class Proxy : public detail::QueueFront<Proxy> {
   // (enqueue_view arrays included), to `out` (for dash::bp::save: the
   // queues are not changed). Local.
   void save_queues(MemoryBuffer& out) const {
-    for (const auto& [gid, buf] : incoming_) save_queue(out, gid, buf, View{});
+    for (const auto& [gid, buf] : incoming_) save_queue(out, gid, buf, nullptr, 0);
     save(out, -1);
     for (const auto& [gid, queue] : outgoing_)
-      save_queue(out, gid, queue.bytes, View{queue.view, queue.view_bytes});
+      save_queue(out, gid, queue.bytes, queue.view, queue.view_bytes);
     save(out, -1);
   }
   // Appends queues saved by save_queues to this proxy's. Local.
@@ -271,12 +263,13 @@ class Proxy : public detail::QueueFront<Proxy> {
                                      std::to_string(gid_) + " has no queue from block " +
                                      std::to_string(from));
   }
-  static void save_queue(MemoryBuffer& out, int gid, const MemoryBuffer& buf, View view) {
+  static void save_queue(MemoryBuffer& out, int gid, const MemoryBuffer& buf, const char* view,
+                         std::size_t view_bytes) {
     if (buf.remaining() == 0) return;
     save(out, gid);
-    internal::save_count(out, buf.remaining() + view.bytes);
+    internal::save_count(out, buf.remaining() + view_bytes);
     out.write(buf.data() + buf.position(), buf.remaining());
-    if (view.bytes > 0) out.write(view.data, view.bytes);
+    out.write(view, view_bytes);
   }
 
   MemoryBuffer* find_in(int from) const {

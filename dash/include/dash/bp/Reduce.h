@@ -25,22 +25,21 @@
 // read are dropped after it.
 //
 // Transport, between calls: queues between blocks of the same unit move in
-// memory. For other units, all queues for one unit travel in one message
-// (dart_isend, tag 30002 on the master's private communicator), and each unit receives
+// memory. For other units, all queues for one unit travel in one message of
+// records (detail/Wire.h, the format exchange() and iexchange() use; tag
+// 30002 on the master's private communicator), and each unit receives
 // exactly the messages its blocks' in_links announce (dart_mprobe from each
 // source unit, then dart_mrecv): no collective, no alltoall. Every out_link
 // queue is sent, even if nothing was enqueued, so what arrives always
-// matches what is expected. The one exception is for big payloads:
-// an enqueue_view array follows that message as a message of its own, sent
-// straight from the caller's memory and announced in the first, and the
-// receiver reads it in place (dequeue_view) from a buffer of a small
-// process-wide stock kept between rounds and reductions (fresh memory of
-// many MiB would page-fault on every 4 KiB). A message whose only queue was
-// enqueued by value is neither packed nor unpacked by a copy (the queue's
-// buffer becomes the message, the received message becomes the queue).
-// Queues and messages of 64 KiB and more take their memory from the same
-// stock and give it back when dropped (detail/BufferStock.h), so the copying
-// enqueue/dequeue path maps no fresh memory after the first round either.
+// matches what is expected. Big payloads go on their own: an enqueue_view
+// array, or a queue without one, of 32 KiB or more follows that message as a
+// message of its own, sent straight from the caller's or the queue's memory
+// and announced in the first, and the receiver receives it into the queue at
+// the sender's address residue and reads it in place (dequeue_view). Queues
+// and messages of 64 KiB and more take their memory from a small
+// process-wide stock kept between rounds and reductions and give it back
+// when dropped (detail/BufferStock.h): fresh memory of many MiB would
+// page-fault on every 4 KiB.
 // A unit receives by polling its sources (dart_improbe) while its sends go
 // on, so no unit waits for one that waits for it.
 //

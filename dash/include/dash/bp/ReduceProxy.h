@@ -1,7 +1,6 @@
 // dash::bp::ReduceProxy: a block's view of one call of a reduction
 // (dash::bp::reduce, Reduce.h, which says how the queues travel): the links
-// of the call and the queues to and from them. Received arrays live in
-// memory of a process-wide stock (detail/BufferStock.h), not fresh pages.
+// of the call and the queues to and from them (detail/QueueFront.h).
 //
 // | call                 | cost                                                    |
 // |----------------------|---------------------------------------------------------|
@@ -36,10 +35,6 @@ class ReduceRun;
 // A block's view of one call of a reduction: its links and queues.
 class ReduceProxy : public detail::QueueFront<ReduceProxy> {
  public:
-  // Bytes reserved past a large queue for the message trailer, so the
-  // queue's buffer can become the message without growing.
-  static constexpr std::size_t kTrailerBytes = 1024;
-
   // The block's gid. Local.
   int gid() const { return gid_; }
   // The call: 0 .. partners.rounds(). Local.
@@ -56,8 +51,9 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
   // detail/QueueFront.h). Local; one copy of the bytes.
   //
   // enqueue_view(to, data, n): sends n elements at data without copying
-  // them (for big payloads): they travel as a message of their own, straight
-  // from the caller's memory, which must stay valid and unchanged until this
+  // them (for big payloads): from 32 KiB they travel as a message of their
+  // own, straight from the caller's memory (smaller ones are copied into the
+  // packed message), which must stay valid and unchanged until this
   // round's exchange is over (the next call of the function on this unit, or
   // the end of reduce). The receiver reads them as one std::vector<T>
   // (dequeue_view<T> in place, or dequeue). The queue to `to` then holds
@@ -73,9 +69,8 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
   // The queue to block `to` (in out_link, else InvalidArgument) becomes the bytes of `queue`,
   // as if they had been enqueued (read back with dequeue or dequeue_view of what they hold);
   // the queue must be empty (InvalidArgument otherwise). For bytes built elsewhere: delivered
-  // on this unit and, under a memory-block limit, written to the store without a copy (a
-  // buffer with 1 KiB of spare capacity also becomes the message to another unit as it is).
-  // Local.
+  // on this unit and, under a memory-block limit, written to the store without a copy (from
+  // 32 KiB also sent to another unit from its own memory). Local.
   void enqueue_buffer(int to, MemoryBuffer&& queue) {
     OutQueue& q = out_[out_index(to, "enqueue_buffer")];
     if (q.viewed || q.bytes.size() > 0)
@@ -125,22 +120,12 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
     for (std::size_t i = 0; i < link.size(); ++i) s += (i ? ", " : "") + std::to_string(link[i]);
     return s + "}";
   }
-  // Room for `bytes` more (and the trailer), growing geometrically. Local.
-  static void reserve(MemoryBuffer& queue, std::size_t bytes) {
-    Bytes& b = queue.bytes();
-    const std::size_t need = b.size() + bytes + kTrailerBytes;
-    if (b.capacity() < need) b.reserve(std::max(need, 2 * b.capacity()));
-  }
   // Copies every enqueue_view array into its queue (the caller's memory may
   // go away before the exchange: a block evicted under a memory-block
   // limit). Local.
   void copy_views() {
     if (views_ == 0) return;
-    for (OutQueue& q : out_) {
-      if (q.view_bytes == 0) continue;
-      reserve(q.bytes, q.view_bytes);
-      materialize(q);
-    }
+    for (OutQueue& q : out_) materialize(q);
   }
   std::size_t out_index(int to, const char* call) const {
     const std::size_t i = index_of(out_link_, to);

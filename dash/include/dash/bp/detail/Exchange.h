@@ -60,9 +60,6 @@ class Exchange {
   // (DASH_BP_EXCHANGE_SPARSE_UNITS).
   static constexpr std::size_t kSparseAboveUnits = 8;
   static constexpr std::uint64_t kMaxSparseAboveUnits = std::uint64_t(1) << 30;
-  // Queues of at least this many bytes to another unit go as messages of
-  // their own, from the queue's memory into the target's incoming queue.
-  static constexpr std::size_t kDirectBytes = std::size_t(32) << 10;
 
   void set_sparse_above_units(std::size_t n) { sparse_above_units_ = n; }
 

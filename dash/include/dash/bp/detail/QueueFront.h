@@ -21,7 +21,6 @@
 //                                  target; an array still outside it is
 //                                  copied in first (or refused)
 //   void before_view(q, to)        checks before enqueue_view (may throw)
-//   void reserve(buffer, bytes)    room for `bytes` more (may do nothing)
 //   MemoryBuffer* find_in(from)    the queue from `from`, or nullptr
 //   [[noreturn]] no_queue(from, call)   throws: no queue from `from`
 //
@@ -35,6 +34,7 @@
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/Wire.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +54,11 @@ struct OutQueue {
   std::size_t view_bytes = 0;
 };
 
+// The parts of `queue` as the packer takes them (Wire.h). Local.
+inline wire::QueueParts parts_of(const OutQueue& queue) {
+  return {queue.bytes.data(), queue.bytes.size(), queue.view, queue.view_bytes};
+}
+
 // The largest enqueue_view array: its size, times Wire.h's residues, must
 // stay below Wire.h's part mark (2^60).
 constexpr std::size_t kMaxViewBytes = std::size_t(1) << 53;
@@ -64,13 +69,7 @@ class QueueFront {
   // Appends value to the queue to block `to`. Local; one copy of its bytes.
   template <class T>
   void enqueue(int to, const T& value) {
-    MemoryBuffer& queue = self().out_queue(to, "enqueue").bytes;
-    if constexpr (std::is_trivially_copyable_v<T>) {
-      self().reserve(queue, sizeof(T));
-    } else if constexpr (is_vector_of_trivial<T>::value) {
-      self().reserve(queue, sizeof(std::uint64_t) + value.size() * sizeof(typename T::value_type));
-    }
-    save(queue, value);
+    save(self().out_queue(to, "enqueue").bytes, value);
   }
   // Appends the n elements at data as a std::vector<T> would be (dequeue it
   // as one, or with dequeue_view<T>). Local; one copy of the bytes.
@@ -79,7 +78,6 @@ class QueueFront {
     static_assert(std::is_trivially_copyable_v<T>,
                   "enqueue(to, data, n) needs trivially copyable T");
     MemoryBuffer& queue = self().out_queue(to, "enqueue").bytes;
-    self().reserve(queue, sizeof(std::uint64_t) + n * sizeof(T));
     internal::save_count(queue, n);
     queue.write(data, n * sizeof(T));
   }
@@ -125,16 +123,8 @@ class QueueFront {
   }
 
  protected:
-  template <class T>
-  struct is_vector_of_trivial : std::false_type {};
-  template <class T, class A>
-  struct is_vector_of_trivial<std::vector<T, A>> : std::is_trivially_copyable<T> {};
-  template <class A>
-  struct is_vector_of_trivial<std::vector<bool, A>> : std::false_type {};
-
-  // Defaults of the hooks.
+  // Default of the hook.
   void before_view(OutQueue&, int) {}
-  void reserve(MemoryBuffer&, std::size_t) {}
 
   // Copies queue's enqueue_view array into its bytes. Local; one copy.
   void materialize(OutQueue& queue) {

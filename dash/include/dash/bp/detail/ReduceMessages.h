@@ -1,9 +1,9 @@
 // dash::bp::detail::ReduceRun's messages between units (not public;
 // Reduce.h says how they travel): per round and destination unit one packed
-// message of queues with a table and a footer, then the enqueue_view arrays
-// and stored queues it announces, each a message of its own; received by
-// polling the source units, unpacked and delivered. Included by
-// ReduceRun.h.
+// message of records (Wire.h), then the queues it announces as messages of
+// their own (enqueue_view arrays and queues of kDirectBytes or more, sent
+// from their memory; stored queues, loaded in turn); received by polling the
+// source units, unpacked and delivered. Included by ReduceRun.h.
 #ifndef DASH__BP__DETAIL__REDUCE_MESSAGES_H_
 #define DASH__BP__DETAIL__REDUCE_MESSAGES_H_
 
@@ -37,7 +37,7 @@ void ReduceRun<Block, Partners>::exchange(int round) {
   }
   for (const auto& [dest, n] : early_sent_) pieces[dest];  // a packed message counts them
   std::vector<MemoryBuffer> packed;
-  std::vector<Follow> follows;  // in destination order, then table order
+  std::vector<Follow> follows;  // in destination order, then record order
   std::vector<dart_handle_t> sends;
   packed.reserve(pieces.size());
   for (auto& [dest, list] : pieces) {
@@ -56,11 +56,12 @@ void ReduceRun<Block, Partners>::exchange(int round) {
     }
     send(packed.back().data(), packed.back().size(), dest, sends);
   }
-  // Arrays are in memory: sent at once. Spilled queues wait for their turn.
-  std::vector<Follow> spilled;
+  // Arrays and large queues are in memory: sent at once. Stored queues wait
+  // for their turn.
+  StoredSends stored(queue_store(), kTag, team_);
   for (const Follow& f : follows) {
     if (f.spilled)
-      spilled.push_back(f);
+      stored.add(StoredSends::Queue{f.key, f.nbytes, -1, -1, f.dest});
     else
       send(f.data, f.nbytes, f.dest, sends);
   }
@@ -78,11 +79,17 @@ void ReduceRun<Block, Partners>::exchange(int round) {
     sources.resize(units.size());
     for (std::size_t k = 0; k < units.size(); ++k) sources[k].unit = units[k];
   }
-  std::size_t next_spilled = 0;
-  SendsInFlight flight;
   IdleWait idle("dash::bp::reduce", team_);
   for (;;) {
-    bool progress = send_spilled(round, spilled, next_spilled, flight);
+    bool progress =
+        stored.step([&] { return failed(); },
+                    [&](const StoredSends::Queue& q, const std::string& what) {
+                      if (!failed())  // erasing after a failure: nothing to report
+                        fail_own(kRuntimeError, "unit " + std::to_string(me_) +
+                                                    " could not load a queue of round " +
+                                                    std::to_string(round) + " for unit " +
+                                                    std::to_string(q.dest) + ": " + what);
+                    });
     progress |= early_flight_.retire([&](Bytes&& b) { early_bytes_ -= b.size(); });
     progress |= receive_early(round);
     bool receiving = false;
@@ -102,17 +109,15 @@ void ReduceRun<Block, Partners>::exchange(int round) {
       if (!found) continue;
       progress = true;
       if (!source.packed) {
-        MemoryBuffer received;
-        received.bytes().resize(nbytes);
-        dash::check_dart(dart_mrecv(received.bytes().data(), nbytes, &message), "dart_mrecv");
+        packed_in_.bytes().resize(nbytes);
+        dash::check_dart(dart_mrecv(packed_in_.bytes().data(), nbytes, &message), "dart_mrecv");
         source.packed = true;
-        unpack(round, source.unit, std::move(received), source.follow, source.early);
+        unpack(round, source.unit, packed_in_, source.follow, source.early);
       } else {
         receive_follow(round, source, message, nbytes);
       }
     }
-    if (!receiving && next_spilled == spilled.size() && flight.empty() && early_flight_.empty())
-      break;
+    if (!receiving && stored.done() && early_flight_.empty()) break;
     idle.after_poll(progress);
   }
   dash::check_dart(dart_waitall(sends.data(), sends.size()), "dart_waitall");
@@ -144,53 +149,14 @@ void ReduceRun<Block, Partners>::exchange(int round) {
 }
 
 template <class Block, class Partners>
-bool ReduceRun<Block, Partners>::send_spilled(int round, const std::vector<Follow>& spilled,
-                                              std::size_t& next, SendsInFlight& flight) {
-  bool progress = flight.retire([&](Bytes&& bytes) { queue_store().recycle(std::move(bytes)); });
-  while (flight.size() < kWindow && next < spilled.size()) {
-    const Follow& f = spilled[next++];
-    if (next < spilled.size()) queue_store().prefetch(spilled[next].key);
-    Bytes loaded;  // a queue that cannot be loaded goes as 0 bytes
-    if (!failed()) {
-      try {
-        loaded = queue_store().take(f.key);
-        if (loaded.size() != f.nbytes)
-          throw exception::RuntimeError("its store gave back " + std::to_string(loaded.size()) +
-                                        " bytes, not " + std::to_string(f.nbytes));
-      } catch (const std::exception& e) {
-        fail_own(kRuntimeError, "unit " + std::to_string(me_) +
-                                    " could not load a queue of round " + std::to_string(round) +
-                                    " for unit " + std::to_string(f.dest) + ": " + e.what());
-        loaded = Bytes();
-      }
-    } else {
-      try {
-        queue_store().erase(f.key);
-      } catch (...) {
-      }
-    }
-    flight.send(std::move(loaded), f.dest, kTag, team_);
-    progress = true;
-  }
-  return progress;
-}
-
-template <class Block, class Partners>
 void ReduceRun<Block, Partners>::receive_follow(int round, Source& source, dart_message_t& message,
                                                 std::size_t nbytes) {
-  const Entry e = source.follow[source.next++];
+  Expected& e = source.follow[source.next++];
   InQueue in;
-  char* to = nullptr;
-  if (e.offset == kArray) {  // its count, then the elements at the sender's residue
-    internal::save_count(in.bytes, std::size_t(e.elements) / wire::kResidues);
-    to = in.bytes.extend_at_residue(nbytes, std::size_t(e.elements) % wire::kResidues,
-                                    wire::kResidues);
-  } else {
-    in.bytes.bytes().resize(nbytes);
-    to = in.bytes.bytes().data();
-  }
+  in.bytes = std::move(e.prefix);
+  char* to = in.bytes.extend_at_residue(nbytes, e.residue, e.spilled ? 1 : wire::kResidues);
   dash::check_dart(dart_mrecv(to, nbytes, &message), "dart_mrecv");
-  if (std::int64_t(nbytes) != e.nbytes) {
+  if (nbytes != e.nbytes) {
     if (nbytes == 0)
       fail(kRuntimeError, "unit " + std::to_string(source.unit) +
                               " could not send its queue from block " + std::to_string(e.from) +
@@ -200,7 +166,7 @@ void ReduceRun<Block, Partners>::receive_follow(int round, Source& source, dart_
       fail_own(kRuntimeError, "a malformed message from unit " + std::to_string(source.unit));
     return;
   }
-  deliver(round, int(e.from), int(e.to), std::move(in));
+  deliver(round, e.from, e.to, std::move(in));
 }
 
 template <class Block, class Partners>
@@ -265,119 +231,97 @@ MemoryBuffer ReduceRun<Block, Partners>::pack(int round, int dest, std::vector<P
                                               std::vector<Follow>& follows) {
   MemoryBuffer message;
   auto early = early_sent_.find(dest);
-  Footer footer{round, 0, error_kind_, 0, early == early_sent_.end() ? 0 : early->second};
+  const std::int64_t early_queues = early == early_sent_.end() ? 0 : early->second;
+  wire::write_header(message, wire::kRoundMark, round, -early_queues);
   if (failed()) {
     for (Piece& p : pieces) erase_spilled(p.queue);
-    message.write(error_text_.data(), error_text_.size());
-    footer.error_bytes = std::int64_t(error_text_.size());
-    message.write(&footer, sizeof(footer));
+    wire::write_record(message, wire::kFailureNotice, error_kind_, error_text_.data(),
+                       error_text_.size());
     return message;
   }
-  // Byte queues first, the largest at the front; then arrays and spilled
-  // queues, which travel as messages of their own.
-  auto in_message = [](const Piece& p) { return p.queue.view_bytes == 0 && !p.queue.spilled; };
-  std::stable_partition(pieces.begin(), pieces.end(), in_message);
-  std::size_t nbytes_queues = 0, largest = 0;
-  std::size_t total = pieces.size() * sizeof(Entry) + sizeof(Footer);
-  while (nbytes_queues < pieces.size() && in_message(pieces[nbytes_queues])) {
-    const std::size_t size = pieces[nbytes_queues].queue.bytes.size();
-    total += size;
-    if (size > pieces[largest].queue.bytes.size()) largest = nbytes_queues;
-    ++nbytes_queues;
-  }
-  std::vector<Entry> entries(pieces.size());
-  std::size_t first = 0;
-  if (nbytes_queues > 0) {
-    std::swap(pieces[0], pieces[largest]);
-    // The largest queue's buffer becomes the message if it has the room.
-    MemoryBuffer& q0 = pieces[0].queue.bytes;
-    if (q0.bytes().capacity() >= total) {
-      entries[0] = Entry{pieces[0].from, pieces[0].to, 0, std::int64_t(q0.size()), 0};
-      message = std::move(q0);
-      first = 1;
-    }
-  }
-  if (first == 0) message.bytes().reserve(total);
-  for (std::size_t i = first; i < pieces.size(); ++i) {
-    OutQueue& q = pieces[i].queue;
-    if (q.view_bytes > 0) {
-      const std::size_t residue = reinterpret_cast<std::uintptr_t>(q.view) % wire::kResidues;
-      const std::size_t elements = internal::load_count(q.bytes, 0);
-      entries[i] = Entry{pieces[i].from, pieces[i].to, kArray, std::int64_t(q.view_bytes),
-                         std::int64_t(elements * wire::kResidues + residue)};
-      follows.push_back(Follow{dest, q.view, q.view_bytes, false, 0});
-    } else if (q.spilled) {
-      entries[i] = Entry{pieces[i].from, pieces[i].to, kSpilled, std::int64_t(q.spilled_bytes), 0};
+  // Stored queues last: they follow the ones sent from memory, in record order.
+  std::stable_partition(pieces.begin(), pieces.end(),
+                        [](const Piece& p) { return !p.queue.spilled; });
+  std::size_t total = wire::kHeaderBytes;
+  for (const Piece& p : pieces)
+    total += p.queue.spilled ? wire::kHeaderBytes
+                             : wire::packed_size(parts_of(p.queue), wire::kDirectBytes);
+  message.bytes().reserve(total);
+  for (Piece& p : pieces) {
+    OutQueue& q = p.queue;
+    if (q.spilled) {
+      wire::write_header(message, p.from, p.to, -wire::kPartMark - std::int64_t(q.spilled_bytes));
       follows.push_back(Follow{dest, nullptr, q.spilled_bytes, true, q.key});
       q.spilled = false;  // the key went with the Follow
-    } else {
-      entries[i] = Entry{pieces[i].from, pieces[i].to, std::int64_t(message.size()),
-                         std::int64_t(q.bytes.size()), 0};
-      message.write(q.bytes.data(), q.bytes.size());
+      continue;
     }
+    const wire::QueueParts parts = parts_of(q);
+    wire::pack_queue(message.bytes().extend(wire::packed_size(parts, wire::kDirectBytes)), p.from,
+                     p.to, parts, wire::kDirectBytes, [&](const char* data, std::size_t n) {
+                       follows.push_back(Follow{dest, data, n, false, 0});
+                     });
   }
-  message.write(entries.data(), entries.size() * sizeof(Entry));
-  footer.nqueues = std::int64_t(pieces.size());
-  message.write(&footer, sizeof(footer));
   return message;
 }
 
 template <class Block, class Partners>
-void ReduceRun<Block, Partners>::unpack(int round, int source, MemoryBuffer&& message,
-                                        std::vector<Entry>& follow, std::int64_t& early) {
+void ReduceRun<Block, Partners>::unpack(int round, int source, const MemoryBuffer& message,
+                                        std::vector<Expected>& follow, std::int64_t& early) {
   const std::size_t size = message.size();
+  const char* data = message.data();
   const std::string malformed = "a malformed message from unit " + std::to_string(source);
-  Footer footer;
-  if (size < sizeof(Footer))
-    return fail_own(kRuntimeError, "a message of " + std::to_string(size) + " bytes from unit " +
-                                       std::to_string(source) + " is too short");
-  std::memcpy(&footer, message.data() + size - sizeof(Footer), sizeof(Footer));
-  if (footer.round != round)
+  if (size < wire::kHeaderBytes) return fail_own(kRuntimeError, malformed);
+  const wire::Header first = wire::read_header(data);
+  if (first.from != wire::kRoundMark || first.to != round)
     return fail_own(kRuntimeError, "unit " + std::to_string(me_) + " received a message of round " +
-                                       std::to_string(footer.round) + " from unit " +
+                                       std::to_string(first.to) + " from unit " +
                                        std::to_string(source) + " in round " +
                                        std::to_string(round) + inconsistent());
-  early = std::max<std::int64_t>(footer.early, 0);
-  if (footer.error_kind != kNoError) {
-    const std::size_t n =
-        std::min<std::size_t>(std::size_t(footer.error_bytes), size - sizeof(Footer));
-    return fail(footer.error_kind, std::string(message.data(), n));
-  }
-  const std::size_t table = std::size_t(footer.nqueues) * sizeof(Entry);
-  if (footer.nqueues < 0 || table > size - sizeof(Footer))
+  early = std::max<std::int64_t>(-first.n, 0);
+  // A queue's bytes in the message wait for the next record: bytes of the
+  // same queue sent on their own (an enqueue_view array) are appended.
+  struct Held {
+    std::int64_t from, to;
+    const char* at;
+    std::size_t n;
+  } held{-1, -1, nullptr, 0};
+  auto deliver_held = [&] {
+    if (held.at == nullptr) return;
+    InQueue in;
+    in.bytes.write(held.at, held.n);
+    deliver(round, int(held.from), int(held.to), std::move(in));
+    held.at = nullptr;
+  };
+  try {
+    wire::for_each_record(
+        data + wire::kHeaderBytes, size - wire::kHeaderBytes,
+        [&](const wire::Header& h, const char* bytes) {
+          if (h.from == wire::kFailureNotice)
+            return fail(h.to, std::string(bytes, std::size_t(std::max<std::int64_t>(h.n, 0))));
+          if (h.from < 0 || h.to < 0) throw exception::RuntimeError("a record of no queue");
+          if (h.n >= 0) {
+            deliver_held();
+            held = Held{h.from, h.to, bytes, std::size_t(h.n)};
+            return;
+          }
+          Expected e{int(h.from), int(h.to), 0, 0, h.n <= -wire::kPartMark, MemoryBuffer()};
+          if (e.spilled) {
+            e.nbytes = std::size_t(-(h.n + wire::kPartMark));
+          } else {
+            e.nbytes = std::size_t(-h.n) / wire::kResidues;
+            e.residue = std::size_t(-h.n) % wire::kResidues;
+            if (held.at != nullptr && held.from == h.from && held.to == h.to) {
+              e.prefix.write(held.at, held.n);
+              held.at = nullptr;
+            }
+          }
+          deliver_held();
+          follow.push_back(std::move(e));
+        });
+  } catch (const exception::RuntimeError&) {
     return fail_own(kRuntimeError, malformed);
-  std::vector<Entry> entries(std::size_t(footer.nqueues));
-  if (table > 0)  // none: a unit that sent only early queues
-    std::memcpy(entries.data(), message.data() + size - sizeof(Footer) - table, table);
-  const std::size_t data_end = size - sizeof(Footer) - table;
-  // The messages that follow are received whatever else happens, so that
-  // none is left for a later round.
-  for (const Entry& e : entries)
-    if (e.offset == kArray || e.offset == kSpilled) follow.push_back(e);
-  for (const Entry& e : entries)
-    if (e.offset >= 0 ? e.nbytes < 0 || std::size_t(e.offset + e.nbytes) > data_end
-                      : e.offset != kArray && e.offset != kSpilled)
-      return fail_own(kRuntimeError, malformed);
-  // Byte queues: copied out, except queue 0 at offset 0, whose bytes the
-  // message buffer keeps (cut to size in place).
-  bool keep_first = false;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
-    if (e.offset < 0) continue;
-    if (i == 0 && e.offset == 0) {
-      keep_first = true;
-      continue;
-    }
-    InQueue in;
-    in.bytes.write(message.data() + e.offset, std::size_t(e.nbytes));
-    deliver(round, int(e.from), int(e.to), std::move(in));
   }
-  if (keep_first) {
-    InQueue in;
-    message.bytes().resize(std::size_t(entries[0].nbytes));
-    in.bytes = std::move(message);
-    deliver(round, int(entries[0].from), int(entries[0].to), std::move(in));
-  }
+  deliver_held();
 }
 
 }  // namespace detail

@@ -15,6 +15,7 @@
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/ReduceProxy.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/StoredSends.h>
 #include <dash/bp/detail/Wire.h>
 #include <dash/internal/Failure.h>
 
@@ -90,24 +91,15 @@ class ReduceRun {
   using OutQueue = ReduceProxy::OutQueue;
 
   // Messages from one unit to another in one round: first the packed one,
-  //   [queue 0][queue 1] ... [Entry x n][Footer]     or, failed:
-  //   [error text][Footer with nqueues = 0]
-  // then one message per enqueue_view array (Entry offset kArray) and per
-  // queue the sender spilled (offset kSpilled), in table order. The packed
-  // queue 0 starts at offset 0 and is the largest.
-  // An array's `elements` holds its element count times
-  // ArrayBuffer::kResidues plus the residue of the sender's address (it is
-  // received at the same residue).
-  struct Entry {
-    std::int64_t from, to, offset, nbytes, elements;
-  };
-  static constexpr std::int64_t kArray = -1, kSpilled = -2;
-  // `early`: the queues sent early to the receiving unit this round (not in the table).
-  struct Footer {
-    std::int64_t round, nqueues, error_kind, error_bytes, early;
-  };
+  // records (Wire.h) that start with {kRoundMark, round, -early queues} and
+  // then hold either a failure notice {kFailureNotice, kind, n} and its text,
+  // or the queues: in the message, or announced there (enqueue_view arrays
+  // and queues of wire::kDirectBytes or more, at their address residue;
+  // stored queues, with a part mark, after all others) and sent after it,
+  // each a message of its own, in record order.
   // Out of core, an outgoing queue to another unit goes straight there after its block's call
-  // (an early queue) instead of to storage and back: its bytes then an EarlyTrailer, a
+  // (an early queue) instead of to storage and back: its bytes then a record header
+  // {from, to, round} (Wire.h; at the end, so the queue's buffer is the message), a
   // synchronous send with a tag of its round, kEarlyTag + round (a unit may be rounds ahead
   // of one it has no queues with; with kEarlyTags rounds or more, queues are spilled instead);
   // a call first waits until the early queues of the calls before are matched but for its own
@@ -115,9 +107,6 @@ class ReduceRun {
   // (for a block not in memory: to storage), so each crosses the storage once.
   static constexpr int kEarlyTag = 30006;
   static constexpr int kEarlyTags = 2048;  // tags up to 32053 (MPI promises 32767)
-  struct EarlyTrailer {
-    std::int64_t round, from, to;
-  };
   // One block of the calling unit (every gid it owns, added or not).
   struct Slot {
     int gid;
@@ -132,21 +121,31 @@ class ReduceRun {
     int from, to;
     OutQueue queue;
   };
-  // A message after a packed one: an enqueue_view array (sent from the
-  // caller's memory) or a spilled queue (loaded from the store in its turn).
+  // A message after a packed one: an enqueue_view array or a large queue
+  // (sent from its memory) or a spilled queue (loaded from the store in its
+  // turn).
   struct Follow {
     int dest;
-    const char* data;  // the array
+    const char* data;  // the bytes in memory
     std::size_t nbytes;
     bool spilled;
     std::uint64_t key;  // the spilled queue's
   };
+  // A queue announced in a packed message, to come as a message of its own:
+  // nbytes, received at `residue` (modulo wire::kResidues) after `prefix`,
+  // the queue's bytes in the packed message.
+  struct Expected {
+    int from, to;
+    std::size_t nbytes, residue;
+    bool spilled;
+    MemoryBuffer prefix;
+  };
   // What this unit still expects from one unit in a round: the packed
-  // message, then the messages its table announces.
+  // message, then the messages it announces.
   struct Source {
     int unit = -1;
     bool packed = false;
-    std::vector<Entry> follow;
+    std::vector<Expected> follow;
     std::size_t next = 0;
     std::int64_t early = 0;  // early queues its packed message announced
     // Whether everything it sent this round is in (`early_received` of its early queues).
@@ -154,8 +153,6 @@ class ReduceRun {
       return packed && next == follow.size() && early == early_received;
     }
   };
-  // Spilled queues loaded and in flight at once, per unit.
-  static constexpr std::size_t kWindow = 2;
   // The store key of the queue (from -> to) of call `round` under a
   // memory-block limit: the top bit, the call's parity, and the two gids
   // (31 bits each). Queues of the call before with the same gids are gone
@@ -369,8 +366,7 @@ class ReduceRun {
       OutQueue& q = p.out_[j];
       const int to = p.out_link_[j];
       const int dest = master_.owner(to);
-      const EarlyTrailer trailer{round, slot.gid, to};
-      q.bytes.write(&trailer, sizeof trailer);
+      wire::write_header(q.bytes, slot.gid, to, round);
       early_bytes_ += q.bytes.size();
       early_flight_.send(std::move(q.bytes.bytes()), dest, kEarlyTag + round, team_, true);
       q.bytes = MemoryBuffer();
@@ -397,9 +393,9 @@ class ReduceRun {
       in.bytes.bytes().resize(nbytes);
       dash::check_dart(dart_mrecv(in.bytes.bytes().data(), nbytes, &message), "dart_mrecv");
       ++early_received_[int(from.id)];
-      EarlyTrailer t{-1, -1, -1};
-      if (nbytes >= sizeof t) std::memcpy(&t, in.bytes.data() + nbytes - sizeof t, sizeof t);
-      if (t.round != round || t.from < 0 || t.to < 0) {
+      wire::Header t{-1, -1, -1};
+      if (nbytes >= wire::kHeaderBytes) t = wire::read_header(in.bytes.data() + nbytes - sizeof t);
+      if (t.n != round || t.from < 0 || t.to < 0) {
         fail_own(kRuntimeError, "a malformed early queue from unit " + std::to_string(from.id));
         continue;
       }
@@ -466,27 +462,19 @@ class ReduceRun {
   //   links of the next call (in_link: where queues must come from)
   //   local queues: moved (arrays copied, spilled ones stay in the store);
   //     remote ones: per unit, one packed message (isend), then one message
-  //     per array (isend) and per spilled queue (loaded and sent kWindow at
-  //     a time)
+  //     per array and large queue (isend, from its memory) and per spilled
+  //     queue (StoredSends: loaded and sent two at a time)
   //   until every expected message is in: for each unit owning a block of
   //     a next in_link, improbe + mrecv its packed message, then the
-  //     messages its table announces; unpack, deliver (under a limit,
+  //     messages it announces; unpack, deliver (under a limit,
   //     queues of blocks not in memory go to the store); meanwhile the
   //     sends go on, so no unit waits for another that waits for it
   //   check that every expected queue arrived
   //   the next call's links and queues become the proxies'
   void exchange(int round);
 
-  // Sends spilled queues: frees those whose send completed, then loads and
-  // starts the next ones, at most kWindow in flight (the one after them
-  // prefetched). A queue that cannot be loaded is sent empty and fails this
-  // unit (the receiver knows the announced size). Returns whether anything
-  // happened. Local.
-  bool send_spilled(int round, const std::vector<Follow>& spilled, std::size_t& next,
-                    SendsInFlight& flight);
-
-  // Receives the next message a packed one announced (an array, or a
-  // spilled queue) and delivers it. A message of 0 bytes where more were
+  // Receives the next message a packed one announced (an array, a large
+  // queue, or a spilled queue) and delivers it. A message of 0 bytes where more were
   // announced: the sender failed (it says so itself at the end). Local.
   void receive_follow(int round, Source& source, dart_message_t& message, std::size_t nbytes);
 
@@ -502,14 +490,13 @@ class ReduceRun {
   void deliver(int round, int from, int to, InQueue&& queue);
 
   // The packed message carrying `pieces` (or this unit's error) to unit
-  // `dest`; the arrays and spilled queues to send after it are appended to
-  // `follows` in table order.
+  // `dest`; the queues to send after it are appended to `follows` in record
+  // order.
   MemoryBuffer pack(int round, int dest, std::vector<Piece>& pieces, std::vector<Follow>& follows);
 
-  // Hands the byte queues of a packed message from unit `source` to their
-  // blocks; the entries of the messages that follow it (arrays, spilled
-  // queues) go to `follow`, in table order.
-  void unpack(int round, int source, MemoryBuffer&& message, std::vector<Entry>& follow,
+  // Hands the queues in a packed message from unit `source` to their
+  // blocks; those it announces go to `follow`, in record order.
+  void unpack(int round, int source, const MemoryBuffer& message, std::vector<Expected>& follow,
               std::int64_t& early);
 
   Master<Block>& master_;
@@ -518,6 +505,7 @@ class ReduceRun {
   int me_, units_;
   std::vector<Slot> slots_;             // in increasing gid
   std::vector<std::size_t> order_;      // call(): the slots of a call, in the order they run
+  MemoryBuffer packed_in_;              // exchange(): a packed message received
   std::int64_t error_kind_ = kNoError;  // what the rounds carry on
   std::string error_text_;
   SendsInFlight early_flight_;                  // early queues not yet matched
