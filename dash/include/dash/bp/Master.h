@@ -30,7 +30,10 @@
 //                   their own, dense collectives on few units, NBX on many
 //   IExchange.h     iexchange(): messages after each block call, and the
 //                   termination machine (Termination.h)
-//   Wire.h          the records every message of those two is made of
+//   Wire.h          the records every message is made of (exchange,
+//                   iexchange, reduce, all_to_all): one packer, one reader
+//   QueueFront.h    enqueue/dequeue and views, shared by the three proxies
+//   StoredSends.h   stored queues sent to other units, two at a time
 //   ../Residency.h  which blocks are in memory under a memory-block limit
 //   ../Reduce.h, ../AllToAll.h   collectives over blocks
 // This file runs the blocks: foreach (on a thread pool with threads(t)),
