@@ -72,8 +72,9 @@ def log(text):
     print(f"bench_diy: {text}", flush=True)
 
 
-def compile_port(diy, build, mpi, port=PORT, out_name="ooc_reduce_diy"):
-    """Compiles a port (bench/diy/*.cc) against DIY's headers into <build>/bench/<out_name>."""
+def compile_port(diy, build, mpi, port=PORT, out_name=os.path.join("diy", "ooc_reduce_diy")):
+    """Compiles a port (bench/diy/*.cc) against DIY's headers into <build>/bench/<out_name>
+    (bench/diy/: scripts/bench.sh runs every executable directly in <build>/bench/)."""
     cxx = {"openmpi": "mpicxx.openmpi", "mpich": "mpicxx.mpich"}[mpi]
     if shutil.which(cxx) is None:
         sys.exit(f"bench_diy: {cxx} not found (scripts/setup.sh installs both MPIs)")
