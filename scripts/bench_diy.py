@@ -95,8 +95,9 @@ def remove_port_files(env):
         os.remove(left)
 
 
-def run(program, units, args, env, timeout=None):
-    """One run; with a timeout, a run still going then is killed (its whole process group)."""
+def launch(program, units, args, env, timeout):
+    """Runs program on units; returns (process, output), or (None, None) if it was still
+    going after timeout seconds and was killed (its whole process group)."""
     cmd = [LAUNCH, "-n", str(units), program] + args
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True, start_new_session=True)
@@ -105,6 +106,14 @@ def run(program, units, args, env, timeout=None):
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
+        return None, None
+    return p, text
+
+
+def run(program, units, args, env, timeout=None):
+    """One run; with a timeout, a run still going then is killed (its whole process group)."""
+    p, text = launch(program, units, args, env, timeout)
+    if p is None:
         return {"ok": False, "hung": True, "rc": None, "tail": []}
     last = re.search(r"time_s=([0-9.]+).*checksum=([0-9a-f]+)", text)
     peaks = [float(k) / 1024 for k in re.findall(r"peak resident memory (\d+) KiB", text)]
@@ -215,14 +224,8 @@ def main():
 
 def run_hot_potato(program, units, args, env, timeout):
     """One run of hot_potato or its port: every repetition's time, checksum and counts."""
-    cmd = [LAUNCH, "-n", str(units), program] + args
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, start_new_session=True)
-    try:
-        text, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
+    p, text = launch(program, units, args, env, timeout)
+    if p is None:
         return {"ok": False, "hung": True, "rc": None, "tail": []}
     lines = HOT_LINE.findall(text)
     calls = HOT_CALLS.findall(text)
