@@ -40,7 +40,8 @@ def subject_time(b):
     return float(b["real_time"]) * unit
 
 
-def run(binary, units, filt):
+def run_report(binary, units, filt):
+    """One launch of binary on `units` units: its benchmarks (no errors, no aggregates)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         cmd = [LAUNCH, "-n", str(units), binary, f"--benchmark_out={out.name}",
                "--benchmark_out_format=json"]
@@ -50,12 +51,12 @@ def run(binary, units, filt):
         if done.returncode != 0:
             sys.exit(f"bench_ab: {' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
         report = json.load(open(out.name))
-    times = {}
-    for b in report["benchmarks"]:
-        if b.get("error_occurred") or b.get("run_type") == "aggregate":
-            continue
-        times[b["name"]] = subject_time(b)
-    return times
+    return [b for b in report["benchmarks"]
+            if not b.get("error_occurred") and b.get("run_type") != "aggregate"]
+
+
+def run(binary, units, filt):
+    return {b["name"]: subject_time(b) for b in run_report(binary, units, filt)}
 
 
 def main():

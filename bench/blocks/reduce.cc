@@ -20,10 +20,15 @@
 // Images are width x width pixels of 4 floats (16 bytes per pixel), summed.
 // The blocks form one row of the block grid (divisions {units, 1}), so k = 4
 // on 4 units is one round of 4 and k = 2 two rounds of 2. The callbacks are
-// written the efficient way: own pixels stay in the block, pieces go out
-// without a copy (enqueue_view) and are summed straight from the receive
-// buffer (dequeue_view), all of a call's pieces in one cache-blocked pass
-// (the hand-written side adds the same way). The image is restored before
+// written the efficient way (every side's image is written anew before its
+// pass, as an application's is computed just before it is reduced): own
+// pixels stay in the block, pieces go out
+// without a copy (enqueue_view) and are summed as they arrive
+// (dequeue_combine: received in 256 KiB pieces, each added while in cache).
+// Side view_then_add: the same callbacks with dequeue_view and one
+// cache-blocked add of all of a call's pieces, as the hand-written side adds.
+// add_into is compiled with -O3 (bench/CMakeLists.txt), vectorised as MPI's
+// own reduction operators are. The image is restored before
 // every pass that changes it (untimed). All sides are checked once against
 // each other (integer-valued floats: exact sums). Counters: ns per pixel of
 // each side and ratio_vs_<baseline> (median of dash / baseline; the target
@@ -67,8 +72,8 @@ struct ReduceCase {
   std::unique_ptr<dash::bp::Master<Image>> master;
   std::unique_ptr<dash::bp::RegularDecomposer<2>> decomposer;
   Image* image = nullptr;
-  std::vector<float> mpi_out;       // baseline result
-  std::vector<int> scatter_counts;  // baseline slices (floats), when not equal
+  std::vector<float> mpi_in, mpi_out;  // baseline image and result
+  std::vector<int> scatter_counts;     // baseline slices (floats), when not equal
   // The hand-written side: its image, receive buffers, and per round this
   // unit's group (the partners' groups, in position order) and position.
   std::vector<float> p2p_work, p2p_recv;
@@ -97,6 +102,7 @@ std::unique_ptr<ReduceCase> make_case(std::size_t width) {
   img->work = img->input;
   c->image = img.get();
   c->master->add(c->me, std::move(img), {});
+  c->mpi_in = c->image->input;
   c->mpi_out.resize(c->floats);
   for (int u = 0; u < c->units; ++u) {
     const std::size_t lo = c->pixels * std::size_t(u) / std::size_t(c->units);
@@ -128,6 +134,11 @@ void restore(ReduceCase& c) {
   std::copy(c.image->input.begin(), c.image->input.end(), c.image->work.begin());
   c.image->begin = 0;
   c.image->end = c.floats;
+}
+
+// The collective's image written anew, as the other sides' are before their passes.
+void restore_mpi(ReduceCase& c) {
+  std::copy(c.image->input.begin(), c.image->input.end(), c.mpi_in.begin());
 }
 
 void restore_p2p(ReduceCase& c) {
@@ -211,9 +222,21 @@ void swap_p2p(ReduceCase& c) {
   }
 }
 
-// Merge: roots sum what their group sent (their own pixels are in place),
-// everybody else sends its pixels to the root.
+// Merge: roots sum what their group sent as it arrives (their own pixels
+// are in place), everybody else sends its pixels to the root.
 void merge_pass(ReduceCase& c, const dash::bp::RegularMergePartners<2>& partners) {
+  dash::bp::reduce(*c.master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
+    for (int from : rp.in_link())
+      if (from != rp.gid())
+        rp.dequeue_combine(from, img.work.data(), img.work.size(), std::plus<>());
+    for (int to : rp.out_link())
+      if (to != rp.gid()) rp.enqueue_view(to, img.work.data(), img.work.size());
+  });
+}
+
+// The same merge reading the pieces in place (dequeue_view), then adding
+// them in one cache-blocked pass.
+void merge_view_pass(ReduceCase& c, const dash::bp::RegularMergePartners<2>& partners) {
   dash::bp::reduce(*c.master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
     img.inputs.clear();
     for (int from : rp.in_link())
@@ -225,8 +248,30 @@ void merge_pass(ReduceCase& c, const dash::bp::RegularMergePartners<2>& partners
 }
 
 // Swap: each block keeps the part at its position in the group and sends
-// the others theirs; received parts are summed into the kept one.
+// the others theirs; received parts are summed into the kept one as they
+// arrive.
 void swap_pass(ReduceCase& c, const dash::bp::RegularSwapPartners<2>& partners) {
+  dash::bp::reduce(*c.master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
+    const auto& in = rp.in_link();
+    if (!in.empty()) {
+      const std::size_t pos = std::size_t(std::find(in.begin(), in.end(), rp.gid()) - in.begin());
+      std::tie(img.begin, img.end) = part(img.begin, img.end, pos, in.size());
+      for (int from : in)
+        if (from != rp.gid())
+          rp.dequeue_combine(from, img.work.data() + img.begin, img.end - img.begin, std::plus<>());
+    }
+    const auto& out = rp.out_link();
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      if (out[j] == rp.gid()) continue;
+      const auto [lo, hi] = part(img.begin, img.end, j, out.size());
+      rp.enqueue_view(out[j], img.work.data() + lo, hi - lo);
+    }
+  });
+}
+
+// The same swap reading the parts in place (dequeue_view), then adding them
+// in one cache-blocked pass.
+void swap_view_pass(ReduceCase& c, const dash::bp::RegularSwapPartners<2>& partners) {
   dash::bp::reduce(*c.master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
     const auto& in = rp.in_link();
     if (!in.empty()) {
@@ -318,24 +363,30 @@ void BM_reduce_merge(benchmark::State& state) {
   auto c = make_case(std::size_t(state.range(1)));
   dash::bp::RegularMergePartners<2> partners(*c->decomposer, k);
   auto mpi_pass = [&] {
-    MPI_Reduce(c->image->input.data(), c->mpi_out.data(), int(c->floats), MPI_FLOAT, MPI_SUM, 0,
+    MPI_Reduce(c->mpi_in.data(), c->mpi_out.data(), int(c->floats), MPI_FLOAT, MPI_SUM, 0,
                MPI_COMM_WORLD);
   };
   plan_p2p(*c, partners, true);
+  restore(*c);
+  merge_view_pass(*c, partners);
+  const std::vector<float> viewed = c->image->work;
   restore(*c);
   merge_pass(*c, partners);
   mpi_pass();
   restore_p2p(*c);
   merge_p2p(*c);
-  if (!on_all_units(c->me != 0 || (c->image->work == c->mpi_out && c->p2p_work == c->mpi_out))) {
+  if (!on_all_units(c->me != 0 || (c->image->work == c->mpi_out && viewed == c->mpi_out &&
+                                   c->p2p_work == c->mpi_out))) {
     state.SkipWithError("merge result differs from MPI_Reduce");
     return;
   }
-  bench::run_paired(state, double(c->pixels), "pixel",
-                    bench::Side{"dash", [&] { merge_pass(*c, partners); }, [&] { restore(*c); }},
-                    {bench::Side{"mpi_reduce", mpi_pass},
-                     bench::Side{"mpi_p2p", [&] { merge_p2p(*c); }, [&] { restore_p2p(*c); }}},
-                    [] { MPI_Barrier(MPI_COMM_WORLD); });
+  bench::run_paired(
+      state, double(c->pixels), "pixel",
+      bench::Side{"dash", [&] { merge_pass(*c, partners); }, [&] { restore(*c); }},
+      {bench::Side{"mpi_reduce", mpi_pass, [&] { restore_mpi(*c); }},
+       bench::Side{"mpi_p2p", [&] { merge_p2p(*c); }, [&] { restore_p2p(*c); }},
+       bench::Side{"view_then_add", [&] { merge_view_pass(*c, partners); }, [&] { restore(*c); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
   state.SetLabel("dash::bp::reduce merge k=" + std::to_string(k) + " (" +
                  std::to_string(partners.rounds()) + " rounds) vs MPI_Reduce and by hand, " +
                  std::to_string(c->width) + "^2 px x 16 B");
@@ -348,14 +399,17 @@ void BM_reduce_swap(benchmark::State& state) {
   const bool equal = c->pixels % std::size_t(c->units) == 0;
   auto mpi_pass = [&] {
     if (equal)
-      MPI_Reduce_scatter_block(c->image->input.data(), c->mpi_out.data(),
+      MPI_Reduce_scatter_block(c->mpi_in.data(), c->mpi_out.data(),
                                int(c->floats / std::size_t(c->units)), MPI_FLOAT, MPI_SUM,
                                MPI_COMM_WORLD);
     else
-      MPI_Reduce_scatter(c->image->input.data(), c->mpi_out.data(), c->scatter_counts.data(),
-                         MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Reduce_scatter(c->mpi_in.data(), c->mpi_out.data(), c->scatter_counts.data(), MPI_FLOAT,
+                         MPI_SUM, MPI_COMM_WORLD);
   };
   plan_p2p(*c, partners, false);
+  restore(*c);
+  swap_view_pass(*c, partners);
+  const std::vector<float> viewed = c->image->work;
   restore(*c);
   swap_pass(*c, partners);
   mpi_pass();
@@ -368,6 +422,8 @@ void BM_reduce_swap(benchmark::State& state) {
   const Image& img = *c->image;
   const bool ok = std::equal(img.work.begin() + long(img.begin), img.work.begin() + long(img.end),
                              total.begin() + long(img.begin)) &&
+                  std::equal(viewed.begin() + long(img.begin), viewed.begin() + long(img.end),
+                             total.begin() + long(img.begin)) &&
                   c->p2p_begin == img.begin && c->p2p_end == img.end &&
                   std::equal(c->p2p_work.begin() + long(img.begin),
                              c->p2p_work.begin() + long(img.end), total.begin() + long(img.begin));
@@ -375,11 +431,13 @@ void BM_reduce_swap(benchmark::State& state) {
     state.SkipWithError("swap result differs from the sum");
     return;
   }
-  bench::run_paired(state, double(c->pixels), "pixel",
-                    bench::Side{"dash", [&] { swap_pass(*c, partners); }, [&] { restore(*c); }},
-                    {bench::Side{"mpi_reduce_scatter", mpi_pass},
-                     bench::Side{"mpi_p2p", [&] { swap_p2p(*c); }, [&] { restore_p2p(*c); }}},
-                    [] { MPI_Barrier(MPI_COMM_WORLD); });
+  bench::run_paired(
+      state, double(c->pixels), "pixel",
+      bench::Side{"dash", [&] { swap_pass(*c, partners); }, [&] { restore(*c); }},
+      {bench::Side{"mpi_reduce_scatter", mpi_pass, [&] { restore_mpi(*c); }},
+       bench::Side{"mpi_p2p", [&] { swap_p2p(*c); }, [&] { restore_p2p(*c); }},
+       bench::Side{"view_then_add", [&] { swap_view_pass(*c, partners); }, [&] { restore(*c); }}},
+      [] { MPI_Barrier(MPI_COMM_WORLD); });
   state.SetLabel("dash::bp::reduce swap k=" + std::to_string(k) + " (" +
                  std::to_string(partners.rounds()) + " rounds) vs " +
                  (equal ? "MPI_Reduce_scatter_block" : "MPI_Reduce_scatter") + " and by hand, " +
@@ -425,10 +483,12 @@ void BM_reduce_merge_copying(benchmark::State& state) {
   const int k = int(state.range(0));
   auto c = make_case(std::size_t(state.range(1)));
   dash::bp::RegularMergePartners<2> partners(*c->decomposer, k);
-  bench::Side mpi{"mpi_reduce", [&] {
-                    MPI_Reduce(c->image->input.data(), c->mpi_out.data(), int(c->floats), MPI_FLOAT,
+  bench::Side mpi{"mpi_reduce",
+                  [&] {
+                    MPI_Reduce(c->mpi_in.data(), c->mpi_out.data(), int(c->floats), MPI_FLOAT,
                                MPI_SUM, 0, MPI_COMM_WORLD);
-                  }};
+                  },
+                  [&] { restore_mpi(*c); }};
   copying_bench(
       state, *c, partners, [&] { merge_copy_pass(*c, partners); },
       [&] { merge_pass(*c, partners); }, mpi, true,
@@ -447,16 +507,18 @@ void BM_reduce_swap_copying(benchmark::State& state) {
   MPI_Allreduce(c->image->input.data(), total.data(), int(c->floats), MPI_FLOAT, MPI_SUM,
                 MPI_COMM_WORLD);
   const bool equal = c->pixels % std::size_t(c->units) == 0;
-  bench::Side mpi{"mpi_reduce_scatter", [&] {
+  bench::Side mpi{"mpi_reduce_scatter",
+                  [&] {
                     if (equal)
-                      MPI_Reduce_scatter_block(c->image->input.data(), c->mpi_out.data(),
+                      MPI_Reduce_scatter_block(c->mpi_in.data(), c->mpi_out.data(),
                                                int(c->floats / std::size_t(c->units)), MPI_FLOAT,
                                                MPI_SUM, MPI_COMM_WORLD);
                     else
-                      MPI_Reduce_scatter(c->image->input.data(), c->mpi_out.data(),
+                      MPI_Reduce_scatter(c->mpi_in.data(), c->mpi_out.data(),
                                          c->scatter_counts.data(), MPI_FLOAT, MPI_SUM,
                                          MPI_COMM_WORLD);
-                  }};
+                  },
+                  [&] { restore_mpi(*c); }};
   copying_bench(
       state, *c, partners, [&] { swap_copy_pass(*c, partners); }, [&] { swap_pass(*c, partners); },
       mpi, false,

@@ -12,7 +12,9 @@
 // shows. Also: the rounds' group sizes, that every out_link matches an
 // in_link, the order blocks are merged in, every kind of queue (values,
 // misaligned views, enqueue_view arrays read in place, as a vector or value
-// by value), and bad inputs (k < 2, a master of another size, dequeue /
+// by value), dequeue_combine of arrays of every size (in the packed message, sent on their
+// own in one piece or several, elements straddling pieces, taken out of order, left unread),
+// and bad inputs (k < 2, a master of another size, dequeue /
 // enqueue outside the links, mixing enqueue and enqueue_view, an exception
 // in one block reaching every unit without a hang).
 #include <dash/Exception.h>
@@ -28,6 +30,8 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -624,6 +628,97 @@ TEST(BlocksReduce, Views_FromUnalignedMemory_ReadAligned) {
       EXPECT_EQ(v[1], -from - 0.5);
     }
   });
+}
+
+// ---- dequeue_combine -------------------------------------------------------
+
+struct Triple {  // 12 bytes: elements straddle the 256 KiB pieces
+  int a, b, c;
+  bool operator==(const Triple& o) const { return a == o.a && b == o.b && c == o.c; }
+};
+
+// One round in which every block sends block 0 an array of n elements (enqueue_view) and block
+// 0 combines them into its own with dequeue_combine, in decreasing gid (so parts that one unit
+// sent in increasing gid are taken out of their order), leaving the last block's queue unread
+// when skip_last. Checked against the combination computed here.
+template <class T, class Make, class Op>
+void CheckCombine(std::size_t n, Make make, Op op, bool skip_last) {
+  const int nb = 2 * nunits() + 1;
+  auto master = MakeMaster(nb, Assignment::round_robin);
+  RegularMergePartners<1> partners(Decomposer<1>(nb), nb);
+  std::map<int, std::vector<T>> arrays;
+  for (std::size_t b = 0; b < master->size(); ++b)
+    for (std::size_t i = 0; i < n; ++i) arrays[master->gid(b)].push_back(make(master->gid(b), i));
+  std::vector<T> out;
+  bool called = false;
+  Reduce(*master, partners, [&](Block& blk, ReduceProxy& rp) {
+    if (rp.round() == 0) {
+      for (int to : rp.out_link())
+        if (to != rp.gid()) rp.enqueue_view(to, arrays[blk.gid].data(), n);
+      return;
+    }
+    called = true;
+    out = arrays[0];
+    for (auto g = rp.in_link().rbegin(); g != rp.in_link().rend(); ++g) {
+      if (*g == 0 || (skip_last && *g == nb - 1)) continue;
+      rp.dequeue_combine(*g, out.data(), n, op);
+      EXPECT_EQ(rp.incoming(*g), 0u);
+    }
+  });
+  if (master->owner(0) != myid()) return;
+  EXPECT_TRUE(called);
+  std::vector<T> want(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    want[i] = make(0, i);
+    for (int g = 1; g < nb - (skip_last ? 1 : 0); ++g) want[i] = op(want[i], make(g, i));
+  }
+  EXPECT_TRUE(out == want);
+}
+
+// Sizes below the direct size (in the packed message), at it, and across several pieces.
+TEST(BlocksReduce, DequeueCombine_CombinesArraysOfEverySize) {
+  for (std::size_t n : {0, 7, 4096, 40000, 131075}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    CheckCombine<long>(n, ValueAt, std::plus<>(), false);
+    CheckCombine<Triple>(
+        n,
+        [](int g, std::size_t i) {
+          return Triple{g, int(i), g * int(i % 1000)};
+        },
+        [](Triple x, Triple y) {
+          return Triple{x.a + y.a, std::max(x.b, y.b), x.c - y.c};
+        },
+        n == 40000);
+  }
+}
+
+// A count that differs from the array's: InvalidArgument on block 0's unit, RemoteFailure on
+// the others, and the pieces nobody read do not disturb the next reduction.
+TEST(BlocksReduce, DequeueCombine_WrongCount_Throws) {
+  const int nb = 2 * nunits() + 1;
+  constexpr std::size_t n = 40000;
+  auto master = MakeMaster(nb, Assignment::round_robin);
+  RegularMergePartners<1> partners(Decomposer<1>(nb), nb);
+  std::vector<long> data(n, 1), out(n + 1, 0);
+  try {
+    dash::bp::reduce(*master, partners, [&](Block&, ReduceProxy& rp) {
+      if (rp.round() == 0) {
+        for (int to : rp.out_link())
+          if (to != rp.gid()) rp.enqueue_view(to, data.data(), n);
+        return;
+      }
+      rp.dequeue_combine(rp.in_link().back(), out.data(), n + 1, std::plus<>());
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_EQ(myid(), master->owner(0)) << e.what();
+    EXPECT_NE(std::string(e.what()).find("holds 40000 elements, not 40001"), std::string::npos)
+        << e.what();
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_NE(myid(), master->owner(0)) << e.what();
+  }
+  EXPECT_EQ(out, std::vector<long>(n + 1, 0));
+  CheckCombine<long>(n, ValueAt, std::plus<>(), false);
 }
 
 // ---- bad inputs ----------------------------------------------------------

@@ -6,9 +6,8 @@
 //   dash::bp::reduce(master, partners, [](Image& img, dash::bp::ReduceProxy& rp) {
 //     for (int from : rp.in_link()) {               // what they sent last round
 //       if (from == rp.gid()) continue;             // our own pixels are in img
-//       auto pixels = rp.dequeue_view<float>(from);   // read in place, no copy
-//       for (std::size_t i = 0; i < pixels.size(); ++i) img.pixels[i] += pixels[i];
-//     }
+//       rp.dequeue_combine(from, img.pixels.data(), img.pixels.size(), std::plus<>());
+//     }                                             // (or dequeue_view: read in place)
 //     for (int to : rp.out_link())                  // this round's group root
 //       if (to != rp.gid()) rp.enqueue(to, img.pixels);  // or enqueue_view: no copy
 //   });
@@ -32,10 +31,12 @@
 // source unit, then dart_mrecv): no collective, no alltoall. Every out_link
 // queue is sent, even if nothing was enqueued, so what arrives always
 // matches what is expected. Big payloads go on their own: an enqueue_view
-// array, or a queue without one, of 32 KiB or more follows that message as a
-// message of its own, sent straight from the caller's or the queue's memory
-// and announced in the first, and the receiver receives it into the queue at
-// the sender's address residue and reads it in place (dequeue_view). Queues
+// array, or a queue without one, of 32 KiB or more is announced in that
+// message and follows in pieces of 256 KiB (tag 30000), sent straight from
+// the caller's or the queue's memory; the receiver takes them when the block
+// reads the queue (detail/DirectArrays.h): into the queue at the sender's
+// address residue for dequeue/dequeue_view, piece by piece into a buffer in
+// cache for dequeue_combine. Queues
 // and messages of 64 KiB and more take their memory from a small
 // process-wide stock kept between rounds and reductions and give it back
 // when dropped (detail/BufferStock.h): fresh memory of many MiB would

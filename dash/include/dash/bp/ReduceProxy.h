@@ -7,12 +7,14 @@
 // | enqueue / dequeue    | local; the value's bytes copied once                    |
 // | enqueue_view         | local; no copy (one if the target is on this unit)      |
 // | dequeue_view         | local; no copy (one if misaligned for T)                |
+// | dequeue_combine      | local; combines as the pieces arrive (no copy)          |
 // | in_link / out_link   | local                                                   |
 #ifndef DASH__BP__REDUCE_PROXY_H_
 #define DASH__BP__REDUCE_PROXY_H_
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/DirectArrays.h>
 #include <dash/bp/detail/QueueFront.h>
 
 #include <algorithm>
@@ -66,6 +68,63 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
   // in in_link or its queue has no such value left. incoming(from): bytes
   // left in the queue from `from` (0 if `from` is not in in_link). Local.
 
+  // Combines the next std::vector<T> of the queue from `from` (sent with enqueue_view or
+  // enqueue(to, data, n)) into out, element by element: out[i] = op(out[i], x[i]) for its n
+  // elements (InvalidArgument if it holds another count, nothing combined). An array that came
+  // as a message of its own (32 KiB and more) is received in pieces of 256 KiB, each combined
+  // while in cache; a smaller one is read in place. Local; waits for the sender's pieces.
+  template <class T, class Op>
+  void dequeue_combine(int from, T* out, std::size_t n, Op op) {
+    static_assert(std::is_trivially_copyable_v<T>, "dequeue_combine needs trivially copyable T");
+    const std::size_t i = index_of(in_link_, from);
+    if (i == npos) no_queue(from, "dequeue_combine");
+    InQueue& q = in_[i];
+    if (q.direct == 0 || q.bytes.remaining() != sizeof(std::uint64_t)) {
+      const QueueView<T> x = dequeue_view<T>(from);
+      check_count(x.size(), n);
+      for (std::size_t k = 0; k < n; ++k) out[k] = op(out[k], x[k]);
+      return;
+    }
+    std::uint64_t count = 0;
+    std::memcpy(&count, q.bytes.data() + q.bytes.position(), sizeof count);
+    if (count > q.direct / sizeof(T) || q.direct != count * sizeof(T))
+      throw exception::InvalidArgument(std::string(kName) + "::dequeue_combine: " + where() +
+                                       ": the queue from block " + std::to_string(from) +
+                                       " does not hold one array of " + std::to_string(n) +
+                                       " elements of " + std::to_string(sizeof(T)) + " bytes");
+    check_count(count, n);
+    q.bytes.read(&count, sizeof count);
+    // Elements may straddle pieces: their bytes wait in `carry`.
+    alignas(T) char carry[sizeof(T)];
+    std::size_t carried = 0, k = 0;
+    arrays_->stream(q, [&](const char* p, std::size_t nbytes) {
+      if (carried > 0) {
+        const std::size_t m = std::min(sizeof(T) - carried, nbytes);
+        std::memcpy(carry + carried, p, m);
+        carried += m, p += m, nbytes -= m;
+        if (carried < sizeof(T)) return;
+        T x;
+        std::memcpy(&x, carry, sizeof x);
+        out[k] = op(out[k], x), ++k, carried = 0;
+      }
+      const std::size_t whole = nbytes / sizeof(T);
+      T* o = out + k;
+      if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0) {
+        const T* x = reinterpret_cast<const T*>(p);
+        for (std::size_t j = 0; j < whole; ++j) o[j] = op(o[j], x[j]);
+      } else {
+        for (std::size_t j = 0; j < whole; ++j) {
+          T x;
+          std::memcpy(&x, p + j * sizeof(T), sizeof x);
+          o[j] = op(o[j], x);
+        }
+      }
+      k += whole;
+      carried = nbytes - whole * sizeof(T);
+      std::memcpy(carry, p + whole * sizeof(T), carried);
+    });
+  }
+
   // The queue to block `to` (in out_link, else InvalidArgument) becomes the bytes of `queue`,
   // as if they had been enqueued (read back with dequeue or dequeue_view of what they hold);
   // the queue must be empty (InvalidArgument otherwise). For bytes built elsewhere: delivered
@@ -101,13 +160,7 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
     std::size_t spilled_bytes = 0;
     std::uint64_t key = 0;
   };
-  // An incoming queue; or, under a memory-block limit, its bytes in the
-  // master's store under `key` until the block's call.
-  struct InQueue {
-    MemoryBuffer bytes;
-    bool spilled = false;
-    std::uint64_t key = 0;
-  };
+  using InQueue = detail::InQueue;
 
   static constexpr std::size_t npos = ~std::size_t(0);
 
@@ -152,9 +205,19 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
                                        "; a queue with an enqueue_view array holds nothing else");
     static_cast<OutQueue&>(queue).viewed = true;
   }
+  // The queue from `from`, its part sent on its own received first. Local (waits for it).
   MemoryBuffer* find_in(int from) const {
     const std::size_t i = index_of(in_link_, from);
-    return i == npos ? nullptr : const_cast<MemoryBuffer*>(&in_[i].bytes);
+    if (i == npos) return nullptr;
+    InQueue& q = const_cast<InQueue&>(in_[i]);
+    if (q.direct > 0) arrays_->complete(q);
+    return &q.bytes;
+  }
+  void check_count(std::size_t count, std::size_t n) const {
+    if (count != n)
+      throw exception::InvalidArgument(std::string(kName) + "::dequeue_combine: " + where() +
+                                       ": the array holds " + std::to_string(count) +
+                                       " elements, not " + std::to_string(n));
   }
   [[noreturn]] void no_queue(int from, const char* call) const {
     throw exception::InvalidArgument(std::string(kName) + "::" + call + ": " + where() +
@@ -168,8 +231,9 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
   int gid_ = -1;
   int round_ = 0;
   std::vector<int> in_link_, out_link_;
-  std::vector<InQueue> in_;    // parallel to in_link_
-  std::vector<OutQueue> out_;  // parallel to out_link_
+  std::vector<InQueue> in_;                 // parallel to in_link_
+  std::vector<OutQueue> out_;               // parallel to out_link_
+  detail::DirectArrays* arrays_ = nullptr;  // where parts sent on their own are received
 };
 
 }  // namespace bp

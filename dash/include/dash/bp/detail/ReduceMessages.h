@@ -63,7 +63,7 @@ void ReduceRun<Block, Partners>::exchange(int round) {
     if (f.spilled)
       stored.add(StoredSends::Queue{f.key, f.nbytes, -1, -1, f.dest});
     else
-      send(f.data, f.nbytes, f.dest, sends);
+      DirectArrays::send(f.data, f.nbytes, f.dest, team_, sends);
   }
   follows.clear();
   std::vector<Source> sources;
@@ -120,7 +120,23 @@ void ReduceRun<Block, Partners>::exchange(int round) {
     if (!receiving && stored.done() && early_flight_.empty()) break;
     idle.after_poll(progress);
   }
-  dash::check_dart(dart_waitall(sends.data(), sends.size()), "dart_waitall");
+  // Our sends: their receivers may take our parts only when their blocks read them, so
+  // meanwhile we take theirs. A unit that sent anything takes all its parts now (so that its
+  // partners need not wait for its calls); one that only receives (a merge's root) takes them
+  // as its blocks read them (dequeue_combine: piece by piece, in cache).
+  const bool eager = !sends.empty();
+  for (;;) {
+    std::int32_t done = 0;
+    dash::check_dart(dart_testall(sends.data(), sends.size(), &done), "dart_testall");
+    if (done && (!eager || arrays_.empty())) break;
+    bool progress = false;
+    try {
+      progress = arrays_.complete_one();
+    } catch (const std::exception& e) {
+      fail_own(kRuntimeError, e.what());
+    }
+    idle.after_poll(progress);
+  }
   packed.clear();
   for (Slot& slot : slots_) {
     for (std::size_t i = 0; i < slot.next_in.size() && !failed(); ++i)
@@ -151,11 +167,10 @@ void ReduceRun<Block, Partners>::exchange(int round) {
 template <class Block, class Partners>
 void ReduceRun<Block, Partners>::receive_follow(int round, Source& source, dart_message_t& message,
                                                 std::size_t nbytes) {
-  Expected& e = source.follow[source.next++];
+  const Expected& e = source.follow[source.next++];
   InQueue in;
-  in.bytes = std::move(e.prefix);
-  char* to = in.bytes.extend_at_residue(nbytes, e.residue, e.spilled ? 1 : wire::kResidues);
-  dash::check_dart(dart_mrecv(to, nbytes, &message), "dart_mrecv");
+  in.bytes.bytes().resize(nbytes);
+  dash::check_dart(dart_mrecv(in.bytes.bytes().data(), nbytes, &message), "dart_mrecv");
   if (nbytes != e.nbytes) {
     if (nbytes == 0)
       fail(kRuntimeError, "unit " + std::to_string(source.unit) +
@@ -197,31 +212,36 @@ auto ReduceRun<Block, Partners>::local_copy(OutQueue&& out) -> InQueue {
 }
 
 template <class Block, class Partners>
-void ReduceRun<Block, Partners>::deliver(int round, int from, int to, InQueue&& queue) {
-  if (failed()) {
+void ReduceRun<Block, Partners>::deliver(int round, int from, int to, InQueue&& queue,
+                                         const Direct* direct) {
+  auto drop = [&] {
     erase_spilled(queue);
-    return;
-  }
+    if (direct != nullptr) arrays_.expect(nullptr, direct->unit, direct->nbytes, 0);
+  };
+  if (failed()) return drop();
   Slot* slot = find_slot(to);
   const std::size_t i = slot != nullptr && slot->next_active
                             ? ReduceProxy::index_of(slot->next_in, from)
                             : ReduceProxy::npos;
   if (i == ReduceProxy::npos || slot->arrived[i]) {
-    erase_spilled(queue);
+    drop();
     fail_own(kRuntimeError, "a queue from block " + std::to_string(from) + " to block " +
                                 std::to_string(to) + " reached unit " + std::to_string(me_) +
                                 " after round " + std::to_string(round) + ", which expects none" +
                                 inconsistent());
     return;
   }
-  slot->next_queues[i] = std::move(queue);
+  InQueue& q = slot->next_queues[i];
+  q = std::move(queue);
   slot->arrived[i] = 1;
-  if (slot->index != kNotAdded) {
+  if (direct != nullptr) arrays_.expect(&q, direct->unit, direct->nbytes, direct->residue);
+  if (slot->index != kNotAdded && master_.residency_->limited()) {
     try {
-      spill_incoming(*slot, round, from, slot->next_queues[i]);
+      arrays_.complete(q);
+      spill_incoming(*slot, round, from, q);
     } catch (const std::exception& e) {
-      fail_own(kRuntimeError, "unit " + std::to_string(me_) + " could not store a queue of round " +
-                                  std::to_string(round) + ": " + e.what());
+      fail_own(kRuntimeError, "unit " + std::to_string(me_) + " could not receive or store a " +
+                                  "queue of round " + std::to_string(round) + ": " + e.what());
     }
   }
 }
@@ -304,19 +324,21 @@ void ReduceRun<Block, Partners>::unpack(int round, int source, const MemoryBuffe
             held = Held{h.from, h.to, bytes, std::size_t(h.n)};
             return;
           }
-          Expected e{int(h.from), int(h.to), 0, 0, h.n <= -wire::kPartMark, MemoryBuffer()};
-          if (e.spilled) {
-            e.nbytes = std::size_t(-(h.n + wire::kPartMark));
-          } else {
-            e.nbytes = std::size_t(-h.n) / wire::kResidues;
-            e.residue = std::size_t(-h.n) % wire::kResidues;
-            if (held.at != nullptr && held.from == h.from && held.to == h.to) {
-              e.prefix.write(held.at, held.n);
-              held.at = nullptr;
-            }
+          if (h.n <= -wire::kPartMark) {  // a stored queue
+            deliver_held();
+            follow.push_back(
+                Expected{int(h.from), int(h.to), std::size_t(-(h.n + wire::kPartMark))});
+            return;
+          }
+          const Direct direct{source, std::size_t(-h.n) / wire::kResidues,
+                              std::size_t(-h.n) % wire::kResidues};
+          InQueue in;
+          if (held.at != nullptr && held.from == h.from && held.to == h.to) {
+            in.bytes.write(held.at, held.n);  // the queue's bytes before its part
+            held.at = nullptr;
           }
           deliver_held();
-          follow.push_back(std::move(e));
+          deliver(round, int(h.from), int(h.to), std::move(in), &direct);
         });
   } catch (const exception::RuntimeError&) {
     return fail_own(kRuntimeError, malformed);

@@ -15,6 +15,7 @@
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/ReduceProxy.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/detail/DirectArrays.h>
 #include <dash/bp/detail/StoredSends.h>
 #include <dash/bp/detail/Wire.h>
 #include <dash/internal/Failure.h>
@@ -47,7 +48,8 @@ class ReduceRun {
         partners_(partners),
         team_(master.message_team()),
         me_(int(master.team().myid().id)),
-        units_(int(master.team().size())) {}
+        units_(int(master.team().size())),
+        arrays_(team_) {}
   // Erases the queues of this run still in the master's store (after an
   // exception; a finished run left none). Local.
   ~ReduceRun() {
@@ -76,6 +78,7 @@ class ReduceRun {
         call(r, f);
       else
         call_without_blocks(r, route);
+      drop_unread();
       if (r == rounds) break;
       exchange(r);
     }
@@ -93,10 +96,10 @@ class ReduceRun {
   // Messages from one unit to another in one round: first the packed one,
   // records (Wire.h) that start with {kRoundMark, round, -early queues} and
   // then hold either a failure notice {kFailureNotice, kind, n} and its text,
-  // or the queues: in the message, or announced there (enqueue_view arrays
-  // and queues of wire::kDirectBytes or more, at their address residue;
-  // stored queues, with a part mark, after all others) and sent after it,
-  // each a message of its own, in record order.
+  // or the queues: in the message, or announced there and sent after it in
+  // record order: enqueue_view arrays and queues of wire::kDirectBytes or
+  // more in pieces (DirectArrays, received when read); stored queues, with a
+  // part mark, after all others, each a message of its own.
   // Out of core, an outgoing queue to another unit goes straight there after its block's call
   // (an early queue) instead of to storage and back: its bytes then a record header
   // {from, to, round} (Wire.h; at the end, so the queue's buffer is the message), a
@@ -131,17 +134,18 @@ class ReduceRun {
     bool spilled;
     std::uint64_t key;  // the spilled queue's
   };
-  // A queue announced in a packed message, to come as a message of its own:
-  // nbytes, received at `residue` (modulo wire::kResidues) after `prefix`,
-  // the queue's bytes in the packed message.
+  // A stored queue announced in a packed message, to come as a message of its own.
   struct Expected {
     int from, to;
+    std::size_t nbytes;
+  };
+  // A queue's part announced in a packed message, to come in pieces (DirectArrays).
+  struct Direct {
+    int unit;
     std::size_t nbytes, residue;
-    bool spilled;
-    MemoryBuffer prefix;
   };
   // What this unit still expects from one unit in a round: the packed
-  // message, then the messages it announces.
+  // message, then the stored queues it announces.
   struct Source {
     int unit = -1;
     bool packed = false;
@@ -223,6 +227,7 @@ class ReduceRun {
       slot.active = partners_.active(0, gid);
       ReduceProxy& p = slot.proxy;
       p.gid_ = gid;
+      p.arrays_ = &arrays_;
       p.round_ = 0;
       partners_.incoming(0, gid, p.in_link_);
       partners_.outgoing(0, gid, p.out_link_);
@@ -320,7 +325,10 @@ class ReduceRun {
   // enqueue_view arrays are copied into their queues (another block may
   // evict this one) and, when memory is short, its big queues go to storage.
   void after_call(int round, Slot& slot) {
-    for (InQueue& q : slot.proxy.in_) q = InQueue();
+    for (InQueue& q : slot.proxy.in_) {
+      arrays_.drop(q);
+      q = InQueue();
+    }
     slot.proxy.clear_view_copies();
     if (master_.residency_->limited()) slot.proxy.copy_views();
     if (memory_short()) {
@@ -372,6 +380,16 @@ class ReduceRun {
       q.bytes = MemoryBuffer();
       q.early = true;
       ++early_sent_[dest];
+    }
+  }
+
+  // After the calls of a round: the queue parts no call read are received and dropped (their
+  // senders wait for that). Local.
+  void drop_unread() {
+    try {
+      arrays_.drop_all();
+    } catch (const std::exception& e) {
+      fail_own(kRuntimeError, e.what());
     }
   }
 
@@ -461,21 +479,23 @@ class ReduceRun {
   // Moves the queues of call `round` to the in-queues of call round + 1:
   //   links of the next call (in_link: where queues must come from)
   //   local queues: moved (arrays copied, spilled ones stay in the store);
-  //     remote ones: per unit, one packed message (isend), then one message
-  //     per array and large queue (isend, from its memory) and per spilled
-  //     queue (StoredSends: loaded and sent two at a time)
+  //     remote ones: per unit, one packed message (isend), then the pieces
+  //     of every array and large queue (DirectArrays::send, from its memory)
+  //     and per spilled queue a message (StoredSends: loaded and sent two
+  //     at a time)
   //   until every expected message is in: for each unit owning a block of
-  //     a next in_link, improbe + mrecv its packed message, then the
-  //     messages it announces; unpack, deliver (under a limit,
+  //     a next in_link, improbe + mrecv its packed message, then the stored
+  //     queues it announces; unpack, deliver (arrays and large queues are
+  //     announced to arrays_, received when read; under a limit, at once, and
   //     queues of blocks not in memory go to the store); meanwhile the
   //     sends go on, so no unit waits for another that waits for it
+  //   wait for this unit's sends, receiving other units' pieces meanwhile
   //   check that every expected queue arrived
   //   the next call's links and queues become the proxies'
   void exchange(int round);
 
-  // Receives the next message a packed one announced (an array, a large
-  // queue, or a spilled queue) and delivers it. A message of 0 bytes where more were
-  // announced: the sender failed (it says so itself at the end). Local.
+  // Receives the next stored queue a packed one announced and delivers it. A message of 0 bytes
+  // where more were announced: the sender failed (it says so itself at the end). Local.
   void receive_follow(int round, Source& source, dart_message_t& message, std::size_t nbytes);
 
   void send(const char* data, std::size_t nbytes, int dest, std::vector<dart_handle_t>& sends);
@@ -486,8 +506,9 @@ class ReduceRun {
   static InQueue local_copy(OutQueue&& out);
 
   // Puts queue (from -> to) where call round + 1 of `to` reads it (under a
-  // memory-block limit, in the store if `to` is not in memory).
-  void deliver(int round, int from, int to, InQueue&& queue);
+  // memory-block limit, in the store if `to` is not in memory); `direct`: a part of it still
+  // to come (received when read; under a limit, now).
+  void deliver(int round, int from, int to, InQueue&& queue, const Direct* direct = nullptr);
 
   // The packed message carrying `pieces` (or this unit's error) to unit
   // `dest`; the queues to send after it are appended to `follows` in record
@@ -513,6 +534,7 @@ class ReduceRun {
   std::map<int, std::int64_t> early_sent_;      // this round, by destination unit
   std::map<int, std::int64_t> early_received_;  // this round, by source unit
   dash::internal::Failure failure_;             // this unit's own failure
+  DirectArrays arrays_;                         // queue parts received when read
 };
 
 }  // namespace detail
