@@ -26,9 +26,8 @@ _Static_assert(sizeof(MPI_Message) <= sizeof(uint64_t), "an MPI_Message must fit
                  (team)->size)
 
 /* Messages of more than INT_MAX bytes go as one element of a derived type (dart__byte_type). */
-#define CHECK_BYTES(call, n)                                                             \
-  DART_CHECK_ARG(call, (n) <= ((size_t)1 << 60), "%zu bytes exceed one message (2^60)", \
-                 (size_t)(n))
+#define CHECK_BYTES(call, n) \
+  DART_CHECK_ARG(call, (n) <= ((size_t)1 << 60), "%zu bytes exceed one message (2^60)", (size_t)(n))
 
 /* The bytes a probed message holds (MPI_Get_elements_x: right beyond INT_MAX too). */
 static size_t message_bytes(const MPI_Status* status) {
@@ -287,6 +286,35 @@ dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t teamid,
   int mpi_ret = probe_wait(call, team, rank, tag, mpi_message(message), &status);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Mprobe");
   report_match(&status, message, from, nbytes);
+  return DART_OK;
+}
+
+dart_ret_t dart_imrecv(void* buf, size_t nbytes, dart_message_t* message, dart_handle_t* handle) {
+  static const char* call = "dart_imrecv";
+  DART_CHECK_INIT(call);
+  DART_CHECK_ARG(call, message != NULL && handle != NULL, "message or handle is NULL");
+  DART_CHECK_ARG(call, buf != NULL || nbytes == 0, "buf is NULL");
+  CHECK_BYTES(call, nbytes);
+  DART_CHECK_ARG(call, *mpi_message(message) != MPI_MESSAGE_NULL,
+                 "the message was already received");
+  DART_CHECK_ARG(call, nbytes >= message->opaque_[1],
+                 "buf holds %zu bytes, the message %llu (the size dart_improbe reported)", nbytes,
+                 (unsigned long long)message->opaque_[1]);
+  dart_handle_t h = dart__handle_new(DART_HANDLE_P2P, 1);
+  if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+  int ret = dart__byte_type(nbytes, &count, &type);
+  if (ret == MPI_SUCCESS) ret = MPI_Imrecv(buf, count, type, mpi_message(message), &h->reqs[0]);
+  dart__byte_type_free(&type); /* a started receive keeps what it needs */
+  if (ret != MPI_SUCCESS) {
+    dart__handle_release(h);
+    return dart__mpi_error(ret, call, "MPI_Imrecv");
+  }
+  h->nreq = 1;
+  h->team = DART_TEAM_NULL;
+  h->target = DART_WAIT_ANY_PEER; /* the message knows its sender, the handle does not */
+  *handle = h;
   return DART_OK;
 }
 

@@ -1,6 +1,7 @@
 // Two-sided messages: blocking send/recv in a ring, non-blocking and synchronous-mode sends
 // matched by probes (any source and a given source), empty messages, a synchronous send that
-// stays pending until the receiver matches it, messages on a sub-team, and bad arguments; a
+// stays pending until the receiver matches it, matched messages received at once (imrecv),
+// messages on a sub-team, and bad arguments; a
 // message of the wrong size is refused whole, and stays queued when there is no memory to drop it.
 #include <dart/dart.h>
 #include <sys/resource.h>
@@ -218,6 +219,62 @@ TEST(DartP2p, TooSmallMrecvIsRefused) {
   EXPECT_EQ(dart_mrecv(&got, 4, &message), DART_ERR_INVAL);
   ASSERT_EQ(dart_mrecv(&got, nbytes, &message), DART_OK);
   EXPECT_EQ(got, 77);
+  ASSERT_EQ(dart_wait(&h), DART_OK);
+  dart_barrier(DART_TEAM_ALL);
+}
+
+TEST(DartP2p, ImrecvReceivesSeveralMatchedMessagesAtOnce) {
+  // The left neighbour sends three messages of 300 KiB (beyond the eager sizes), an empty one
+  // and one of 5 bytes; all are matched in order, started at once and waited for together. A
+  // receive into too small a buffer is refused and the message stays matched.
+  const int tag = 15;
+  const int right = (Me() + 1) % N(), left = (Me() + N() - 1) % N();
+  const std::vector<std::size_t> sizes = {300 << 10, 300 << 10, 300 << 10, 0, 5};
+  std::vector<std::vector<unsigned char>> out, in;
+  std::vector<dart_handle_t> sends(sizes.size(), DART_HANDLE_NULL);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    out.emplace_back(sizes[k]);
+    for (std::size_t i = 0; i < sizes[k]; ++i)
+      out[k][i] = static_cast<unsigned char>(Me() * 31 + k * 7 + i % 251);
+    ASSERT_EQ(dart_isend(out[k].data(), sizes[k], tag, DART_TEAM_UNIT_ID(right), DART_TEAM_ALL,
+                         &sends[k]),
+              DART_OK);
+  }
+  std::vector<dart_handle_t> receives(sizes.size(), DART_HANDLE_NULL);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    dart_message_t message;
+    dart_team_unit_t from{-1};
+    std::size_t nbytes = 0;
+    ASSERT_EQ(dart_mprobe(tag, DART_TEAM_UNIT_ID(left), DART_TEAM_ALL, &message, &from, &nbytes),
+              DART_OK);
+    ASSERT_EQ(nbytes, sizes[k]);
+    in.emplace_back(nbytes + 1, 0xee);
+    if (nbytes > 0) {
+      EXPECT_EQ(dart_imrecv(in[k].data(), nbytes - 1, &message, &receives[k]), DART_ERR_INVAL);
+      EXPECT_EQ(receives[k], DART_HANDLE_NULL);
+    }
+    ASSERT_EQ(dart_imrecv(in[k].data(), nbytes, &message, &receives[k]), DART_OK);
+  }
+  ASSERT_EQ(dart_waitall(receives.data(), receives.size()), DART_OK);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    for (std::size_t i = 0; i < sizes[k]; ++i)
+      ASSERT_EQ(in[k][i], static_cast<unsigned char>(left * 31 + k * 7 + i % 251)) << k << " " << i;
+    EXPECT_EQ(in[k][sizes[k]], 0xee);
+  }
+  ASSERT_EQ(dart_waitall(sends.data(), sends.size()), DART_OK);
+  dart_message_t used;
+  dart_team_unit_t from{-1};
+  std::size_t nbytes = 0;
+  std::int64_t value = 1, got = 0;
+  dart_handle_t h = DART_HANDLE_NULL, r = DART_HANDLE_NULL;
+  ASSERT_EQ(dart_isend(&value, sizeof value, tag, DART_TEAM_UNIT_ID(Me()), DART_TEAM_ALL, &h),
+            DART_OK);
+  ASSERT_EQ(dart_mprobe(tag, DART_TEAM_UNIT_ID(Me()), DART_TEAM_ALL, &used, &from, &nbytes),
+            DART_OK);
+  ASSERT_EQ(dart_imrecv(&got, nbytes, &used, &r), DART_OK);
+  ASSERT_EQ(dart_wait(&r), DART_OK);
+  EXPECT_EQ(got, 1);
+  EXPECT_EQ(dart_imrecv(&got, nbytes, &used, &r), DART_ERR_INVAL);  // received already
   ASSERT_EQ(dart_wait(&h), DART_OK);
   dart_barrier(DART_TEAM_ALL);
 }

@@ -230,6 +230,10 @@ dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t team, dart_
  * message stays matched). Local (the data is already matched). */
 dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message);
 
+/* As dart_mrecv, but only starts the receive: dart_wait/dart_test on *handle complete it (buf
+ * must stay valid until then), so several matched messages can be received at once. Local. */
+dart_ret_t dart_imrecv(void* buf, size_t nbytes, dart_message_t* message, dart_handle_t* handle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,14 +87,14 @@ void DirectArrays::drop_all() {
   }
 }
 
-char* DirectArrays::piece_at(const Entry& e) {
-  if (piece_.empty()) piece_.resize((kPieceBytes + wire::kResidues) / sizeof(std::max_align_t) + 1);
-  return reinterpret_cast<char*>(piece_.data()) + e.residue % wire::kResidues;
+char* DirectArrays::piece_at(const Entry& e, std::size_t slot) {
+  constexpr std::size_t kSlot = (kPieceBytes + wire::kResidues) / sizeof(std::max_align_t);
+  if (pieces_.empty()) pieces_.resize(2 * kSlot);
+  return reinterpret_cast<char*>(pieces_.data() + slot * kSlot) + e.residue % wire::kResidues;
 }
 
-std::size_t DirectArrays::receive_piece(const Entry& e, std::size_t done, char* into) {
+std::size_t DirectArrays::match_piece(const Entry& e, std::size_t done, dart_message_t& message) {
   const std::size_t want = std::min(kPieceBytes, e.nbytes - done);
-  dart_message_t message;
   dart_team_unit_t from;
   std::size_t nbytes = 0;
   dash::check_dart(dart_mprobe(kTag, DART_TEAM_UNIT_ID(e.source), team_, &message, &from, &nbytes),
@@ -105,16 +105,59 @@ std::size_t DirectArrays::receive_piece(const Entry& e, std::size_t done, char* 
     throw exception::RuntimeError("dash::bp::reduce: a malformed message from unit " +
                                   std::to_string(e.source));
   }
-  dash::check_dart(dart_mrecv(into, nbytes, &message), "dart_mrecv");
   return nbytes;
 }
 
+void DirectArrays::start_piece(const Entry& e, std::size_t i) {
+  dart_message_t message;
+  const std::size_t n = match_piece(e, i * kPieceBytes, message);
+  dash::check_dart(dart_imrecv(piece_at(e, i % 2), n, &message, &streaming_[i % 2]), "dart_imrecv");
+  streamed_bytes_[i % 2] = n;
+  started_ = i + 1;
+}
+
+std::size_t DirectArrays::finish_piece(std::size_t i) {
+  dash::check_dart(dart_wait(&streaming_[i % 2]), "dart_wait");
+  return streamed_bytes_[i % 2];
+}
+
+void DirectArrays::skip_rest(const Entry& e) noexcept {
+  try {
+    for (dart_handle_t& h : streaming_) dash::check_dart(dart_wait(&h), "dart_wait");
+    for (std::size_t done = started_ * kPieceBytes; done < e.nbytes; done += kPieceBytes) {
+      dart_message_t message;
+      const std::size_t n = match_piece(e, done, message);
+      dash::check_dart(dart_mrecv(piece_at(e, 0), n, &message), "dart_mrecv");
+    }
+  } catch (...) {  // a malformed piece: the error that brought us here is reported
+  }
+  started_ = 0;
+}
+
 void DirectArrays::receive(const Entry& e) {
-  if (e.q != nullptr) e.q->direct = 0;
-  char* to =
-      e.q == nullptr ? nullptr : e.q->bytes.extend_at_residue(e.nbytes, e.residue, wire::kResidues);
-  for (std::size_t done = 0; done < e.nbytes;)
-    done += receive_piece(e, done, to == nullptr ? piece_at(e) : to + done);
+  if (e.q == nullptr) {
+    for (std::size_t done = 0; done < e.nbytes; done += kPieceBytes) {
+      dart_message_t message;
+      const std::size_t n = match_piece(e, done, message);
+      dash::check_dart(dart_mrecv(piece_at(e, 0), n, &message), "dart_mrecv");
+    }
+    return;
+  }
+  e.q->direct = 0;
+  char* to = e.q->bytes.extend_at_residue(e.nbytes, e.residue, wire::kResidues);
+  receives_.clear();
+  // The sender sent the pieces together: all are matched and started before any is waited for.
+  struct Wait {  // after an error: the pieces started
+    std::vector<dart_handle_t>& handles;
+    ~Wait() { dart_waitall(handles.data(), handles.size()); }
+  } wait{receives_};
+  for (std::size_t done = 0; done < e.nbytes; done += kPieceBytes) {
+    dart_message_t message;
+    const std::size_t n = match_piece(e, done, message);
+    receives_.emplace_back(DART_HANDLE_NULL);
+    dash::check_dart(dart_imrecv(to + done, n, &message, &receives_.back()), "dart_imrecv");
+  }
+  dash::check_dart(dart_waitall(receives_.data(), receives_.size()), "dart_waitall");
 }
 
 }  // namespace detail
