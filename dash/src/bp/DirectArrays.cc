@@ -87,10 +87,9 @@ void DirectArrays::drop_all() {
   }
 }
 
-char* DirectArrays::piece_at(const Entry& e, std::size_t slot) {
-  constexpr std::size_t kSlot = (kPieceBytes + wire::kResidues) / sizeof(std::max_align_t);
-  if (pieces_.empty()) pieces_.resize(2 * kSlot);
-  return reinterpret_cast<char*>(pieces_.data() + slot * kSlot) + e.residue % wire::kResidues;
+char* DirectArrays::piece_at(const Entry& e) {
+  if (piece_.empty()) piece_.resize((kPieceBytes + wire::kResidues) / sizeof(std::max_align_t) + 1);
+  return reinterpret_cast<char*>(piece_.data()) + e.residue % wire::kResidues;
 }
 
 std::size_t DirectArrays::match_piece(const Entry& e, std::size_t done, dart_message_t& message) {
@@ -108,26 +107,20 @@ std::size_t DirectArrays::match_piece(const Entry& e, std::size_t done, dart_mes
   return nbytes;
 }
 
-void DirectArrays::start_piece(const Entry& e, std::size_t i) {
+std::size_t DirectArrays::receive_piece(const Entry& e, std::size_t i) {
   dart_message_t message;
   const std::size_t n = match_piece(e, i * kPieceBytes, message);
-  dash::check_dart(dart_imrecv(piece_at(e, i % 2), n, &message, &streaming_[i % 2]), "dart_imrecv");
-  streamed_bytes_[i % 2] = n;
   started_ = i + 1;
-}
-
-std::size_t DirectArrays::finish_piece(std::size_t i) {
-  dash::check_dart(dart_wait(&streaming_[i % 2]), "dart_wait");
-  return streamed_bytes_[i % 2];
+  dash::check_dart(dart_mrecv(piece_at(e), n, &message), "dart_mrecv");
+  return n;
 }
 
 void DirectArrays::skip_rest(const Entry& e) noexcept {
   try {
-    for (dart_handle_t& h : streaming_) dash::check_dart(dart_wait(&h), "dart_wait");
     for (std::size_t done = started_ * kPieceBytes; done < e.nbytes; done += kPieceBytes) {
       dart_message_t message;
       const std::size_t n = match_piece(e, done, message);
-      dash::check_dart(dart_mrecv(piece_at(e, 0), n, &message), "dart_mrecv");
+      dash::check_dart(dart_mrecv(piece_at(e), n, &message), "dart_mrecv");
     }
   } catch (...) {  // a malformed piece: the error that brought us here is reported
   }
@@ -139,7 +132,7 @@ void DirectArrays::receive(const Entry& e) {
     for (std::size_t done = 0; done < e.nbytes; done += kPieceBytes) {
       dart_message_t message;
       const std::size_t n = match_piece(e, done, message);
-      dash::check_dart(dart_mrecv(piece_at(e, 0), n, &message), "dart_mrecv");
+      dash::check_dart(dart_mrecv(piece_at(e), n, &message), "dart_mrecv");
     }
     return;
   }

@@ -59,7 +59,7 @@ class DirectArrays {
   // earlier). Local; waits for the sender's messages. RuntimeError on a malformed piece.
   void complete(InQueue& q);
   // Receives q's part piece by piece, calling take(data, n) for each (data at the part's
-  // residue modulo 64; the next piece is on its way meanwhile); the parts before it as
+  // residue modulo 64); the parts before it as
   // complete(). Local; waits for the sender. An exception from take leaves after the rest of
   // the part is received and dropped.
   template <class Take>
@@ -67,11 +67,9 @@ class DirectArrays {
     const Entry e = take_entry(q);
     const std::size_t pieces = (e.nbytes + kPieceBytes - 1) / kPieceBytes;
     try {
-      if (pieces > 0) start_piece(e, 0);
       for (std::size_t i = 0; i < pieces; ++i) {
-        if (i + 1 < pieces) start_piece(e, i + 1);
-        const std::size_t n = finish_piece(i);
-        take(static_cast<const char*>(piece_at(e, i % 2)), n);
+        const std::size_t n = receive_piece(e, i);
+        take(static_cast<const char*>(piece_at(e)), n);
       }
     } catch (...) {
       skip_rest(e);
@@ -97,25 +95,22 @@ class DirectArrays {
   // Matches the piece of e that starts at its byte `done`; returns its size. RuntimeError if
   // it has another size than expected (it is received and dropped).
   std::size_t match_piece(const Entry& e, std::size_t done, dart_message_t& message);
-  // stream(): starts receiving piece i of e into buffer i % 2; waits for piece i; after an
-  // error, waits for the pieces started and receives and drops the others of e.
-  void start_piece(const Entry& e, std::size_t i);
-  std::size_t finish_piece(std::size_t i);
+  // stream(): receives piece i of e into the piece buffer; returns its size. After an error,
+  // receives and drops the pieces of e not yet received.
+  std::size_t receive_piece(const Entry& e, std::size_t i);
   void skip_rest(const Entry& e) noexcept;
-  // Piece buffer `slot` (0 or 1), at e's residue.
-  char* piece_at(const Entry& e, std::size_t slot);
+  // The piece buffer, at e's residue.
+  char* piece_at(const Entry& e);
   // Receives e's part into its queue (every piece started at once), or drops it.
   void receive(const Entry& e);
 
   dart_team_t team_;
   std::map<int, std::deque<Entry>> by_source_;
   std::size_t waiting_ = 0;
-  std::vector<std::max_align_t> pieces_;  // two pieces, each at its part's residue
-  std::vector<char> odd_;                 // a piece of the wrong size (then an error)
-  std::vector<dart_handle_t> receives_;   // receive(): the pieces started
-  dart_handle_t streaming_[2] = {DART_HANDLE_NULL, DART_HANDLE_NULL};  // stream(): in flight
-  std::size_t streamed_bytes_[2] = {0, 0};
-  std::size_t started_ = 0;  // stream(): pieces of the part started
+  std::vector<std::max_align_t> piece_;  // one piece, at its part's residue
+  std::vector<char> odd_;                // a piece of the wrong size (then an error)
+  std::vector<dart_handle_t> receives_;  // receive(): the pieces started
+  std::size_t started_ = 0;              // stream(): pieces of the part started
 };
 
 }  // namespace detail
