@@ -55,6 +55,14 @@ def run_report(binary, units, filt):
             if not b.get("error_occurred") and b.get("run_type") != "aggregate"]
 
 
+def report(text, out):
+    """Prints text and, with a path, writes it there."""
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+
+
 def run(binary, units, filt):
     return {b["name"]: subject_time(b) for b in run_report(binary, units, filt)}
 
@@ -95,11 +103,7 @@ def main():
         lines.append(f"| {re.sub(r'/iterations:[0-9]+|/manual_time', '', name)} | {b:.4g} | "
                      f"{a:.4g} | {r:.3f} |")
     lines += ["", f"Largest ratio: {worst[0]:.3f} ({worst[1]}).", ""]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    report("\n".join(lines), args.out)
 
 
 if __name__ == "__main__":

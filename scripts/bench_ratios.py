@@ -18,7 +18,7 @@ import os
 import re
 import statistics
 
-from bench_ab import LAUNCH, log, run_report
+from bench_ab import log, report, run_report
 
 
 def main():
@@ -52,11 +52,7 @@ def main():
             cells.append(f"{statistics.median(v):.3f} [{min(v):.2f}, {max(v):.2f}]" if v else "")
         short = re.sub(r"/iterations:[0-9]+|/manual_time", "", name)
         lines.append(f"| {short} | " + " | ".join(cells) + " |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    report("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

@@ -289,10 +289,12 @@ dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t teamid,
   return DART_OK;
 }
 
-dart_ret_t dart_imrecv(void* buf, size_t nbytes, dart_message_t* message, dart_handle_t* handle) {
-  static const char* call = "dart_imrecv";
+/* The checks of dart_mrecv and dart_imrecv: a matched message not yet received, a buffer that
+ * holds it (a truncating receive is fatal in MPICH: refused here). */
+static dart_ret_t check_mrecv(const char* call, const void* buf, size_t nbytes,
+                              dart_message_t* message) {
   DART_CHECK_INIT(call);
-  DART_CHECK_ARG(call, message != NULL && handle != NULL, "message or handle is NULL");
+  DART_CHECK_ARG(call, message != NULL, "message is NULL");
   DART_CHECK_ARG(call, buf != NULL || nbytes == 0, "buf is NULL");
   CHECK_BYTES(call, nbytes);
   DART_CHECK_ARG(call, *mpi_message(message) != MPI_MESSAGE_NULL,
@@ -300,6 +302,14 @@ dart_ret_t dart_imrecv(void* buf, size_t nbytes, dart_message_t* message, dart_h
   DART_CHECK_ARG(call, nbytes >= message->opaque_[1],
                  "buf holds %zu bytes, the message %llu (the size dart_improbe reported)", nbytes,
                  (unsigned long long)message->opaque_[1]);
+  return DART_OK;
+}
+
+dart_ret_t dart_imrecv(void* buf, size_t nbytes, dart_message_t* message, dart_handle_t* handle) {
+  static const char* call = "dart_imrecv";
+  DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
+  dart_ret_t checked = check_mrecv(call, buf, nbytes, message);
+  if (checked != DART_OK) return checked;
   dart_handle_t h = dart__handle_new(DART_HANDLE_P2P, 1);
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   int count = 0;
@@ -320,15 +330,7 @@ dart_ret_t dart_imrecv(void* buf, size_t nbytes, dart_message_t* message, dart_h
 
 dart_ret_t dart_mrecv(void* buf, size_t nbytes, dart_message_t* message) {
   static const char* call = "dart_mrecv";
-  DART_CHECK_INIT(call);
-  DART_CHECK_ARG(call, message != NULL, "message is NULL");
-  DART_CHECK_ARG(call, buf != NULL || nbytes == 0, "buf is NULL");
-  CHECK_BYTES(call, nbytes);
-  DART_CHECK_ARG(call, *mpi_message(message) != MPI_MESSAGE_NULL,
-                 "the message was already received");
-  /* A truncating MPI_Mrecv is fatal in MPICH: refuse it here. */
-  DART_CHECK_ARG(call, nbytes >= message->opaque_[1],
-                 "buf holds %zu bytes, the message %llu (the size dart_improbe reported)", nbytes,
-                 (unsigned long long)message->opaque_[1]);
+  dart_ret_t checked = check_mrecv(call, buf, nbytes, message);
+  if (checked != DART_OK) return checked;
   return dart__mpi_error(mrecv_bytes(buf, nbytes, mpi_message(message)), call, "MPI_Mrecv");
 }
