@@ -609,6 +609,18 @@ TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
         store.flush();
         EXPECT_TRUE(Same(store.take(4), expected)) << "written in place";
       }
+      // Bytes of 128 KiB and more are page-aligned mappings of their own: with room for the
+      // padding and trailer they are written in place (not copied), without it copied; both
+      // read back intact, and the bytes written in place are returned as they were given.
+      const std::size_t mib4 = std::size_t(4) << 20;
+      for (std::size_t n : {std::size_t(128) << 10, std::size_t(200000), mib4 - 32, mib4 - 31}) {
+        SCOPED_TRACE(n);
+        dash::bp::Bytes given = Pattern(6, n);
+        ASSERT_EQ(reinterpret_cast<std::uintptr_t>(given.data()) % 4096, 0u);
+        store.put(6, std::move(given));
+        store.flush();
+        EXPECT_TRUE(Same(store.take(6), Pattern(6, n)));
+      }
       store.put(5, Pattern(5, 6000));
       store.flush();
       ASSERT_EQ(truncate(store.path_of(5).c_str(), 4096), 0);

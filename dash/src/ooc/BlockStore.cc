@@ -320,10 +320,11 @@ class Engine {
     std::string error;
     const std::size_t total = e.bytes.size() + kTrailerBytes;
     if (e.direct) {
-      // O_DIRECT writes whole pages from an aligned buffer. Bytes that came
-      // from a read (page aligned, room for the padding and trailer) are
-      // written in place; others are copied into a recycled aligned buffer
-      // (a fresh one costs a page fault per 4 KiB).
+      // O_DIRECT writes whole pages from a page-aligned buffer. Bytes that
+      // have room for the padding and trailer on whole pages (those of a read,
+      // and the library's mappings, which Bytes of 128 KiB and more are) are
+      // written in place: a copy would hold the bytes twice until written.
+      // Others are copied into a recycled aligned buffer.
       const std::size_t file_bytes = std::size_t(e.disk_bytes);
       dash::bp::Bytes& bytes = e.bytes;
       const std::size_t size = bytes.size();
@@ -332,7 +333,8 @@ class Engine {
         std::memset(at + size, 0, file_bytes - size - kTrailerBytes);
         std::memcpy(at + file_bytes - kTrailerBytes, fields, kTrailerBytes);
       };
-      if (aligned(bytes) && bytes.capacity() >= file_bytes) {
+      if (reinterpret_cast<std::uintptr_t>(bytes.data()) % kDirectAlign == 0 &&
+          bytes.capacity() >= file_bytes) {
         bytes.resize(file_bytes);
         pad(bytes.data());
         error = write_all(fd, bytes.data(), file_bytes, e.offset);
