@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -36,9 +37,21 @@ inline std::pair<std::uint64_t, std::uint64_t> part(std::uint64_t begin, std::ui
   return {begin + n * j / m, begin + n * (j + 1) / m};
 }
 
-// dst[i] += src[i] (mod 256). Local.
+// dst[i] += src[i] (mod 256). Local. Eight bytes at a time in a 64-bit word (the low seven
+// bits of each byte added, the top bits by xor, so no carry crosses a byte): a byte loop is
+// left scalar at -O2, and its speed then swung by 1.3 x between builds with the placement of
+// its code.
 inline void add_bytes(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) dst[i] = std::uint8_t(dst[i] + src[i]);
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t a, b;
+    std::memcpy(&a, dst + i, 8);
+    std::memcpy(&b, src + i, 8);
+    const std::uint64_t sum = ((a & ~kHigh) + (b & ~kHigh)) ^ ((a ^ b) & kHigh);
+    std::memcpy(dst + i, &sum, 8);
+  }
+  for (; i < n; ++i) dst[i] = std::uint8_t(dst[i] + src[i]);
 }
 
 // Hash of item `index` with its bytes; summed over items for the checksum. Local.
