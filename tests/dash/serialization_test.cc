@@ -187,14 +187,15 @@ void EmptyStock() {
 }
 
 // While a BufferStock::Short lives (a master under a memory-block limit holds one), the stock
-// keeps at most kShortBuffers buffers: those beyond go at once, and later ones are not kept;
-// with the last Short gone it keeps up to kMaxBuffers again.
+// keeps at most kShortBuffers buffers of kShortSmallFrom bytes or more, and smaller ones up to
+// kShortSmallBytes: those beyond go at once, and later ones are not kept; with the last Short
+// gone it keeps up to kMaxBuffers again.
 TEST(BufferStock, ShortOfMemory_KeepsAtMostTwo) {
   EmptyStock();
   const std::size_t mib = std::size_t(1) << 20;
-  auto release_many = [&](std::size_t n) {
+  auto release_many = [&](std::size_t n, std::size_t bytes = std::size_t(1) << 20) {
     std::vector<Bytes> many(n);
-    for (Bytes& b : many) b.reserve(mib);
+    for (Bytes& b : many) b.reserve(bytes);
   };
   release_many(6);
   EXPECT_EQ(BufferStock::kept_bytes(), 6 * mib);
@@ -209,6 +210,16 @@ TEST(BufferStock, ShortOfMemory_KeepsAtMostTwo) {
     }
     release_many(5);
     EXPECT_EQ(BufferStock::kept_bytes(), BufferStock::kShortBuffers * mib) << "first still lives";
+    // Small ones beside it, up to kShortSmallBytes; the large one stays.
+    static_assert(BufferStock::kShortSmallFrom > mib / 4 &&
+                  BufferStock::kShortSmallBytes % (mib / 4) == 0);
+    release_many(BufferStock::kShortSmallBytes / (mib / 4) + 3, mib / 4);
+    EXPECT_EQ(BufferStock::kept_bytes(),
+              BufferStock::kShortBuffers * mib + BufferStock::kShortSmallBytes);
+    release_many(2);
+    EXPECT_EQ(BufferStock::kept_bytes(),
+              BufferStock::kShortBuffers * mib + BufferStock::kShortSmallBytes)
+        << "a large one replaces the large one";
   }
   EmptyStock();
   release_many(6);

@@ -3,6 +3,7 @@
 #include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/bp/SpillStore.h>
+#include <dash/bp/detail/BufferStock.h>
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <sched.h>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <new>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -249,6 +251,8 @@ class Engine {
   dash::bp::Bytes aligned_buffer(std::size_t capacity) {
     dash::bp::Bytes buffer = recycled(capacity);
     if (buffer.capacity() > 0) return buffer;
+    if (capacity >= dash::bp::detail::kMapBytes && capacity < detail::kHugeFrom)
+      return stock_buffer(capacity);
     return detail::direct_buffer(capacity);
   }
 
@@ -266,6 +270,24 @@ class Engine {
            reinterpret_cast<std::uintptr_t>(b.data()) % detail::direct_alignment(b.capacity()) == 0;
   }
   static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
+
+  // A buffer of at least `capacity` bytes (kMapBytes <= capacity < kHugeFrom) of the buffer
+  // stock's: a kept one if there is, else a fresh mapping (page-aligned, as all of the
+  // library's mappings are); released, it goes back to the stock. So the queues read back in
+  // every round of a reduction reuse memory that is mapped already. Local; empty if memory is
+  // short.
+  static dash::bp::Bytes stock_buffer(std::size_t capacity) {
+    const dash::bp::detail::BufferStock::Buffer kept =
+        dash::bp::detail::BufferStock::take(capacity);
+    if (kept.data != nullptr) return dash::bp::Bytes::adopt(kept.data, 0, kept.capacity);
+    try {
+      std::size_t mapped = 0;
+      char* fresh = dash::bp::detail::allocate_bytes(capacity, mapped);
+      return dash::bp::Bytes::adopt(fresh, 0, mapped);
+    } catch (const std::bad_alloc&) {
+      return dash::bp::Bytes();
+    }
+  }
 
   // A recycled buffer of at least `capacity` bytes and at most twice that, aligned as
   // direct_buffer aligns that size, or an empty one. Local.

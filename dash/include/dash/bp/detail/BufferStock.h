@@ -36,8 +36,12 @@ class BufferStock {
   static constexpr std::size_t kMaxBuffers = 64;
   static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
   // One (two kept a block more at the peak of ooc-reduce and particles out of core, for no
-  // time).
+  // time) of kShortSmallFrom bytes or more; smaller ones up to kShortSmallBytes in all (an
+  // out-of-core all_to_all round's arrays and the queues it reads back: without them a third
+  // of ooc-reduce's page faults at 1 MiB blocks).
   static constexpr std::size_t kShortBuffers = 1;
+  static constexpr std::size_t kShortSmallFrom = std::size_t(1) << 20;
+  static constexpr std::size_t kShortSmallBytes = std::size_t(1) << 20;
 
   // While one lives, the stock keeps at most kShortBuffers buffers (more are released now).
   // Movable; local.
@@ -65,7 +69,7 @@ class BufferStock {
         BufferStock& s = get();
         std::lock_guard<std::mutex> lock(s.mutex_);
         ++s.short_users_;
-        s.trim(kShortBuffers, 0, drop);
+        s.trim_short(0, drop);
       }
       for (const Buffer& d : drop) release_bytes(d.data, d.capacity);
     }
@@ -111,7 +115,10 @@ class BufferStock {
       BufferStock& s = get();
       std::lock_guard<std::mutex> lock(s.mutex_);
       // Room for one more buffer and for its bytes (capacity <= kMaxBytes: an empty stock has).
-      s.trim(s.short_users_ > 0 ? kShortBuffers - 1 : kMaxBuffers - 1, capacity, drop);
+      if (s.short_users_ > 0)
+        s.trim_short(capacity, drop);
+      else
+        s.trim(kMaxBuffers - 1, capacity, drop);
       s.kept_.push_back(Buffer{data, capacity});
       s.bytes_ += capacity;
     }
@@ -134,6 +141,31 @@ class BufferStock {
       drop.push_back(kept_.front());
       bytes_ -= kept_.front().capacity;
       kept_.erase(kept_.begin());
+    }
+  }
+
+  // While short of memory: moves the oldest kept buffers to `drop` until a buffer of `adding`
+  // bytes (0: none) fits kShortBuffers of kShortSmallFrom bytes or more and kShortSmallBytes
+  // of smaller ones. Call with mutex_ held.
+  void trim_short(std::size_t adding, boost::container::static_vector<Buffer, kMaxBuffers>& drop) {
+    const bool large = adding >= kShortSmallFrom;
+    for (;;) {
+      std::size_t larges = large ? 1 : 0, small_bytes = large ? 0 : adding;
+      for (const Buffer& b : kept_) {
+        if (b.capacity >= kShortSmallFrom)
+          ++larges;
+        else
+          small_bytes += b.capacity;
+      }
+      if (larges <= kShortBuffers && small_bytes <= kShortSmallBytes) return;
+      // The oldest of the class that is over.
+      const bool drop_large = larges > kShortBuffers;
+      auto it = kept_.begin();
+      while (it != kept_.end() && (it->capacity >= kShortSmallFrom) != drop_large) ++it;
+      if (it == kept_.end()) return;  // only the new buffer is over (cannot be: one fits)
+      drop.push_back(*it);
+      bytes_ -= it->capacity;
+      kept_.erase(it);
     }
   }
 
