@@ -106,6 +106,8 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
  public:
   AllToAllProxy(int gid, int nblocks, bool sending)
       : gid_(gid), nblocks_(nblocks), sending_(sending) {}
+  AllToAllProxy(const AllToAllProxy&) = delete;  // one per block call (it points into itself)
+  AllToAllProxy& operator=(const AllToAllProxy&) = delete;
   int gid() const { return gid_; }
   int nblocks() const { return nblocks_; }
   // True in the first call (enqueue), false in the last one (dequeue). Local.
@@ -147,6 +149,10 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
 
   // The queue to `to` (an earlier array to `to` copied in first).
   detail::OutQueue& out_queue(int to, const char* call) {
+    if (to == last_to_) {  // the same target as the call before (a record's fields, say)
+      materialize(*last_);
+      return *last_;
+    }
     if (!sending_ || to < 0 || to >= nblocks_)
       throw exception::InvalidArgument(
           std::string(kName) + "::" + call + ": block " + std::to_string(gid_) +
@@ -156,6 +162,8 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
     auto [at, fresh] = out_.try_emplace(to);
     if (fresh && pool_ != nullptr) at->second.bytes.bytes() = pool_->take();
     materialize(at->second);
+    last_to_ = to;
+    last_ = &at->second;  // a map's elements stay where they are
     return at->second;
   }
   MemoryBuffer* find_in(int from) const {
@@ -185,7 +193,9 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
   bool sending_;
   detail::AllToAllQueuePool* pool_ = nullptr;  // where queues take memory from, if set
   std::map<int, detail::OutQueue> out_;        // sending: the queues to each target
-  std::map<int, MemoryBuffer> in_;             // receiving: those from each source
+  int last_to_ = -1;                           // the target out_queue found last, and its queue
+  detail::OutQueue* last_ = nullptr;
+  std::map<int, MemoryBuffer> in_;  // receiving: those from each source
 };
 
 namespace detail {
