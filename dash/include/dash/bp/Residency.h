@@ -338,10 +338,13 @@ class Residency final : public QueueResidency {
         return;
       }
       MemoryBuffer buf;
-      if (s.saved_bytes > 0) {
-        // The store's recycled memory, sized as before: no fresh pages, and
-        // the store writes it without a copy if the block kept its size.
-        buf.bytes() = store().buffer(s.saved_bytes);
+      // The store's recycled memory, sized as the block was saved before (or, saved for the
+      // first time or much smaller then, as the largest block saved: blocks that grow, as an
+      // all_to_all's receivers do, then do not grow a fresh buffer page by page); the store
+      // writes it without a copy.
+      const std::size_t guess = std::max(s.saved_bytes, largest_stored_);
+      if (guess > 0) {
+        buf.bytes() = store().buffer(guess);
         buf.clear();
       }
       save(buf, *s.block);
