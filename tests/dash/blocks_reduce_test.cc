@@ -721,6 +721,55 @@ TEST(BlocksReduce, DequeueCombine_WrongCount_Throws) {
   CheckCombine<long>(n, ValueAt, std::plus<>(), false);
 }
 
+// A wrong count, caught in the callback, combines nothing and consumes nothing: the same array
+// is then combined with its count, in the queue (under 32 KiB) and in pieces alike.
+TEST(BlocksReduce, DequeueCombine_WrongCount_LeavesTheArrayToRead) {
+  for (std::size_t n : {std::size_t(100), std::size_t(40000)}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    const int nb = 2 * nunits() + 1;
+    auto master = MakeMaster(nb, Assignment::round_robin);
+    RegularMergePartners<1> partners(Decomposer<1>(nb), nb);
+    std::map<int, std::vector<long>> arrays;
+    for (std::size_t b = 0; b < master->size(); ++b)
+      for (std::size_t i = 0; i < n; ++i)
+        arrays[master->gid(b)].push_back(ValueAt(master->gid(b), i));
+    std::vector<long> out;
+    Reduce(*master, partners, [&](Block& blk, ReduceProxy& rp) {
+      if (rp.round() == 0) {
+        for (int to : rp.out_link())
+          if (to != rp.gid()) rp.enqueue_view(to, arrays[blk.gid].data(), n);
+        return;
+      }
+      out = arrays[0];
+      out.push_back(-1);
+      for (int g : rp.in_link()) {
+        if (g == 0) continue;
+        const std::vector<long> before = out;
+        const std::size_t left = rp.incoming(g);
+        try {
+          rp.dequeue_combine(g, out.data(), n + 1, std::plus<>());
+          ADD_FAILURE() << "no exception from block " << g;
+        } catch (const dash::exception::InvalidArgument& e) {
+          EXPECT_NE(std::string(e.what()).find("holds " + std::to_string(n) + " elements, not " +
+                                               std::to_string(n + 1)),
+                    std::string::npos)
+              << e.what();
+        }
+        EXPECT_EQ(out, before) << "combined although the count was wrong";
+        EXPECT_EQ(rp.incoming(g), left) << "read from although the count was wrong";
+        rp.dequeue_combine(g, out.data(), n, std::plus<>());
+      }
+    });
+    if (master->owner(0) != myid()) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      long want = 0;
+      for (int g = 0; g < nb; ++g) want += ValueAt(g, i);
+      ASSERT_EQ(out[i], want) << "element " << i;
+    }
+    EXPECT_EQ(out[n], -1);
+  }
+}
+
 // ---- bad inputs ----------------------------------------------------------
 
 TEST(BlocksReduce, GroupLimitBelowTwo_Throws) {

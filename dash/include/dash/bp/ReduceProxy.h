@@ -80,6 +80,11 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
     if (i == npos) no_queue(from, "dequeue_combine");
     InQueue& q = in_[i];
     if (q.direct == 0 || q.bytes.remaining() != sizeof(std::uint64_t)) {
+      if (q.bytes.remaining() >= sizeof(std::uint64_t)) {  // the count first: a wrong one
+        std::uint64_t count = 0;                           // leaves the array to read
+        std::memcpy(&count, q.bytes.data() + q.bytes.position(), sizeof count);
+        check_count(count, n);
+      }
       const QueueView<T> x = dequeue_view<T>(from);
       check_count(x.size(), n);
       for (std::size_t k = 0; k < n; ++k) out[k] = op(out[k], x[k]);
