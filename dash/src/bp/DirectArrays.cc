@@ -27,28 +27,32 @@ void DirectArrays::send(const char* data, std::size_t nbytes, int dest, dart_tea
 DirectArrays::DirectArrays(dart_team_t team) : team_(team) {}
 
 void DirectArrays::expect(InQueue* q, int source, std::size_t nbytes, std::size_t residue) {
-  if (q != nullptr) q->direct = nbytes;
+  if (q != nullptr) {
+    q->direct = nbytes;
+    q->direct_from = source;
+  }
   by_source_[source].push_back(Entry{q, source, nbytes, residue});
   ++waiting_;
 }
 
 auto DirectArrays::take_entry(InQueue& q) -> Entry {
-  for (auto& [source, list] : by_source_) {
-    auto it = std::find_if(list.begin(), list.end(), [&](const Entry& e) { return e.q == &q; });
-    if (it == list.end()) continue;
-    while (list.front().q != &q) {
-      const Entry e = list.front();
-      list.pop_front();
-      --waiting_;
-      receive(e);
-    }
+  // Only the list of q's unit: the parts before q's in it are received anyway.
+  auto found = by_source_.find(q.direct_from);
+  if (found == by_source_.end() || std::none_of(found->second.begin(), found->second.end(),
+                                                [&](const Entry& e) { return e.q == &q; }))
+    throw exception::RuntimeError("dash::bp::reduce: a queue part that was not announced");
+  std::deque<Entry>& list = found->second;
+  while (list.front().q != &q) {
     const Entry e = list.front();
     list.pop_front();
     --waiting_;
-    q.direct = 0;
-    return e;
+    receive(e);
   }
-  throw exception::RuntimeError("dash::bp::reduce: a queue part that was not announced");
+  const Entry e = list.front();
+  list.pop_front();
+  --waiting_;
+  q.direct = 0;
+  return e;
 }
 
 void DirectArrays::complete(InQueue& q) {

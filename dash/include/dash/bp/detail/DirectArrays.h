@@ -35,6 +35,7 @@ namespace detail {
 struct InQueue {
   MemoryBuffer bytes;
   std::size_t direct = 0;
+  int direct_from = -1;  // the unit its part comes from (while direct > 0)
   bool spilled = false;
   std::uint64_t key = 0;
 };
