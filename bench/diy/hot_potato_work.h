@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "command_line.h"
+
 namespace hot_potato {
 
 struct Options {
@@ -80,37 +82,25 @@ void complete(MPI_Request& r, bool sleep) {
   }
 }
 
-// The value of option `name` at argv[i] ("--name V" or "--name=V"); advances i.
-const char* option_value(const char* program, int argc, char** argv, int& i, const char* name) {
-  const std::size_t n = std::strlen(name);
-  if (argv[i][n] == '=') return argv[i] + n + 1;
-  if (i + 1 >= argc) {
-    std::fprintf(stderr, "%s: %s needs a value\n", program, name);
-    std::exit(2);
-  }
-  return argv[++i];
-}
-
 // The options of the command line (exit 2 on a bad one, naming `program`).
 Options parse_args(const char* program, int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto is = [&](const char* name) {
-      return a == name || a.rfind(std::string(name) + "=", 0) == 0;
-    };
+    auto is = [&](const char* name) { return diy_bench::is_option(a, name); };
     if (a == "--verbose") {
       o.verbose = true;
     } else if (is("--blocks-per-unit")) {
-      o.blocks_per_unit = std::atoi(option_value(program, argc, argv, i, "--blocks-per-unit"));
+      o.blocks_per_unit =
+          std::atoi(diy_bench::option_value(program, argc, argv, i, "--blocks-per-unit"));
     } else if (is("--particles")) {
-      o.particles = std::atoi(option_value(program, argc, argv, i, "--particles"));
+      o.particles = std::atoi(diy_bench::option_value(program, argc, argv, i, "--particles"));
     } else if (is("--max-hops")) {
-      o.max_hops = std::atoi(option_value(program, argc, argv, i, "--max-hops"));
+      o.max_hops = std::atoi(diy_bench::option_value(program, argc, argv, i, "--max-hops"));
     } else if (is("--reps")) {
-      o.reps = std::atoi(option_value(program, argc, argv, i, "--reps"));
+      o.reps = std::atoi(diy_bench::option_value(program, argc, argv, i, "--reps"));
     } else if (is("--threads")) {
-      o.threads = std::atoi(option_value(program, argc, argv, i, "--threads"));
+      o.threads = std::atoi(diy_bench::option_value(program, argc, argv, i, "--threads"));
     } else {
       std::fprintf(stderr, "%s: unknown option '%s'\n", program, argv[i]);
       std::exit(2);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "../../examples/ooc-reduce/Work.h"
+#include "command_line.h"
 
 namespace {
 
@@ -52,49 +53,41 @@ struct Options {
   bool verbose = false, queues_in_memory = false;
 };
 
-// The value of option `name` at argv[i] ("--name V" or "--name=V"); advances i.
-const char* option_value(int argc, char** argv, int& i, const char* name) {
-  const std::size_t n = std::strlen(name);
-  if (argv[i][n] == '=') return argv[i] + n + 1;
-  if (i + 1 >= argc) {
-    std::fprintf(stderr, "ooc_reduce_diy: %s needs a value\n", name);
-    std::exit(2);
-  }
-  return argv[++i];
-}
-
 Options parse_args(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto is = [&](const char* name) {
-      return a == name || a.rfind(std::string(name) + "=", 0) == 0;
-    };
+    auto is = [&](const char* name) { return diy_bench::is_option(a, name); };
     if (a == "--verbose") {
       o.verbose = true;
     } else if (a == "--queues-in-memory") {
       o.queues_in_memory = true;
     } else if (is("--op")) {
-      const std::string v = option_value(argc, argv, i, "--op");
+      const std::string v = diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--op");
       o.op = v == "merge" ? Op::merge : v == "swap" ? Op::swap : Op::alltoall;
       if (v != "merge" && v != "swap" && v != "alltoall") {
         std::fprintf(stderr, "ooc_reduce_diy: --op: merge, swap or alltoall\n");
         std::exit(2);
       }
     } else if (is("--blocks-per-unit")) {
-      o.blocks_per_unit = std::atoi(option_value(argc, argv, i, "--blocks-per-unit"));
+      o.blocks_per_unit =
+          std::atoi(diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--blocks-per-unit"));
     } else if (is("--items")) {
-      o.items = std::strtoull(option_value(argc, argv, i, "--items"), nullptr, 10);
+      o.items = std::strtoull(diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--items"),
+                              nullptr, 10);
     } else if (is("--item-bytes")) {
-      o.item_bytes = std::strtoull(option_value(argc, argv, i, "--item-bytes"), nullptr, 10);
+      o.item_bytes = std::strtoull(
+          diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--item-bytes"), nullptr, 10);
     } else if (is("--mem-blocks")) {
-      o.mem_blocks = std::atoi(option_value(argc, argv, i, "--mem-blocks"));
+      o.mem_blocks =
+          std::atoi(diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--mem-blocks"));
     } else if (is("--threads")) {
-      o.threads = std::atoi(option_value(argc, argv, i, "--threads"));
+      o.threads = std::atoi(diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--threads"));
     } else if (is("--k")) {
-      o.k = std::atoi(option_value(argc, argv, i, "--k"));
+      o.k = std::atoi(diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--k"));
     } else if (is("--seed")) {
-      o.seed = std::strtoull(option_value(argc, argv, i, "--seed"), nullptr, 10);
+      o.seed = std::strtoull(diy_bench::option_value("ooc_reduce_diy", argc, argv, i, "--seed"),
+                             nullptr, 10);
     } else {
       std::fprintf(stderr, "ooc_reduce_diy: unknown option '%s'\n", argv[i]);
       std::exit(2);
