@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Programs of this project beside DIY doing the same work (ooc-reduce, hot potato).
 
-examples/ooc-reduce is written to bench/results/diy.{json,md}, bench/hot_potato to
-bench/results/diy_hot_potato.{json,md}.
+examples/ooc-reduce is written to bench/results/diy.{json,md} (with DASH_MPI=mpich,
+diy.mpich.{json,md}), bench/hot_potato to bench/results/diy_hot_potato.{json,md}.
 
     scripts/bench_diy.py DIY_SOURCE [--workload ooc-reduce|hot-potato] [--build DIR]
                          [--reps N] [--units 2,4] [--inner-reps 20] [--quick]
@@ -193,7 +193,8 @@ def main():
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = {"date": stamp, "mpi": mpi, "reps": reps, "diy": os.path.abspath(a.diy)}
     os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, "diy.json"), "w") as f:
+    base = "diy" if mpi == "openmpi" else f"diy.{mpi}"
+    with open(os.path.join(RESULTS, base + ".json"), "w") as f:
         json.dump({"meta": meta, "rows": rows,
                    "runs": [{"case": list(c), **runs[c]} for c in cases]}, f, indent=1)
     lines = [
@@ -217,9 +218,9 @@ def main():
             f"{'1 block' if r['one_block_in_memory'] else 'all'} | {r['ours_s']:.3f} | "
             f"{r['diy_s']:.3f} | {r['ratio']:.2f} | {r['ours_peak_mib']:.1f} | "
             f"{r['diy_peak_mib']:.1f} | {r['diy_own_out_of_core']} |")
-    with open(os.path.join(RESULTS, "diy.md"), "w") as f:
+    with open(os.path.join(RESULTS, base + ".md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    log("wrote bench/results/diy.md and diy.json")
+    log(f"wrote bench/results/{base}.md and {base}.json")
 
 
 def run_hot_potato(program, units, args, env, timeout):
