@@ -8,8 +8,9 @@
 // 128 KiB on, the library's own mappings). Only buffers of at least kMinBytes are kept,
 // at most kMaxBuffers of them and kMaxBytes in all (the oldest go first), so what a process
 // holds beyond its live data stays bounded. While a Short lives (a Master under a
-// memory-block limit holds one), at most kShortBuffers are kept: memory the stock holds is
-// memory the limit does not count.
+// memory-block limit holds one), at most kShortBuffers of kShortSmallFrom bytes or more are
+// kept and smaller ones up to kShortSmallBytes in all: memory the stock holds is memory the
+// limit does not count.
 //
 // | call  | cost                                                      |
 // |-------|-----------------------------------------------------------|
@@ -43,7 +44,7 @@ class BufferStock {
   static constexpr std::size_t kShortSmallFrom = std::size_t(1) << 20;
   static constexpr std::size_t kShortSmallBytes = std::size_t(1) << 20;
 
-  // While one lives, the stock keeps at most kShortBuffers buffers (more are released now).
+  // While one lives, the stock keeps what trim_short allows (more is released now).
   // Movable; local.
   class Short {
    public:
