@@ -190,7 +190,7 @@ void EmptyStock() {
 // keeps at most kShortBuffers buffers of kShortSmallFrom bytes or more, and smaller ones up to
 // kShortSmallBytes: those beyond go at once, and later ones are not kept; with the last Short
 // gone it keeps up to kMaxBuffers again.
-TEST(BufferStock, ShortOfMemory_KeepsAtMostTwo) {
+TEST(BufferStock, ShortOfMemory_KeepsOneLargeAndSmallOnesUpToABound) {
   EmptyStock();
   const std::size_t mib = std::size_t(1) << 20;
   auto release_many = [&](std::size_t n, std::size_t bytes = std::size_t(1) << 20) {

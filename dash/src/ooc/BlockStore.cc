@@ -3,7 +3,6 @@
 #include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/bp/SpillStore.h>
-#include <dash/bp/detail/BufferStock.h>
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <sched.h>
@@ -271,19 +270,16 @@ class Engine {
   }
   static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
 
-  // A buffer of at least `capacity` bytes (kMapBytes <= capacity < kHugeFrom) of the buffer
-  // stock's: a kept one if there is, else a fresh mapping (page-aligned, as all of the
-  // library's mappings are); released, it goes back to the stock. So the queues read back in
-  // every round of a reduction reuse memory that is mapped already. Local; empty if memory is
-  // short.
+  // A buffer of at least `capacity` bytes (kMapBytes <= capacity < kHugeFrom) as Bytes makes
+  // one: a kept buffer of the process-wide stock, else a fresh mapping (page-aligned, as all of
+  // the library's mappings are); released, it goes back to the stock. So the queues read back
+  // in every round of a reduction reuse memory that is mapped already. Local; empty if memory
+  // is short.
   static dash::bp::Bytes stock_buffer(std::size_t capacity) {
-    const dash::bp::detail::BufferStock::Buffer kept =
-        dash::bp::detail::BufferStock::take(capacity);
-    if (kept.data != nullptr) return dash::bp::Bytes::adopt(kept.data, 0, kept.capacity);
     try {
-      std::size_t mapped = 0;
-      char* fresh = dash::bp::detail::allocate_bytes(capacity, mapped);
-      return dash::bp::Bytes::adopt(fresh, 0, mapped);
+      dash::bp::Bytes b;
+      b.reserve(capacity);
+      return b;
     } catch (const std::bad_alloc&) {
       return dash::bp::Bytes();
     }
