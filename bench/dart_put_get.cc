@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   void* base = nullptr;
   MPI_Win_allocate(kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &fx.allocate_win);
   MPI_Win_allocate_shared(kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &fx.shared_win);
-  // OpenMPI cannot create this window on 1 rank (PLATFORM.md).
+  // OpenMPI cannot create this window on 1 rank (docs/platform.md).
   if (units > 1) MPI_Win_create(base, kMaxBytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &fx.create_win);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.allocate_win);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, fx.shared_win);

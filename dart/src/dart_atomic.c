@@ -15,7 +15,7 @@ static dart_ret_t prepare(const char* call, dart_gptr_t gptr, size_t nelem, dart
   DART_CHECK_ARG(call, nelem <= SIZE_MAX / (*t)->size, "%zu elements overflow size_t", nelem);
   ret = dart__resolve(call, gptr, nelem * (*t)->size, to);
   if (ret != DART_OK) return ret;
-  /* OpenMPI's atomics on MPI_Win_create windows crash (PLATFORM.md). */
+  /* OpenMPI's atomics on MPI_Win_create windows crash (docs/platform.md). */
   DART_CHECK_ARG(call, !to->seg->registered,
                  "atomics on registered memory (dart_team_memregister) are not supported");
   return DART_OK;

@@ -261,7 +261,7 @@ dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size
   seg->shm_base[team->myid] = base; /* the caller's own part by load/store, the others' by RMA */
   seg->registered = true;
   /* A team of one unit reaches nothing remotely: no window (OpenMPI cannot
-   * make an MPI_Win_create window on one rank, PLATFORM.md). */
+   * make an MPI_Win_create window on one rank, docs/platform.md). */
   int ret = team->size == 1
                 ? MPI_SUCCESS
                 : MPI_Win_create(base, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, team->comm, &seg->win);
