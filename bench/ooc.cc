@@ -21,7 +21,7 @@
 //                     one after the other (what the device gives for
 //                     requests of the block's size)
 //   BM_checksum                      the checksum of spill and local array
-//                                    files (detail::spill_checksum) over 64 MiB
+//                                    files (internal::spill_checksum) over 64 MiB
 //       checksum64    the saved files' checksum of the same bytes
 //       memcpy        a copy of the same bytes (memory bandwidth)
 //   BM_foreach_ooc/<blocks in memory>  foreach over 16 blocks of 8 MiB that
@@ -85,7 +85,7 @@
 #include <vector>
 
 #include "../examples/ooc-jacobi/Jacobi.h"
-#include "ooc/Checksum.h"
+#include "Checksum.h"
 #ifdef DASH_BENCH_HAVE_FFTW3
 #include <dash/ooc/Transpose.h>
 
@@ -184,7 +184,7 @@ void ReadStoreFiles(dash::ooc::BlockStore& store, std::size_t n, std::size_t blo
       error = "read " + path + ": " + std::strerror(errno);
     close(fd);
     if (!error.empty()) throw std::runtime_error(error);
-    if (check) sum ^= dash::ooc::detail::checksum64(b.data(), block_bytes);
+    if (check) sum ^= dash::internal::checksum64(b.data(), block_bytes);
   }
   benchmark::DoNotOptimize(sum);
   for (auto& b : into) store.recycle(std::move(b));
@@ -242,12 +242,12 @@ void BM_checksum(benchmark::State& state) {
   bench::run_paired(state, double(kBytes), "byte",
                     bench::Side{"spill_checksum",
                                 [&] {
-                                  sum ^= dash::ooc::detail::spill_checksum(data.data(), kBytes);
+                                  sum ^= dash::internal::spill_checksum(data.data(), kBytes);
                                   benchmark::DoNotOptimize(sum);
                                 }},
                     {bench::Side{"checksum64",
                                  [&] {
-                                   sum ^= dash::ooc::detail::checksum64(data.data(), kBytes);
+                                   sum ^= dash::internal::checksum64(data.data(), kBytes);
                                    benchmark::DoNotOptimize(sum);
                                  }},
                      bench::Side{"memcpy", [&] {

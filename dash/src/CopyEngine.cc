@@ -1,8 +1,8 @@
 // The copy engine's worker thread, queue and environment flags (see
 // dash/internal/CopyEngine.h for the protocol).
-#include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/internal/CopyEngine.h>
+#include <dash/internal/Flags.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -24,32 +24,19 @@ int affinity_cpus() {
   return CPU_COUNT(&set);
 }
 
-// Throws InvalidArgument for dash::init with the strict parser's message.
-void flag_failed(const char* err) {
-  throw exception::InvalidArgument(std::string("dash::init: ") + err);
-}
-
-// DASH_COPY_ASYNC_THREAD: whether copy_async uses the worker thread (boolean or auto).
+// DASH_COPY_ASYNC_THREAD: whether copy_async uses the worker thread (boolean or auto: its
+// words are 0, 1, off, on, false, true, no, yes, auto).
 bool thread_wanted() {
-  static const char* const words[] = {"0", "1", "off", "on", "false", "true", "no", "yes", "auto"};
-  const int kAuto = 8;
-  int index = kAuto;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_choice("DASH_COPY_ASYNC_THREAD", words, 9, &index, err, sizeof err) != DART_OK)
-    flag_failed(err);
+  const int index = internal::read_flag_choice(internal::Flag::copy_async_thread, "dash::init");
   // A worker bound to the caller's only core would just take turns with it.
-  if (index == kAuto) return affinity_cpus() > 1;
+  if (index == 8) return affinity_cpus() > 1;
   return index % 2 == 1;
 }
 
 // DASH_COPY_ASYNC_THRESHOLD: bytes in [0, 1T], with an optional K, M, G or T suffix.
 std::size_t threshold() {
-  std::uint64_t bytes = CopyEngine::kDefaultThresholdBytes;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_bytes("DASH_COPY_ASYNC_THRESHOLD", 0, CopyEngine::kMaxThresholdBytes, &bytes, err,
-                      sizeof err) != DART_OK)
-    flag_failed(err);
-  return std::size_t(bytes);
+  return std::size_t(
+      internal::read_flag_number(internal::Flag::copy_async_threshold, "dash::init"));
 }
 
 }  // namespace

@@ -5,12 +5,11 @@
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/internal/CopyEngine.h>
+#include <dash/internal/Flags.h>
+#include <dash/internal/LayerHooks.h>
 
 #include <string>
-
-#include "io/BurstBuffer.h"
-#include "io/TwoPhase.h"
-#include "ooc/OutOfCore.h"
+#include <vector>
 
 namespace dash {
 namespace internal {
@@ -41,28 +40,28 @@ void throw_invalid_argument(const char* who, const char* what) {
 
 namespace {
 
-// Checks DART's environment flags, the out-of-core and the I/O ones and configures the copy engine
-// from its own, before MPI starts: a malformed flag throws InvalidArgument naming the flag, its
-// value and what is expected. Local.
+// Checks DART's environment flags and the C++ layer's (their table, dash/internal/Flags.h),
+// configures the copy engine from its own and runs the layers' start-up checks, before MPI
+// starts: a malformed flag throws InvalidArgument naming the flag, its value and what is
+// expected. Local.
 void check_flags(const char* call) {
   char err[DART_FLAG_ERROR_SIZE];
   if (dart_flags_check(err, sizeof err) != DART_OK)
     throw exception::InvalidArgument(std::string(call) + ": " + err);
+  internal::check_flags(call);
   internal::CopyEngine::instance().configure_from_environment();
-  ooc::check_out_of_core_flags(call);
-  io::detail::check_io_flags(call);
+  for (const internal::LayerHooks& layer : internal::registered_layers())
+    if (layer.at_init != nullptr) layer.at_init(call);
 }
 
 // The C++ layer's flags that steer collective operations (the I/O plan, the exchange
-// algorithm) must be alike on every unit; otherwise every unit stops DART and throws
-// InvalidArgument naming the flag (a unit that planned otherwise would wait for ever). Collective.
+// algorithm: FlagSpec::agreed) must be alike on every unit; otherwise every unit stops DART and
+// throws InvalidArgument naming the flag (a unit that planned otherwise would wait for ever).
+// Collective.
 void agree_on_flags(const char* call) {
-  static const char* const names[] = {
-      "DASH_IO_AGGREGATORS", "DASH_IO_SUBFILING",   "DASH_IO_BURST_BUFFER",
-      "DASH_IO_AGGR_TIER",   "DASH_IO_AGGREGATION", "DASH_IO_BUFFER_SIZE",
-      "DASH_IO_PERSISTENCY", "DASH_IO_TIERS",       "DASH_BP_EXCHANGE_SPARSE_UNITS"};
+  const std::vector<const char*> names = internal::agreed_flag_names();
   char err[DART_FLAG_ERROR_SIZE];
-  const dart_ret_t ret = dart_flags_agree(names, sizeof names / sizeof names[0], err, sizeof err);
+  const dart_ret_t ret = dart_flags_agree(names.data(), names.size(), err, sizeof err);
   if (ret == DART_OK) return;
   dart_exit();  // on every unit: they all see the same difference
   throw exception::InvalidArgument(std::string(call) + ": " + err);
@@ -86,16 +85,20 @@ bool init_thread(int* argc, char*** argv) {
 
 void finalize() {
   internal::CopyEngine::instance().shutdown();  // the worker never outlives the runtime
-  ooc::shutdown_out_of_core();  // spill I/O finished, the unit's spill directory removed
-  if (is_initialized()) io::detail::drain_staged_at_end(DART_TEAM_ALL);  // burst-buffer writes
+  // The layers finish (out of core: its I/O stopped and the spill directory removed; I/O:
+  // burst-buffer writes drained, collectively) while the runtime is up.
+  const auto& layers = internal::registered_layers();
+  for (const internal::LayerHooks& layer : layers)
+    if (layer.at_finalize != nullptr) layer.at_finalize();
   if (is_initialized()) Team::All().free_subteams();
-  // A burst-buffer write that could not reach its path fails the program (on every unit: the
-  // drain agrees), after the runtime has ended; its node-local copy stays (printed above).
-  const std::string failed_drain = io::detail::take_failed_drain();
+  // A layer's failure at the end (e.g. a burst-buffer write that could not reach its path)
+  // fails the program after the runtime has ended.
+  std::string failure;
+  for (const internal::LayerHooks& layer : layers)
+    if (layer.failure_at_finalize != nullptr && failure.empty())
+      failure = layer.failure_at_finalize();
   internal::check_dart(dart_exit(), "dash::finalize");
-  if (!failed_drain.empty())
-    throw exception::RuntimeError("dash::finalize: " + failed_drain +
-                                  " (the file is not at its path; its node-local copy is kept)");
+  if (!failure.empty()) throw exception::RuntimeError("dash::finalize: " + failure);
 }
 
 bool is_initialized() { return dart_initialized() != 0; }

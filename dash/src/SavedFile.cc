@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "SafeFile.h"
-#include "ooc/Checksum.h"
+#include "Checksum.h"
 
 namespace dash {
 namespace bp {
@@ -67,7 +67,7 @@ int unit_count(dart_team_t team) {
 }  // namespace
 
 std::uint64_t saved_checksum(const char* data, std::size_t n) {
-  return dash::ooc::detail::checksum64(data, n);
+  return dash::internal::checksum64(data, n);
 }
 
 SavedFileWriter::SavedFileWriter(const std::string& path, dart_team_t team, int nblocks)

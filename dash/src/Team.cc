@@ -3,12 +3,11 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/internal/LayerHooks.h>
 
 #include <algorithm>
 #include <ostream>
 #include <string>
-
-#include "io/BurstBuffer.h"
 
 namespace dash {
 
@@ -125,7 +124,9 @@ void Team::free_library_segment() {
 }
 
 void Team::destroy_dart_team() {
-  if (id_ != DART_TEAM_NULL) io::detail::drain_staged_at_end(id_);  // burst-buffer writes
+  if (id_ != DART_TEAM_NULL)  // the layers finish with the team (e.g. burst-buffer writes)
+    for (const internal::LayerHooks& layer : internal::registered_layers())
+      if (layer.at_team_end != nullptr) layer.at_team_end(id_);
   free_library_segment();
   dart_team_t id = id_;
   id_ = DART_TEAM_NULL;

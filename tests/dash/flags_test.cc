@@ -1,19 +1,25 @@
-// The C++ layer's environment flags go through DART's strict parser (dart_flags.h): the copy
-// engine's DASH_COPY_ASYNC_THREAD / DASH_COPY_ASYNC_THRESHOLD (read by dash::init), the block
-// layer's test flags DASH_BP_TEST_SEND_DELAY_US / DASH_BP_TEST_SEED (read by each iexchange),
-// and dash::init's check of DART's flags before MPI starts. A malformed value (blanks, sign,
-// empty, overflow, past the maximum) throws dash::exception::InvalidArgument naming the flag
-// and the value, on every unit alike.
+// The C++ layer's environment flags go through DART's strict parser (dart_flags.h) by one
+// table (dash/internal/Flags.h) that the README's flag table matches: the copy engine's
+// DASH_COPY_ASYNC_THREAD / DASH_COPY_ASYNC_THRESHOLD (read by dash::init), the block layer's test
+// flags DASH_BP_TEST_SEND_DELAY_US / DASH_BP_TEST_SEED (read by each iexchange), and dash::init's
+// check of DART's flags and of every flag of the table before MPI starts. A malformed value
+// (blanks, sign, empty, overflow, past the maximum) throws dash::exception::InvalidArgument naming
+// the flag and the value, on every unit alike.
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/bp/Master.h>
 #include <dash/internal/CopyEngine.h>
+#include <dash/internal/Flags.h>
+#include <dash/io/Pieces.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mpi_test.h"
 #include "scoped_env.h"
@@ -101,8 +107,7 @@ TEST(DashFlags, InitNamesAMalformedOutOfCoreFlag) {
        {std::make_pair("DASH_OOC_MEM_BLOCKS", "-1"),
         std::make_pair("DASH_OOC_MEM_BLOCKS", "1073741825"),
         std::make_pair("DASH_OOC_QUEUE_INLINE", "4Q"), std::make_pair("DASH_OOC_MAX_BYTES", " 1G"),
-        std::make_pair("DASH_OOC_DIRECT", "sometimes"),
-        std::make_pair("DASH_OOC_HUGE_PAGES", "2"),
+        std::make_pair("DASH_OOC_DIRECT", "sometimes"), std::make_pair("DASH_OOC_HUGE_PAGES", "2"),
         std::make_pair("DASH_OOC_TEST_FAIL_WRITE", "x"), std::make_pair("DASH_OOC_DIR", "")}) {
     ScopedEnv flag(bad.first, bad.second);
     ExpectRefused(bad.first, bad.second, [&] { dash::init(&argc, &argv); });
@@ -128,8 +133,10 @@ TEST(DashFlags, InitNamesAMalformedIoFlag) {
   CopyEngine::instance().set_threshold_bytes(saved);
 }
 
-// A tier file with garbage stops dash::init, naming the file and the line.
+// A tier file with garbage stops dash::init, naming the file and the line, in a program that
+// uses dash::io (its layer reads the file at dash::init; this test uses dash::io's settings).
 TEST(DashFlags, InitNamesTheBadLineOfATierFile) {
+  EXPECT_EQ(dash::io::resolve_settings({}).tier, "auto");
   if (dash_test::myid() != 0) return;  // the tier table is per process: one unit checks
   const std::size_t saved = CopyEngine::instance().threshold_bytes();
   const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
@@ -213,6 +220,101 @@ TEST(DashFlags, SendDelayFlagsAreCheckedByEveryIexchange) {
   long local = RingExchange(*master, nblocks), total = 0;
   ASSERT_EQ(dart_allreduce(&local, &total, 1, DART_TYPE_LONG, DART_OP_SUM, DART_TEAM_ALL), DART_OK);
   EXPECT_EQ(total, long(nblocks) * (nblocks - 1) / 2);
+}
+
+// The README's flag table (section "Environment flags") lists exactly the flags of the C++
+// layer's table (dash/internal/Flags.h), in its order, with the default it shows.
+TEST(DashFlags, FlagTableMatchesTheReadme) {
+  const char* readme = std::getenv("DASH_TEST_README");
+  ASSERT_NE(readme, nullptr) << "DASH_TEST_README (set by CMake) names the README";
+  std::ifstream in(readme);
+  ASSERT_TRUE(in.good()) << readme;
+  std::vector<std::pair<std::string, std::string>> rows;  // name, default cell
+  bool in_section = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Environment flags";
+    if (!in_section || line.rfind("| `DASH_", 0) != 0) continue;
+    const std::size_t name_end = line.find('`', 3);
+    const std::size_t cell = line.find('|', name_end);
+    const std::size_t cell_end = line.find('|', cell + 1);
+    ASSERT_NE(cell_end, std::string::npos) << line;
+    std::string shown = line.substr(cell + 1, cell_end - cell - 1);
+    shown = shown.substr(shown.find_first_not_of(' '));
+    shown = shown.substr(0, shown.find_last_not_of(' ') + 1);
+    rows.emplace_back(line.substr(3, name_end - 3), shown);
+  }
+  const std::size_t n = sizeof dash::internal::kFlags / sizeof dash::internal::kFlags[0];
+  ASSERT_EQ(rows.size(), n) << "DASH_* rows in the README's table against the flag table";
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(rows[i].first, dash::internal::kFlags[i].name) << "row " << i;
+    EXPECT_EQ(rows[i].second, dash::internal::kFlags[i].shown) << rows[i].first;
+  }
+}
+
+// Each default in the table is the value the README shows: the first `value` of the default
+// cell, read as the flag, gives the table's default.
+TEST(DashFlags, TableDefaultsAreTheValuesTheReadmeShows) {
+  using dash::internal::FlagKind;
+  for (const auto& spec : dash::internal::kFlags) {
+    if (spec.kind == FlagKind::text) continue;  // no value shown: $TMPDIR, a probe
+    const std::string shown = spec.shown;
+    ASSERT_EQ(shown.front(), '`') << spec.name;
+    const std::string value = shown.substr(1, shown.find('`', 1) - 1);
+    ScopedEnv flag(spec.name, value.c_str());
+    switch (spec.kind) {
+      case FlagKind::integer:
+      case FlagKind::bytes:
+        EXPECT_EQ(dash::internal::read_flag_number(spec.flag, "test"), spec.fallback) << spec.name;
+        break;
+      case FlagKind::boolean:
+        EXPECT_EQ(dash::internal::read_flag_bool(spec.flag, "test"), spec.fallback != 0)
+            << spec.name;
+        break;
+      case FlagKind::choice:
+        EXPECT_EQ(std::uint64_t(dash::internal::read_flag_choice(spec.flag, "test")), spec.fallback)
+            << spec.name;
+        break;
+      case FlagKind::text:
+        break;
+    }
+  }
+}
+
+// dash::init checks every flag of the table before MPI starts, whichever layer reads it later;
+// only the block layer's fault-injection flags are left to the call that reads them
+// (SendDelayFlagsAreCheckedByEveryIexchange).
+TEST(DashFlags, InitChecksEveryFlagOfTheTable) {
+  const std::size_t saved = CopyEngine::instance().threshold_bytes();
+  int argc = 0;
+  char** argv = nullptr;
+  std::vector<std::string> left_to_their_call;
+  for (const auto& spec : dash::internal::kFlags) {
+    ScopedEnv flag(spec.name, " 1");  // blanks: malformed for every kind
+    if (spec.checked_at_init) {
+      ExpectRefused(spec.name, " 1", [&] { dash::init(&argc, &argv); });
+    } else {
+      left_to_their_call.emplace_back(spec.name);
+      try {
+        dash::init(&argc, &argv);  // refused for another reason: the runtime is up
+      } catch (const dash::exception::InvalidArgument& e) {
+        EXPECT_EQ(std::string(e.what()).find(spec.name), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_EQ(left_to_their_call,
+            (std::vector<std::string>{"DASH_BP_TEST_SEND_DELAY_US", "DASH_BP_TEST_SEED"}));
+  CopyEngine::instance().set_threshold_bytes(saved);
+}
+
+// Every unit must give the flags that steer collective operations alike: the table marks them.
+TEST(DashFlags, AgreedFlagsAreTheOnesThatSteerCollectives) {
+  std::vector<std::string> agreed;
+  for (const char* name : dash::internal::agreed_flag_names()) agreed.emplace_back(name);
+  const std::vector<std::string> expected = {
+      "DASH_IO_AGGREGATORS",  "DASH_IO_BUFFER_SIZE", "DASH_IO_AGGR_TIER",
+      "DASH_IO_PERSISTENCY",  "DASH_IO_SUBFILING",   "DASH_IO_AGGREGATION",
+      "DASH_IO_BURST_BUFFER", "DASH_IO_TIERS",       "DASH_BP_EXCHANGE_SPARSE_UNITS"};
+  EXPECT_EQ(agreed, expected);
 }
 
 }  // namespace

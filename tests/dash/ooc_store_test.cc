@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../dash/src/ooc/Checksum.h"   // white-box: the files' checksums
+#include "../../dash/src/Checksum.h"   // white-box: the files' checksums
 #include "../../dash/src/ooc/OutOfCore.h"  // white-box: the bytes stored
 #include "mpi_test.h"
 
@@ -232,7 +232,7 @@ TEST(OocStore, Checksum_ValuesPinned) {
     SCOPED_TRACE(n);
     std::vector<char> bytes(n);
     for (std::size_t i = 0; i < n; ++i) bytes[i] = char(i * 131 + 7);
-    EXPECT_EQ(dash::ooc::detail::checksum64(bytes.data(), n), expected);
+    EXPECT_EQ(dash::internal::checksum64(bytes.data(), n), expected);
   }
 }
 
@@ -259,7 +259,7 @@ TEST(OocStore, SpillChecksum_InTheTrailer_ChangesWithAnyBit) {
               ssize_t(sizeof trailer));
     close(fd);
     EXPECT_EQ(trailer[2], n);
-    const std::uint64_t sum = dash::ooc::detail::spill_checksum(bytes.data(), n);
+    const std::uint64_t sum = dash::internal::spill_checksum(bytes.data(), n);
     EXPECT_EQ(trailer[3], sum);
     store.erase(n);
     const std::size_t stripe = n / 24 * 8;
@@ -268,7 +268,7 @@ TEST(OocStore, SpillChecksum_InTheTrailer_ChangesWithAnyBit) {
       if (at >= n) continue;
       for (const int bit : {0, 7}) {
         bytes[at] = char(bytes[at] ^ (1 << bit));
-        EXPECT_NE(dash::ooc::detail::spill_checksum(bytes.data(), n), sum)
+        EXPECT_NE(dash::internal::spill_checksum(bytes.data(), n), sum)
             << "byte " << at << " bit " << bit;
         bytes[at] = char(bytes[at] ^ (1 << bit));
       }
@@ -278,7 +278,7 @@ TEST(OocStore, SpillChecksum_InTheTrailer_ChangesWithAnyBit) {
   const std::vector<char> zeros(100, 0);
   std::vector<std::uint64_t> sums;
   for (std::size_t n = 0; n <= zeros.size(); ++n)
-    sums.push_back(dash::ooc::detail::spill_checksum(zeros.data(), n));
+    sums.push_back(dash::internal::spill_checksum(zeros.data(), n));
   std::sort(sums.begin(), sums.end());
   EXPECT_EQ(std::adjacent_find(sums.begin(), sums.end()), sums.end());
 }

@@ -1,9 +1,9 @@
 // dash::bp::detail::IExchange (IExchange.h): the transport and termination of
 // Master::iexchange().
-#include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/bp/detail/IExchange.h>
 #include <dash/bp/detail/Wire.h>
+#include <dash/internal/Flags.h>
 
 #include <algorithm>
 #include <string>
@@ -25,22 +25,17 @@ constexpr std::size_t kMinSendWindow = std::size_t(4) << 20;
 constexpr std::size_t kKeptBufferBytes = std::size_t(64) << 10;
 
 // The test flags DASH_BP_TEST_SEND_DELAY_US (each message to another unit
-// is held back for a random 0..max microseconds) and DASH_BP_TEST_SEED, read
-// by DART's strict flag parser.
-std::uint64_t test_flag(const char* name, std::uint64_t max) {
-  std::uint64_t value = 0;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_integer(name, 0, max, &value, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string(kCall) + ": " + err);
-  return value;
+// is held back for a random 0..max microseconds) and DASH_BP_TEST_SEED.
+std::uint64_t test_flag(dash::internal::Flag f) {
+  return dash::internal::read_flag_number(f, kCall);
 }
 }  // namespace
 
 void IExchange::begin(BlockQueues& q, std::exception_ptr held) {
   q_ = &q;
   const int me = q.me();
-  delay_max_us_ = long(test_flag("DASH_BP_TEST_SEND_DELAY_US", 1000000));
-  random_.seed(test_flag("DASH_BP_TEST_SEED", 0xffffffffu) * 1000003u + std::uint64_t(me));
+  delay_max_us_ = long(test_flag(dash::internal::Flag::bp_test_send_delay_us));
+  random_.seed(test_flag(dash::internal::Flag::bp_test_seed) * 1000003u + std::uint64_t(me));
   // Consecutive calls on a team, of this master or another, use two tags in
   // turn: a unit that has seen the end of this call may already send for the
   // next one while another unit still polls for this one, which must not

@@ -2,8 +2,8 @@
 #include "io/BurstBuffer.h"
 
 #include <dart/dart.h>
-#include <dart/dart_flags.h>
 #include <dash/Exception.h>
+#include <dash/internal/Flags.h>
 #include <dash/io/Pieces.h>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -51,11 +51,7 @@ std::map<std::pair<dart_team_t, std::string>, Pending>& pending() {
 // DASH_IO_TEST_FAIL_DRAIN=1: a drain's first write into the target fails as
 // if the disk were full (test only).
 bool test_fail_drain() {
-  int on = 0;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_bool("DASH_IO_TEST_FAIL_DRAIN", &on, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(err);
-  return on != 0;
+  return internal::read_flag_bool(internal::Flag::io_test_fail_drain, "dash::io");
 }
 
 // Copies the unit's node-local files into the target at their offsets and

@@ -1,8 +1,11 @@
-// dash::io::write_pieces and dash::io::read_pieces (dash/io/Pieces.h), and
-// the flags of dash::io.
+// dash::io::write_pieces and dash::io::read_pieces (dash/io/Pieces.h), the
+// settings of dash::io calls, and what dash::io asks of dash::init and
+// dash::finalize (dash/internal/LayerHooks.h).
 #include <dart/dart.h>
-#include <dart/dart_flags.h>
 #include <dash/Exception.h>
+#include <dash/Init.h>
+#include <dash/internal/Flags.h>
+#include <dash/internal/LayerHooks.h>
 #include <dash/io/Pieces.h>
 #include <dash/io/Tiers.h>
 #include <fcntl.h>
@@ -25,11 +28,42 @@ namespace io {
 
 namespace {
 
-constexpr std::uint64_t kDefaultBuffer = std::uint64_t(4) << 20;
-constexpr std::uint64_t kMaxBuffer = std::uint64_t(1) << 30;
-constexpr std::uint64_t kMaxAggregators = std::uint64_t(1) << 24;
-const char* const kTiers[] = {"dram", "hbm", "shm", "disk", "auto"};
-const char* const kAggregation[] = {"on", "off", "auto"};
+using internal::Flag;
+using internal::read_flag_bool;
+using internal::read_flag_choice;
+using internal::read_flag_number;
+namespace words = internal::flag_words;
+
+// dash::init: a tier file is read now, so that garbage in it stops the start (one per node,
+// %n, is read on first use: the node is not known yet). Local.
+void check_tier_file(const char* call) {
+  const char* text = internal::read_flag_text(Flag::io_tiers, call);
+  if (text == nullptr || std::string(text).find("%n") != std::string::npos) return;
+  try {
+    node_tiers();
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    throw exception::InvalidArgument(
+        std::string(call) + ": " +
+        (what.rfind("DASH_IO_TIERS: ", 0) == 0 ? "" : "DASH_IO_TIERS: ") + what);
+  }
+}
+
+// dash::finalize: burst-buffer writes drained (collective over all units).
+void drain_at_finalize() noexcept {
+  if (is_initialized()) detail::drain_staged_at_end(DART_TEAM_ALL);
+}
+
+// A burst-buffer write that could not reach its path fails the program (on every unit: the
+// drain agrees); its node-local copy stays (printed by the drain).
+std::string failed_drain() {
+  const std::string failed = detail::take_failed_drain();
+  if (failed.empty()) return failed;
+  return failed + " (the file is not at its path; its node-local copy is kept)";
+}
+
+[[maybe_unused]] const bool registered = internal::register_layer(
+    {"dash::io", check_tier_file, drain_at_finalize, detail::drain_staged_at_end, failed_drain});
 
 }  // namespace
 
@@ -42,81 +76,35 @@ std::vector<Run> runs_of(const std::vector<Piece>& pieces) {
   return runs;
 }
 
-void check_io_flags(const char* call) {
-  char err[DART_FLAG_ERROR_SIZE];
-  std::uint64_t value = 0;
-  if (dart_flag_integer("DASH_IO_AGGREGATORS", 0, kMaxAggregators, &value, err, sizeof err) !=
-          DART_OK ||
-      dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &value, err, sizeof err) !=
-          DART_OK ||
-      dart_flag_integer("DASH_IO_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
-                        sizeof err) != DART_OK ||
-      dart_flag_integer("DASH_IO_SUBFILING", 0, kMaxAggregators, &value, err, sizeof err) !=
-          DART_OK)
-    throw exception::InvalidArgument(std::string(call) + ": " + err);
-  int tier = 0;
-  const char* text = nullptr;
-  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
-      dart_flag_choice("DASH_IO_AGGREGATION", kAggregation, 3, &tier, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_EXPLAIN", &tier, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_PERSISTENCY", &tier, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_BURST_BUFFER", &tier, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_TEST_FAIL_DRAIN", &tier, err, sizeof err) != DART_OK ||
-      dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) != DART_OK ||
-      dart_flag_text("DASH_IO_NODE_DIR", 4095, &text, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string(call) + ": " + err);
-  // A tier file is read now, so that garbage in it stops the start (one
-  // per node, %n, is read on first use: the node is not known yet).
-  if (dart_flag_text("DASH_IO_TIERS", 4095, &text, err, sizeof err) == DART_OK && text != nullptr &&
-      std::string(text).find("%n") == std::string::npos) {
-    try {
-      node_tiers();
-    } catch (const std::exception& e) {
-      const std::string what = e.what();
-      throw exception::InvalidArgument(
-          std::string(call) + ": " +
-          (what.rfind("DASH_IO_TIERS: ", 0) == 0 ? "" : "DASH_IO_TIERS: ") + what);
-    }
-  }
-}
-
 }  // namespace detail
 
 IoSettings resolve_settings(const IoSettings& given) {
-  char err[DART_FLAG_ERROR_SIZE];
-  std::uint64_t a = 0, b = kDefaultBuffer, subfiling = 0;
-  if (dart_flag_integer("DASH_IO_AGGREGATORS", 0, kMaxAggregators, &a, err, sizeof err) !=
-          DART_OK ||
-      dart_flag_integer("DASH_IO_SUBFILING", 0, kMaxAggregators, &subfiling, err, sizeof err) !=
-          DART_OK ||
-      dart_flag_bytes("DASH_IO_BUFFER_SIZE", 4096, kMaxBuffer, &b, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(err);
-  int tier = 4, aggregation = 2;  // auto
-  int explain = 0, persistent = 0, burst_buffer = 0;
-  if (dart_flag_choice("DASH_IO_AGGR_TIER", kTiers, 5, &tier, err, sizeof err) != DART_OK ||
-      dart_flag_choice("DASH_IO_AGGREGATION", kAggregation, 3, &aggregation, err, sizeof err) !=
-          DART_OK ||
-      dart_flag_bool("DASH_IO_EXPLAIN", &explain, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_PERSISTENCY", &persistent, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_IO_BURST_BUFFER", &burst_buffer, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(err);
+  const char* const who = "dash::io";
   IoSettings s;
-  s.aggregators = given.aggregators > 0 ? given.aggregators : int(a);
-  s.buffer_bytes = given.buffer_bytes > 0 ? given.buffer_bytes : b;
-  s.tier = given.tier.empty() ? kTiers[tier] : given.tier;
-  s.explain = given.explain || explain != 0;
-  s.persistent = given.persistent || persistent != 0;
-  s.subfiling = given.subfiling > 0 ? given.subfiling : int(subfiling);
-  s.burst_buffer = given.burst_buffer || burst_buffer != 0;
-  s.aggregation = given.aggregation.empty() ? kAggregation[aggregation] : given.aggregation;
-  if (std::find(std::begin(kAggregation), std::end(kAggregation), s.aggregation) ==
-      std::end(kAggregation))
+  s.aggregators =
+      given.aggregators > 0 ? given.aggregators : int(read_flag_number(Flag::io_aggregators, who));
+  s.buffer_bytes =
+      given.buffer_bytes > 0 ? given.buffer_bytes : read_flag_number(Flag::io_buffer_size, who);
+  s.tier =
+      given.tier.empty() ? words::kIoTier[read_flag_choice(Flag::io_aggr_tier, who)] : given.tier;
+  s.explain = given.explain || read_flag_bool(Flag::io_explain, who);
+  s.persistent = given.persistent || read_flag_bool(Flag::io_persistency, who);
+  s.subfiling =
+      given.subfiling > 0 ? given.subfiling : int(read_flag_number(Flag::io_subfiling, who));
+  s.burst_buffer = given.burst_buffer || read_flag_bool(Flag::io_burst_buffer, who);
+  s.aggregation = given.aggregation.empty()
+                      ? words::kIoAggregation[read_flag_choice(Flag::io_aggregation, who)]
+                      : given.aggregation;
+  if (std::find(std::begin(words::kIoAggregation), std::end(words::kIoAggregation),
+                s.aggregation) == std::end(words::kIoAggregation))
     throw exception::InvalidArgument("dash::io: aggregation '" + s.aggregation +
                                      "' (expected on, off or auto)");
-  if (std::find(std::begin(kTiers), std::end(kTiers), s.tier) == std::end(kTiers))
+  if (std::find(std::begin(words::kIoTier), std::end(words::kIoTier), s.tier) ==
+      std::end(words::kIoTier))
     throw exception::InvalidArgument("dash::io: tier '" + s.tier +
                                      "' (expected dram, hbm, shm, disk or auto)");
-  if (given.aggregators < 0 || given.subfiling < 0 || s.buffer_bytes > kMaxBuffer)
+  if (given.aggregators < 0 || given.subfiling < 0 ||
+      s.buffer_bytes > internal::flag_spec(Flag::io_buffer_size).max)
     throw exception::InvalidArgument(
         "dash::io: aggregators and subfiling must be at least 0 and buffers at most 1 GiB");
   return s;

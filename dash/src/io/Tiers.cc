@@ -1,9 +1,9 @@
 // dash::io's memory tiers (dash/io/Tiers.h): the tier file, the probe, and
 // aggregation buffers on a tier (TierMemory.h).
 #include <dart/dart.h>
-#include <dart/dart_flags.h>
 #include <dart/dart_locality.h>
 #include <dash/Exception.h>
+#include <dash/internal/Flags.h>
 #include <dash/io/Tiers.h>
 #include <fcntl.h>
 #include <strings.h>
@@ -64,8 +64,8 @@ double number_with_unit(const std::string& word,
 
 std::string default_directory(const std::string& name) {
   if (name == "shm") return "/dev/shm";
-  const char* node = std::getenv("DASH_IO_NODE_DIR");
-  if (node && *node) return node;
+  const char* node = internal::read_flag_text(internal::Flag::io_node_dir, "dash::io");
+  if (node != nullptr) return node;
   const char* tmp = std::getenv("TMPDIR");
   return tmp && *tmp ? tmp : "/tmp";
 }
@@ -258,10 +258,7 @@ const std::vector<Tier>& node_tiers() {
   static std::exception_ptr error;
   std::call_once(once, [] {
     try {
-      const char* raw = nullptr;
-      char err[DART_FLAG_ERROR_SIZE];
-      if (dart_flag_text("DASH_IO_TIERS", 4095, &raw, err, sizeof err) != DART_OK)
-        throw exception::InvalidArgument(err);
+      const char* raw = internal::read_flag_text(internal::Flag::io_tiers, "dash::io");
       if (raw == nullptr) {
         tiers = probe();
         return;
@@ -316,10 +313,7 @@ namespace detail {
 Tier buffer_tier(const std::string& name) {
   // With a tier file, what it says (cheap); without one, the tier's
   // directory checked, no probe (a forced tier needs no figures).
-  const char* path = nullptr;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_text("DASH_IO_TIERS", 4095, &path, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(err);
+  const char* path = internal::read_flag_text(internal::Flag::io_tiers, "dash::io");
   if (path != nullptr || (name != "dram" && name != "hbm" && name != "shm" && name != "disk"))
     return node_tier(name);
   Tier t;

@@ -2,10 +2,10 @@
 #include "io/TwoPhase.h"
 
 #include <dart/dart.h>
-#include <dart/dart_flags.h>
 #include <dart/dart_locality.h>
 #include <dart/dart_unit_mapping.h>
 #include <dash/Exception.h>
+#include <dash/internal/Flags.h>
 #include <dash/io/CostModel.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,7 +22,7 @@
 
 #include "SafeFile.h"
 #include "io/TierMemory.h"
-#include "ooc/Checksum.h"
+#include "Checksum.h"
 
 namespace dash {
 namespace io {
@@ -52,12 +52,7 @@ std::vector<int> unit_nodes(dart_team_t team) {
 // DASH_IO_TEST_FAIL_WRITE=n: the n-th chunk write of each aggregator in a
 // call fails as if the disk were full (test only).
 std::uint64_t test_fail_write() {
-  std::uint64_t n = 0;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_integer("DASH_IO_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &n, err,
-                        sizeof err) != DART_OK)
-    throw exception::InvalidArgument(err);
-  return n;
+  return internal::read_flag_number(internal::Flag::io_test_fail_write, "dash::io");
 }
 
 // Two aggregation buffers of `chunk` bytes per unit on a memory tier.
@@ -223,7 +218,7 @@ void collect(std::future<std::string>& io, dash::internal::Failure& failure) {
 }  // namespace
 
 std::uint64_t io_checksum(const void* data, std::size_t n) {
-  return dash::ooc::detail::checksum64(static_cast<const char*>(data), n);
+  return dash::internal::checksum64(static_cast<const char*>(data), n);
 }
 
 std::string errno_text(int e) { return std::strerror(e); }

@@ -151,10 +151,6 @@ void read_rounds(Team& team, const Plan& plan, PartedFile& file, const std::stri
                  const std::vector<std::uint64_t>* sums, dash::internal::Failure& failure,
                  const char* who);
 
-// Checks the DASH_IO_* flags (dash::init, before MPI starts): a malformed
-// one throws InvalidArgument naming the flag, prefixed by `call`. Local.
-void check_io_flags(const char* call);
-
 // Helpers of the file formats.
 std::uint64_t io_checksum(const void* data, std::size_t n);
 std::string write_all(int fd, const char* data, std::uint64_t n, std::uint64_t offset);

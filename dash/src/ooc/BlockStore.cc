@@ -1,8 +1,8 @@
 // dash::ooc::BlockStore and the process-wide I/O thread behind it (see
 // dash/ooc/BlockStore.h).
-#include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/bp/SpillStore.h>
+#include <dash/internal/Flags.h>
 #include <dash/ooc/BlockStore.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <sched.h>
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "ooc/Checksum.h"
+#include "Checksum.h"
 #include "ooc/DirectMemory.h"
 #include "ooc/OutOfCore.h"
 #include "ooc/SpillExtents.h"
@@ -38,7 +38,7 @@ constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
 constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
-using detail::spill_checksum;
+using internal::spill_checksum;
 using detail::SpillExtents;
 
 // n rounded up to whole pages.
@@ -58,20 +58,12 @@ namespace {
 using Settings = BlockStore::Settings;
 
 Settings read_settings() {
+  using internal::Flag;
+  const char* const who = "dash::ooc::BlockStore";
   Settings s;
-  char err[DART_FLAG_ERROR_SIZE];
-  auto fail = [&] {
-    throw exception::InvalidArgument(std::string("dash::ooc::BlockStore: ") + err);
-  };
-  if (dart_flag_bytes("DASH_OOC_MAX_BYTES", 0, std::uint64_t(1) << 50, &s.max_bytes, err,
-                      sizeof err) != DART_OK)
-    fail();
-  int direct = 0;
-  if (dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK) fail();
-  s.direct = direct != 0;
-  if (dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &s.fail_write, err,
-                        sizeof err) != DART_OK)
-    fail();
+  s.max_bytes = internal::read_flag_number(Flag::ooc_max_bytes, who);
+  s.direct = internal::read_flag_bool(Flag::ooc_direct, who);
+  s.fail_write = internal::read_flag_number(Flag::ooc_test_fail_write, who);
   return s;
 }
 
@@ -763,26 +755,6 @@ void BlockStore::flush() {
 StoreStats BlockStore::stats() const {
   std::lock_guard<std::mutex> lock(Engine::get().mutex);
   return *stats_;
-}
-
-void check_out_of_core_flags(const char* call) {
-  char err[DART_FLAG_ERROR_SIZE];
-  auto fail = [&] { throw exception::InvalidArgument(std::string(call) + ": " + err); };
-  std::uint64_t value = 0;
-  int direct = 0, huge = 1;
-  const char* dir = nullptr;
-  if (dart_flag_bytes("DASH_OOC_MAX_BYTES", 0, std::uint64_t(1) << 50, &value, err, sizeof err) !=
-          DART_OK ||
-      dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK ||
-      dart_flag_bool("DASH_OOC_HUGE_PAGES", &huge, err, sizeof err) != DART_OK ||
-      dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &value, err,
-                        sizeof err) != DART_OK ||
-      dart_flag_integer("DASH_OOC_MEM_BLOCKS", 0, dash::bp::kMaxMemBlocks, &value, err,
-                        sizeof err) != DART_OK ||
-      dart_flag_bytes("DASH_OOC_QUEUE_INLINE", 0, dash::bp::kMaxQueueInline, &value, err,
-                      sizeof err) != DART_OK)
-    fail();
-  if (dart_flag_text("DASH_OOC_DIR", 4000, &dir, err, sizeof err) != DART_OK) fail();
 }
 
 void reserve_disk_bytes(std::uint64_t bytes, const std::string& path) {

@@ -1,7 +1,7 @@
 // Buffers for out-of-core reads and writes, on huge pages where they are big.
 #include "ooc/DirectMemory.h"
 
-#include <dart/dart_flags.h>
+#include <dash/internal/Flags.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -18,13 +18,10 @@ constexpr std::size_t kPage = 4096;
 
 // DASH_OOC_HUGE_PAGES (default on), read at each fresh allocation: a few
 // hundred nanoseconds against the page faults of a MiB or more. dash::init
-// refuses a malformed value (check_out_of_core_flags); one set later keeps
-// the default, as this runs on the I/O threads too, which cannot throw.
+// refuses a malformed value; one set later keeps the default, as this runs
+// on the I/O threads too, which cannot throw.
 bool huge_pages_wanted() {
-  int on = 1;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_bool("DASH_OOC_HUGE_PAGES", &on, err, sizeof err) != DART_OK) return true;
-  return on != 0;
+  return dash::internal::read_flag_bool_or_default(dash::internal::Flag::ooc_huge_pages);
 }
 
 }  // namespace

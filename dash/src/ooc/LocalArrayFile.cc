@@ -1,7 +1,7 @@
 // dash::ooc::LocalArrayFile (see dash/ooc/LocalArrayFile.h).
-#include <dart/dart_flags.h>
 #include <dash/Exception.h>
 #include <dash/bp/SpillStore.h>
+#include <dash/internal/Flags.h>
 #include <dash/ooc/LocalArrayFile.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <mutex>
 #include <thread>
 
-#include "ooc/Checksum.h"
+#include "Checksum.h"
 #include "ooc/DirectMemory.h"
 #include "ooc/OutOfCore.h"
 
@@ -43,7 +43,7 @@ constexpr std::uint64_t kMaxBatchBytes = std::uint64_t(16) << 20;
 std::vector<std::uint64_t> piece_checksums(const char* data, std::size_t n) {
   std::vector<std::uint64_t> sums((n + kPiece - 1) / kPiece);
   for (std::size_t p = 0; p < sums.size(); ++p)
-    sums[p] = detail::spill_checksum(data + p * kPiece, std::min(kPiece, n - p * kPiece));
+    sums[p] = internal::spill_checksum(data + p * kPiece, std::min(kPiece, n - p * kPiece));
   return sums;
 }
 
@@ -182,7 +182,7 @@ struct LocalArrayFile::State {
   std::string check_pieces(const Region& r, std::uint64_t from, std::size_t n,
                            const char* to) const {
     for (std::size_t at = 0; at < n; at += kPiece)
-      if (detail::spill_checksum(to + at, std::min(kPiece, n - at)) !=
+      if (internal::spill_checksum(to + at, std::min(kPiece, n - at)) !=
           r.checksums[std::size_t((from + at) / kPiece)])
         return "checksum mismatch in bytes " + std::to_string(from + at) + " to " +
                std::to_string(from + at + std::min(kPiece, n - at)) +
@@ -389,14 +389,9 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
     : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.write_behind = write_behind_bytes;
-  int direct = 0;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_bool("DASH_OOC_DIRECT", &direct, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string("dash::ooc::LocalArrayFile: ") + err);
-  s.direct = direct != 0;
-  if (dart_flag_integer("DASH_OOC_TEST_FAIL_WRITE", 0, std::uint64_t(1) << 40, &s.fail_write, err,
-                        sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string("dash::ooc::LocalArrayFile: ") + err);
+  s.direct = internal::read_flag_bool(internal::Flag::ooc_direct, "dash::ooc::LocalArrayFile");
+  s.fail_write =
+      internal::read_flag_number(internal::Flag::ooc_test_fail_write, "dash::ooc::LocalArrayFile");
   std::uint64_t offset = 0;
   s.regions.reserve(regions.size());
   for (const auto& [key, size] : regions) {

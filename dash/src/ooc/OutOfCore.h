@@ -1,5 +1,5 @@
-// Out-of-core runtime hooks for dash::init / dash::finalize, and the disk quota shared by
-// the unit's out-of-core files (not public).
+// The end of the out-of-core layer at dash::finalize, and the disk quota shared by the unit's
+// out-of-core files (not public).
 #ifndef DASH__SRC__OOC__OUT_OF_CORE_H_
 #define DASH__SRC__OOC__OUT_OF_CORE_H_
 
@@ -12,10 +12,6 @@ namespace ooc {
 // Finishes the queued spill I/O, stops the I/O thread and removes the unit's spill directory
 // (dash::finalize). Local.
 void shutdown_out_of_core() noexcept;
-
-// Checks the DASH_OOC_* flags (dash::init, before MPI starts): a malformed
-// one throws InvalidArgument naming the flag, prefixed by `call`. Local.
-void check_out_of_core_flags(const char* call);
 
 // Counts `bytes` of a file that is not a block store's (a local array file at `path`) against
 // DASH_OOC_MAX_BYTES with the stores' extents, giving up held free extents first; throws

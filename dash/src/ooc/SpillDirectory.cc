@@ -1,7 +1,8 @@
 // The unit's spill directory (dash/ooc/SpillDirectory.h).
-#include <dart/dart_flags.h>
 #include <dart/dart_initialization.h>
 #include <dash/Exception.h>
+#include <dash/internal/Flags.h>
+#include <dash/internal/LayerHooks.h>
 #include <dash/ooc/SpillDirectory.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -19,11 +20,17 @@
 #include <string>
 
 #include "SafeFile.h"
+#include "ooc/OutOfCore.h"
 
 namespace dash {
 namespace ooc {
 
 namespace {
+
+// dash::finalize ends the out-of-core layer: spill I/O finished, the unit's spill directory
+// removed (a program that links the spill directory links this).
+[[maybe_unused]] const bool registered =
+    internal::register_layer({"dash::ooc", nullptr, shutdown_out_of_core, nullptr, nullptr});
 
 std::mutex& directory_mutex() {
   static std::mutex* m = new std::mutex;  // never destroyed: used at exit
@@ -100,10 +107,7 @@ void install_handlers() {
 }
 
 std::string parent_directory() {
-  char err[DART_FLAG_ERROR_SIZE];
-  const char* dir = nullptr;
-  if (dart_flag_text("DASH_OOC_DIR", 4000, &dir, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string("dash::ooc::SpillDirectory: ") + err);
+  const char* dir = internal::read_flag_text(internal::Flag::ooc_dir, "dash::ooc::SpillDirectory");
   if (dir != nullptr) return dir;
   const char* tmp = std::getenv("TMPDIR");
   if (tmp != nullptr && tmp[0] != '\0') return tmp;

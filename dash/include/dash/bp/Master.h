@@ -72,6 +72,7 @@
 #include <dash/bp/detail/Exchange.h>
 #include <dash/bp/detail/IExchange.h>
 #include <dash/internal/Failure.h>
+#include <dash/internal/Flags.h>
 
 #include <algorithm>
 #include <atomic>

@@ -34,11 +34,6 @@
 namespace dash {
 namespace bp {
 
-// Largest values of DASH_OOC_MEM_BLOCKS (blocks) and DASH_OOC_QUEUE_INLINE
-// (bytes).
-constexpr std::uint64_t kMaxMemBlocks = std::uint64_t(1) << 30;
-constexpr std::uint64_t kMaxQueueInline = std::uint64_t(1) << 40;
-
 // Bytes moved to and from storage by one store.
 struct SpillCounters {
   std::uint64_t bytes_written = 0, bytes_read = 0;

@@ -31,6 +31,8 @@
 #ifndef DASH__INTERNAL__COPY_ENGINE_H_
 #define DASH__INTERNAL__COPY_ENGINE_H_
 
+#include <dash/internal/Flags.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -101,10 +103,9 @@ class CopyBatch {
 class CopyEngine {
  public:
   // Default size below which a segment is copied at once by the caller:
-  // handing a job to the thread costs microseconds.
-  static constexpr std::size_t kDefaultThresholdBytes = std::size_t(64) << 10;
-  // Largest DASH_COPY_ASYNC_THRESHOLD (1 TiB).
-  static constexpr std::size_t kMaxThresholdBytes = std::size_t(1) << 40;
+  // handing a job to the thread costs microseconds (DASH_COPY_ASYNC_THRESHOLD's default).
+  static constexpr std::size_t kDefaultThresholdBytes =
+      std::size_t(flag_spec(Flag::copy_async_threshold).fallback);
   // Threshold meaning "never defer": the engine is off.
   static constexpr std::size_t kOff = ~std::size_t(0);
 

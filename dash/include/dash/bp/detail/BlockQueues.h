@@ -28,6 +28,7 @@
 #include <dash/bp/SpilledQueues.h>
 #include <dash/bp/detail/QueueResidency.h>
 #include <dash/internal/Failure.h>
+#include <dash/internal/Flags.h>
 
 #include <cstddef>
 #include <functional>
@@ -145,7 +146,8 @@ class BlockQueues {
   std::vector<std::unique_ptr<Entry>> entries_;
   std::unordered_map<int, std::size_t> index_;
   SpilledQueues spilled_;
-  std::size_t inline_bytes_ = std::size_t(4) << 10;
+  std::size_t inline_bytes_ =  // DASH_OOC_QUEUE_INLINE's default
+      std::size_t(dash::internal::flag_spec(dash::internal::Flag::ooc_queue_inline).fallback);
 };
 
 }  // namespace detail

@@ -39,6 +39,7 @@
 #include <dash/bp/detail/BlockQueues.h>
 #include <dash/bp/detail/Wire.h>
 #include <dash/internal/Failure.h>
+#include <dash/internal/Flags.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -57,9 +58,9 @@ class Exchange {
     std::size_t messages = 0, bytes = 0;
   };
   // exchange() is NBX on more units than this, dense collectives on fewer
-  // (DASH_BP_EXCHANGE_SPARSE_UNITS).
-  static constexpr std::size_t kSparseAboveUnits = 8;
-  static constexpr std::uint64_t kMaxSparseAboveUnits = std::uint64_t(1) << 30;
+  // (DASH_BP_EXCHANGE_SPARSE_UNITS's default).
+  static constexpr std::size_t kSparseAboveUnits =
+      std::size_t(dash::internal::flag_spec(dash::internal::Flag::bp_exchange_sparse_units).fallback);
 
   void set_sparse_above_units(std::size_t n) { sparse_above_units_ = n; }
 

@@ -305,20 +305,13 @@ void Master<Block>::run_resident(std::vector<std::size_t>& indices, Body&& body,
 
 template <class Block>
 void Master<Block>::limit_from_environment() {
-  std::uint64_t m = 0;
-  char err[DART_FLAG_ERROR_SIZE];
-  if (dart_flag_integer("DASH_OOC_MEM_BLOCKS", 0, kMaxMemBlocks, &m, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
-  std::uint64_t inline_bytes = queues_.inline_bytes();
-  if (dart_flag_bytes("DASH_OOC_QUEUE_INLINE", 0, kMaxQueueInline, &inline_bytes, err,
-                      sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
-  queues_.set_inline_bytes(std::size_t(inline_bytes));
-  std::uint64_t sparse_above = detail::Exchange::kSparseAboveUnits;
-  if (dart_flag_integer("DASH_BP_EXCHANGE_SPARSE_UNITS", 0, detail::Exchange::kMaxSparseAboveUnits,
-                        &sparse_above, err, sizeof err) != DART_OK)
-    throw exception::InvalidArgument(std::string("dash::bp::Master: ") + err);
-  exchange_.set_sparse_above_units(std::size_t(sparse_above));
+  using dash::internal::Flag;
+  const char* const who = "dash::bp::Master";
+  const std::uint64_t m = dash::internal::read_flag_number(Flag::ooc_mem_blocks, who);
+  queues_.set_inline_bytes(
+      std::size_t(dash::internal::read_flag_number(Flag::ooc_queue_inline, who)));
+  exchange_.set_sparse_above_units(
+      std::size_t(dash::internal::read_flag_number(Flag::bp_exchange_sparse_units, who)));
   if (m == 0) return;
   if constexpr (is_spillable_v<Block>) {
     residency_->limit(std::size_t(m), "dash::bp::Master");

@@ -1,5 +1,5 @@
-// The checksum of out-of-core and saved files, with a clone for AVX-512.
-#include "ooc/Checksum.h"
+// The checksums of the library's files, with a clone for AVX-512.
+#include "Checksum.h"
 
 #include <cstring>
 
@@ -19,8 +19,7 @@
 #endif
 
 namespace dash {
-namespace ooc {
-namespace detail {
+namespace internal {
 
 DASH_CHECKSUM_CLONES std::uint64_t checksum64(const char* data, std::size_t n) {
   constexpr std::uint64_t kPrime1 = 0x9e3779b185ebca87ull, kPrime2 = 0xc2b2ae3d27d4eb4full;
@@ -89,6 +88,5 @@ std::uint64_t spill_checksum(const char* data, std::size_t n) {
   return checksum64(data, n);
 }
 
-}  // namespace detail
-}  // namespace ooc
+}  // namespace internal
 }  // namespace dash

@@ -1,13 +1,14 @@
-// The checksum of out-of-core files (not public).
-#ifndef DASH__SRC__OOC__CHECKSUM_H_
-#define DASH__SRC__OOC__CHECKSUM_H_
+// The checksums of the library's files (not public): saved containers and checkpoints
+// (dash::bp::save, dash::io::save) and the files a process writes and reads back itself
+// (out-of-core spills and local array files).
+#ifndef DASH__SRC__CHECKSUM_H_
+#define DASH__SRC__CHECKSUM_H_
 
 #include <cstddef>
 #include <cstdint>
 
 namespace dash {
-namespace ooc {
-namespace detail {
+namespace internal {
 
 // A 64-bit checksum of n bytes: four multiply-rotate lanes over 8-byte
 // words, then the tail (bench/ooc BM_checksum; AVX-512 machines run a clone
@@ -22,8 +23,7 @@ std::uint64_t checksum64(const char* data, std::size_t n);
 // differ between machines, so they never leave the process. Local.
 std::uint64_t spill_checksum(const char* data, std::size_t n);
 
-}  // namespace detail
-}  // namespace ooc
+}  // namespace internal
 }  // namespace dash
 
-#endif  // DASH__SRC__OOC__CHECKSUM_H_
+#endif  // DASH__SRC__CHECKSUM_H_
