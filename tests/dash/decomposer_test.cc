@@ -1,15 +1,19 @@
 // dash::bp::RegularDecomposer and the block assignment: for 1-D, 2-D and
 // 3-D boxes and block counts 1..64 (primes, powers of two, odd composites),
 // the blocks partition the domain exactly (every cell in one block), extents
-// along a dimension differ by at most one, the divisions are as balanced as
-// the factors allow; neighbour links are symmetric and have the right counts
+// along a dimension differ by at most one, the divisions are the balanced
+// grid where it fits the domain and the fallback grid of Decomposer.h where
+// the domain is too thin for it (5, 6, 7, 12 and 72 blocks over non-cubic
+// domains); neighbour links are symmetric and have the right counts
 // with and without corners and periodicity; every block has exactly one
 // owner under both assignments, matching local_gids; bad arguments throw.
 #include <dash/Exception.h>
 #include <dash/bp/Decomposer.h>
+#include <dash/pattern/BalancedGrid.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -94,6 +98,108 @@ TEST(Decomposer, DivisionsAreTheBalancedGridLongestDimensionFirst) {
             (std::array<int, 2>{3, 4}));
   EXPECT_EQ(RegularDecomposer<3>({{0, 0, 0}, {100, 100, 100}}, 24, {}, {0, 2, 0}).divisions(),
             (std::array<int, 3>{4, 2, 3}));
+}
+
+// The balanced grid laid along a domain's extents, as the decomposer would take it.
+template <dash::dim_t N>
+std::array<int, N> BalancedGridFor(const Box<N>& domain, int nblocks) {
+  std::vector<long> extents;
+  for (dash::dim_t d = 0; d < N; ++d) extents.push_back(domain.extent(d));
+  const auto factors = dash::internal::balanced_factors_for_extents(std::size_t(nblocks), extents);
+  std::array<int, N> grid;
+  for (dash::dim_t d = 0; d < N; ++d) grid[d] = int(factors[d]);
+  return grid;
+}
+
+// Whether a grid puts at most one block per cell along every dimension.
+template <dash::dim_t N>
+bool Fits(const Box<N>& domain, const typename RegularDecomposer<N>::coords_type& grid) {
+  for (dash::dim_t d = 0; d < N; ++d)
+    if (grid[d] > domain.extent(d)) return false;
+  return true;
+}
+
+// Non-cubic domains where the balanced grid fits take it, its largest factor
+// along the longest dimension; the blocks tile the domain.
+TEST(Decomposer, NonCubicDomainsThatFit_TakeTheBalancedGrid) {
+  struct Case2 {
+    Box<2> domain;
+    int nblocks;
+    std::array<int, 2> grid;
+  };
+  for (const Case2& c :
+       {Case2{{{0, 0}, {10, 1000}}, 72, {8, 9}}, Case2{{{0, 0}, {1000, 10}}, 72, {9, 8}},
+        Case2{{{0, 0}, {12, 5}}, 12, {4, 3}}, Case2{{{0, 0}, {2, 3}}, 6, {2, 3}},
+        Case2{{{0, 0}, {3, 40}}, 5, {1, 5}}, Case2{{{0, 0}, {7, 2}}, 7, {7, 1}},
+        Case2{{{0, 0}, {1, 1000}}, 7, {1, 7}}}) {
+    SCOPED_TRACE(std::to_string(c.nblocks) + " blocks over " + std::to_string(c.domain.max[0]) +
+                 " x " + std::to_string(c.domain.max[1]));
+    const RegularDecomposer<2> dec(c.domain, c.nblocks);
+    EXPECT_EQ(dec.divisions(), c.grid);
+    EXPECT_EQ(dec.divisions(), BalancedGridFor(c.domain, c.nblocks));
+    CheckPartition(dec);
+  }
+  struct Case3 {
+    Box<3> domain;
+    int nblocks;
+    std::array<int, 3> grid;
+  };
+  for (const Case3& c :
+       {Case3{{{0, 0, 0}, {1, 4, 9}}, 6, {1, 2, 3}}, Case3{{{0, 0, 0}, {100, 2, 3}}, 12, {3, 2, 2}},
+        Case3{{{0, 0, 0}, {1, 1, 5}}, 5, {1, 1, 5}}}) {
+    SCOPED_TRACE(std::to_string(c.nblocks) + " blocks over " + std::to_string(c.domain.max[0]) +
+                 " x " + std::to_string(c.domain.max[1]) + " x " + std::to_string(c.domain.max[2]));
+    const RegularDecomposer<3> dec(c.domain, c.nblocks);
+    EXPECT_EQ(dec.divisions(), c.grid);
+    EXPECT_EQ(dec.divisions(), BalancedGridFor(c.domain, c.nblocks));
+    CheckPartition(dec);
+  }
+}
+
+// Domains too thin for the balanced grid (it would put more blocks along a
+// dimension than cells) take the fallback grid of Decomposer.h: the prime
+// factors of the block count, largest first, each to the dimension whose
+// blocks are longest then. The blocks tile the domain; a prime block count
+// above every extent, or a count no grid fits, is refused.
+TEST(Decomposer, DomainsTooThinForTheBalancedGrid_TakeTheFallbackGrid) {
+  struct Case2 {
+    Box<2> domain;
+    int nblocks;
+    std::array<int, 2> grid;
+  };
+  // 72 over 12 x 6 (blocks of 12 x 6 cells): 3 to the 12 (blocks of 4 x 6),
+  // 3 to the 6 (4 x 2), 2 to the 4 (2 x 2), 2 to the first of two equal
+  // (1 x 2), 2 to the 2 (1 x 1): 12 x 6 blocks, where the balanced grid is 9 x 8.
+  for (const Case2& c :
+       {Case2{{{0, 0}, {12, 6}}, 72, {12, 6}}, Case2{{{0, 0}, {7, 1000}}, 72, {1, 72}},
+        Case2{{{0, 0}, {2, 100}}, 12, {1, 12}}, Case2{{{0, 0}, {1, 100}}, 6, {1, 6}}}) {
+    SCOPED_TRACE(std::to_string(c.nblocks) + " blocks over " + std::to_string(c.domain.max[0]) +
+                 " x " + std::to_string(c.domain.max[1]));
+    ASSERT_FALSE(Fits(c.domain, BalancedGridFor(c.domain, c.nblocks)));
+    const RegularDecomposer<2> dec(c.domain, c.nblocks);
+    EXPECT_EQ(dec.divisions(), c.grid);
+    CheckPartition(dec);
+  }
+  struct Case3 {
+    Box<3> domain;
+    int nblocks;
+    std::array<int, 3> grid;
+  };
+  // 12 over 1 x 50 x 50: 3 x 4, where a 50 x 50 domain takes 4 x 3.
+  for (const Case3& c : {Case3{{{0, 0, 0}, {2, 30, 30}}, 72, {1, 12, 6}},
+                         Case3{{{0, 0, 0}, {1, 50, 50}}, 12, {1, 3, 4}}}) {
+    SCOPED_TRACE(std::to_string(c.nblocks) + " blocks over " + std::to_string(c.domain.max[0]) +
+                 " x " + std::to_string(c.domain.max[1]) + " x " + std::to_string(c.domain.max[2]));
+    ASSERT_FALSE(Fits(c.domain, BalancedGridFor(c.domain, c.nblocks)));
+    const RegularDecomposer<3> dec(c.domain, c.nblocks);
+    EXPECT_EQ(dec.divisions(), c.grid);
+    CheckPartition(dec);
+  }
+  EXPECT_EQ(RegularDecomposer<2>({{0, 0}, {50, 50}}, 12).divisions(), (std::array<int, 2>{4, 3}));
+  using dash::exception::InvalidArgument;
+  EXPECT_THROW(RegularDecomposer<3>({{0, 0, 0}, {4, 4, 4}}, 5), InvalidArgument);
+  EXPECT_THROW(RegularDecomposer<2>({{0, 0}, {2, 3}}, 7), InvalidArgument);
+  EXPECT_THROW(RegularDecomposer<2>({{0, 0}, {2, 2}}, 6), InvalidArgument);
 }
 
 TEST(Decomposer, NeighborCounts) {
