@@ -13,9 +13,14 @@
 // the grid of TeamSpec::balance_extents and DART_UNIT_MAPPING), its largest
 // factor along the longest dimension; a cube with b = the unit count and
 // contiguous assignment therefore puts block gid on unit gid of the grid the
-// unit mapping optimised. A domain too thin for that grid (more blocks along
-// a dimension than cells) is divided instead by giving the prime factors of b,
-// largest first, each to the dimension whose blocks are currently longest. Along a dimension of
+// unit mapping optimised. A domain too thin for that grid (it would put more
+// blocks along a dimension than cells) takes a second, different grid: the
+// prime factors of b, largest first, each to the dimension whose blocks are
+// longest then (72 blocks over 12 x 6 cells: 12 x 6, where the balanced grid
+// is 9 x 8; 12 over 1 x 50 x 50: 1 x 3 x 4, where 50 x 50 takes 4 x 3). That
+// grid is not DART's, so the unit mapping's neighbours do not carry over to
+// it; and it can miss a grid that fits (36 blocks over 4 x 9 cells are
+// refused: it gives 3 x 12). Along a dimension of
 // extent e cut into d parts, part i holds cells [i e / d, (i + 1) e / d): extents differ by at most
 // one. Blocks are numbered row-major over the block grid (the last dimension fastest).
 //
