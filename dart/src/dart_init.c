@@ -219,7 +219,8 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
     MPI_Query_thread(&mpi_provided);
     dart__state.mpi_initialized_by_dart = false;
   }
-  dart__types_probe_mpi();
+  ret = dart__types_probe_mpi(call);
+  if (ret != DART_OK) return ret;
   dart__state.config = config;
   dart__state.thread_level =
       mpi_provided >= MPI_THREAD_MULTIPLE ? DART_THREAD_MULTIPLE : DART_THREAD_SINGLE;

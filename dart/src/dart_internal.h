@@ -118,8 +118,10 @@ MPI_Op dart__mpi_reduce_op(dart_operation_t op, const dart_type_info_t* t);
 bool dart__unsigned_minmax_emulated(dart_operation_t op, const dart_type_info_t* t);
 
 /* Checks once, after MPI_Init, whether the MPI's MIN and MAX of unsigned
- * types are right (dart_init). Local. */
-void dart__types_probe_mpi(void);
+ * types are right, and makes the MPI types and ops reductions use (dart_init).
+ * On an MPI failure logs it under call and returns DART_ERR_OTHER, with
+ * nothing left made. Local. */
+dart_ret_t dart__types_probe_mpi(const char* call);
 /* DART_OP_MINMAX: the MPI type of a (min, max) pair of t's basic type, and the op. */
 MPI_Datatype dart__minmax_pair_type(const dart_type_info_t* t);
 MPI_Op dart__minmax_op(void);

@@ -135,7 +135,7 @@ dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t* newtype) {
                              .is_floating = false};
   dart_ret_t ret = register_derived(call, info, newtype);
   if (ret != DART_OK) {
-    MPI_Type_free(&mpi);
+    (void)MPI_Type_free(&mpi); /* error path: the registration error is returned */
     free(info);
     return ret;
   }
@@ -150,11 +150,12 @@ dart_ret_t dart_type_destroy(dart_datatype_t* dtype) {
                  "type %ld is not a live derived type", (long)*dtype);
   size_t index = (size_t)(*dtype - DART_TYPE_DERIVED_BASE);
   dart_type_info_t* info = derived_types[index];
-  if (info->kind == DART_KIND_CUSTOM && !dart__mpi_finalized()) MPI_Type_free(&info->mpi);
-  free(info);
+  int ret = MPI_SUCCESS;
+  if (info->kind == DART_KIND_CUSTOM && !dart__mpi_finalized()) ret = MPI_Type_free(&info->mpi);
+  free(info); /* the type is gone for DART either way */
   derived_types[index] = NULL;
   *dtype = DART_TYPE_UNDEFINED;
-  return DART_OK;
+  return dart__mpi_error(ret, call, "MPI_Type_free");
 }
 
 int dart__byte_type(size_t nbytes, int* count, MPI_Datatype* type) {
@@ -176,27 +177,35 @@ int dart__byte_type_at(size_t offset, size_t nbytes, MPI_Datatype* type) {
   MPI_Aint displs[2] = {(MPI_Aint)offset, (MPI_Aint)(offset + nbytes / block * block)};
   MPI_Datatype types[2] = {gib, MPI_BYTE};
   ret = MPI_Type_create_struct(2, lengths, displs, types, type);
-  MPI_Type_free(&gib);
+  (void)MPI_Type_free(&gib); /* the struct keeps what it needs; a failure only leaks gib */
   if (ret == MPI_SUCCESS) ret = MPI_Type_commit(type);
   return ret;
 }
 
 void dart__byte_type_free(MPI_Datatype* type) {
-  if (*type != MPI_BYTE && *type != MPI_DATATYPE_NULL) MPI_Type_free(type);
+  /* The call that used the type has started and keeps what it needs: a failure only leaks it. */
+  if (*type != MPI_BYTE && *type != MPI_DATATYPE_NULL) (void)MPI_Type_free(type);
+}
+
+/* Frees the pair types and the ops dart__types_probe_mpi made. At exit, or after the probe
+ * failed: nothing to be done about a failed free (it leaks the object only). */
+static void free_probe_objects(void) {
+  const bool finalized = dart__mpi_finalized();
+  for (int k = 0; k < DART_TYPE_LAST; ++k) {
+    if (pair_types[k] != MPI_DATATYPE_NULL && pair_types[k] != 0 && !finalized)
+      (void)MPI_Type_free(&pair_types[k]);
+    pair_types[k] = MPI_DATATYPE_NULL;
+  }
+  if (minmax_op != MPI_OP_NULL && !finalized) (void)MPI_Op_free(&minmax_op);
+  minmax_op = MPI_OP_NULL;
+  for (int k = 0; k < 2; ++k)
+    if (unsigned_ops[k] != MPI_OP_NULL && !finalized) (void)MPI_Op_free(&unsigned_ops[k]);
+  unsigned_ops[0] = unsigned_ops[1] = MPI_OP_NULL;
+  unsigned_minmax_wrong[0] = unsigned_minmax_wrong[1] = unsigned_minmax_wrong[2] = false;
 }
 
 void dart__types_cleanup(void) {
-  for (int k = 0; k < DART_TYPE_LAST; ++k) {
-    if (pair_types[k] != MPI_DATATYPE_NULL && pair_types[k] != 0 && !dart__mpi_finalized())
-      MPI_Type_free(&pair_types[k]);
-    pair_types[k] = MPI_DATATYPE_NULL;
-  }
-  if (minmax_op != MPI_OP_NULL && !dart__mpi_finalized()) MPI_Op_free(&minmax_op);
-  minmax_op = MPI_OP_NULL;
-  for (int k = 0; k < 2; ++k)
-    if (unsigned_ops[k] != MPI_OP_NULL && !dart__mpi_finalized()) MPI_Op_free(&unsigned_ops[k]);
-  unsigned_ops[0] = unsigned_ops[1] = MPI_OP_NULL;
-  unsigned_minmax_wrong[0] = unsigned_minmax_wrong[1] = unsigned_minmax_wrong[2] = false;
+  free_probe_objects();
   for (size_t i = 0; i < derived_capacity; ++i) {
     dart_datatype_t id = DART_TYPE_DERIVED_BASE + (dart_datatype_t)i;
     if (derived_types[i] != NULL) dart_type_destroy(&id);
@@ -247,14 +256,17 @@ static void unsigned_max(void* in, void* inout, int* n, MPI_Datatype* dt) {
     max_ull(in, inout, *n);
 }
 
-/* Whether MPI_MIN of the largest value and 1 of MPI type dt gives 1. */
-static bool unsigned_min_right(MPI_Datatype dt, size_t size) {
+/* Sets *wrong to whether MPI_MIN of the largest value and 1 of MPI type dt does not give 1.
+ * Returns an MPI error code. */
+static int unsigned_min_wrong(MPI_Datatype dt, size_t size, bool* wrong) {
   unsigned long long big = ~0ull, one = 1, result = 1;
   memcpy(&result, &one, size);
-  MPI_Reduce_local(&big, &result, 1, dt, MPI_MIN); /* the low bytes: little-endian */
+  /* the low bytes: little-endian */
+  const int ret = MPI_Reduce_local(&big, &result, 1, dt, MPI_MIN);
   unsigned long long got = 0;
   memcpy(&got, &result, size);
-  return got == 1;
+  *wrong = got != 1;
+  return ret;
 }
 
 /* ---- DART_OP_MINMAX ---------------------------------------------------------
@@ -331,28 +343,49 @@ MPI_Datatype dart__minmax_pair_type(const dart_type_info_t* t) { return pair_typ
 
 MPI_Op dart__minmax_op(void) { return minmax_op; }
 
-static void create_minmax(void) {
+/* The pair types and the op of DART_OP_MINMAX. Whatever was made stays for the caller to
+ * free (free_probe_objects) on failure. */
+static dart_ret_t create_minmax(const char* call) {
   if (!dart__basic_types_ready) init_basic_types();
+  for (dart_datatype_t k = 0; k < DART_TYPE_LAST; ++k) pair_types[k] = MPI_DATATYPE_NULL;
   for (dart_datatype_t k = 0; k < DART_TYPE_LAST; ++k) {
-    pair_types[k] = MPI_DATATYPE_NULL;
     const dart_type_info_t* t = &dart__basic_types[k];
     if (k == DART_TYPE_UNDEFINED || !(t->is_integer || t->is_floating)) continue;
-    MPI_Type_contiguous(2, t->mpi, &pair_types[k]);
-    MPI_Type_commit(&pair_types[k]);
+    MPI_Datatype pair = MPI_DATATYPE_NULL;
+    DART_MPI_CALL(call, MPI_Type_contiguous(2, t->mpi, &pair));
+    pair_types[k] = pair;
+    DART_MPI_CALL(call, MPI_Type_commit(&pair_types[k]));
   }
-  MPI_Op_create(minmax_pairs, 1, &minmax_op);
+  MPI_Op op = MPI_OP_NULL;
+  DART_MPI_CALL(call, MPI_Op_create(minmax_pairs, 1, &op));
+  minmax_op = op;
+  return DART_OK;
 }
 
-void dart__types_probe_mpi(void) {
-  create_minmax();
-  unsigned_minmax_wrong[0] = !unsigned_min_right(MPI_UNSIGNED, sizeof(unsigned));
-  unsigned_minmax_wrong[1] = !unsigned_min_right(MPI_UNSIGNED_LONG, sizeof(unsigned long));
-  unsigned_minmax_wrong[2] =
-      !unsigned_min_right(MPI_UNSIGNED_LONG_LONG, sizeof(unsigned long long));
-  if (unsigned_minmax_wrong[0] || unsigned_minmax_wrong[1] || unsigned_minmax_wrong[2]) {
-    MPI_Op_create(unsigned_min, 1, &unsigned_ops[0]);
-    MPI_Op_create(unsigned_max, 1, &unsigned_ops[1]);
+/* The probe and DART's own unsigned MIN and MAX where it finds the MPI's wrong. */
+static dart_ret_t probe_unsigned_minmax(const char* call) {
+  static const MPI_Datatype types[3] = {MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG};
+  static const size_t sizes[3] = {sizeof(unsigned), sizeof(unsigned long),
+                                  sizeof(unsigned long long)};
+  for (int k = 0; k < 3; ++k) {
+    const int ret = unsigned_min_wrong(types[k], sizes[k], &unsigned_minmax_wrong[k]);
+    if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Reduce_local");
   }
+  if (unsigned_minmax_wrong[0] || unsigned_minmax_wrong[1] || unsigned_minmax_wrong[2]) {
+    MPI_Op op = MPI_OP_NULL;
+    DART_MPI_CALL(call, MPI_Op_create(unsigned_min, 1, &op));
+    unsigned_ops[0] = op;
+    DART_MPI_CALL(call, MPI_Op_create(unsigned_max, 1, &op));
+    unsigned_ops[1] = op;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart__types_probe_mpi(const char* call) {
+  dart_ret_t ret = create_minmax(call);
+  if (ret == DART_OK) ret = probe_unsigned_minmax(call);
+  if (ret != DART_OK) free_probe_objects();
+  return ret;
 }
 
 bool dart__unsigned_minmax_emulated(dart_operation_t op, const dart_type_info_t* t) {
