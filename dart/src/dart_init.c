@@ -17,7 +17,7 @@ static int compare_int64(const void* a, const void* b) {
 
 bool dart__mpi_finalized(void) {
   int finalized = 0;
-  MPI_Finalized(&finalized);
+  (void)MPI_Finalized(&finalized); /* allowed at any time; fails only for a NULL flag */
   return finalized != 0;
 }
 
@@ -58,7 +58,7 @@ static dart_ret_t discover_nodes(const char* call) {
   int leader = dart__state.myid; /* lowest unit id on my real node */
   int ret = MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
   if (ret == MPI_SUCCESS) ret = dart__progress_setup(shm);
-  MPI_Comm_free(&shm);
+  (void)MPI_Comm_free(&shm); /* a failure only leaks shm */
   DART_MPI_CALL(call, ret);
   const size_t n = (size_t)dart__state.size;
   int* leaders = malloc(n * sizeof *leaders);
@@ -137,7 +137,7 @@ static dart_ret_t create_team_all(const char* call) {
   dart_team_data_t* team = NULL;
   dart_ret_t ret = dart__team_setup(call, comm, DART_TEAM_ALL, DART_TEAM_NULL, &team);
   if (ret != DART_OK) {
-    MPI_Comm_free(&comm);
+    (void)MPI_Comm_free(&comm); /* error path: the set-up error is returned */
     --dart__state.live_comms;
     return ret;
   }
@@ -155,16 +155,21 @@ static dart_ret_t create_team_all(const char* call) {
   return DART_OK;
 }
 
-static void release_state(void) {
+/* Frees the teams, the pool and comm_all, all of them even after a failure. Returns the first
+ * error (each is logged under call). Collective. */
+static dart_ret_t release_state(const char* call) {
+  dart_ret_t result = DART_OK;
   for (int t = DART_MAX_TEAMS - 1; t >= 0; --t) {
     dart_team_data_t* team = dart__state.teams[t];
     if (team == NULL) continue;
     dart__state.teams[t] = NULL;
     if (t == DART_TEAM_ALL && dart__state.pool_segment != NULL) {
-      dart__segment_free("dart_exit", dart__state.pool_segment);
+      const dart_ret_t ret = dart__segment_free(call, dart__state.pool_segment);
+      if (result == DART_OK) result = ret;
       dart__state.pool_segment = NULL;
     }
-    dart__team_teardown("dart_exit", team);
+    const dart_ret_t ret = dart__team_teardown(call, team);
+    if (result == DART_OK) result = ret;
   }
   dart__pool_destroy(dart__state.pool);
   dart__state.pool = NULL;
@@ -174,9 +179,12 @@ static void release_state(void) {
   free(dart__state.node);
   dart__state.real_node = dart__state.node = NULL;
   if (dart__state.comm_all != MPI_COMM_NULL) {
-    MPI_Comm_free(&dart__state.comm_all);
+    const dart_ret_t ret =
+        dart__mpi_error(MPI_Comm_free(&dart__state.comm_all), call, "MPI_Comm_free");
+    if (result == DART_OK) result = ret;
     dart__state.comm_all = MPI_COMM_NULL;
   }
+  return result;
 }
 
 /* The flags that steer what every unit does together at start-up and later (a unit that read
@@ -208,7 +216,7 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   }
   bool want_multiple = provided != NULL && *provided == DART_THREAD_MULTIPLE;
   int mpi_initialized = 0, mpi_provided = MPI_THREAD_SINGLE;
-  MPI_Initialized(&mpi_initialized);
+  DART_MPI_CALL(call, MPI_Initialized(&mpi_initialized));
   if (!mpi_initialized) {
     if (want_multiple) drop_osc_pt2pt(call, &config);
     int mpi_ret = MPI_Init_thread(
@@ -216,7 +224,7 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
     if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Init_thread");
     dart__state.mpi_initialized_by_dart = true;
   } else {
-    MPI_Query_thread(&mpi_provided);
+    DART_MPI_CALL(call, MPI_Query_thread(&mpi_provided));
     dart__state.mpi_initialized_by_dart = false;
   }
   ret = dart__types_probe_mpi(call);
@@ -231,18 +239,23 @@ static dart_ret_t init_common(const char* call, int* argc, char*** argv,
   }
   int mpi_ret = MPI_Comm_dup(MPI_COMM_WORLD, &dart__state.comm_all);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Comm_dup");
-  MPI_Comm_set_errhandler(dart__state.comm_all, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(dart__state.comm_all, &dart__state.myid);
-  MPI_Comm_size(dart__state.comm_all, &dart__state.size);
+  ret = dart__mpi_error(MPI_Comm_set_errhandler(dart__state.comm_all, MPI_ERRORS_RETURN), call,
+                        "MPI_Comm_set_errhandler");
+  if (ret == DART_OK)
+    ret = dart__mpi_error(MPI_Comm_rank(dart__state.comm_all, &dart__state.myid), call,
+                          "MPI_Comm_rank");
+  if (ret == DART_OK)
+    ret = dart__mpi_error(MPI_Comm_size(dart__state.comm_all, &dart__state.size), call,
+                          "MPI_Comm_size");
   dart__state.next_team_serial = 1;
-  ret = dart__watchdog_agree(call);
+  if (ret == DART_OK) ret = dart__watchdog_agree(call);
   if (ret == DART_OK) ret = agree_on_flags(call);
   if (ret == DART_OK) ret = discover_nodes(call);
   if (ret == DART_OK) ret = dart__locality_setup(call);
   if (ret == DART_OK) ret = dart__unit_mapping_setup(call); /* uses the NUMA domains */
   if (ret == DART_OK) ret = create_team_all(call);
   if (ret != DART_OK) {
-    release_state();
+    (void)release_state(call); /* the set-up error is the one returned */
     return ret;
   }
   dart__state.initialized = true;
@@ -263,7 +276,8 @@ dart_ret_t dart_init_thread(int* argc, char*** argv, dart_thread_support_level_t
 
 dart_ret_t dart_exit(void) {
   DART_CHECK_INIT("dart_exit");
-  /* A failed barrier is reported, but the unit still releases its state and finalises MPI. */
+  /* A failed barrier or release is reported, but the unit still releases its state and
+   * finalises MPI. */
   int barrier = dart__state.poll_waits /* polled and watched (DART_WATCHDOG) */
                     ? dart__polled_barrier("dart_exit", dart__team(DART_TEAM_ALL))
                     : MPI_Barrier(dart__state.comm_all);
@@ -272,7 +286,8 @@ dart_ret_t dart_exit(void) {
     first_error = dart__mpi_error(barrier, "dart_exit", "the closing barrier");
   dart__types_cleanup();
   dart__rma_layouts_free();
-  release_state();
+  const dart_ret_t released = release_state("dart_exit");
+  if (first_error == DART_OK) first_error = released;
   dart__handles_cleanup();
   dart__state.initialized = false;
   int ret = MPI_SUCCESS;
@@ -312,8 +327,9 @@ void dart__run_abort_hooks(void) {
 void dart_abort(int errorcode) {
   dart__run_abort_hooks();
   int mpi_initialized = 0;
-  MPI_Initialized(&mpi_initialized);
-  if (mpi_initialized && !dart__mpi_finalized()) MPI_Abort(MPI_COMM_WORLD, errorcode);
+  (void)MPI_Initialized(&mpi_initialized); /* on a failure the flag stays 0: exit below */
+  /* MPI_Abort returns only when it failed: exit below then */
+  if (mpi_initialized && !dart__mpi_finalized()) (void)MPI_Abort(MPI_COMM_WORLD, errorcode);
   exit(errorcode);
 }
 

@@ -92,10 +92,17 @@ static dart_ret_t renumber(const char* call, const int* new_id) {
   const int n = dart__state.size;
   MPI_Comm comm = MPI_COMM_NULL;
   DART_MPI_CALL(call, MPI_Comm_split(dart__state.comm_all, 0, new_id[dart__state.myid], &comm));
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  MPI_Comm_free(&dart__state.comm_all);
+  int myid = -1;
+  dart_ret_t ret = dart__mpi_error(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), call,
+                                   "MPI_Comm_set_errhandler");
+  if (ret == DART_OK) ret = dart__mpi_error(MPI_Comm_rank(comm, &myid), call, "MPI_Comm_rank");
+  if (ret != DART_OK) {
+    (void)MPI_Comm_free(&comm); /* error path: the error above is returned */
+    return ret;
+  }
+  (void)MPI_Comm_free(&dart__state.comm_all); /* the old one: a failure only leaks it */
   dart__state.comm_all = comm;
-  MPI_Comm_rank(comm, &dart__state.myid);
+  dart__state.myid = myid;
   int* node = malloc(sizeof(int) * (size_t)n);
   int* real_node = malloc(sizeof(int) * (size_t)n);
   int64_t* keys = malloc(sizeof(int64_t) * (size_t)n * (size_t)mapping.nkeys);
