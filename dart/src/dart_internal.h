@@ -391,8 +391,9 @@ uint64_t dart__watchdog_now(void);
  * team's communicator; returns an MPI error code. */
 int dart__watchdog_team_setup(struct dart_team_data* team);
 
-/* Frees the team's counter window. Collective over the team. */
-void dart__watchdog_team_teardown(struct dart_team_data* team);
+/* Frees the team's counter window (every step, even after a failed one). Returns the first MPI
+ * failure as DART_ERR_OTHER, each logged under call. Collective over the team. */
+dart_ret_t dart__watchdog_team_teardown(const char* call, struct dart_team_data* team);
 
 /* Checks that every unit runs with the same DART_WATCHDOG and
  * DART_WATCHDOG_ACTION (the counter windows are collective). Collective

@@ -18,6 +18,11 @@ dart_team_data_t* dart__team_checked(const char* call, dart_team_t teamid) {
   return team;
 }
 
+/* What a unit brings to the team set-up's agreement (the worst wins: MPI_MAX). */
+enum { SETUP_OK = 0, SETUP_NOMEM = 1, SETUP_MPI_FAILED = 2 };
+/* A node rank no unit has: its node_comm queries failed. */
+#define NODE_RANK_FAILED (-2)
+
 #define TEAM_OR_RETURN(var, call, teamid)                       \
   dart_team_data_t* var = dart__team_checked((call), (teamid)); \
   if (var == NULL) return DART_ERR_INVAL
@@ -36,9 +41,12 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   dart_team_data_t* team = calloc(1, sizeof *team);
   if (team == NULL) {
     /* Tell the others (see the agreement below) before giving up. */
-    int agreed[2] = {1, 0};
-    MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MAX, comm);
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+    int agreed[2] = {SETUP_NOMEM, 0};
+    const int ret = MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MAX, comm);
+    dart__log(DART_LOG_ERROR, call, "out of memory");
+    /* as below: an MPI failure first (the others may not have heard) */
+    if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Allreduce");
+    return DART_ERR_NOMEM;
   }
   team->id = id;
   team->parent = parent;
@@ -46,9 +54,18 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   team->comm = comm;
   team->node_comm = MPI_COMM_NULL;
   team->next_segid = 1;
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(comm, &team->myid);
-  MPI_Comm_size(comm, &team->size);
+  /* Local MPI failures join the agreement below like failed allocations. */
+  int local_failure = SETUP_OK;
+  dart_ret_t dret = dart__mpi_error(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), call,
+                                    "MPI_Comm_set_errhandler");
+  if (dret == DART_OK)
+    dret = dart__mpi_error(MPI_Comm_rank(comm, &team->myid), call, "MPI_Comm_rank");
+  if (dret == DART_OK)
+    dret = dart__mpi_error(MPI_Comm_size(comm, &team->size), call, "MPI_Comm_size");
+  if (dret != DART_OK) {
+    local_failure = SETUP_MPI_FAILED;
+    team->size = 0; /* no tables */
+  }
   size_t n = (size_t)team->size;
   team->l2g = malloc(n * sizeof *team->l2g);
   team->g2l = malloc((size_t)dart__state.size * sizeof *team->g2l);
@@ -58,16 +75,22 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   /* A unit whose allocations failed must not leave the others waiting in the
    * allgathers below: the units first agree (constant memory) on whether all
    * succeeded, and on the next segment generation of this team id. */
-  bool local_ok = team->l2g && team->g2l && team->node_rank && team->reachable && node_ranks &&
-                  !dart__test_fail_now();
-  int agreed[2] = {local_ok ? 0 : 1, (int)dart__state.team_generation[id < 0 ? 0 : id]};
+  if (local_failure == SETUP_OK && !(team->l2g && team->g2l && team->node_rank && team->reachable &&
+                                     node_ranks && !dart__test_fail_now()))
+    local_failure = SETUP_NOMEM;
+  int agreed[2] = {local_failure, (int)dart__state.team_generation[id < 0 ? 0 : id]};
   int ret = MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MAX, comm);
-  if (ret != MPI_SUCCESS || agreed[0] != 0) {
+  if (ret != MPI_SUCCESS || agreed[0] != SETUP_OK) {
     free(node_ranks);
     free_team_data(team);
     if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Allreduce");
-    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory%s",
-                              local_ok ? " on another unit of the team" : "");
+    /* The worst failure of any unit decides; this unit's own is logged (MPI's above). */
+    const bool mpi = agreed[0] == SETUP_MPI_FAILED;
+    if (local_failure == SETUP_NOMEM) dart__log(DART_LOG_ERROR, call, "out of memory");
+    if (local_failure == agreed[0]) return mpi ? DART_ERR_OTHER : DART_ERR_NOMEM;
+    return DART_LOG_ERROR_RET(mpi ? DART_ERR_OTHER : DART_ERR_NOMEM, call,
+                              "%s on another unit of the team",
+                              mpi ? "MPI failed" : "out of memory");
   }
   team->next_generation = (uint16_t)agreed[1];
   ret = MPI_Allgather(&dart__state.myid, 1, MPI_INT, team->l2g, 1, MPI_INT, comm);
@@ -76,14 +99,27 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   }
   int node_rank = -1, node_size = 0;
   if (ret == MPI_SUCCESS) {
-    MPI_Comm_rank(team->node_comm, &node_rank);
-    MPI_Comm_size(team->node_comm, &node_size);
+    /* A unit whose node_comm queries failed says so in the allgather (NODE_RANK_FAILED), so
+     * that every unit gives up together. */
+    if (dart__mpi_error(MPI_Comm_rank(team->node_comm, &node_rank), call, "MPI_Comm_rank") !=
+            DART_OK ||
+        dart__mpi_error(MPI_Comm_size(team->node_comm, &node_size), call, "MPI_Comm_size") !=
+            DART_OK)
+      node_rank = NODE_RANK_FAILED;
     ret = MPI_Allgather(&node_rank, 1, MPI_INT, node_ranks, 1, MPI_INT, comm);
   }
-  if (ret != MPI_SUCCESS) {
-    if (team->node_comm != MPI_COMM_NULL) MPI_Comm_free(&team->node_comm);
+  bool node_failed = false;
+  for (int unit = 0; unit < team->size && ret == MPI_SUCCESS; ++unit)
+    node_failed = node_failed || node_ranks[unit] == NODE_RANK_FAILED;
+  if (ret != MPI_SUCCESS || node_failed) {
+    /* error path: the set-up error below is returned */
+    if (team->node_comm != MPI_COMM_NULL) (void)MPI_Comm_free(&team->node_comm);
     free(node_ranks);
     free_team_data(team);
+    if (node_failed)
+      return DART_LOG_ERROR_RET(
+          DART_ERR_OTHER, call, "MPI failed%s",
+          node_rank == NODE_RANK_FAILED ? "" : " on another unit of the team");
     return dart__mpi_error(ret, call, "team set-up (MPI_Allgather / MPI_Comm_split_type)");
   }
   ++dart__state.live_comms; /* node_comm; comm was counted by its creator */
@@ -113,7 +149,7 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
   free(node_ranks);
   ret = dart__watchdog_team_setup(team);
   if (ret != MPI_SUCCESS) {
-    MPI_Comm_free(&team->node_comm);
+    (void)MPI_Comm_free(&team->node_comm); /* error path: the set-up error is returned */
     --dart__state.live_comms;
     free_team_data(team);
     return dart__mpi_error(ret, call, "watchdog counter window (MPI_Win_allocate)");
@@ -134,13 +170,17 @@ dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team) {
     if (ret != DART_OK) result = ret;
     team->segs[segid] = NULL;
   }
-  dart__watchdog_team_teardown(team);
+  dart_ret_t ret = dart__watchdog_team_teardown(call, team);
+  if (ret != DART_OK) result = ret;
+  /* A failed free is reported; the team is gone for DART regardless. */
   if (team->node_comm != MPI_COMM_NULL) {
-    MPI_Comm_free(&team->node_comm);
+    ret = dart__mpi_error(MPI_Comm_free(&team->node_comm), call, "MPI_Comm_free");
+    if (ret != DART_OK) result = ret;
     --dart__state.live_comms;
   }
   if (team->comm != MPI_COMM_NULL) {
-    MPI_Comm_free(&team->comm);
+    ret = dart__mpi_error(MPI_Comm_free(&team->comm), call, "MPI_Comm_free");
+    if (ret != DART_OK) result = ret;
     --dart__state.live_comms;
   }
   free_team_data(team);
@@ -209,7 +249,7 @@ static dart_ret_t register_new_team(const char* call, dart_team_data_t* parent, 
   dart_ret_t ret = agree_on_team_id(call, parent, &id);
   if (ret != DART_OK || comm == MPI_COMM_NULL) {
     if (comm != MPI_COMM_NULL) {
-      MPI_Comm_free(&comm);
+      (void)MPI_Comm_free(&comm); /* error path: the team id error is returned */
       --dart__state.live_comms;
     }
     *newteam = DART_TEAM_NULL;
@@ -218,7 +258,7 @@ static dart_ret_t register_new_team(const char* call, dart_team_data_t* parent, 
   dart_team_data_t* team = NULL;
   ret = dart__team_setup(call, comm, id, parent->id, &team);
   if (ret != DART_OK) {
-    MPI_Comm_free(&comm);
+    (void)MPI_Comm_free(&comm); /* error path: the set-up error is returned */
     --dart__state.live_comms;
     *newteam = DART_TEAM_NULL;
     return ret;

@@ -113,9 +113,9 @@ int dart__watchdog_team_setup(dart_team_data_t* team) {
     free_watch(w);
     return ret;
   }
-  MPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN);
+  ret = MPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN);
   *w->mine = 0;
-  for (int u = 0; u < team->size && w->shared; ++u) {
+  for (int u = 0; u < team->size && w->shared && ret == MPI_SUCCESS; ++u) {
     MPI_Aint size = 0;
     int disp_unit = 0;
     ret = MPI_Win_shared_query(w->win, u, &size, &disp_unit, &w->counters[u]);
@@ -124,7 +124,7 @@ int dart__watchdog_team_setup(dart_team_data_t* team) {
   if (ret == MPI_SUCCESS) ret = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
   if (ret == MPI_SUCCESS) ret = MPI_Barrier(team->comm); /* every counter is 0 */
   if (ret != MPI_SUCCESS) {
-    MPI_Win_free(&w->win);
+    (void)MPI_Win_free(&w->win); /* error path: ret is returned */
     free_watch(w);
     return ret;
   }
@@ -132,14 +132,22 @@ int dart__watchdog_team_setup(dart_team_data_t* team) {
   return MPI_SUCCESS;
 }
 
-void dart__watchdog_team_teardown(dart_team_data_t* team) {
+dart_ret_t dart__watchdog_team_teardown(const char* call, dart_team_data_t* team) {
   struct dart_watch_team* w = team->watch;
-  if (w == NULL) return;
+  if (w == NULL) return DART_OK;
   team->watch = NULL;
-  MPI_Waitall(team->size, w->pending, MPI_STATUSES_IGNORE);
-  MPI_Win_unlock_all(w->win);
-  MPI_Win_free(&w->win);
-  free_watch(w);
+  /* Every step runs after a failed one too (MPI_Win_free is collective). */
+  const int waited = MPI_Waitall(team->size, w->pending, MPI_STATUSES_IGNORE);
+  dart_ret_t ret = dart__mpi_error(waited, call, "MPI_Waitall");
+  const int unlocked = MPI_Win_unlock_all(w->win);
+  const dart_ret_t unlock_ret = dart__mpi_error(unlocked, call, "MPI_Win_unlock_all");
+  if (ret == DART_OK) ret = unlock_ret;
+  const dart_ret_t free_ret = dart__mpi_error(MPI_Win_free(&w->win), call, "MPI_Win_free");
+  if (ret == DART_OK) ret = free_ret;
+  /* Unless the reads completed (either call above), MPI may still write into fetched: then
+   * the buffers are left. */
+  if (waited == MPI_SUCCESS || unlocked == MPI_SUCCESS) free_watch(w);
+  return ret;
 }
 
 /* Reads every other unit's counter into w->fetched; known[u] tells which
@@ -166,7 +174,9 @@ static void read_counters(dart_team_data_t* team, bool* known) {
     for (int u = 0; u < team->size; ++u) {
       if (u == team->myid || known[u]) continue;
       int done = 0;
-      if (w->pending[u] != MPI_REQUEST_NULL) MPI_Test(&w->pending[u], &done, MPI_STATUS_IGNORE);
+      if (w->pending[u] != MPI_REQUEST_NULL &&
+          MPI_Test(&w->pending[u], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        done = 0; /* the counter stays unknown: the report says no answer */
       known[u] = done != 0;
       open = open || !known[u];
     }
@@ -306,7 +316,8 @@ void dart__watchdog_check(const dart_wait_site_t* site, uint64_t start_ns, bool*
     const struct timespec pause = {0, 200 * 1000 * 1000};
     nanosleep(&pause, NULL);
     dart__run_abort_hooks();
-    MPI_Abort(MPI_COMM_WORLD, DART_WATCHDOG_EXIT_CODE);
+    (void)MPI_Abort(MPI_COMM_WORLD, DART_WATCHDOG_EXIT_CODE); /* returns only when it failed */
+    exit(DART_WATCHDOG_EXIT_CODE);
   }
 }
 
