@@ -23,12 +23,25 @@
 
 #include "dart_internal.h"
 
-static MPI_Info segment_info(void) {
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  MPI_Info_set(info, "same_disp_unit", "true");
-  return info;
+/* The hints of segment windows in *info (MPI_INFO_NULL on failure). Logs a failure under call;
+ * returns false then. */
+static bool segment_info(const char* call, MPI_Info* info) {
+  *info = MPI_INFO_NULL;
+  MPI_Info made = MPI_INFO_NULL;
+  int ret = MPI_Info_create(&made);
+  if (ret != MPI_SUCCESS) {
+    dart__mpi_error(ret, call, "MPI_Info_create");
+    return false;
+  }
+  ret = MPI_Info_set(made, "alloc_shared_noncontig", "true");
+  if (ret == MPI_SUCCESS) ret = MPI_Info_set(made, "same_disp_unit", "true");
+  if (ret != MPI_SUCCESS) {
+    dart__mpi_error(ret, call, "MPI_Info_set");
+    (void)MPI_Info_free(&made); /* error path: the MPI_Info_set failure is reported */
+    return false;
+  }
+  *info = made;
+  return true;
 }
 
 /* Bytes from p to the next multiple of DART_SEGMENT_ALIGNMENT. */
@@ -72,7 +85,7 @@ bool dart__test_fail_now(void) {
 }
 
 /* What went wrong on some unit before the window was made (bits). */
-enum { SETUP_BAD_ARGS = 1, SETUP_NOMEM = 2, SETUP_NODE_TOO_SMALL = 4 };
+enum { SETUP_BAD_ARGS = 1, SETUP_NOMEM = 2, SETUP_NODE_TOO_SMALL = 4, SETUP_MPI_FAILED = 8 };
 
 /* The units agree, in one allreduce over the team, on everything that must
  * hold before MPI is asked for a window: the same size and argument check
@@ -111,6 +124,11 @@ static dart_ret_t agree_before_window(const char* call, dart_team_data_t* team, 
   if (flags & SETUP_NOMEM) {
     return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory on %s unit of team %d",
                               (local_flags & SETUP_NOMEM) ? "this" : "another", (int)team->id);
+  }
+  if (flags & SETUP_MPI_FAILED) {
+    if (local_flags & SETUP_MPI_FAILED) return DART_ERR_OTHER; /* logged where it failed */
+    return DART_LOG_ERROR_RET(DART_ERR_OTHER, call, "MPI failed on another unit of team %d",
+                              (int)team->id);
   }
   if (flags & SETUP_NODE_TOO_SMALL) {
     return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
@@ -156,18 +174,19 @@ static dart_ret_t finish_window(const char* call, dart_team_data_t* team, dart_s
     free(seg->disp_base);
     free(seg);
   } else {
-    dart__segment_free(call, seg);
+    (void)dart__segment_free(call, seg); /* error path: dret is returned */
   }
   return dret;
 }
 
 /* A new segment's record (no windows yet), after the units agreed that
  * every one could set up: NULL and the agreed error otherwise. shm_units 0:
- * memory the units brought (no node check). Collective (one allreduce). */
+ * memory the units brought (no node check). mpi_ok false: an MPI call of the
+ * set-up failed here. Collective (one allreduce). */
 static dart_segment_t* new_segment(const char* call, dart_team_data_t* team, size_t nbytes,
-                                   uint64_t check, bool args_ok, int shm_units, int16_t segid,
-                                   dart_ret_t* dret) {
-  int local_flags = args_ok ? 0 : SETUP_BAD_ARGS;
+                                   uint64_t check, bool args_ok, bool mpi_ok, int shm_units,
+                                   int16_t segid, dart_ret_t* dret) {
+  int local_flags = (args_ok ? 0 : SETUP_BAD_ARGS) | (mpi_ok ? 0 : SETUP_MPI_FAILED);
   dart_segment_t* seg = calloc(1, sizeof *seg);
   char** bases = calloc((size_t)team->size, sizeof *bases);
   MPI_Aint* disps = calloc((size_t)team->size, sizeof *disps);
@@ -200,39 +219,53 @@ dart_ret_t dart__segment_alloc(const char* call, dart_team_data_t* team, size_t 
   bool pair = team->window_pair;
   MPI_Comm shm_comm = pair ? team->node_comm : team->comm;
   int shm_units = 1;
-  MPI_Comm_size(shm_comm, &shm_units);
+  /* Failures here join the agreement in new_segment, before any unit makes a window. */
+  const int size_ret = MPI_Comm_size(shm_comm, &shm_units);
+  bool mpi_ok = dart__mpi_error(size_ret, call, "MPI_Comm_size") == DART_OK;
+  if (!mpi_ok) shm_units = 1;
+  MPI_Info info = MPI_INFO_NULL;
+  mpi_ok = segment_info(call, &info) && mpi_ok;
   dart_ret_t dret;
-  dart_segment_t* seg = new_segment(call, team, nbytes, check, args_ok, shm_units, segid, &dret);
-  if (seg == NULL) return dret;
+  dart_segment_t* seg =
+      new_segment(call, team, nbytes, check, args_ok, mpi_ok, shm_units, segid, &dret);
+  if (seg == NULL) {
+    /* error path: the agreed error is returned */
+    if (info != MPI_INFO_NULL) (void)MPI_Info_free(&info);
+    return dret;
+  }
   if (!args_ok) nbytes = 0;
 
-  MPI_Info info = segment_info();
   char* raw_base = NULL;
   /* agree_before_window gathered every unit (a watched collective): no other wait before
    * the window's own, which cannot be polled. */
   int ret = MPI_Win_allocate_shared((MPI_Aint)(nbytes + DART_SEGMENT_ALIGNMENT), 1, info, shm_comm,
                                     &raw_base, &seg->shm_win);
+  int handler = MPI_SUCCESS; /* the windows' error handlers (a local step) */
   if (ret == MPI_SUCCESS) {
     seg->local_base = raw_base + align_pad(raw_base);
     ++dart__state.live_windows;
-    MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN);
+    handler = MPI_Win_set_errhandler(seg->shm_win, MPI_ERRORS_RETURN);
     if (pair) {
       ret = MPI_Win_create(seg->local_base, (MPI_Aint)nbytes, 1, info, team->comm, &seg->win);
       if (ret == MPI_SUCCESS) {
         ++dart__state.live_windows;
-        MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN);
+        const int win_handler = MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN);
+        if (handler == MPI_SUCCESS) handler = win_handler;
       }
     } else {
       seg->win = seg->shm_win;
     }
   }
-  MPI_Info_free(&info);
+  (void)MPI_Info_free(&info); /* the windows are made: a failure only leaks the info */
   /* failed: bit 0 MPI made no window here, bit 1 the windows exist but a
    * later local step failed. */
   int failed = 0;
   if (ret != MPI_SUCCESS) {
     dart__mpi_error(ret, call, pair ? "MPI_Win_create" : "MPI_Win_allocate_shared");
     failed = 1;
+  } else if (handler != MPI_SUCCESS) {
+    dart__mpi_error(handler, call, "MPI_Win_set_errhandler");
+    failed = 2;
   } else {
     int lock = MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
     if (lock == MPI_SUCCESS) seg->locked |= 1;
@@ -254,7 +287,7 @@ dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size
                                   void* base, bool args_ok, int16_t segid, dart_segment_t** out) {
   *out = NULL;
   dart_ret_t dret;
-  dart_segment_t* seg = new_segment(call, team, nbytes, 0, args_ok, 0, segid, &dret);
+  dart_segment_t* seg = new_segment(call, team, nbytes, 0, args_ok, true, 0, segid, &dret);
   if (seg == NULL) return dret;
   if (!args_ok) nbytes = 0;
   seg->local_base = base;
@@ -273,9 +306,13 @@ dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size
     failed = 1;
   } else {
     ++dart__state.live_windows;
-    MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN);
-    const int lock = MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win);
-    if (lock == MPI_SUCCESS) {
+    const int handler = MPI_Win_set_errhandler(seg->win, MPI_ERRORS_RETURN);
+    const int lock =
+        handler == MPI_SUCCESS ? MPI_Win_lock_all(MPI_MODE_NOCHECK, seg->win) : MPI_SUCCESS;
+    if (handler != MPI_SUCCESS) {
+      dart__mpi_error(handler, call, "MPI_Win_set_errhandler");
+      failed = 2;
+    } else if (lock == MPI_SUCCESS) {
       seg->locked |= 1;
     } else {
       dart__mpi_error(lock, call, "MPI_Win_lock_all");
@@ -288,7 +325,9 @@ dart_ret_t dart__segment_register(const char* call, dart_team_data_t* team, size
 dart_ret_t dart__segment_free(const char* call, dart_segment_t* seg) {
   dart_ret_t result = DART_OK;
   dart_team_data_t* team = seg->teamid >= 0 ? dart__state.teams[seg->teamid] : NULL;
-  if (team != NULL) dart__polled_barrier(call, team);
+  /* A failed barrier is reported; the frees below still run (they are collective). */
+  if (team != NULL)
+    result = dart__mpi_error(dart__polled_barrier(call, team), call, "MPI_Ibarrier");
   if (seg->win != MPI_WIN_NULL) {
     int ret = (seg->locked & 1) ? MPI_Win_unlock_all(seg->win) : MPI_SUCCESS;
     if (ret != MPI_SUCCESS) result = dart__mpi_error(ret, call, "MPI_Win_unlock_all");
