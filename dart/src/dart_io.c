@@ -3,6 +3,7 @@
  * outcome. */
 #include <dart/dart_io.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,7 +52,12 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
   /* A FIFO, a device or a directory: refused on every unit before MPI-IO could block on it or
    * replace it; the lowest unit that sees it says so. */
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  const int rank_ret = MPI_Comm_rank(comm, &rank);
+  if (rank_ret != MPI_SUCCESS) {
+    dart__mpi_error(rank_ret, call, "MPI_Comm_rank");
+    ok = 0; /* agreed below, after the collectives every unit takes part in */
+    rank = 0;
+  }
   struct stat st;
   const int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
   int first_special = special ? rank : INT_MAX;
@@ -64,7 +70,7 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
                 : S_ISCHR(st.st_mode)  ? "a character device"
                 : S_ISBLK(st.st_mode)  ? "a block device"
                                        : "a socket");
-    MPI_Comm_free(&comm);
+    (void)MPI_Comm_free(&comm); /* error path: DART_ERR_INVAL is returned */
     free(f);
     return DART_ERR_INVAL;
   }
@@ -74,12 +80,13 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
   int missing = 0;
   if (ret != MPI_SUCCESS) {
     int cls = 0;
-    MPI_Error_class(ret, &cls);
+    (void)MPI_Error_class(ret, &cls); /* on a failure cls stays 0: a plain open error below */
     missing = mode == DART_FILE_READ && cls == MPI_ERR_NO_SUCH_FILE;
     if (!missing) {
       char text[MPI_MAX_ERROR_STRING];
       int length = 0;
-      MPI_Error_string(ret, text, &length);
+      if (MPI_Error_string(ret, text, &length) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error code %d", ret);
       dart__log(DART_LOG_ERROR, call, "cannot open '%s' for %s: %s", path,
                 mode == DART_FILE_WRITE ? "writing" : "reading", text);
     }
@@ -97,8 +104,9 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
     if (agree(comm, &truncated) != MPI_SUCCESS || !truncated) all_ok = 0;
   }
   if (!all_ok) {
-    if (fh != MPI_FILE_NULL) MPI_File_close(&fh); /* opened everywhere, or nowhere */
-    MPI_Comm_free(&comm);
+    /* error path: the agreed error below is returned */
+    if (fh != MPI_FILE_NULL) (void)MPI_File_close(&fh); /* opened everywhere, or nowhere */
+    (void)MPI_Comm_free(&comm);
     free(f);
     if (any_missing) {
       if (missing) dart__log(DART_LOG_ERROR, call, "no file '%s'", path);
@@ -138,8 +146,11 @@ dart_ret_t dart_file_write_at_all(dart_file_t file, uint64_t offset, const void*
       continue;
     }
     int written = 0;
-    MPI_Get_count(&status, MPI_BYTE, &written);
-    if ((size_t)written != n && ok) {
+    ret = MPI_Get_count(&status, MPI_BYTE, &written);
+    if (ret != MPI_SUCCESS) {
+      if (ok) dart__mpi_error(ret, call, "MPI_Get_count");
+      ok = 0;
+    } else if ((size_t)written != n && ok) {
       dart__log(DART_LOG_ERROR, call, "wrote %d of %zu bytes at offset %llu", written, n,
                 (unsigned long long)(offset + first));
       ok = 0;
@@ -164,7 +175,7 @@ dart_ret_t dart_file_read_at(dart_file_t file, uint64_t offset, void* buf, size_
     DART_MPI_CALL(call, MPI_File_read_at(file->fh, (MPI_Offset)(offset + *nread),
                                          (char*)buf + *nread, (int)n, MPI_BYTE, &status));
     int got = 0;
-    MPI_Get_count(&status, MPI_BYTE, &got);
+    DART_MPI_CALL(call, MPI_Get_count(&status, MPI_BYTE, &got));
     *nread += (size_t)got;
     if ((size_t)got < n) break; /* the end of the file */
   }
@@ -202,7 +213,8 @@ dart_ret_t dart_file_close(dart_file_t* file) {
     ok = 0;
   }
   ret = agree(f->comm, &ok);
-  MPI_Comm_free(&f->comm);
+  /* After the agreement every unit returns its outcome: a failed free only leaks the comm. */
+  (void)MPI_Comm_free(&f->comm);
   free(f);
   if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Allreduce");
   return ok ? DART_OK : DART_ERR_OTHER;

@@ -29,11 +29,13 @@ _Static_assert(sizeof(MPI_Message) <= sizeof(uint64_t), "an MPI_Message must fit
 #define CHECK_BYTES(call, n) \
   DART_CHECK_ARG(call, (n) <= ((size_t)1 << 60), "%zu bytes exceed one message (2^60)", (size_t)(n))
 
-/* The bytes a probed message holds (MPI_Get_elements_x: right beyond INT_MAX too). */
-static size_t message_bytes(const MPI_Status* status) {
-  MPI_Count bytes = 0;
-  MPI_Get_elements_x(status, MPI_BYTE, &bytes);
-  return bytes > 0 ? (size_t)bytes : 0;
+/* The bytes a probed message holds (MPI_Get_elements_x: right beyond INT_MAX too). Returns an
+ * MPI error code. */
+static int message_bytes(const MPI_Status* status, size_t* bytes) {
+  MPI_Count count = 0;
+  const int ret = MPI_Get_elements_x(status, MPI_BYTE, &count);
+  *bytes = count > 0 ? (size_t)count : 0;
+  return ret;
 }
 
 /* MPI_Mrecv of up to nbytes bytes into buf, through dart__byte_type. */
@@ -135,13 +137,16 @@ static dart_ret_t recv_checked(const char* call, dart_team_data_t* team, const d
   MPI_Status status;
   int ret = probe_wait(call, team, unit.id, tag, NULL, &status);
   if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Probe");
+  /* A failure here leaves the message queued (only probed). */
   int count = 0;
-  MPI_Get_count(&status, t->mpi, &count);
+  ret = MPI_Get_count(&status, t->mpi, &count);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Get_count");
   const bool wrong_size = count == MPI_UNDEFINED || (size_t)count != nelem;
   size_t bytes = 0;
   void* scratch = NULL;
   if (wrong_size) {
-    bytes = message_bytes(&status);
+    ret = message_bytes(&status, &bytes);
+    if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Get_elements_x");
     scratch = malloc(bytes > 0 ? bytes : 1);
     if (scratch == NULL)
       return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
@@ -250,12 +255,20 @@ static dart_ret_t prepare_probe(const char* call, int tag, dart_team_unit_t sour
   return DART_OK;
 }
 
-static void report_match(const MPI_Status* status, dart_message_t* message, dart_team_unit_t* from,
-                         size_t* nbytes) {
-  const size_t bytes = message_bytes(status);
+/* The sender and size of a matched message. On an MPI failure DART_ERR_OTHER (logged); the
+ * message's size is then unknown, and dart_mrecv refuses it rather than truncate it. */
+static dart_ret_t report_match(const char* call, const MPI_Status* status, dart_message_t* message,
+                               dart_team_unit_t* from, size_t* nbytes) {
+  size_t bytes = 0;
+  const int ret = message_bytes(status, &bytes);
+  if (ret != MPI_SUCCESS) {
+    message->opaque_[1] = UINT64_MAX;
+    return dart__mpi_error(ret, call, "MPI_Get_elements_x");
+  }
   from->id = status->MPI_SOURCE;
   *nbytes = bytes;
   message->opaque_[1] = (uint64_t)bytes;
+  return DART_OK;
 }
 
 dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t teamid, int32_t* found,
@@ -270,8 +283,11 @@ dart_ret_t dart_improbe(int tag, dart_team_unit_t source, dart_team_t teamid, in
   MPI_Status status;
   int mpi_ret = MPI_Improbe(rank, tag, team->comm, &flag, mpi_message(message), &status);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Improbe");
+  if (flag) {
+    ret = report_match(call, &status, message, from, nbytes);
+    if (ret != DART_OK) return ret;
+  }
   *found = flag;
-  if (flag) report_match(&status, message, from, nbytes);
   return DART_OK;
 }
 
@@ -285,8 +301,7 @@ dart_ret_t dart_mprobe(int tag, dart_team_unit_t source, dart_team_t teamid,
   MPI_Status status;
   int mpi_ret = probe_wait(call, team, rank, tag, mpi_message(message), &status);
   if (mpi_ret != MPI_SUCCESS) return dart__mpi_error(mpi_ret, call, "MPI_Mprobe");
-  report_match(&status, message, from, nbytes);
-  return DART_OK;
+  return report_match(call, &status, message, from, nbytes);
 }
 
 /* The checks of dart_mrecv and dart_imrecv: a matched message not yet received, a buffer that
