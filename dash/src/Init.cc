@@ -8,6 +8,7 @@
 #include <dash/internal/Flags.h>
 #include <dash/internal/LayerHooks.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,21 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
 void throw_invalid_argument(const char* who, const char* what) {
   throw exception::InvalidArgument(std::string(who) + ": " + what);
 }
+
+void throw_runtime_error(const std::string& what) { throw exception::RuntimeError(what); }
+
+void throw_dart_failure(dart_ret_t ret, const std::string& what) {
+  switch (ret) {
+    case DART_ERR_NOMEM:
+      throw exception::OutOfMemory(what + " (out of memory)");
+    case DART_ERR_NOTINIT:
+      throw exception::NotInitialized(what + " (runtime not initialised)");
+    default:
+      throw exception::RuntimeError(what);
+  }
+}
+
+std::string errno_text(int e) { return std::strerror(e); }
 
 }  // namespace internal
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "SafeFile.h"
 #include "Checksum.h"
+#include "SafeFile.h"
 
 namespace dash {
 namespace bp {
@@ -35,11 +35,14 @@ std::uint64_t header_checksum(const Header& h) {
   return saved_checksum(reinterpret_cast<const char*>(&h), 40);
 }
 
-[[noreturn]] void fail(const std::string& what) { throw exception::RuntimeError(what); }
-
 // DART errors through the one mapping (check_dart), with the file operation as context.
 void check(dart_ret_t ret, const std::string& what) {
   if (ret != DART_OK) check_dart(ret, what.c_str());
+}
+
+// A failed file operation: out of memory as OutOfMemory, anything else RuntimeError.
+void check_file(dart_ret_t ret, const std::string& what) {
+  if (ret != DART_OK) dash::internal::throw_dart_failure(ret, what);
 }
 
 // Unit 0's outcome of a file-system call, on every unit (an empty text: fine).
@@ -87,11 +90,13 @@ SavedFileWriter::SavedFileWriter(const std::string& path, dart_team_t team, int 
   refusal = on_every_unit(refusal, me_, team);
   if (!refusal.empty()) throw exception::InvalidArgument("dash::bp::save: " + refusal);
   error = on_every_unit(error, me_, team);
-  if (!error.empty()) fail("dash::bp::save: " + error);
+  if (!error.empty()) dash::internal::throw_runtime_error("dash::bp::save: " + error);
   temporary_ = on_every_unit(temporary_, me_, team);
-  if (dart_file_open(temporary_.c_str(), DART_FILE_WRITE, team, &file_) != DART_OK) {
+  const dart_ret_t created = dart_file_open(temporary_.c_str(), DART_FILE_WRITE, team, &file_);
+  if (created != DART_OK) {
     if (me_ == 0) std::remove(temporary_.c_str());
-    fail("dash::bp::save: cannot create '" + temporary_ + "' (see the log)");
+    dash::internal::throw_dart_failure(
+        created, "dash::bp::save: cannot create '" + temporary_ + "' (see the log)");
   }
 }
 
@@ -113,8 +118,8 @@ bool SavedFileWriter::write_round(const char* bytes, const std::vector<SavedReco
     if (u < me_) at += sizes[std::size_t(u)];
     total += sizes[std::size_t(u)];
   }
-  check(dart_file_write_at_all(file_, at, bytes, std::size_t(size)),
-        "dash::bp::save: writing '" + temporary_ + "'");
+  check_file(dart_file_write_at_all(file_, at, bytes, std::size_t(size)),
+             "dash::bp::save: writing '" + temporary_ + "'");
   for (SavedRecord r : records) {
     r.offset = at;
     at += r.bytes;
@@ -165,30 +170,35 @@ void SavedFileWriter::finish() {
     h.index = end_;
     h.checksum = header_checksum(h);
   }
-  check(dart_file_write_at_all(file_, end_, tail.data(), tail.size()),
-        "dash::bp::save: writing the index of '" + temporary_ + "'");
-  check(dart_file_write_at_all(file_, 0, &h, me_ == 0 ? sizeof h : 0),
-        "dash::bp::save: writing the header of '" + temporary_ + "'");
+  check_file(dart_file_write_at_all(file_, end_, tail.data(), tail.size()),
+             "dash::bp::save: writing the index of '" + temporary_ + "'");
+  check_file(dart_file_write_at_all(file_, 0, &h, me_ == 0 ? sizeof h : 0),
+             "dash::bp::save: writing the header of '" + temporary_ + "'");
   const dart_ret_t closed = dart_file_close(&file_);
   file_ = nullptr;
   if (closed != DART_OK) {
     if (me_ == 0) std::remove(temporary_.c_str());
-    fail("dash::bp::save: syncing '" + temporary_ + "' failed (see the log)");
+    dash::internal::throw_dart_failure(
+        closed, "dash::bp::save: syncing '" + temporary_ + "' failed (see the log)");
   }
   // The new file replaces the old in one step (the directory synced, so the rename lasts).
   std::string error;
   if (me_ == 0) error = dash::internal::commit_temporary(temporary_, path_);
   error = on_every_unit(error, me_, team_);
-  if (!error.empty()) fail("dash::bp::save: " + error);
+  if (!error.empty()) dash::internal::throw_runtime_error("dash::bp::save: " + error);
 }
 
 SavedFileReader::SavedFileReader(const std::string& path, dart_team_t team, int nblocks)
     : path_(path) {
   const dart_ret_t opened = dart_file_open(path.c_str(), DART_FILE_READ, team, &file_);
-  if (opened == DART_ERR_NOTFOUND) fail("dash::bp::load: no file '" + path + "'");
+  if (opened == DART_ERR_NOTFOUND)
+    dash::internal::throw_runtime_error("dash::bp::load: no file '" + path + "'");
   if (opened == DART_ERR_INVAL)
-    fail("dash::bp::load: '" + path + "' is not a regular file (a FIFO, a device or a directory)");
-  if (opened != DART_OK) fail("dash::bp::load: cannot open '" + path + "' (see the log)");
+    dash::internal::throw_runtime_error(
+        "dash::bp::load: '" + path + "' is not a regular file (a FIFO, a device or a directory)");
+  if (opened != DART_OK)
+    dash::internal::throw_dart_failure(opened,
+                                       "dash::bp::load: cannot open '" + path + "' (see the log)");
   // Every unit reads the header and the index (the same bytes: the same
   // verdict on every unit).
   std::string wrong;
@@ -237,7 +247,7 @@ SavedFileReader::SavedFileReader(const std::string& path, dart_team_t team, int 
   }
   if (!wrong.empty()) {
     dart_file_close(&file_);
-    fail("dash::bp::load: '" + path + "': " + wrong);
+    dash::internal::throw_runtime_error("dash::bp::load: '" + path + "': " + wrong);
   }
 }
 
@@ -251,12 +261,13 @@ void SavedFileReader::read(int gid, MemoryBuffer& into) {
   Bytes& bytes = into.bytes();
   bytes.resize(std::size_t(r.bytes));
   std::size_t got = 0;
-  if (dart_file_read_at(file_, r.offset, bytes.data(), bytes.size(), &got) != DART_OK ||
-      got != bytes.size())
-    fail("dash::bp::load: '" + path_ + "': cannot read block " + std::to_string(gid));
+  const dart_ret_t read = dart_file_read_at(file_, r.offset, bytes.data(), bytes.size(), &got);
+  if (read != DART_OK || got != bytes.size())
+    dash::internal::throw_dart_failure(
+        read, "dash::bp::load: '" + path_ + "': cannot read block " + std::to_string(gid));
   if (saved_checksum(bytes.data(), bytes.size()) != r.checksum)
-    fail("dash::bp::load: '" + path_ + "': block " + std::to_string(gid) +
-         " is damaged (checksum)");
+    dash::internal::throw_runtime_error("dash::bp::load: '" + path_ + "': block " +
+                                        std::to_string(gid) + " is damaged (checksum)");
 }
 
 }  // namespace detail

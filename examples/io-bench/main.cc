@@ -7,6 +7,7 @@
 //        --bytes-per-unit 16M --mode workflow --via dash
 // Unit 0 prints, last,
 //   bandwidth_GBps=<x> tier=<chosen> aggregators=<a> checksum=<hex>
+#include <dash/Exception.h>
 #include <dash/io/Pieces.h>
 #include <dash/io/Tiers.h>
 #ifdef DASH_EXAMPLE_HAVE_HDF5
@@ -233,12 +234,15 @@ std::uint64_t checksum(const Share& s, std::uint64_t seed, std::uint64_t* wrong)
   return sum;
 }
 
+// An MPI-IO call's failure: a failed operation, not a usage error (it may hit one unit only,
+// so the run ends by abort_run, not by a collective dash::finalize that would wait for ever).
 void check(int rc, const std::string& what) {
   if (rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
   int n = 0;
-  MPI_Error_string(rc, text, &n);
-  throw examples::UsageError(what + ": " + std::string(text, std::size_t(n)));
+  if (MPI_Error_string(rc, text, &n) != MPI_SUCCESS) n = 0;
+  throw dash::exception::RuntimeError(what + ": " +
+                                      (n > 0 ? std::string(text, std::size_t(n)) : "MPI error"));
 }
 
 // The aggregator count MPI reports for an open file (ROMIO's cb_nodes hint), 0 if none.

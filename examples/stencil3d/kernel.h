@@ -5,6 +5,7 @@
 #define EXAMPLES__STENCIL3D__KERNEL_H_
 
 #include <dart/dart.h>
+#include <dash/Exception.h>
 
 #include <array>
 #include <chrono>
@@ -17,7 +18,7 @@
 namespace stencil3d {
 
 inline void check(dart_ret_t ret, const char* what) {
-  if (ret != DART_OK) throw std::runtime_error(std::string("stencil3d: ") + what + " failed");
+  dash::check_dart(ret, (std::string("stencil3d: ") + what).c_str());  // the one mapping
 }
 
 // Byte i of the message unit `unit` puts: differs between units and along the message, so a

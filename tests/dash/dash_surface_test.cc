@@ -7,6 +7,7 @@
 // intersect, view_traits and extent<D>() on views.
 #include <dart/dart.h>
 #include <dash/Array.h>
+#include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -249,6 +251,30 @@ TEST(DashSurface, ViewFunctionsAndTraits) {
   static_assert(LT::is_local::value && LT::rank::value == 2);
   static_assert(dash::view_traits<dash::Array<int>>::rank::value == 1);
   dash::barrier();
+}
+
+// The error helpers of Exception.h: DART errors map to one exception each (check_dart for
+// calls given bad input; throw_dart_failure for operations that failed, where a refused file is
+// no invalid argument but out of memory stays OutOfMemory).
+TEST(DashSurface, DartErrorsMapToOneExceptionEach) {
+  EXPECT_NO_THROW(dash::check_dart(DART_OK, "call"));
+  EXPECT_THROW(dash::check_dart(DART_ERR_INVAL, "call"), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::check_dart(DART_ERR_NOMEM, "call"), dash::exception::OutOfMemory);
+  EXPECT_THROW(dash::check_dart(DART_ERR_NOTINIT, "call"), dash::exception::NotInitialized);
+  EXPECT_THROW(dash::check_dart(DART_ERR_OTHER, "call"), dash::exception::RuntimeError);
+  EXPECT_THROW(dash::internal::throw_dart_failure(DART_ERR_NOMEM, "save"),
+               dash::exception::OutOfMemory);
+  EXPECT_THROW(dash::internal::throw_dart_failure(DART_ERR_NOTINIT, "save"),
+               dash::exception::NotInitialized);
+  for (dart_ret_t ret : {DART_ERR_INVAL, DART_ERR_NOTFOUND, DART_ERR_OTHER}) {
+    try {
+      dash::internal::throw_dart_failure(ret, "dash::bp::save: cannot create 'f'");
+      ADD_FAILURE() << "no exception for " << int(ret);
+    } catch (const dash::exception::RuntimeError& e) {
+      EXPECT_STREQ(e.what(), "dash::bp::save: cannot create 'f'");
+    }
+  }
+  EXPECT_EQ(dash::internal::errno_text(ENOENT), "No such file or directory");
 }
 
 }  // namespace

@@ -67,6 +67,18 @@ void throw_dart_error(dart_ret_t ret, const char* call);
 // Local.
 [[noreturn, gnu::cold]] void throw_invalid_argument(const char* who, const char* what);
 
+// Throws exception::RuntimeError(what): a failed operation (a file, a remote unit). Local.
+[[noreturn, gnu::cold]] void throw_runtime_error(const std::string& what);
+
+// Throws the exception for a DART call that failed with `ret` where `what` says what could not
+// be done (e.g. "dash::bp::save: cannot create 'f'"): DART_ERR_NOMEM OutOfMemory,
+// DART_ERR_NOTINIT NotInitialized, any other error RuntimeError (unlike check_dart, a refused
+// file is not the caller's invalid argument). Local.
+[[noreturn, gnu::cold]] void throw_dart_failure(dart_ret_t ret, const std::string& what);
+
+// The text of errno value e, for messages ("No such file or directory"). Local.
+std::string errno_text(int e);
+
 }  // namespace internal
 
 // The one mapping of DART errors to exceptions, for every layer and for

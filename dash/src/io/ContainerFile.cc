@@ -48,8 +48,6 @@ std::uint64_t header_checksum(const Header& h) {
   return io_checksum(&h, offsetof(Header, checksum));
 }
 
-[[noreturn]] void fail(const std::string& what) { throw exception::RuntimeError(what); }
-
 void copy_text(char* to, std::size_t room, const std::string& text) {
   std::memset(to, 0, room);
   std::memcpy(to, text.data(), std::min(room - 1, text.size()));
@@ -74,32 +72,40 @@ Header read_header(const std::string& path, dart_team_t team, const char* who,
       PartedFile file(described, O_RDONLY);
       const std::uint64_t size = file.size();
       if (size < kHeaderBytes)
-        fail(w + ": '" + path + "' is not a file of dash::io::save (" + std::to_string(size) +
-             " bytes, no header)");
+        dash::internal::throw_runtime_error(w + ": '" + path +
+                                            "' is not a file of dash::io::save (" +
+                                            std::to_string(size) + " bytes, no header)");
       const std::string error = file.read(reinterpret_cast<char*>(&h), sizeof h, 0);
-      if (!error.empty()) fail(w + ": reading '" + path + "': " + error);
+      if (!error.empty())
+        dash::internal::throw_runtime_error(w + ": reading '" + path + "': " + error);
       if (std::memcmp(h.magic, kMagic, 8) != 0)
-        fail(w + ": '" + path + "' is not a file of dash::io::save (no header)");
+        dash::internal::throw_runtime_error(w + ": '" + path +
+                                            "' is not a file of dash::io::save (no header)");
       if (h.checksum != header_checksum(h))
-        fail(w + ": the header of '" + path + "' is damaged (checksum)");
+        dash::internal::throw_runtime_error(w + ": the header of '" + path +
+                                            "' is damaged (checksum)");
       if (h.version != kVersion)
-        fail(w + ": '" + path + "' has version " + std::to_string(h.version) + ", expected " +
-             std::to_string(kVersion));
+        dash::internal::throw_runtime_error(w + ": '" + path + "' has version " +
+                                            std::to_string(h.version) + ", expected " +
+                                            std::to_string(kVersion));
       if (h.ndim > std::uint64_t(kMaxFileDims) || h.chunk_bytes == 0 ||
           h.data_offset != kHeaderBytes ||
           h.nchunks != (h.data_bytes + h.chunk_bytes - 1) / h.chunk_bytes)
-        fail(w + ": the header of '" + path + "' is inconsistent");
+        dash::internal::throw_runtime_error(w + ": the header of '" + path + "' is inconsistent");
       const std::uint64_t expected = kHeaderBytes + h.data_bytes + 8 * h.nchunks + 8;
       if (size != expected)
-        fail(w + ": '" + path + "' is truncated or extended: " + std::to_string(size) +
-             " bytes, its header says " + std::to_string(expected));
+        dash::internal::throw_runtime_error(w + ": '" + path +
+                                            "' is truncated or extended: " + std::to_string(size) +
+                                            " bytes, its header says " + std::to_string(expected));
       if (sums) {
         sums->assign(std::size_t(h.nchunks + 1), 0);
         const std::string e2 = file.read(reinterpret_cast<char*>(sums->data()), 8 * sums->size(),
                                          kHeaderBytes + h.data_bytes);
-        if (!e2.empty()) fail(w + ": reading the checksums of '" + path + "': " + e2);
+        if (!e2.empty())
+          dash::internal::throw_runtime_error(w + ": reading the checksums of '" + path +
+                                              "': " + e2);
         if (io_checksum(sums->data(), 8 * h.nchunks) != sums->back())
-          fail(w + ": the checksums of '" + path + "' are damaged");
+          dash::internal::throw_runtime_error(w + ": the checksums of '" + path + "' are damaged");
         sums->pop_back();
       }
     });

@@ -20,17 +20,15 @@
 #include <thread>
 #include <utility>
 
+#include "Checksum.h"
 #include "SafeFile.h"
 #include "io/TierMemory.h"
-#include "Checksum.h"
 
 namespace dash {
 namespace io {
 namespace detail {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& what) { throw exception::RuntimeError(what); }
 
 int unit_count(dart_team_t team) {
   std::size_t n = 0;
@@ -212,7 +210,7 @@ void each_chunk_of_round(const Plan& plan, std::uint64_t r, F&& f) {
 void collect(std::future<std::string>& io, dash::internal::Failure& failure) {
   if (!io.valid()) return;
   const std::string error = io.get();
-  if (!error.empty()) captured(failure, [&] { fail(error); });
+  if (!error.empty()) captured(failure, [&] { dash::internal::throw_runtime_error(error); });
 }
 
 }  // namespace
@@ -220,8 +218,6 @@ void collect(std::future<std::string>& io, dash::internal::Failure& failure) {
 std::uint64_t io_checksum(const void* data, std::size_t n) {
   return dash::internal::checksum64(static_cast<const char*>(data), n);
 }
-
-std::string errno_text(int e) { return std::strerror(e); }
 
 FdCloser::~FdCloser() {
   if (fd >= 0) close(fd);
@@ -540,7 +536,7 @@ NewFile::NewFile(const std::string& path, dart_team_t team, std::uint64_t size,
       if (!why.empty()) throw exception::InvalidArgument(std::string(who) + ": " + why);
       generation = dash::internal::random_bits();
       temporary_ = dash::internal::create_temporary(path, why);
-      if (temporary_.empty()) fail(std::string(who) + ": " + why);
+      if (temporary_.empty()) dash::internal::throw_runtime_error(std::string(who) + ": " + why);
       if (bounds.size() > 2) {  // parts of saves killed on the way go, those of the file stay
         std::vector<std::string> keep;
         for (const FilePart& p : table_parts(path))
@@ -578,7 +574,7 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
   if (me_ != 0 && !failure.any())
     captured(failure, [&] {
       const std::string error = data_.sync();
-      if (!error.empty()) fail(w + ": " + error);
+      if (!error.empty()) dash::internal::throw_runtime_error(w + ": " + error);
     });
   dash::internal::agree(failure, team_, who_);
   if (me_ == 0)
@@ -587,18 +583,21 @@ void NewFile::commit(dash::internal::Failure& failure, const std::vector<char>& 
       if (error.empty()) error = data_.write(tail.data(), tail.size(), tail_at);
       if (error.empty()) error = data_.sync();
       data_.close_all();
-      if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
+      if (!error.empty())
+        dash::internal::throw_runtime_error(w + ": writing '" + temporary_ + "' failed: " + error);
       if (parted_) {  // the table, under the temporary name
         const std::string table = subfile_table(data_.parts());
         int fd = open(temporary_.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
         FdCloser closer{fd};
         error = fd < 0 ? errno_text(errno) : write_all(fd, table.data(), table.size(), 0);
         if (error.empty() && fsync(fd) != 0) error = errno_text(errno);
-        if (!error.empty()) fail(w + ": writing '" + temporary_ + "' failed: " + error);
+        if (!error.empty())
+          dash::internal::throw_runtime_error(w + ": writing '" + temporary_ +
+                                              "' failed: " + error);
       }
       const std::vector<FilePart> old = table_parts(path_);
       error = dash::internal::commit_temporary(temporary_, path_);
-      if (!error.empty()) fail(w + ": " + error);
+      if (!error.empty()) dash::internal::throw_runtime_error(w + ": " + error);
       committed_ = true;
       for (const FilePart& p : old) std::remove(p.path.c_str());
     });
@@ -768,7 +767,8 @@ void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::strin
                                       ? errno_text(ENOSPC) + " (DASH_IO_TEST_FAIL_WRITE)"
                                       : file.write(r.data + k * r.len, r.len, at);
         if (!error.empty())
-          fail(w + ": writing '" + path + "' at byte " + std::to_string(at) + " failed: " + error);
+          dash::internal::throw_runtime_error(w + ": writing '" + path + "' at byte " +
+                                              std::to_string(at) + " failed: " + error);
       }
     if (!sums) return;
     for (const Run& r : runs) {  // the chunks inside one single run: from memory
@@ -786,14 +786,14 @@ void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::strin
   if (!failure.own())
     captured(failure, [&] {
       const std::string error = file.sync();
-      if (!error.empty()) fail(w + ": " + error);
+      if (!error.empty()) dash::internal::throw_runtime_error(w + ": " + error);
     });
   io_barrier(team, w);  // every piece written and synced
   const int me = team_myid(team);
   if (me == 0)
     captured(failure, [&] {
       const std::string error = file.extend_all();
-      if (!error.empty()) fail(w + ": '" + path + "': " + error);
+      if (!error.empty()) dash::internal::throw_runtime_error(w + ": '" + path + "': " + error);
     });
   if (!sums) return;
   std::vector<int> any(contained.size(), 0);
@@ -812,7 +812,8 @@ void direct_writes(Team& t, const Plan& plan, PartedFile& file, const std::strin
       const std::uint64_t n = plan.chunk_end(c) - c * chunk;
       buffer.resize(std::size_t(n));
       const std::string error = back.read(buffer.data(), n, data_offset + c * chunk);
-      if (!error.empty()) fail(w + ": reading back '" + path + "': " + error);
+      if (!error.empty())
+        dash::internal::throw_runtime_error(w + ": reading back '" + path + "': " + error);
       (*sums)[std::size_t(c)] = io_checksum(buffer.data(), buffer.size());
     }
   });

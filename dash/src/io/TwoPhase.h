@@ -155,7 +155,7 @@ void read_rounds(Team& team, const Plan& plan, PartedFile& file, const std::stri
 std::uint64_t io_checksum(const void* data, std::size_t n);
 std::string write_all(int fd, const char* data, std::uint64_t n, std::uint64_t offset);
 std::string read_all(int fd, char* data, std::uint64_t n, std::uint64_t offset);
-std::string errno_text(int e);
+using dash::internal::errno_text;
 int team_myid(dart_team_t team);
 void check_io(dart_ret_t ret, const std::string& what);
 // Closes the descriptor it refers to (if open) when it goes.

@@ -38,8 +38,8 @@ constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
 constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
-using internal::spill_checksum;
 using detail::SpillExtents;
+using internal::spill_checksum;
 
 // n rounded up to whole pages.
 std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
@@ -67,7 +67,7 @@ Settings read_settings() {
   return s;
 }
 
-std::string errno_text(int e) { return std::strerror(e); }
+using internal::errno_text;
 
 }  // namespace
 

@@ -47,7 +47,7 @@ std::vector<std::uint64_t> piece_checksums(const char* data, std::size_t n) {
   return sums;
 }
 
-std::string errno_text(int e) { return std::strerror(e); }
+using internal::errno_text;
 
 // A page-aligned buffer of n bytes (uninitialised unless zero).
 dash::bp::Bytes aligned_bytes(std::size_t n, bool zero) {
