@@ -1,4 +1,6 @@
-// DASH: PGAS distributed containers for C++ on MPI-3. Include this header.
+// DASH: PGAS distributed containers for C++ on MPI-3. Include this header: it reaches every
+// public header of the library except dash/io/Hdf5.h, which needs parallel HDF5 (include it
+// yourself where you use dash::io::hdf5).
 #ifndef LIBDASH_H_
 #define LIBDASH_H_
 
@@ -29,19 +31,31 @@
 #include <dash/algorithm/Predicates.h>
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
+#include <dash/bp/AllToAll.h>
 #include <dash/bp/ContainerBlocks.h>
 #include <dash/bp/Decomposer.h>
+#include <dash/bp/KdTree.h>
 #include <dash/bp/Master.h>
 #include <dash/bp/Reduce.h>
+#include <dash/bp/SaveLoad.h>
 #include <dash/bp/Serialization.h>
+#include <dash/bp/Sort.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/io/CostModel.h>
+#include <dash/io/Pieces.h>
 #include <dash/io/Save.h>
+#include <dash/io/Tiers.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
+#include <dash/ooc/BlockStore.h>
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>
+#include <dash/ooc/SpillDirectory.h>
+#include <dash/ooc/Transpose.h>
 #include <dash/util/Locality.h>
+#include <dash/util/LocalityDomain.h>
 #include <dash/util/TeamLocality.h>
+#include <dash/util/UnitLocality.h>
 #include <dash/view/ViewFunctions.h>
 
 #endif  // LIBDASH_H_

@@ -1,0 +1,28 @@
+// <libdash.h> reaches the library's public API: this file includes nothing else of the
+// library, so it does not compile when a public header is not reachable from it (every one is,
+// except dash/io/Hdf5.h, which needs parallel HDF5).
+#include <gtest/gtest.h>
+#include <libdash.h>
+
+#include <type_traits>
+
+namespace {
+
+TEST(Libdash, ReachesThePublicApi) {
+  using dash::bp::all_to_all;                               // bp/AllToAll.h
+  using dash::bp::kdtree;                                   // bp/KdTree.h
+  using dash::bp::load;                                     // bp/SaveLoad.h
+  using dash::bp::save;                                     // bp/SaveLoad.h
+  using dash::bp::sort;                                     // bp/Sort.h
+  using dash::io::read_pieces;                              // io/Pieces.h
+  using dash::io::write_pieces;                             // io/Pieces.h
+  using dash::ooc::transpose;                               // ooc/Transpose.h
+  EXPECT_TRUE(std::is_class_v<dash::ooc::BlockStore>);      // ooc/BlockStore.h
+  EXPECT_TRUE(std::is_class_v<dash::ooc::SpillDirectory>);  // ooc/SpillDirectory.h
+  EXPECT_TRUE(std::is_class_v<dash::io::CostTable>);        // io/CostModel.h
+  EXPECT_TRUE(std::is_class_v<dash::io::Piece>);            // io/Pieces.h
+  EXPECT_TRUE(std::is_class_v<dash::bp::AllToAllProxy>);    // bp/AllToAll.h
+  EXPECT_TRUE(dash::is_initialized());
+}
+
+}  // namespace
