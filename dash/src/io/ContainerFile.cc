@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/BurstBuffer.h"
+#include "io/ContainerFormat.h"
 #include "io/TwoPhase.h"
 
 namespace dash {
@@ -28,7 +29,7 @@ namespace {
 
 constexpr char kMagic[8] = {'D', 'A', 'S', 'H', 'I', 'O', '0', '1'};
 constexpr std::uint64_t kVersion = 1;
-constexpr std::uint64_t kHeaderBytes = 4096;
+constexpr std::uint64_t kHeaderBytes = kContainerHeaderBytes;
 constexpr std::size_t kTypeNameBytes = 64, kPatternBytes = 256;
 
 // The header as it lies in the file's first 4096 bytes (little-endian
@@ -122,10 +123,8 @@ Header read_header(const std::string& path, dart_team_t team, const char* who,
   return h;
 }
 
-}  // namespace
-
-FileLayout read_container_layout(const std::string& path, dart_team_t team, const char* who) {
-  const Header h = read_header(path, team, who, nullptr);
+// What the header says of the file's contents. Local.
+FileLayout layout_of(const Header& h) {
   FileLayout l;
   l.type_name.assign(h.type_name, strnlen(h.type_name, kTypeNameBytes));
   l.pattern.assign(h.pattern, strnlen(h.pattern, kPatternBytes));
@@ -135,10 +134,51 @@ FileLayout read_container_layout(const std::string& path, dart_team_t team, cons
   return l;
 }
 
+}  // namespace
+
+FileLayout read_container_layout(const std::string& path, dart_team_t team, const char* who) {
+  return layout_of(read_header(path, team, who, nullptr));
+}
+
+FileLayout open_container(const std::string& path, dart_team_t team, std::vector<FilePart>& parts,
+                          const char* who) {
+  return layout_of(read_header(path, team, who, nullptr, &parts));
+}
+
 std::uint64_t FileLayout::data_bytes() const {
   std::uint64_t n = element_size;
   for (std::uint64_t e : extents) n *= e;
   return n;
+}
+
+std::vector<char> container_head(const FileLayout& layout, std::uint64_t data_bytes,
+                                 std::uint64_t chunk, std::uint64_t nchunks, std::uint64_t units) {
+  Header h;
+  std::memset(&h, 0, sizeof h);
+  std::memcpy(h.magic, kMagic, 8);
+  h.version = kVersion;
+  h.header_bytes = kHeaderBytes;
+  h.element_size = layout.element_size;
+  h.ndim = layout.extents.size();
+  for (std::size_t d = 0; d < layout.extents.size(); ++d) h.extents[d] = layout.extents[d];
+  h.data_offset = kHeaderBytes;
+  h.data_bytes = data_bytes;
+  h.chunk_bytes = chunk;
+  h.nchunks = nchunks;
+  h.units = units;
+  copy_text(h.type_name, kTypeNameBytes, layout.type_name);
+  copy_text(h.pattern, kPatternBytes, layout.pattern);
+  h.checksum = header_checksum(h);
+  std::vector<char> head(kHeaderBytes, 0);
+  std::memcpy(head.data(), &h, sizeof h);
+  return head;
+}
+
+std::vector<char> container_tail(std::vector<std::uint64_t> sums) {
+  sums.push_back(io_checksum(sums.data(), sums.size() * 8));
+  std::vector<char> tail(sums.size() * 8);
+  std::memcpy(tail.data(), sums.data(), tail.size());
+  return tail;
 }
 
 IoReport write_container_file(const std::string& path, Team& t, const FileLayout& layout,
@@ -174,29 +214,10 @@ IoReport write_container_file(const std::string& path, Team& t, const FileLayout
              w + ": dart_reduce");
   std::vector<char> head, tail;
   if (team_myid(team) == 0) {
-    Header h;
-    std::memset(&h, 0, sizeof h);
-    std::memcpy(h.magic, kMagic, 8);
-    h.version = kVersion;
-    h.header_bytes = kHeaderBytes;
-    h.element_size = layout.element_size;
-    h.ndim = layout.extents.size();
-    for (std::size_t d = 0; d < layout.extents.size(); ++d) h.extents[d] = layout.extents[d];
-    h.data_offset = kHeaderBytes;
-    h.data_bytes = data_bytes;
-    h.chunk_bytes = chunk;
-    h.nchunks = plan.nchunks;
     std::size_t units = 0;
     check_io(dart_team_size(team, &units), "dart_team_size");
-    h.units = units;
-    copy_text(h.type_name, kTypeNameBytes, layout.type_name);
-    copy_text(h.pattern, kPatternBytes, layout.pattern);
-    h.checksum = header_checksum(h);
-    head.assign(kHeaderBytes, 0);
-    std::memcpy(head.data(), &h, sizeof h);
-    all.push_back(io_checksum(all.data(), all.size() * 8));
-    tail.resize(all.size() * 8);
-    std::memcpy(tail.data(), all.data(), tail.size());
+    head = container_head(layout, data_bytes, chunk, plan.nchunks, units);
+    tail = container_tail(std::move(all));
   }
   file.commit(failure, head, tail, kHeaderBytes + data_bytes);
   return file.report(plan);

@@ -827,6 +827,16 @@ void read_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string&
   const dart_team_t team = t.dart_id();
   const std::string w(who);
   const std::uint64_t chunk = plan.chunk;
+  // The chunks some unit reads from (a run marks every chunk from its first to its last byte):
+  // the others are neither read nor checked, so a read of a few records costs their chunks.
+  std::vector<unsigned char> wanted(std::size_t(plan.nchunks), 0), needed(wanted.size(), 0);
+  for (const Run& r : runs)
+    if (r.len > 0)
+      for (std::uint64_t c = r.offset / chunk; c <= (r.end() - 1) / chunk && c < plan.nchunks; ++c)
+        wanted[std::size_t(c)] = 1;
+  check_io(dart_allreduce(wanted.data(), needed.data(), wanted.size(), DART_TYPE_BYTE, DART_OP_BOR,
+                          team),
+           w + ": dart_allreduce");
   Buffers buffers(t, plan.tier, chunk, who);
   std::vector<RunSweep> sweeps = sweeps_of(plan, runs);
   const std::uint64_t rounds = plan.rounds();
@@ -834,7 +844,7 @@ void read_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string&
   auto start_read = [&](std::uint64_t r) -> std::future<std::string> {
     if (plan.mine < 0) return {};
     const std::uint64_t c = plan.first[std::size_t(plan.mine)] + r;
-    if (c >= plan.first[std::size_t(plan.mine) + 1]) return {};
+    if (c >= plan.first[std::size_t(plan.mine) + 1] || !needed[std::size_t(c)]) return {};
     char* data = buffers.local + (r % 2) * chunk;
     const std::uint64_t n = plan.chunk_end(c) - c * chunk;
     return std::async(std::launch::async, [&, data, n, c] {

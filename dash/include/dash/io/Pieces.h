@@ -11,7 +11,8 @@
 // unit's piece; bytes no unit gives are zero. Pieces of one unit must not
 // overlap (InvalidArgument); pieces of different units must not either (not
 // checked: the file then holds one of them). A write goes to
-// "<path>.tmp.<pid>" and is renamed to path when complete and synced, so a
+// "<path>.tmp.<pid>.<host>.<16 hex digits>" and is renamed to path when
+// complete and synced, so a
 // failure leaves an earlier file intact. There are no checksums in a plain
 // file (dash::io::save's files have them). With subfiling (IoSettings::
 // subfiling, DASH_IO_SUBFILING) the bytes go to parts beside path and path

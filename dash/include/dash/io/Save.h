@@ -26,9 +26,10 @@
 // units get their elements from the one before. Memory: two buffers per
 // unit (aggregator or not) on the chosen tier.
 //
-// A save writes "<path>.tmp.<pid>" and renames it to path when every chunk,
+// A save writes "<path>.tmp.<pid>.<host>.<16 hex digits>" (a name nobody
+// can guess) and renames it to path when every chunk,
 // the checksums and the header are on disk (and synced): a failure leaves
-// an earlier file at path intact, and nothing at "<path>.tmp.<pid>".
+// an earlier file at path intact, and no temporary.
 // With subfiling (IoSettings::subfiling = k, DASH_IO_SUBFILING) the file
 // is one part per k nodes beside path, and path holds their table; the
 // table's rename is the atomic step (README: "Subfiling"). load reads both.
