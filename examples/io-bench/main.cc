@@ -162,7 +162,7 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-// Every unit's bytes (all units draw the same sizes from the seed).
+// Every unit's bytes (all units draw the same sizes from --seed).
 std::vector<std::uint64_t> unit_sizes(const Options& o, int units) {
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<double> uniform(0.5, 1.5);
@@ -296,7 +296,9 @@ int run(const Options& o) {
   settings.aggregators = o.aggregators;
   settings.tier = o.tier;
   settings.explain = o.explain;
-  // The seed's workflow: written through a node-local tier, read back from it.
+  // The workflow of Tessier, Vishwanath & Jeannot ("Adding topology and memory
+  // awareness in data aggregation algorithms", FGCS 2024): written through a
+  // node-local tier, read back from it.
   settings.burst_buffer = o.mode == Mode::workflow;
   // dash: what the last call reports (tier=none aggregators=0 for a write without
   // aggregation); mpiio, hdf5: the library buffers as it does, not a tier dash::io chose.

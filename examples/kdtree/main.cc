@@ -113,7 +113,7 @@ struct Block {
   std::vector<Point<D>> points;
 };
 
-// Point i: each coordinate uniform in [0, 1) from the seed and i.
+// Point i: each coordinate uniform in [0, 1) from the random seed (--seed) and i.
 template <int D>
 Point<D> make_point(std::uint64_t seed, std::uint64_t i) {
   Point<D> p;

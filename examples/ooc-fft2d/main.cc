@@ -1,6 +1,7 @@
 // ooc-fft2d: the 2-D FFT of an N x N complex matrix distributed by rows, as
-// row FFTs, a transpose, row FFTs (the seed's second out-of-core
-// application), in memory (--strategy incore) or with each unit's local
+// row FFTs, a transpose, row FFTs (the second out-of-core application of
+// Bordawekar & Choudhary, "Communication Strategies for Out-of-core
+// Programs", ICS 1995), in memory (--strategy incore) or with each unit's local
 // arrays in files (dash::ooc::Matrix) and only --mem-fraction of them in
 // memory (in slabs), the transpose's data moved by the chosen strategy: the
 // same row FFTs, the same result.

@@ -3,7 +3,7 @@
 // The iexchange workload is a random tree of work items: every item a block
 // processes may spawn children for random blocks, so blocks go idle and get
 // work again (non-monotonic), and the total is known in advance (the tree is
-// a function of the seed). Every unit checks that all items were processed
+// a function of the random seed). Every unit checks that all items were processed
 // exactly once (count and two independent hash sums over item ids, summed
 // over all units), for 1, 3, 8 and 16 blocks per unit, 1 and 2 threads, several
 // seeds, both assignments. Blocks process at most a few items per call and

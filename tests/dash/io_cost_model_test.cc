@@ -1,9 +1,10 @@
-// dash::io's cost model: the seed's toy example (four processes on four nodes holding 10, 50,
-// 20 and 5 units of data, three memory tiers per node, a parallel file system as the target)
-// ranks the tiers alike for every candidate and chooses HBM on process 1's node; costs match a
-// hand computation; capacity and persistency exclude pairs; the table prints the choice.
+// dash::io's cost model: the toy example of Tessier, Vishwanath & Jeannot ("Adding topology
+// and memory awareness in data aggregation algorithms", FGCS 2024) (four processes on four nodes
+// holding 10, 50, 20 and 5 units of data, three memory tiers per node, a parallel file system as
+// the target) ranks the tiers alike for every candidate and chooses HBM on process 1's node; costs
+// match a hand computation; capacity and persistency exclude pairs; the table prints the choice.
 //
-// The seed's own table of tier figures is not at hand, so the figures below are
+// That paper's own table of tier figures is not at hand, so the figures below are
 // representative ones of its kind (HBM fastest, DRAM next, NVRAM slow but persistent).
 #include <dash/Exception.h>
 #include <dash/io/CostModel.h>

@@ -95,7 +95,7 @@ TEST(LocalRange, SeedListing) {
 
 // N-D ranges in DASH's form: the whole matrix is the unit's whole memory on every pattern;
 // row ranges of a row-distributed matrix are the unit's rows inside them; a range whose part
-// is not contiguous locally throws; the seed's vector form has the same one segment.
+// is not contiguous locally throws; the segment (vector) form has the same one segment.
 TEST(LocalRange, MatrixRangesInDashForm) {
   const long n = nunits(), me = myid();
   dash::Matrix<double, 2> tiles(5 * n, 7, dash::TILE(2), dash::TILE(3));

@@ -3,7 +3,7 @@
 //   dash::local_range(first, last)        DASH's LocalRange: .begin and .end,
 //                                         native pointers to the unit's first
 //                                         element of the range and past its last;
-//                                         converts to the seed's form, one
+//                                         converts to the segment form, one
 //                                         dash::Range<T> per contiguous local
 //                                         segment in global order
 //                                         (std::vector<dash::Range<T>> v = ...)
@@ -103,7 +103,7 @@ LocalIndexRange<typename P::index_type> local_index_range(const GlobIter<T, P>& 
 
 namespace internal {
 
-// The seed's form of local_range: one native range per maximal run of the
+// The segment form of local_range: one native range per maximal run of the
 // calling unit's elements of [first, last) that is contiguous both globally
 // and locally, in global order. Local, O(number of segments).
 template <class T, class P>
@@ -139,7 +139,7 @@ std::vector<Range<T>> local_segments(const GlobIter<T, P>& first, const GlobIter
 }
 
 // What local_range returns: DASH's LocalRange (begin, end), convertible to
-// the seed's std::vector<Range<T>>, computed on conversion.
+// the segment form std::vector<Range<T>>, computed on conversion.
 template <class T, class P>
 class LocalRangeResult : public LocalRange<T> {
  public:
@@ -150,7 +150,7 @@ class LocalRangeResult : public LocalRange<T> {
     this->begin = base + idx.begin;
     this->end = base + idx.end;
   }
-  // The seed's form (allocates the vector). Local, O(segments).
+  // The segment form (allocates the vector). Local, O(segments).
   operator std::vector<Range<T>>() const { return local_segments(first_, last_); }
 
  private:

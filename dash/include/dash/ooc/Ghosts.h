@@ -1,7 +1,8 @@
 // dash::ooc::sweep: one pass of a stencil over the blocks of a matrix
 // (dash::bp::of of a dash::Matrix or of a dash::ooc::Matrix), with the halo
-// ("ghost") exchange done by a chosen strategy, as the seed compares them
-// for out-of-core local arrays:
+// ("ghost") exchange done by a chosen strategy, as Bordawekar & Choudhary
+// ("Communication Strategies for Out-of-core Programs", ICS 1995) compare
+// them for out-of-core local arrays:
 //
 //   collective  post_halos first: every slab sends its boundary, read from
 //               the file (only the 64 KiB pieces holding the end rows, where

@@ -1,6 +1,7 @@
 // dash::ooc::Matrix: a distributed matrix whose local part lives in a file
 // (one local array file per unit, dash::ooc::LocalArrayFile), brought into
-// memory a slab at a time: the seed's local placement model.
+// memory a slab at a time: the Local Placement Model of Bordawekar &
+// Choudhary ("Communication Strategies for Out-of-core Programs", ICS 1995).
 //
 //   dash::ooc::Matrix<double, 2> m(dash::SizeSpec<2>(rows, cols),
 //                                  dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED),

@@ -22,8 +22,10 @@
 namespace dash {
 namespace ooc {
 
-// How out-of-core local arrays exchange data (the seed's strategies): for a
-// halo sweep (dash::ooc::sweep) and a transpose (dash::ooc::transpose).
+// How out-of-core local arrays exchange data (the collective, producer-driven
+// and demand-driven methods of Bordawekar & Choudhary, "Communication
+// Strategies for Out-of-core Programs", ICS 1995): for a halo sweep (dash::ooc::sweep) and a
+// transpose (dash::ooc::transpose).
 enum class Strategy { collective, producer, demand };
 // The name the halo sweep has always used.
 using Ghosts = Strategy;

@@ -2,8 +2,9 @@
 // distributed by rows (every unit holds at most one block, of whole rows:
 // the pattern of DistributionSpec<2>(BLOCKED, NONE)), in memory or with the
 // local arrays out of core, with a callback on each slab of a before its
-// data leaves and on each slab of b before it is stored. The seed's
-// out-of-core 2-D FFT is
+// data leaves and on each slab of b before it is stored. The out-of-core
+// 2-D FFT of Bordawekar & Choudhary ("Communication Strategies for
+// Out-of-core Programs", ICS 1995) is
 //
 //   dash::ooc::transpose(a, b, dash::ooc::Strategy::producer, row_ffts, row_ffts);
 //
@@ -24,7 +25,8 @@
 //     slab of a and writes it back; the rounds then read a again.
 //   Strategy::producer: before() runs on slab k in round k, while the slab
 //     is in memory to be sent; a is not written back (a read and a write of
-//     a fewer: the seed's finding that producer moves the fewest bytes).
+//     a fewer: Bordawekar & Choudhary's (ICS 1995) finding that the
+//     producer-driven method moves the fewest bytes).
 // Memory per unit: out of core about seven slabs (the slab of a being cut
 // and the next one prefetched, the strips sent and received, a slab of b
 // and its write, the files' recycled buffers; measured with ooc-fft2d

@@ -183,8 +183,9 @@ struct constraints_of_pattern {
 }  // namespace internal
 
 // pattern_constraints<PartC, MapC, LayC, PatternT>::satisfied (DASH's order)
-// or pattern_constraints<PatternT, PartC, MapC, LayC>::satisfied (the seed
-// paper's): std::true_type if the pattern type can have every listed
+// or pattern_constraints<PatternT, PartC, MapC, LayC>::satisfied (the order of
+// Fuchs & Fürlinger, "Expressing and Exploiting Multi-Dimensional Locality
+// in DASH", SPPEXA 2016): std::true_type if the pattern type can have every listed
 // property. Compile time.
 template <class A, class B, class C, class D>
 struct pattern_constraints : std::conditional_t<internal::is_partitioning_properties<A>::value,
