@@ -19,8 +19,9 @@ std::uint64_t checksum64(const char* data, std::size_t n);
 // The checksum of bytes a process writes to its own files and reads back
 // itself (spill files, local array files; never saved containers): CRC32C
 // in three interleaved lanes where the CPU has the instruction (x86-64 with
-// SSE4.2: about 4 x checksum64's speed), else checksum64. Its values may
-// differ between machines, so they never leave the process. Local.
+// SSE4.2: several times checksum64's speed; figures:
+// bench/results/design_measurements.md#spill-checksum-crc32c-where-the-cpu-has-it), else
+// checksum64. Its values may differ between machines, so they never leave the process. Local.
 std::uint64_t spill_checksum(const char* data, std::size_t n);
 
 }  // namespace internal

@@ -306,8 +306,9 @@ void Exchange::dense(dash::internal::Failure& failure, bool my_parts, std::excep
   if (failure.own()) {
     // After the last collective: held like a failure of foreach (foreach
     // does nothing meanwhile) and reported by the next collective call,
-    // which an agreement here would cost every exchange (1.2-1.6x for small
-    // halos on 2-4 units).
+    // which an agreement here would cost every exchange, a large part of a
+    // small exchange's time (figures:
+    // bench/results/design_measurements.md#exchange-a-receive-failure-is-held-not-agreed).
     q.drop_queues();
     held = failure.own_exception();
     return;

@@ -190,9 +190,9 @@ class Engine {
     bool ok;
     {
       // One read at a time (a write may run beside it): two concurrent
-      // reads of different files got the same median speed here, but one
-      // pass in four ran at 1.3-1.6 x a cold read's time (bench/ooc
-      // BM_store_load, alternated; at most 1.23 x one at a time).
+      // reads of different files were no faster at the median and had a
+      // tail of much slower passes (figures:
+      // bench/results/design_measurements.md#blockstore-one-file-read-at-a-time).
       readers_waiting_.fetch_add(1, std::memory_order_relaxed);
       std::lock_guard<std::mutex> one_read(reading_);
       readers_waiting_.fetch_sub(1, std::memory_order_relaxed);
@@ -200,9 +200,9 @@ class Engine {
     }
     // A unit's threads share its core: the other I/O thread, woken by the
     // unlock, would wait for this one's checksum before it starts its read,
-    // and the device would idle meanwhile. Let it start first (1 MiB blocks,
-    // builds alternated: 0.35-0.42 ns/B against 0.43-0.80 without; bench/ooc
-    // BM_store_load).
+    // and the device would idle meanwhile. Let it start first: loads were
+    // faster with the yield than without (figures:
+    // bench/results/design_measurements.md#blockstore-the-next-reader-starts-before-the-checksum).
     if (readers_waiting_.load(std::memory_order_relaxed) > 0) sched_yield();
     if (!ok) return;
     std::uint64_t fields[4];

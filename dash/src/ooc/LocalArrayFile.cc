@@ -129,9 +129,10 @@ struct LocalArrayFile::State {
   }
   // Keeps a page-aligned buffer for a later read or put: one (the slab just written back, for
   // the next read ahead: a matrix's slabs in use, read ahead and being written are what
-  // dash::ooc::InMemory counts; a second kept buffer is memory beyond it: ooc-jacobi 8192^2 at
-  // 1/8 peaked at 4.1 slabs above the baseline with two, 3.1 with one, and ran faster), or
-  // buffers up to write_behind bytes. Call with the mutex held.
+  // dash::ooc::InMemory counts; a second kept buffer is memory beyond it and did not make the
+  // sweeps faster; figures:
+  // bench/results/design_measurements.md#local-array-files-keep-one-recycled-buffer), or buffers up
+  // to write_behind bytes. Call with the mutex held.
   void keep(dash::bp::Bytes bytes) {
     const bool room = pool.empty() || pool_bytes + bytes.capacity() <= write_behind;
     if (room && bytes.capacity() >= kAlign &&

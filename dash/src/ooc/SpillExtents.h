@@ -6,8 +6,9 @@
 // "<spill dir>/blocks": a put writes its bytes (and trailer) at the
 // extent's offset, a take reads them back and frees the extent. No file is
 // made, renamed or removed per key: on ext4 those metadata operations (inode
-// allocation, directory updates) had cost ooc-reduce's all-to-all at 1 MiB
-// blocks a third of its time against the same run on tmpfs.
+// allocation, directory updates) had made ooc-reduce's all-to-all much
+// slower than the same run on tmpfs (figures:
+// bench/results/design_measurements.md#spill-extents-one-file-per-unit-instead-of-one-per-key).
 //
 //   allocate(n)  the free extent that fits best (the rest stays free), else
 //                n more bytes at the end of the file

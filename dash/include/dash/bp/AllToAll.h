@@ -76,8 +76,10 @@ namespace detail {
 // The memory of the block calls' queues in one all_to_all, handed from one call to the next
 // (a buffer that held a queue to one block holds the next call's queue to another): no fresh
 // pages per call. Holds what the calls gave back and later calls did not take again: about
-// one sending call's and one receiving call's queues (reduce calls the blocks one at a time;
-// measured: 1.5-2.5 blocks' bytes under a limit, for 15 % less time). Local.
+// one sending call's and one receiving call's queues (reduce calls the blocks one at a time),
+// which saved time against fresh memory per call (figures:
+// bench/results/design_measurements.md#all_to_all-the-queue-pool-keeps-about-two-calls-queues).
+// Local.
 class AllToAllQueuePool {
  public:
   // A kept buffer (empty, its capacity kept), or an empty one.
@@ -205,10 +207,9 @@ namespace detail {
 // member, and arrays below the library's mapping size (detail::kMapBytes, 128 KiB) come from
 // malloc, whose heap keeps their memory. So the groups are as large as keeps a block's
 // records, in arrays of at least that size, for the largest block stored on any unit (a power
-// of two), at least 8 and at most all blocks. Measured (ooc-reduce, one block of 8 per unit in
-// memory, 4 units, runs interleaved): 4 MiB blocks in one round of 32 took 0.45-0.54 s and
-// peaked at 59-67 MiB per unit, in groups of 8 0.57-0.64 s and 65-76 MiB; 1 MiB blocks in
-// groups of 8 took 0.14-0.16 s at 28 MiB, in one round 0.11-0.13 s but at 35-37 MiB.
+// of two), at least 8 and at most all blocks: chosen because one round was faster and no
+// larger for 4 MiB blocks, while for 1 MiB blocks it was faster but held more memory
+// (figures: bench/results/design_measurements.md#all_to_all-group-size-out-of-core).
 inline constexpr int kAllToAllOutOfCoreGroup = 8;
 inline int all_to_all_out_of_core_group(int nblocks, std::uint64_t largest_block_bytes) {
   std::uint64_t k = kAllToAllOutOfCoreGroup;

@@ -55,8 +55,9 @@
 // of that size for a block not in memory goes to the store until the
 // block's call (prefetched with the block). A call's incoming queues are
 // freed when it returns. So a round holds the queues of about one block at
-// a time, not the round's traffic: measured with ooc-reduce at one block
-// in memory, a unit's peak stays the same for 16 and 64 blocks per unit.
+// a time, not the round's traffic, so a unit's peak does not grow with its
+// block count (figures:
+// bench/results/design_measurements.md#out-of-core-reduce-a-round-holds-about-one-blocks-queues).
 //
 // Failures. An exception from the function (or from a proxy call in it, e.g.
 // a dequeue from a block not in in_link), or a failure held by the master

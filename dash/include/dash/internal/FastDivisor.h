@@ -1,6 +1,7 @@
 // Division by a divisor fixed at construction, as a multiply-high, a
-// subtract and two shifts instead of a hardware divide (about 4 ns on the
-// machines here, the dominant cost of a pattern lookup).
+// subtract and two shifts instead of a hardware divide (the dominant cost of
+// a pattern lookup; figures:
+// bench/results/design_measurements.md#fastdivisor-a-multiply-instead-of-a-hardware-divide).
 //
 // Method (Granlund and Montgomery, "Division by invariant integers using
 // multiplication", 1994, the round-up variant for N-bit unsigned operands):

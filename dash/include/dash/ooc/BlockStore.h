@@ -26,11 +26,12 @@
 //
 // One file for every store and key (ooc/SpillExtents.h): no file is made,
 // renamed or removed per key, which on ext4 (inode allocation, directory
-// updates) had cost ooc-reduce's all-to-all at 1 MiB blocks about a third of
-// its time against tmpfs. A freed extent keeps its disk blocks for the next
-// write (up to 1 GiB per unit; beyond that, or when DASH_OOC_MAX_BYTES
-// needs the room, they are given back by punching holes); they count
-// against DASH_OOC_MAX_BYTES and go with the spill directory.
+// updates) had made ooc-reduce's all-to-all much slower than on tmpfs
+// (figures:
+// bench/results/design_measurements.md#spill-extents-one-file-per-unit-instead-of-one-per-key). A
+// freed extent keeps its disk blocks for the next write (up to 1 GiB per unit; beyond that, or when
+// DASH_OOC_MAX_BYTES needs the room, they are given back by punching holes); they count against
+// DASH_OOC_MAX_BYTES and go with the spill directory.
 //
 // Errors (dash::exception::RuntimeError naming the file, the extent, the key
 // and the cause): an extent cut short or whose trailer or checksum differs, at take; a

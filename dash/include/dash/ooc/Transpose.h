@@ -29,9 +29,9 @@
 //     producer-driven method moves the fewest bytes).
 // Memory per unit: out of core about seven slabs (the slab of a being cut
 // and the next one prefetched, the strips sent and received, a slab of b
-// and its write, the files' recycled buffers; measured with ooc-fft2d
-// --n 4096 on 2 units, slabs of 1/24 and 1/48 of a local array: 7.1-7.6
-// slabs above the program's baseline, bench/results/memory.md), in memory
+// and its write, the files' recycled buffers; figures:
+// bench/results/design_measurements.md#transpose-memory-per-unit-out-of-core
+// and bench/results/memory.md), in memory
 // two round buffers of about 8 MiB. Afterwards a's contents are
 // unspecified (collective: before() applied; producer and in memory: as given or changed by
 // before()).

@@ -38,8 +38,9 @@ class BufferStock {
   static constexpr std::size_t kMaxBytes = std::size_t(256) << 20;
   // One (two kept a block more at the peak of ooc-reduce and particles out of core, for no
   // time) of kShortSmallFrom bytes or more; smaller ones up to kShortSmallBytes in all (an
-  // out-of-core all_to_all round's arrays and the queues it reads back: without them a third
-  // of ooc-reduce's page faults at 1 MiB blocks).
+  // out-of-core all_to_all round's arrays and the queues it reads back, which otherwise
+  // fault in fresh pages every round). Figures:
+  // bench/results/design_measurements.md#buffer-stock-one-large-buffer-and-up-to-1-mib-of-small-ones.
   static constexpr std::size_t kShortBuffers = 1;
   static constexpr std::size_t kShortSmallFrom = std::size_t(1) << 20;
   static constexpr std::size_t kShortSmallBytes = std::size_t(1) << 20;

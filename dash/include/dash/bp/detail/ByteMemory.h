@@ -10,9 +10,11 @@
 // capacity >= kMapBytes means a mapping of exactly `capacity` bytes (a multiple of the page).
 // Mappings of kHugeAdviseBytes (4 MiB) and more are advised onto transparent huge pages
 // (madvise(MADV_HUGEPAGE), the whole 2 MiB pages inside them; nothing is added to their size):
-// a fresh 8 MiB buffer then takes 4 page faults, not 2048 (each 5-20 us in a virtual machine;
-// the first in-memory transpose of ooc-fft2d --n 4096 spent 0.55 s in them). Advice only: with
-// transparent huge pages off ("never", or prctl(PR_SET_THP_DISABLE)) they stay 4 KiB pages.
+// a fresh 8 MiB buffer then takes 4 page faults, not 2048, and page faults are slow in a
+// virtual machine (figures:
+// bench/results/design_measurements.md#byte-buffers-of-4-mib-and-more-on-transparent-huge-pages).
+// Advice only: with transparent huge pages off ("never", or prctl(PR_SET_THP_DISABLE)) they
+// stay 4 KiB pages.
 //
 // | call             | cost                                                         |
 // |------------------|--------------------------------------------------------------|

@@ -7,8 +7,8 @@
 // packed buffer per destination unit; a queue of 32 KiB or more goes as a
 // message of its own (tag 30003), from the sender's queue straight into the
 // receiver's, announced in the packed buffer by a negative size that also
-// carries its address residue (both MPIs copy 4x slower when source and
-// destination differ in it). Only the units a unit sends to are visited, so
+// carries its address residue (both MPIs copy several times slower when
+// source and destination differ in it; Wire.h). Only the units a unit sends to are visited, so
 // packing follows the neighbours, not the team size. Then:
 //   dense (at most DASH_BP_EXCHANGE_SPARSE_UNITS units, default 8): one
 //     alltoall of sizes (a failure mark or a has-parts bit riding on them),

@@ -51,9 +51,10 @@ constexpr std::int64_t kPartMark = std::int64_t(1) << 60;
 constexpr std::int64_t kFailureNotice = -1;
 constexpr std::int64_t kRoundMark = -2;
 // Queues sent on their own are received at the sender's address residue
-// modulo kResidues: the shared-memory copies of both MPIs run 4x slower when
-// the destination lies 1..63 bytes past the source in their pages (1 MiB on
-// OpenMPI 4.1 and MPICH 4.0: 420 us against 95 us).
+// modulo kResidues: the shared-memory copies of both MPIs run several times
+// slower when the destination lies 1..63 bytes past the source in their pages
+// (figures:
+// bench/results/design_measurements.md#exchange-queues-land-at-the-senders-address-residue).
 constexpr std::size_t kResidues = 64;
 // Queues of at least this many bytes to another unit go as messages of their
 // own, from the queue's memory into the target's incoming queue.
