@@ -56,10 +56,11 @@ static dart_ret_t discover_nodes(const char* call) {
   DART_MPI_CALL(call, MPI_Comm_split_type(dart__state.comm_all, MPI_COMM_TYPE_SHARED, 0,
                                           MPI_INFO_NULL, &shm));
   int leader = dart__state.myid; /* lowest unit id on my real node */
+  const char* failed = "MPI_Allreduce";
   int ret = MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
-  if (ret == MPI_SUCCESS) ret = dart__progress_setup(shm);
+  if (ret == MPI_SUCCESS) ret = dart__progress_setup(shm, &failed);
   (void)MPI_Comm_free(&shm); /* a failure only leaks shm */
-  DART_MPI_CALL(call, ret);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, failed);
   const size_t n = (size_t)dart__state.size;
   int* leaders = malloc(n * sizeof *leaders);
   int64_t* keys = malloc(n * sizeof *keys);

@@ -36,6 +36,11 @@ void dart__log(dart_log_level_t level, const char* call, const char* fmt, ...)
  * function and the MPI error string; DART_OK for MPI_SUCCESS. */
 dart_ret_t dart__mpi_error(int mpi_ret, const char* call, const char* mpi_call);
 
+/* DART_MPI_CALL(call, MPI_Xxx(...)): returns from the calling function with
+ * dart__mpi_error when the MPI call fails, the log line naming the call by
+ * its text. Write the MPI call itself as mpi_expr, never a saved result (the
+ * line would name the variable); for a saved result call dart__mpi_error
+ * with the function's name. */
 #define DART_MPI_CALL(call, mpi_expr)                                                             \
   do {                                                                                            \
     int dart__mpi_ret_ = (mpi_expr);                                                              \
@@ -318,8 +323,9 @@ static inline size_t dart__chunk_elems(size_t elem_size) {
 /* Decides dart__state.yield_when_idle from DART_WAIT and, for auto, whether
  * the units of this real node (node_comm) outnumber the cores they may run
  * on together (the union of their affinity masks). Collective over
- * node_comm; returns an MPI error code. */
-int dart__progress_setup(MPI_Comm node_comm);
+ * node_comm; returns an MPI error code and sets *failed to the name of the
+ * MPI function that returned it. */
+int dart__progress_setup(MPI_Comm node_comm, const char** failed);
 
 /* In yield mode, what a polling loop does after its polls-th fruitless
  * poll (counting from 0): nothing for the first few, then sched_yield, then

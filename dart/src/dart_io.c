@@ -47,7 +47,11 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
   }
   /* Every unit takes part in every collective below, even after a failure. */
   MPI_Comm comm = MPI_COMM_NULL;
-  DART_MPI_CALL(call, MPI_Comm_dup(team->comm, &comm));
+  const int dup_ret = MPI_Comm_dup(team->comm, &comm);
+  if (dup_ret != MPI_SUCCESS) {
+    free(f); /* error path: nothing else was made yet */
+    return dart__mpi_error(dup_ret, call, "MPI_Comm_dup");
+  }
   if (f != NULL) f->comm = comm;
   /* A FIFO, a device or a directory: refused on every unit before MPI-IO could block on it or
    * replace it; the lowest unit that sees it says so. */
@@ -61,7 +65,12 @@ dart_ret_t dart_file_open(const char* path, dart_file_mode_t mode, dart_team_t t
   struct stat st;
   const int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
   int first_special = special ? rank : INT_MAX;
-  DART_MPI_CALL(call, MPI_Allreduce(MPI_IN_PLACE, &first_special, 1, MPI_INT, MPI_MIN, comm));
+  const int special_ret = MPI_Allreduce(MPI_IN_PLACE, &first_special, 1, MPI_INT, MPI_MIN, comm);
+  if (special_ret != MPI_SUCCESS) {
+    (void)MPI_Comm_free(&comm); /* error path: the Allreduce's failure is returned */
+    free(f);
+    return dart__mpi_error(special_ret, call, "MPI_Allreduce");
+  }
   if (first_special != INT_MAX) {
     if (rank == first_special)
       dart__log(DART_LOG_ERROR, call, "'%s' is %s, not a regular file", path,

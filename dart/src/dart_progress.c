@@ -18,8 +18,9 @@
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 
-int dart__progress_setup(MPI_Comm node_comm) {
+int dart__progress_setup(MPI_Comm node_comm, const char** failed) {
   int on_node = 1;
+  *failed = "MPI_Comm_size";
   int ret = MPI_Comm_size(node_comm, &on_node);
   if (ret != MPI_SUCCESS) return ret;
   /* Cores the node's units may use together: the union of their masks. */
@@ -30,6 +31,7 @@ int dart__progress_setup(MPI_Comm node_comm) {
     for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET((int)c, &mine);
   }
   cpu_set_t all;
+  *failed = "MPI_Allreduce";
   ret = MPI_Allreduce(&mine, &all, (int)sizeof(cpu_set_t), MPI_UNSIGNED_CHAR, MPI_BOR, node_comm);
   if (ret != MPI_SUCCESS) return ret;
   int cores = CPU_COUNT(&all);

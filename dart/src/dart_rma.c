@@ -181,9 +181,13 @@ static dart_ret_t create_layout(const char* call, const dart_type_info_t* t, siz
     MPI_Datatype types[2] = {vector, t->mpi};
     int ret = MPI_Type_create_struct(2, lengths, displs, types, type);
     (void)MPI_Type_free(&vector); /* the struct keeps what it needs; a failure only leaks */
-    DART_MPI_CALL(call, ret);
+    if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Type_create_struct");
   }
-  DART_MPI_CALL(call, MPI_Type_commit(type));
+  const int ret = MPI_Type_commit(type);
+  if (ret != MPI_SUCCESS) {
+    (void)MPI_Type_free(type); /* error path: the commit's failure is returned */
+    return dart__mpi_error(ret, call, "MPI_Type_commit");
+  }
   return DART_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <dash/Exception.h>
 #include <dash/internal/Flags.h>
 
+#include <initializer_list>
 #include <string>
 
 namespace dash {
@@ -49,33 +50,35 @@ std::uint64_t read(Flag f, const char* who, const char** text_out) {
   return number;
 }
 
-// Throws InvalidArgument unless flag f is of one of the kinds given (a misuse in the library).
-void expect_kind(Flag f, FlagKind a, FlagKind b) {
+// Throws InvalidArgument unless flag f is of one of the kinds `reader` reads (a misuse in the
+// library: a flag read by the wrong function). Local, O(kinds).
+void expect_kind(Flag f, std::initializer_list<FlagKind> kinds, const char* reader) {
   const FlagSpec& s = flag_spec(f);
-  if (s.kind != a && s.kind != b)
-    throw exception::InvalidArgument(std::string("dash::internal: flag ") + s.name +
-                                     " read as another kind");
+  for (FlagKind k : kinds)
+    if (s.kind == k) return;
+  throw exception::InvalidArgument(std::string("dash::internal: flag ") + s.name +
+                                   " is not of a kind " + reader + " reads");
 }
 
 }  // namespace
 
 std::uint64_t read_flag_number(Flag f, const char* who) {
-  expect_kind(f, FlagKind::integer, FlagKind::bytes);
+  expect_kind(f, {FlagKind::integer, FlagKind::bytes}, "read_flag_number");
   return read(f, who, nullptr);
 }
 
 bool read_flag_bool(Flag f, const char* who) {
-  expect_kind(f, FlagKind::boolean, FlagKind::boolean);
+  expect_kind(f, {FlagKind::boolean}, "read_flag_bool");
   return read(f, who, nullptr) != 0;
 }
 
 int read_flag_choice(Flag f, const char* who) {
-  expect_kind(f, FlagKind::choice, FlagKind::choice);
+  expect_kind(f, {FlagKind::choice}, "read_flag_choice");
   return int(read(f, who, nullptr));
 }
 
 const char* read_flag_text(Flag f, const char* who) {
-  expect_kind(f, FlagKind::text, FlagKind::text);
+  expect_kind(f, {FlagKind::text}, "read_flag_text");
   const char* text = nullptr;
   read(f, who, &text);
   return text;

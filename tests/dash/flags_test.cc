@@ -280,6 +280,61 @@ TEST(DashFlags, TableDefaultsAreTheValuesTheReadmeShows) {
   }
 }
 
+// Each flag is read only by the reader of its kind (numbers: integer and bytes flags); the
+// others throw InvalidArgument naming the flag, so a flag read by the wrong function shows at
+// once. Local.
+TEST(DashFlags, EachFlagIsReadOnlyByTheReaderOfItsKind) {
+  using dash::internal::FlagKind;
+  enum Reader { number, boolean, choice, text };
+  const auto reads = [](Reader r, FlagKind k) {
+    switch (r) {
+      case number:
+        return k == FlagKind::integer || k == FlagKind::bytes;
+      case boolean:
+        return k == FlagKind::boolean;
+      case choice:
+        return k == FlagKind::choice;
+      case text:
+        return k == FlagKind::text;
+    }
+    return false;
+  };
+  const auto read = [](Reader r, dash::internal::Flag f) {
+    switch (r) {
+      case number:
+        dash::internal::read_flag_number(f, "test");
+        break;
+      case boolean:
+        dash::internal::read_flag_bool(f, "test");
+        break;
+      case choice:
+        dash::internal::read_flag_choice(f, "test");
+        break;
+      case text:
+        dash::internal::read_flag_text(f, "test");
+        break;
+    }
+  };
+  for (const auto& spec : dash::internal::kFlags) {
+    ScopedEnv unset(spec.name, nullptr);  // the default: no malformed value in the way
+    int readers = 0;
+    for (Reader r : {number, boolean, choice, text}) {
+      if (reads(r, spec.kind)) {
+        ++readers;
+        EXPECT_NO_THROW(read(r, spec.flag)) << spec.name << ", reader " << r;
+        continue;
+      }
+      try {
+        read(r, spec.flag);
+        ADD_FAILURE() << spec.name << " read by reader " << r << " of another kind";
+      } catch (const dash::exception::InvalidArgument& e) {
+        EXPECT_NE(std::string(e.what()).find(spec.name), std::string::npos) << e.what();
+      }
+    }
+    EXPECT_EQ(readers, 1) << spec.name;
+  }
+}
+
 // dash::init checks every flag of the table before MPI starts, whichever layer reads it later;
 // only the block layer's fault-injection flags are left to the call that reads them
 // (SendDelayFlagsAreCheckedByEveryIexchange).
