@@ -14,19 +14,26 @@
 // factor along the longest dimension; a cube with b = the unit count and
 // contiguous assignment therefore puts block gid on unit gid of the grid the
 // unit mapping optimised. A domain too thin for that grid (it would put more
-// blocks along a dimension than cells) takes a second, different grid: the
-// prime factors of b, largest first, each to the dimension whose blocks are
-// longest then (72 blocks over 12 x 6 cells: 12 x 6, where the balanced grid
-// is 9 x 8; 12 over 1 x 50 x 50: 1 x 3 x 4, where 50 x 50 takes 4 x 3). That
-// grid is not DART's, so the unit mapping's neighbours do not carry over to
-// it; and it can miss a grid that fits (36 blocks over 4 x 9 cells are
-// refused: it gives 3 x 12). Along a dimension of
+// blocks along a dimension than cells) takes the least-surface grid: of all
+// ways to write b (with some divisions given: b over their product, over the
+// other dimensions) as a product of per-dimension block counts d_i with
+// d_i <= e_i (the dimension's cells), the one whose blocks have the least
+// surface, sum of d_i / e_i (the most cube-like blocks); among equal ones
+// (to 1 part in 10^12), the one with the most blocks along the longest
+// dimension, then the next longest (equal extents: the lower dimension
+// first). 36 blocks over 4 x 9 cells: 4 x 9; 72 over 2 x 30 x 30: 1 x 9 x 8;
+// 12 over 1 x 50 x 50: 1 x 4 x 3, as 50 x 50 takes 4 x 3. That grid is not
+// DART's, so the unit mapping's neighbours do not carry over to it. No such
+// grid (a prime b above every extent, or 6 blocks over 2 x 2 cells): the
+// constructor throws, naming b and the extents. Along a dimension of
 // extent e cut into d parts, part i holds cells [i e / d, (i + 1) e / d): extents differ by at most
 // one. Blocks are numbered row-major over the block grid (the last dimension fastest).
 //
 // | call                            | cost                                |
 // |---------------------------------|-------------------------------------|
-// | constructor                     | local, O(N sqrt(b))                 |
+// | constructor                     | local, O(N sqrt(b)); a thin domain  |
+// |                                 | O(sqrt(b) + N t^(N-1)), t the       |
+// |                                 | number of divisors of b             |
 // | coords / gid / bounds           | local, O(N)                         |
 // | neighbors                       | local, O(3^N)                       |
 // | owner / local_gids              | local, O(1) / O(blocks of the unit) |
@@ -124,7 +131,7 @@ class RegularDecomposer {
       std::size_t next = 0;
       for (dim_t d = 0; d < N; ++d)
         if (free[d]) div_[d] = fits ? int(factors[next++]) : 1;
-      if (!fits) divide_longest_first(rest, free);
+      if (!fits) divide_least_surface(rest, free);
     }
     for (dim_t d = 0; d < N; ++d)
       if (div_[d] > domain.extent(d))
@@ -204,23 +211,58 @@ class RegularDecomposer {
   }
 
  private:
-  // For domains too thin for the balanced grid: the prime factors of `rest`,
-  // largest first, each to the free dimension whose blocks are longest.
-  void divide_longest_first(int rest, const std::array<bool, N>& free) {
-    std::vector<int> primes;
-    for (int p = 2; long(p) * p <= rest; ++p)
-      while (rest % p == 0) primes.push_back(p), rest /= p;
-    if (rest > 1) primes.push_back(rest);
-    std::sort(primes.rbegin(), primes.rend());
-    for (int f : primes) {
-      dim_t best = 0;
-      double longest = -1;
-      for (dim_t d = 0; d < N; ++d) {
-        const double len = double(domain_.extent(d)) / div_[d];
-        if (free[d] && len > longest) longest = len, best = d;
+  // For domains too thin for the balanced grid: the least-surface grid of
+  // `rest` blocks over the free dimensions (the rule in the opening
+  // comment), into div_; throws InvalidArgument if no grid fits.
+  void divide_least_surface(int rest, const std::array<bool, N>& free) {
+    // The free dimensions, longest first (equal extents: the lower first):
+    // the order in which ties prefer more blocks.
+    std::vector<dim_t> dims;
+    for (dim_t d = 0; d < N; ++d)
+      if (free[d]) dims.push_back(d);
+    std::stable_sort(dims.begin(), dims.end(),
+                     [&](dim_t a, dim_t b) { return domain_.extent(a) > domain_.extent(b); });
+    std::vector<int> divisors;  // of rest, ascending
+    for (int k = 1; long(k) * k <= rest; ++k)
+      if (rest % k == 0) {
+        divisors.push_back(k);
+        if (k != rest / k) divisors.push_back(rest / k);
       }
-      div_[best] *= f;
+    std::sort(divisors.begin(), divisors.end());
+    std::vector<int> counts(dims.size(), 1), best;
+    long double best_surface = 0;
+    // Counts of dims[i..] whose product is r, on top of `surface` so far.
+    auto search = [&](auto&& self, std::size_t i, int r, long double surface) -> void {
+      const long extent = domain_.extent(dims[i]);
+      if (i + 1 == dims.size()) {
+        if (r > extent) return;
+        counts[i] = r;
+        const long double total = surface + (long double)r / extent;
+        const long double tolerance = best_surface * 1e-12L;
+        if (best.empty() || total < best_surface - tolerance ||
+            (total <= best_surface + tolerance && counts > best)) {
+          best = counts;
+          best_surface = total;
+        }
+        return;
+      }
+      for (int k : divisors) {
+        if (k > r || k > extent) break;
+        if (r % k != 0) continue;
+        counts[i] = k;
+        self(self, i + 1, r / k, surface + (long double)k / extent);
+      }
+    };
+    search(search, 0, rest, 0);
+    if (best.empty()) {
+      std::string extents;
+      for (dim_t d = 0; d < N; ++d)
+        if (free[d]) extents += (extents.empty() ? "" : " x ") + std::to_string(domain_.extent(d));
+      throw exception::InvalidArgument("dash::bp::RegularDecomposer: no grid of " +
+                                       std::to_string(rest) + " blocks fits " + extents +
+                                       " cells (at most one block per cell along a dimension)");
     }
+    for (std::size_t i = 0; i < dims.size(); ++i) div_[dims[i]] = best[i];
   }
 
   Box<N> domain_;
