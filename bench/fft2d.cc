@@ -27,6 +27,7 @@
 #include <dash/ooc/SpillDirectory.h>
 #include <dash/ooc/Transpose.h>
 #include <mpi.h>
+#include <workloads/ooc-fft2d/RowFft.h>
 
 #include <algorithm>
 #include <complex>
@@ -36,7 +37,6 @@
 #include <string>
 #include <vector>
 
-#include "../examples/ooc-fft2d/RowFft.h"
 #include "support/paired.h"
 #include "support/raw_file.h"
 #include "support/runner.h"

@@ -75,9 +75,10 @@
 #include <dash/io/Hdf5.h>
 #endif
 
+#include <workloads/MpiBytes.h>
+#include <workloads/cray_allocation.h>
+
 #include "../dart/src/dart_mapping.h"
-#include "../examples/common/MpiBytes.h"
-#include "../tests/support/cray_allocation.h"
 #include "support/paired.h"
 #include "support/runner.h"
 
@@ -354,7 +355,7 @@ void BM_tier_write(benchmark::State& state) { TierPaired(state, true); }
 void BM_tier_read(benchmark::State& state) { TierPaired(state, false); }
 
 // The seed's 1024-node case through the cost model alone (no data moves):
-// 1024 nodes x 16 units of a Cray XC40-like machine (tests/support/
+// 1024 nodes x 16 units of a Cray XC40-like machine (workloads/
 // cray_allocation.h; arg 1: the nodes in scrambled order, as a busy batch
 // system hands them out; 0: in nid order), the network from its topology
 // ladder (the DART_TOPOLOGY_FILE defaults), 64 aggregators (one per 16

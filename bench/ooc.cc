@@ -70,6 +70,7 @@
 #include <mpi.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <workloads/ooc-jacobi/Jacobi.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -84,12 +85,10 @@
 #include <string>
 #include <vector>
 
-#include "../examples/ooc-jacobi/Jacobi.h"
 #include "Checksum.h"
 #ifdef DASH_BENCH_HAVE_FFTW3
 #include <dash/ooc/Transpose.h>
-
-#include "../examples/ooc-fft2d/RowFft.h"
+#include <workloads/ooc-fft2d/RowFft.h>
 #endif
 #include "support/paired.h"
 #include "support/raw_file.h"

@@ -83,7 +83,9 @@ def compile_port(diy, build, mpi, port=PORT, out_name=os.path.join("diy", "ooc_r
         sys.exit(f"bench_diy: {diy} is not a DIY source tree (no include/diy/master.hpp)")
     out = os.path.join(build, "bench", out_name)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    cmd = [cxx, "-O2", "-std=c++17", "-pthread", "-I", include, port, "-o", out]
+    # <workloads/...>: the work the port shares with its DASH program (workloads/CMakeLists.txt).
+    workloads = os.path.join(ROOT, "workloads", "include")
+    cmd = [cxx, "-O2", "-std=c++17", "-pthread", "-I", include, "-I", workloads, port, "-o", out]
     log(" ".join(cmd))
     subprocess.run(cmd, check=True)
     return out

@@ -18,6 +18,7 @@
 #include <dash/bp/AllToAll.h>
 #include <dash/bp/Master.h>
 #include <mpi.h>
+#include <workloads/Mix.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -25,7 +26,6 @@
 #include <string>
 #include <vector>
 
-#include "../../examples/common/Mix.h"
 #include "../support/paired.h"
 
 namespace {

@@ -23,6 +23,7 @@
 #include <dash/bp/KdTree.h>
 #include <dash/bp/Master.h>
 #include <mpi.h>
+#include <workloads/Mix.h>
 
 #include <algorithm>
 #include <array>
@@ -32,7 +33,6 @@
 #include <string>
 #include <vector>
 
-#include "../../examples/common/Mix.h"
 #include "../support/paired.h"
 
 namespace {

@@ -65,12 +65,11 @@
 //                                  (check runs): messages and waits that
 //                                  spin (time taken from working units when
 //                                  units outnumber cores)
-#include "../../examples/particles/particles.h"
-
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <mpi.h>
+#include <workloads/particles/particles.h>
 
 #include <cstdlib>
 #include <exception>

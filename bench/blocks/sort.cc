@@ -21,6 +21,7 @@
 #include <dash/bp/Master.h>
 #include <dash/bp/Sort.h>
 #include <mpi.h>
+#include <workloads/Mix.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -28,7 +29,6 @@
 #include <string>
 #include <vector>
 
-#include "../../examples/common/Mix.h"
 #include "../support/paired.h"
 
 namespace {

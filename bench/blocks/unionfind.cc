@@ -16,12 +16,11 @@
 // means iexchange is faster); as context, the median times of the local
 // union-finds and of the count that complete the algorithm, and the work of
 // each side (exchange rounds, iexchange block calls).
-#include "../../examples/unionfind/unionfind.h"
-
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <mpi.h>
+#include <workloads/unionfind/unionfind.h>
 
 #include <chrono>
 #include <vector>

@@ -11,6 +11,7 @@
 // and with --verbose the peak resident memory of each unit.
 #include <sys/resource.h>
 #include <unistd.h>
+#include <workloads/ooc-reduce/Work.h>
 
 #include <algorithm>
 #include <chrono>
@@ -30,7 +31,6 @@
 #include <string>
 #include <vector>
 
-#include "../../examples/ooc-reduce/Work.h"
 #include "command_line.h"
 
 namespace {

@@ -14,6 +14,8 @@
 #include <benchmark/benchmark.h>
 #include <dash/Init.h>
 #include <mpi.h>
+#include <workloads/cray_allocation.h>
+#include <workloads/stencil3d/kernel.h>
 
 #include <array>
 #include <cstdio>
@@ -23,8 +25,6 @@
 #include <vector>
 
 #include "../../dart/src/dart_mapping.h"
-#include "../../examples/stencil3d/kernel.h"
-#include "../../tests/support/cray_allocation.h"
 #include "../support/runner.h"
 
 namespace {

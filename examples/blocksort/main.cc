@@ -12,6 +12,7 @@
 #include <dash/Team.h>
 #include <dash/bp/Master.h>
 #include <dash/bp/Sort.h>
+#include <workloads/Mix.h>
 
 #include <algorithm>
 #include <atomic>
@@ -27,7 +28,6 @@
 #include "../common/Args.h"
 #include "../common/Errors.h"
 #include "../common/Memory.h"
-#include "../common/Mix.h"
 #include "../common/Report.h"
 
 namespace {

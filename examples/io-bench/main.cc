@@ -15,6 +15,8 @@
 #endif
 #include <mpi.h>
 #include <unistd.h>
+#include <workloads/Mix.h>
+#include <workloads/MpiBytes.h>
 
 #include <algorithm>
 #include <chrono>
@@ -30,8 +32,6 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
-#include "../common/Mix.h"
-#include "../common/MpiBytes.h"
 
 namespace {
 

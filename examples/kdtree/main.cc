@@ -12,6 +12,7 @@
 #include <dash/Team.h>
 #include <dash/bp/KdTree.h>
 #include <dash/bp/Master.h>
+#include <workloads/Mix.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,7 +27,6 @@
 #include "../common/Args.h"
 #include "../common/Errors.h"
 #include "../common/Memory.h"
-#include "../common/Mix.h"
 #include "../common/Report.h"
 
 namespace {

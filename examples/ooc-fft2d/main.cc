@@ -18,6 +18,8 @@
 #include <dash/Team.h>
 #include <dash/ooc/Matrix.h>
 #include <dash/ooc/Transpose.h>
+#include <workloads/Mix.h>
+#include <workloads/ooc-fft2d/RowFft.h>
 
 #include <algorithm>
 #include <chrono>
@@ -32,9 +34,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
-#include "../common/Mix.h"
 #include "../common/Report.h"
-#include "RowFft.h"
 
 namespace {
 

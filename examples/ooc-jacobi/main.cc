@@ -19,6 +19,8 @@
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>
 #include <sys/resource.h>
+#include <workloads/Mix.h>
+#include <workloads/ooc-jacobi/Jacobi.h>
 
 #include <atomic>
 #include <chrono>
@@ -32,9 +34,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
-#include "../common/Mix.h"
 #include "../common/Report.h"
-#include "Jacobi.h"
 
 namespace {
 

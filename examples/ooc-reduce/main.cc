@@ -18,6 +18,8 @@
 #include <dash/bp/Reduce.h>
 #include <dash/bp/ReducePartners.h>
 #include <sys/resource.h>
+#include <workloads/Mix.h>
+#include <workloads/ooc-reduce/Work.h>
 
 #include <algorithm>
 #include <atomic>
@@ -32,9 +34,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
-#include "../common/Mix.h"
 #include "../common/Report.h"
-#include "Work.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // into blocks, moving them between blocks either by rounds of
 // dash::bp::Master::exchange() or by one iexchange(), with slow blocks on
 // the diagonal of the block grid (the IExchange paper's synthetic
-// experiment). The kernel is in particles.h.
+// experiment). The kernel is in workloads/particles/particles.h.
 //
 // Run (--help lists the options):
 //   mpirun -n 4 build/openmpi/examples/particles --protocol iexchange
@@ -13,6 +13,7 @@
 // unit, the unit count or the thread count.
 #include <libdash.h>
 #include <unistd.h>
+#include <workloads/particles/particles.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -26,7 +27,6 @@
 #include "../common/Errors.h"
 #include "../common/Memory.h"
 #include "../common/Report.h"
-#include "particles.h"
 
 namespace {
 

@@ -19,6 +19,7 @@
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/pattern/TeamSpec.h>
+#include <workloads/stencil3d/kernel.h>
 
 #include <algorithm>
 #include <array>
@@ -31,7 +32,6 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
-#include "kernel.h"
 
 using namespace stencil3d;
 

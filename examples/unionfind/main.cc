@@ -2,7 +2,7 @@
 // synthetic field exceeds a threshold, computed block-parallel with
 // dash::bp: a union-find per block, then label updates across block faces
 // moved by Master::exchange() rounds or by Master::iexchange() (the
-// algorithm is in unionfind.h).
+// algorithm is in workloads/unionfind/unionfind.h).
 //
 // Run (--help lists the options):
 //   mpirun -n 4 build/openmpi/examples/unionfind --protocol iexchange --grid 128,128,128 --check
@@ -11,6 +11,7 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <workloads/unionfind/unionfind.h>
 
 #include <chrono>
 #include <cinttypes>
@@ -25,7 +26,6 @@
 #include "../common/Args.h"
 #include "../common/Errors.h"
 #include "../common/Report.h"
-#include "unionfind.h"
 
 namespace {
 

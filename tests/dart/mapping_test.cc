@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <workloads/cray_allocation.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -21,7 +22,6 @@
 #include <vector>
 
 #include "../../dart/src/dart_mapping.h"
-#include "cray_allocation.h"
 #include "mpi_test.h"
 
 namespace {

@@ -9,7 +9,7 @@
  *                 [--seeding volume|inflow]
  * prints "time_s=<seconds> particles=<retired> checksum=<16 hex digits>".
  *
- * The model, written down from the description in particles.h (the
+ * The model, written down from the description in workloads/particles/particles.h (the
  * floating-point expressions are evaluated in the order written here, which
  * the checksum depends on bit for bit):
  *   velocity   v(p) = (1 + A (sin 2 pi z + cos 2 pi y),

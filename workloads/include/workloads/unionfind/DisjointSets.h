@@ -1,3 +1,4 @@
+// Part of the unionfind workload (workloads/unionfind/unionfind.h).
 // unionfind::DisjointSets: a serial union-find over elements 0..n-1 (the
 // cells of one block), with path compression in find and union by size.
 //
@@ -6,8 +7,8 @@
 // | reset     | O(n)                                                   |
 // | find      | amortised O(alpha(n)); compresses the path it walks    |
 // | unite     | two finds                                              |
-#ifndef EXAMPLES_UNIONFIND_DISJOINTSETS_H_
-#define EXAMPLES_UNIONFIND_DISJOINTSETS_H_
+#ifndef WORKLOADS__UNIONFIND__DISJOINTSETS_H_
+#define WORKLOADS__UNIONFIND__DISJOINTSETS_H_
 
 #include <cstdint>
 #include <numeric>
@@ -74,4 +75,4 @@ class DisjointSets {
 
 }  // namespace unionfind
 
-#endif  // EXAMPLES_UNIONFIND_DISJOINTSETS_H_
+#endif  // WORKLOADS__UNIONFIND__DISJOINTSETS_H_

@@ -1,3 +1,4 @@
+// Part of the unionfind workload (workloads/unionfind/unionfind.h).
 // unionfind::Field: the synthetic scalar field over an X x Y x Z grid of
 // cells whose values above a threshold select the cells of the union-find
 // graph. A deterministic function of the cell coordinates and a seed: every
@@ -16,8 +17,8 @@
 // | constructor   | local, O(X + Y + Z)                       |
 // | operator()    | local, O(1): table look-ups and a hash    |
 // | select        | local, O(cells of the box)                |
-#ifndef EXAMPLES_UNIONFIND_FIELD_H_
-#define EXAMPLES_UNIONFIND_FIELD_H_
+#ifndef WORKLOADS__UNIONFIND__FIELD_H_
+#define WORKLOADS__UNIONFIND__FIELD_H_
 
 #include <dash/bp/Decomposer.h>
 
@@ -141,4 +142,4 @@ inline std::string to_string(FieldKind kind) {
 
 }  // namespace unionfind
 
-#endif  // EXAMPLES_UNIONFIND_FIELD_H_
+#endif  // WORKLOADS__UNIONFIND__FIELD_H_

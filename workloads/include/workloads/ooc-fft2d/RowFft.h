@@ -1,10 +1,11 @@
-// The row FFTs of ooc-fft2d: one FFTW plan for rows of n complex doubles,
+// Shared workload (workloads/ooc-fft2d/RowFft.h), used by examples/ooc-fft2d, bench/ooc and
+// bench/fft2d. The row FFTs of ooc-fft2d: one FFTW plan for rows of n complex doubles,
 // run in place on each row of a slab. The plan is made once with
 // FFTW_ESTIMATE | FFTW_UNALIGNED, so it does not depend on where a row sits
 // in memory: a row gives the same bits in memory and out of core, on any
 // unit.
-#ifndef EXAMPLES__OOC_FFT2D__ROW_FFT_H_
-#define EXAMPLES__OOC_FFT2D__ROW_FFT_H_
+#ifndef WORKLOADS__OOC_FFT2D__ROWFFT_H_
+#define WORKLOADS__OOC_FFT2D__ROWFFT_H_
 
 #include <dash/ooc/Transpose.h>
 #include <fftw3.h>
@@ -44,4 +45,4 @@ class RowFft {
 
 }  // namespace examples
 
-#endif  // EXAMPLES__OOC_FFT2D__ROW_FFT_H_
+#endif  // WORKLOADS__OOC_FFT2D__ROWFFT_H_

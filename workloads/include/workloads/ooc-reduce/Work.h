@@ -1,16 +1,17 @@
-// The work of ooc-reduce apart from the library that runs it: the blocks' seeded bytes, the
-// alltoall's destinations, the swap's slices and the checksum's hash. Shared with
-// bench/diy/ooc_reduce_diy.cc, so that both programs do the same work by construction.
-#ifndef EXAMPLES__OOC_REDUCE__WORK_H_
-#define EXAMPLES__OOC_REDUCE__WORK_H_
+// Shared workload (workloads/ooc-reduce/Work.h): the work of examples/ooc-reduce apart from the
+// library that runs it: the blocks' seeded bytes, the alltoall's destinations, the swap's slices
+// and the checksum's hash. Also used by bench/diy/ooc_reduce_diy.cc (the DIY port), so that
+// both programs do the same work by construction.
+#ifndef WORKLOADS__OOC_REDUCE__WORK_H_
+#define WORKLOADS__OOC_REDUCE__WORK_H_
+
+#include <workloads/Mix.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <utility>
 #include <vector>
-
-#include "../common/Mix.h"
 
 namespace examples {
 namespace ooc_reduce {
@@ -70,4 +71,4 @@ inline std::uint64_t alltoall_term(std::uint64_t id, const std::uint8_t* item, s
 }  // namespace ooc_reduce
 }  // namespace examples
 
-#endif  // EXAMPLES__OOC_REDUCE__WORK_H_
+#endif  // WORKLOADS__OOC_REDUCE__WORK_H_

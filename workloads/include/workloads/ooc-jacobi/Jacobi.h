@@ -1,6 +1,7 @@
-// The Jacobi kernel of ooc-jacobi, shared with bench/ooc.
-#ifndef EXAMPLES_OOC_JACOBI_JACOBI_H_
-#define EXAMPLES_OOC_JACOBI_JACOBI_H_
+// Shared workload (workloads/ooc-jacobi/Jacobi.h): the Jacobi kernel of examples/ooc-jacobi,
+// also measured by bench/ooc.
+#ifndef WORKLOADS__OOC_JACOBI__JACOBI_H_
+#define WORKLOADS__OOC_JACOBI__JACOBI_H_
 
 #include <dash/bp/ContainerBlocks.h>
 
@@ -36,4 +37,4 @@ inline void jacobi(dash::bp::ContainerBlock<double, 2>& b) {
 
 }  // namespace examples
 
-#endif  // EXAMPLES_OOC_JACOBI_JACOBI_H_
+#endif  // WORKLOADS__OOC_JACOBI__JACOBI_H_

@@ -1,3 +1,6 @@
+// Shared workload (workloads/unionfind/unionfind.h): the kernel of examples/unionfind, also
+// measured by bench/blocks/unionfind.cc (with DisjointSets.h and Field.h beside it).
+//
 // Distributed connected components (union-find) of the cells of a 3-D grid
 // whose synthetic field (Field.h) exceeds a threshold, two selected cells
 // being connected when they share a face. The grid is cut into blocks
@@ -46,8 +49,8 @@
 // | merge                     | collective: rounds x face cells              |
 // | count / selected / stats  | collective: one all-reduce                   |
 // | digests                   | collective: O(cells of the unit), all-reduce |
-#ifndef EXAMPLES_UNIONFIND_UNIONFIND_H_
-#define EXAMPLES_UNIONFIND_UNIONFIND_H_
+#ifndef WORKLOADS__UNIONFIND__UNIONFIND_H_
+#define WORKLOADS__UNIONFIND__UNIONFIND_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
@@ -588,4 +591,4 @@ inline long long Components::sum(long long local) {
 
 }  // namespace unionfind
 
-#endif  // EXAMPLES_UNIONFIND_UNIONFIND_H_
+#endif  // WORKLOADS__UNIONFIND__UNIONFIND_H_

@@ -1,8 +1,9 @@
-// The stencil3d kernel, shared by the example and bench/stencil: units on a periodic 3-D grid
+// Shared workload (workloads/stencil3d/kernel.h): the kernel of examples/stencil3d, also
+// measured by bench/stencil: units on a periodic 3-D grid
 // (a layout says which unit sits at each row-major position), each putting a message to its
 // six face neighbours with blocking DART puts, then a barrier.
-#ifndef EXAMPLES__STENCIL3D__KERNEL_H_
-#define EXAMPLES__STENCIL3D__KERNEL_H_
+#ifndef WORKLOADS__STENCIL3D__KERNEL_H_
+#define WORKLOADS__STENCIL3D__KERNEL_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
@@ -139,4 +140,4 @@ inline std::array<double, 2> time_exchanges(const std::array<std::array<int, 6>,
 
 }  // namespace stencil3d
 
-#endif  // EXAMPLES__STENCIL3D__KERNEL_H_
+#endif  // WORKLOADS__STENCIL3D__KERNEL_H_

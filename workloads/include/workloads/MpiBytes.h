@@ -1,10 +1,12 @@
-// MPI counts are ints: a buffer of more than 2^31 - 1 bytes cannot be passed as MPI_BYTE with a
-// count. MpiBytes gives a (datatype, count) pair for any number of bytes, to pass in one call:
-// MPI_BYTE x n up to INT_MAX, else one derived type of n bytes (1 GiB blocks and the rest).
+// Shared workload (workloads/MpiBytes.h), used by examples/io-bench and bench/io (their MPI-IO
+// baselines). MPI counts are ints: a buffer of more than 2^31 - 1 bytes cannot be passed as
+// MPI_BYTE with a count. MpiBytes gives a (datatype, count) pair for any number of bytes, to pass
+// in one call: MPI_BYTE x n up to INT_MAX, else one derived type of n bytes (1 GiB blocks and the
+// rest).
 //   MpiBytes b(n);
 //   MPI_File_write_at_all(f, offset, data, b.count, b.type, MPI_STATUS_IGNORE);
-#ifndef DASH_EXAMPLES_COMMON_MPI_BYTES_H_
-#define DASH_EXAMPLES_COMMON_MPI_BYTES_H_
+#ifndef WORKLOADS__MPIBYTES_H_
+#define WORKLOADS__MPIBYTES_H_
 
 #include <mpi.h>
 
@@ -44,4 +46,4 @@ class MpiBytes {
   bool owned_ = false;
 };
 
-#endif  // DASH_EXAMPLES_COMMON_MPI_BYTES_H_
+#endif  // WORKLOADS__MPIBYTES_H_

@@ -1,7 +1,9 @@
-// Test and benchmark data for the unit mapping: a deterministic random generator and sparse
-// node allocations on a Cray XC40-like machine, written as a DART_TOPOLOGY_FILE text.
-#ifndef DASH_TESTS_SUPPORT_CRAY_ALLOCATION_H_
-#define DASH_TESTS_SUPPORT_CRAY_ALLOCATION_H_
+// Shared workload (workloads/cray_allocation.h), used by tests/dart (dart_mapping) and
+// bench/stencil and bench/io (their model-only cases). Data for the unit mapping: a deterministic
+// random generator and sparse node allocations on a Cray XC40-like machine, written as a
+// DART_TOPOLOGY_FILE text.
+#ifndef WORKLOADS__CRAY_ALLOCATION_H_
+#define WORKLOADS__CRAY_ALLOCATION_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -67,4 +69,4 @@ inline std::string CrayAllocation(SplitMix64& rng, int nnodes, bool scrambled) {
 
 }  // namespace dash_test
 
-#endif  // DASH_TESTS_SUPPORT_CRAY_ALLOCATION_H_
+#endif  // WORKLOADS__CRAY_ALLOCATION_H_

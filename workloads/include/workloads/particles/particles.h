@@ -1,5 +1,5 @@
-// particles.h: the kernel of examples/particles (also used by
-// bench/blocks/particles.cc). Particle tracing over the unit cube cut into
+// Shared workload (workloads/particles/particles.h): the kernel of examples/particles, also
+// measured by bench/blocks/particles.cc. Particle tracing over the unit cube cut into
 // blocks, moved between blocks either by rounds of exchange() or by one
 // iexchange(): the synthetic experiment of the IExchange paper (Morozov et
 // al., LDAV 2021), small enough for one machine.
@@ -73,8 +73,8 @@
 // max(busiest unit, total / cores); exchange, whose rounds do not overlap,
 // not before the sum over rounds of that bound per round. Their quotient is
 // the most iexchange can gain (Result::bound_any, bound_exchange).
-#ifndef DASH_EXAMPLES_PARTICLES_PARTICLES_H_
-#define DASH_EXAMPLES_PARTICLES_PARTICLES_H_
+#ifndef WORKLOADS__PARTICLES__PARTICLES_H_
+#define WORKLOADS__PARTICLES__PARTICLES_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
@@ -567,4 +567,4 @@ class Tracer {
 
 }  // namespace particles
 
-#endif  // DASH_EXAMPLES_PARTICLES_PARTICLES_H_
+#endif  // WORKLOADS__PARTICLES__PARTICLES_H_

@@ -1,6 +1,7 @@
-// A 64-bit mixing function for the seeded data and checksums of the examples (and benchmarks).
-#ifndef EXAMPLES__COMMON__MIX_H_
-#define EXAMPLES__COMMON__MIX_H_
+// Shared workload (workloads/Mix.h): a 64-bit mixing function for the seeded data and checksums
+// of the examples (blocksort, kdtree, io-bench, ooc-*), the ooc-reduce work and bench/blocks.
+#ifndef WORKLOADS__MIX_H_
+#define WORKLOADS__MIX_H_
 
 #include <cstdint>
 
@@ -18,4 +19,4 @@ inline std::uint64_t mix64(std::uint64_t x) {
 
 }  // namespace examples
 
-#endif  // EXAMPLES__COMMON__MIX_H_
+#endif  // WORKLOADS__MIX_H_
