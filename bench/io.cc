@@ -48,6 +48,7 @@
 // repetitions of that (scripts/bench_report.py: their median, lowest-highest). The directory is
 // DASH_IO_BENCH_DIR, else $TMPDIR, else /tmp (a fresh subdirectory).
 #include <benchmark/benchmark.h>
+#include <dart/dart_mapping_model.h>
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
@@ -78,7 +79,6 @@
 #include <workloads/MpiBytes.h>
 #include <workloads/cray_allocation.h>
 
-#include "../dart/src/dart_mapping.h"
 #include "support/paired.h"
 #include "support/runner.h"
 
@@ -373,25 +373,22 @@ void BM_modelled_placement_1024(benchmark::State& state) {
   const int nodes = 1024, per_node = 16, units_n = nodes * per_node, aggregators = 64;
   dash_test::SplitMix64 rng(1024);
   const std::string text = dash_test::CrayAllocation(rng, nodes, scrambled);
-  dart_topology_t topo;
+  std::vector<int> unit_node(static_cast<std::size_t>(units_n));
+  for (int u = 0; u < units_n; ++u) unit_node[std::size_t(u)] = u / per_node;
+  dart_mapping_model_t model = nullptr;
   char err[256] = "";
-  if (dart__topology_parse_text(text.c_str(), "cray1024", &topo, err, sizeof err) != DART_OK) {
+  if (dart_mapping_model_create(text.c_str(), "cray1024", units_n, unit_node.data(), &model, err,
+                                sizeof err) != DART_OK) {
     state.SkipWithError(err);
     return;
   }
-  // The rung two nodes share: 0 the same node, else by the first level where they differ.
-  const int levels = topo.nlevels;
+  // The latency and bandwidth of the closest machine level units a and b share.
   auto link = [&](int a, int b) {
-    const int na = a / per_node, nb = b / per_node;
     int rung = 0;
-    if (na != nb) {
-      int l = 0;
-      while (l < levels &&
-             topo.coords[std::size_t(na * levels + l)] == topo.coords[std::size_t(nb * levels + l)])
-        ++l;
-      rung = levels + 1 - l;  // l == levels: the same blade, rung 1
-    }
-    return dash::io::Link{topo.cost[rung].latency_us * 1e-6, topo.cost[rung].bandwidth_GBps * 1e9};
+    dart_link_cost_t cost{};
+    if (dart_mapping_model_link_cost(model, a, b, &rung, &cost) != DART_OK)
+      throw std::runtime_error("dart_mapping_model_link_cost failed");
+    return dash::io::Link{cost.latency_us * 1e-6, cost.bandwidth_GBps * 1e9};
   };
   // Sizes, then domains of whole 16 MiB chunks dealt as make_plan deals them.
   std::vector<std::uint64_t> start(std::size_t(units_n) + 1, 0);
@@ -434,7 +431,7 @@ void BM_modelled_placement_1024(benchmark::State& state) {
     benchmark::DoNotOptimize(chosen.units.data());
   }
   const dash::io::Placement ranked = dash::io::cost_of_placement(in, rank_order);
-  dart__topology_free(&topo);
+  dart_mapping_model_destroy(&model);
   state.counters["modelled_rank_order_ms"] = ranked.slowest_s * 1e3;
   state.counters["modelled_chosen_ms"] = chosen.slowest_s * 1e3;
   state.counters["improvement"] = ranked.slowest_s / chosen.slowest_s;

@@ -12,6 +12,7 @@
 //   the rank order over that with hierarchical and with Hilbert mapping (improvement factors),
 //   node crossings of each; scrambled = 1: nodes in random order, 0: in nid order.
 #include <benchmark/benchmark.h>
+#include <dart/dart_mapping_model.h>
 #include <dash/Init.h>
 #include <mpi.h>
 #include <workloads/cray_allocation.h>
@@ -24,7 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "../../dart/src/dart_mapping.h"
 #include "../support/runner.h"
 
 namespace {
@@ -92,65 +92,55 @@ BENCHMARK(BM_exchange)
     ->UseManualTime()
     ->Iterations(60);
 
-// The case through the library's model (dart_mapping.h): 384 nodes x 24 cores.
+// The case through the library's model (dart/dart_mapping_model.h): 384 nodes x 24
+// cores.
 void BM_modelled_cray384(benchmark::State& state) {
-  const double bytes = double(state.range(0));
+  const std::size_t bytes = std::size_t(state.range(0));
   const bool scrambled = state.range(1) != 0;
   const int nodes = 384, cores = 24, nunits = nodes * cores;
   dash_test::SplitMix64 rng(2024);
   const std::string text = dash_test::CrayAllocation(rng, nodes, scrambled);
-  dart_topology_t topo;
+  std::vector<int> unit_node(nunits);
+  for (int u = 0; u < nunits; ++u) unit_node[std::size_t(u)] = u / cores;
+  dart_mapping_model_t model = nullptr;
   char err[256] = "";
-  if (dart__topology_parse_text(text.c_str(), "cray384", &topo, err, sizeof err) != DART_OK) {
+  if (dart_mapping_model_create(text.c_str(), "cray384", nunits, unit_node.data(), &model, err,
+                                sizeof err) != DART_OK) {
     state.SkipWithError(err);
     return;
   }
-  const int nkeys = topo.nlevels + 1, node_key = topo.nlevels;
-  std::vector<int> unit_node(nunits);
-  for (int u = 0; u < nunits; ++u) unit_node[std::size_t(u)] = u / cores;
-  std::vector<int64_t> keys(std::size_t(nunits) * std::size_t(nkeys));
   std::array<int, 3> dims{};
   std::array<std::vector<int>, 3> unit_at;  // identity, hierarchical, hilbert
-  bool ok =
-      dart__topology_unit_keys(&topo, nunits, unit_node.data(), nkeys, keys.data()) == DART_OK &&
-      dart__balanced_dims(nunits, 3, dims.data()) == DART_OK;
+  bool ok = dart_balanced_dims(nunits, 3, dims.data()) == DART_OK;
   const dart_unit_mapping_t modes[3] = {DART_UNIT_MAPPING_NONE, DART_UNIT_MAPPING_HIERARCHICAL,
                                         DART_UNIT_MAPPING_HILBERT};
   for (int m = 0; m < 3 && ok; ++m) {
     std::vector<int> new_id(std::size_t(nunits), 0);
-    ok = dart__mapping_compute(modes[m], nunits, nkeys, keys.data(), node_key, 3, dims.data(),
-                               new_id.data(), nullptr) == DART_OK;
+    ok = dart_mapping_model_compute(model, modes[m], 3, dims.data(), new_id.data(), nullptr) ==
+         DART_OK;
     unit_at[std::size_t(m)].assign(std::size_t(nunits), 0);
     for (int u = 0; u < nunits; ++u)
       unit_at[std::size_t(m)][std::size_t(new_id[std::size_t(u)])] = u;
   }
-  std::array<double, 3> modelled{};
-  std::array<int64_t, 3> node_crossings{};
-  std::vector<int64_t> crossings(std::size_t(nkeys) + 1);
+  std::array<dart_unit_mapping_cost_t, 3> cost{};
   for (auto _ : state) {
     for (int m = 0; m < 3 && ok; ++m) {
-      ok =
-          dart__mapping_model_us(nunits, nkeys, keys.data(), node_key, 3, dims.data(),
-                                 unit_at[std::size_t(m)].data(), DART_STENCIL_FACES, true,
-                                 topo.cost, bytes, &modelled[std::size_t(m)], nullptr) == DART_OK &&
-          dart__mapping_crossings(nunits, nkeys, keys.data(), 3, dims.data(),
-                                  unit_at[std::size_t(m)].data(), DART_STENCIL_FACES, true,
-                                  crossings.data()) == DART_OK;
-      node_crossings[std::size_t(m)] = dart__mapping_node_crossings(crossings.data(), node_key);
+      ok = dart_mapping_model_cost(model, unit_at[std::size_t(m)].data(), 3, dims.data(),
+                                   DART_STENCIL_FACES, 1, bytes, &cost[std::size_t(m)]) == DART_OK;
     }
   }
-  dart__topology_free(&topo);
+  dart_mapping_model_destroy(&model);
   if (!ok) {
-    state.SkipWithError("the mapping functions failed");
+    state.SkipWithError("the mapping model failed");
     return;
   }
-  state.counters["modelled_none_us"] = modelled[0];
-  state.counters["modelled_hierarchical_us"] = modelled[1];
-  state.counters["improvement_hierarchical"] = modelled[0] / modelled[1];
-  state.counters["improvement_hilbert"] = modelled[0] / modelled[2];
-  state.counters["node_crossings_none"] = double(node_crossings[0]);
-  state.counters["node_crossings_hierarchical"] = double(node_crossings[1]);
-  state.counters["node_crossings_hilbert"] = double(node_crossings[2]);
+  state.counters["modelled_none_us"] = cost[0].modelled_us;
+  state.counters["modelled_hierarchical_us"] = cost[1].modelled_us;
+  state.counters["improvement_hierarchical"] = cost[0].modelled_us / cost[1].modelled_us;
+  state.counters["improvement_hilbert"] = cost[0].modelled_us / cost[2].modelled_us;
+  state.counters["node_crossings_none"] = double(cost[0].node_crossings);
+  state.counters["node_crossings_hierarchical"] = double(cost[1].node_crossings);
+  state.counters["node_crossings_hilbert"] = double(cost[2].node_crossings);
 }
 BENCHMARK(BM_modelled_cray384)
     ->ArgsProduct({{1, 1 << 10, 1 << 16, 2 << 20}, {1, 0}})

@@ -174,6 +174,29 @@ void dart__topology_free(dart_topology_t* topo);
 dart_ret_t dart__topology_unit_keys(const dart_topology_t* topo, int nunits, const int* unit_node,
                                     int key_stride, int64_t* keys);
 
+/* ---- the ladder, a rung and a layout's cost, as the public queries report them ---------- */
+/* (dart_mapping_model.c; used by dart_unit_mapping.c and dart_mapping_model.h's model) */
+
+/* The cost ladder of topo: *nrungs = nlevels + 2 rungs named node, topo's levels bottom up,
+ * system, with topo's costs (the default ladder without levels). DART_ERR_OTHER (not logged)
+ * if no default ladder exists. Local. */
+dart_ret_t dart__mapping_ladder(const dart_topology_t* topo, int* nrungs,
+                                char names[][DART_UNIT_MAPPING_NAME_SIZE], dart_link_cost_t* cost);
+
+/* The rung two key paths share: 0 if they agree down to node_key (whatever differs below),
+ * else node_key + 1 - the first key where they differ. Local, O(node_key). */
+int dart__mapping_rung(const int64_t* ka, const int64_t* kb, int node_key);
+
+/* The cost of the layout unit_at as dart_unit_mapping_cost_t reports it: links by rung (keys
+ * below node_key count as the node), node crossings, the modelled times with the ladder
+ * (node_key + 2 rungs). DART_ERR_INVAL (logged) on bad arguments, DART_ERR_NOMEM (logged as
+ * call). Local, O(nunits * stencil size * nkeys). */
+dart_ret_t dart__mapping_layout_cost(const char* call, int nunits, int nkeys, const int64_t* keys,
+                                     int node_key, const dart_link_cost_t* ladder, int ndims,
+                                     const int* dims, const int* unit_at, dart_stencil_t stencil,
+                                     bool periodic, size_t message_bytes,
+                                     dart_unit_mapping_cost_t* cost);
+
 #ifdef __cplusplus
 }
 #endif

@@ -71,19 +71,9 @@ static dart_ret_t read_topology(const char* call, dart_topology_t* topo,
 
 /* The cost ladder and its names: node, the file's levels bottom up, system. */
 static dart_ret_t set_ladder(const char* call, const dart_topology_t* topo) {
-  const int nlevels = topo->nlevels;
-  mapping.nrungs = nlevels + 2;
-  if (nlevels > 0) {
-    memcpy(mapping.cost, topo->cost, sizeof(dart_link_cost_t) * (size_t)mapping.nrungs);
-  } else if (dart__topology_default_costs(0, mapping.cost) != DART_OK) {
+  if (dart__mapping_ladder(topo, &mapping.nrungs, mapping.rung_names, mapping.cost) != DART_OK) {
     return DART_LOG_ERROR_RET(DART_ERR_OTHER, call, "no default cost ladder");
   }
-  snprintf(mapping.rung_names[0], DART_UNIT_MAPPING_NAME_SIZE, "node");
-  for (int j = 1; j <= nlevels; ++j) {
-    snprintf(mapping.rung_names[j], DART_UNIT_MAPPING_NAME_SIZE, "%s",
-             topo->level_names[nlevels - j]);
-  }
-  snprintf(mapping.rung_names[nlevels + 1], DART_UNIT_MAPPING_NAME_SIZE, "system");
   return DART_OK;
 }
 
@@ -232,14 +222,8 @@ dart_ret_t dart_unit_link_cost(dart_global_unit_t a, dart_global_unit_t b, int* 
   DART_CHECK_ARG(call, rung != NULL && cost != NULL, "rung and cost must not be NULL");
   DART_CHECK_ARG(call, a.id >= 0 && a.id < dart__state.size && b.id >= 0 && b.id < dart__state.size,
                  "units %d and %d: not both in [0, %d)", (int)a.id, (int)b.id, dart__state.size);
-  const int64_t* ka = mapping.keys + (size_t)a.id * (size_t)mapping.nkeys;
-  const int64_t* kb = mapping.keys + (size_t)b.id * (size_t)mapping.nkeys;
-  *rung = 0; /* the same node (whatever differs below it) */
-  for (int l = 0; l <= mapping.node_key; ++l)
-    if (ka[l] != kb[l]) {
-      *rung = mapping.node_key + 1 - l;
-      break;
-    }
+  *rung = dart__mapping_rung(mapping.keys + (size_t)a.id * (size_t)mapping.nkeys,
+                             mapping.keys + (size_t)b.id * (size_t)mapping.nkeys, mapping.node_key);
   *cost = mapping.cost[*rung];
   return DART_OK;
 }
@@ -253,30 +237,11 @@ dart_ret_t dart_unit_mapping_cost(const dart_global_unit_t* unit_at, int ndims, 
                  "unit_at, dims and cost must not be NULL");
   const int n = dart__state.size;
   int* at = malloc(sizeof(int) * (size_t)n);
-  int64_t* crossings = malloc(sizeof(int64_t) * (size_t)(mapping.nkeys + 1));
-  dart_ret_t ret = DART_OK;
-  if (at == NULL || crossings == NULL) {
-    ret = DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
-    goto done;
-  }
+  if (at == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   for (int p = 0; p < n; ++p) at[p] = unit_at[p].id;
-  ret = dart__mapping_crossings(n, mapping.nkeys, mapping.keys, ndims, dims, at, stencil,
-                                periodic != 0, crossings);
-  if (ret != DART_OK) goto done;
-  memset(cost, 0, sizeof *cost);
-  cost->nlevels = mapping.nrungs;
-  /* crossings[l]: links first differing at key l (top first); [nkeys]: identical paths.
-   * Links differing only below the node (NUMA domain) stay on the node. */
-  cost->links[0] = 0;
-  for (int l = mapping.node_key + 1; l <= mapping.nkeys; ++l) cost->links[0] += crossings[l];
-  for (int j = 1; j <= mapping.node_key + 1; ++j)
-    cost->links[j] = crossings[mapping.node_key + 1 - j];
-  cost->node_crossings = dart__mapping_node_crossings(crossings, mapping.node_key);
-  ret = dart__mapping_model_us(n, mapping.nkeys, mapping.keys, mapping.node_key, ndims, dims, at,
-                               stencil, periodic != 0, mapping.cost, (double)message_bytes,
-                               &cost->modelled_us, &cost->mean_node_us);
-done:
+  dart_ret_t ret = dart__mapping_layout_cost(call, n, mapping.nkeys, mapping.keys, mapping.node_key,
+                                             mapping.cost, ndims, dims, at, stencil, periodic != 0,
+                                             message_bytes, cost);
   free(at);
-  free(crossings);
   return ret;
 }

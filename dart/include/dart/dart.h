@@ -9,6 +9,7 @@
 #include <dart/dart_initialization.h>
 #include <dart/dart_io.h>
 #include <dart/dart_locality.h>
+#include <dart/dart_mapping_model.h>
 #include <dart/dart_synchronization.h>
 #include <dart/dart_team_group.h>
 #include <dart/dart_types.h>
