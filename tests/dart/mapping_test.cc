@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "../../dart/src/dart_mapping.h"
+#include "../../dart/src/dart_mapping.h"  // white-box: the pure functions behind the unit mapping
 #include "mpi_test.h"
 
 namespace {

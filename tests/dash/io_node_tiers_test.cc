@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../../dash/src/io/TierMemory.h"
+#include "../../dash/src/io/TierMemory.h"  // white-box: tier_file_path's %n, %h and %% expansion
 #include "mpi_test.h"
 #include "shared_dir.h"
 
