@@ -98,42 +98,22 @@ team_unit_t Team::relative_id(global_unit_t unit) const {
   return team_unit_t(t);
 }
 
-dart_team_t Team::library_team() {
-  if (is_null()) throw exception::InvalidArgument("dash::Team::library_team: the team is Null");
-  if (library_id_ == DART_TEAM_NULL)
-    check_dart(dart_team_clone(id_, &library_id_), "dash::Team::library_team");
-  return library_id_;
-}
-
-dart_gptr_t Team::library_segment(std::size_t bytes) {
-  if (is_null()) throw exception::InvalidArgument("dash::Team::library_segment: the team is Null");
-  if (bytes <= segment_bytes_ && !DART_GPTR_ISNULL(segment_)) return segment_;
-  free_library_segment();
-  check_dart(dart_team_memalloc_aligned(id_, bytes, DART_TYPE_BYTE, &segment_),
-             "dash::Team::library_segment");
-  segment_bytes_ = bytes;
-  return segment_;
-}
-
-void Team::free_library_segment() {
-  if (DART_GPTR_ISNULL(segment_)) return;
-  const dart_gptr_t g = segment_;
-  segment_ = DART_GPTR_NULL;
-  segment_bytes_ = 0;
-  check_dart(dart_team_memfree(g), "dash::Team::free_library_segment");
+void Team::end_extensions() {
+  while (!extensions_.empty()) {
+    std::unique_ptr<Extension> last = std::move(extensions_.back().second);
+    extensions_.pop_back();
+    last->end(*this);
+  }
 }
 
 void Team::destroy_dart_team() {
   if (id_ != DART_TEAM_NULL)  // the layers finish with the team (e.g. burst-buffer writes)
     for (const internal::LayerHooks& layer : internal::registered_layers())
       if (layer.at_team_end != nullptr) layer.at_team_end(id_);
-  free_library_segment();
+  end_extensions();
   dart_team_t id = id_;
   id_ = DART_TEAM_NULL;
   destroy_pending_ = false;
-  if (library_id_ != DART_TEAM_NULL)
-    check_dart(dart_team_destroy(&library_id_), "dash::Team::free_subteams");
-  library_id_ = DART_TEAM_NULL;
   if (id != DART_TEAM_NULL) check_dart(dart_team_destroy(&id), "dash::Team::free_subteams");
 }
 
@@ -150,10 +130,7 @@ void Team::free_subteams() {
     sub->destroy_dart_team();
   }
   subteams_ = std::move(kept);
-  if (id_ == DART_TEAM_ALL) free_library_segment();
-  if (id_ == DART_TEAM_ALL && library_id_ != DART_TEAM_NULL)
-    check_dart(dart_team_destroy(&library_id_), "dash::Team::free_subteams");
-  if (id_ == DART_TEAM_ALL) library_id_ = DART_TEAM_NULL;
+  if (id_ == DART_TEAM_ALL) end_extensions();
 }
 
 void Team::free() {

@@ -81,6 +81,42 @@ TEST(Team, NestedSplits) {
   a.barrier();
 }
 
+// What a layer keeps per team (Team::extension): one object per type and
+// team, made by the first call; ended once, collectively, when the team goes,
+// the last made first.
+std::vector<std::string>* ended_extensions = nullptr;
+struct FirstProbe : dash::Team::Extension {
+  int uses = 0;
+  void end(dash::Team& team) override {
+    ended_extensions->push_back("first");
+    team.barrier();  // the team still works while its extensions end
+  }
+};
+struct SecondProbe : dash::Team::Extension {
+  void end(dash::Team&) override { ended_extensions->push_back("second"); }
+};
+struct QuietProbe : dash::Team::Extension {  // also made on All(), which ends at finalize
+  void end(dash::Team&) override {}
+};
+
+TEST(Team, ExtensionsAreOnePerTypeAndEndWithTheTeam) {
+  std::vector<std::string> ended;
+  ended_extensions = &ended;
+  dash::Team& sub = dash::Team::All().split(2);
+  FirstProbe& first = sub.extension<FirstProbe>();
+  first.uses = 7;
+  EXPECT_EQ(&sub.extension<FirstProbe>(), &first);
+  EXPECT_EQ(sub.extension<FirstProbe>().uses, 7);
+  const void* second = &sub.extension<SecondProbe>();
+  EXPECT_NE(second, static_cast<const void*>(&first));
+  EXPECT_EQ(static_cast<const void*>(&sub.extension<SecondProbe>()), second);
+  EXPECT_NE(&dash::Team::All().extension<QuietProbe>(), &sub.extension<QuietProbe>());
+  EXPECT_TRUE(ended.empty());
+  sub.free();
+  EXPECT_EQ(ended, (std::vector<std::string>{"second", "first"}));
+  dash::barrier();
+}
+
 TEST(Team, RelativeIdOfNonMemberThrows) {
   dash::Team& sub = dash::Team::All().split(nunits());  // one unit each
   EXPECT_EQ(sub.size(), 1u);

@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace dash {
@@ -130,8 +131,8 @@ class Team {
   bool operator==(const Team& other) const { return id_ == other.id_; }
   bool operator!=(const Team& other) const { return id_ != other.id_; }
 
-  // Destroys all sub-teams of this team (recursively), and for All() its
-  // library team. Collective over each sub-team; called by dash::finalize. A sub-team that
+  // Destroys all sub-teams of this team (recursively), and for All() ends
+  // its extensions. Collective over each sub-team; called by dash::finalize. A sub-team that
   // containers still use stays alive (and its Team object valid) until the last of them is freed,
   // which then destroys it (collective, like the container's own release); one left at
   // dash::finalize is freed by the runtime's exit.
@@ -144,31 +145,34 @@ class Team {
   void retain_container() { ++containers_; }
   void release_container(bool may_communicate);
 
-  // A duplicate of this team's communicator for the library's own messages
-  // (dash::bp masters: exchange, iexchange, reduce), so that their tags never
-  // meet the program's messages on the team. Made by the first call, which
-  // must be collective (a master's first exchange, iexchange or reduce is);
-  // freed with the team (All's by dash::finalize). Local afterwards.
-  dart_team_t library_team();
+  // State a layer above the core keeps per team (the block layer's message
+  // communicator, dash::io's aggregation buffers): derive from Extension;
+  // the core knows no more of it than that end() frees it.
+  struct Extension {
+    virtual ~Extension() = default;
+    // Frees what the object holds on the team. Collective over the team;
+    // called before the DART team goes (All's at dash::finalize).
+    virtual void end(Team& team) = 0;
+  };
 
-  // A team segment of at least `bytes` per unit for the library's own use
-  // (dash::io's aggregation buffers), kept between calls so that its pages
-  // are touched once (a fresh shared-memory page costs microseconds). A
-  // larger request replaces it. Collective when it allocates (every unit
-  // asks the same size); freed with the team (All's by dash::finalize).
-  dart_gptr_t library_segment(std::size_t bytes);
-
-  // Counts a collective call that alternates message tags on the library
-  // team (dash::bp's iexchange, on any master of the team) and returns how
-  // many came before it on this team: the same on every unit, which all make
-  // these calls in the same order. Local.
-  std::uint64_t count_tagged_call() { return tagged_calls_++; }
+  // This team's object of type T (derived from Extension), default-made by
+  // the first call. Local, O(extensions on the team).
+  template <class T>
+  T& extension() {
+    static_assert(std::is_base_of_v<Extension, T>,
+                  "dash::Team::extension: T derives from Extension");
+    static const char key = 0;  // one address per type
+    for (auto& e : extensions_)
+      if (e.first == &key) return static_cast<T&>(*e.second);
+    extensions_.emplace_back(&key, std::make_unique<T>());
+    return static_cast<T&>(*extensions_.back().second);
+  }
 
  private:
   Team(dart_team_t id, Team* parent, int position);
   Team& adopt(dart_team_t id);
-  // Frees library_segment()'s segment if there is one. Collective.
-  void free_library_segment();
+  // Ends and drops the extensions, the last made first. Collective.
+  void end_extensions();
   // Destroys the DART team (collective); the object stays, as the null team.
   void destroy_dart_team();
 
@@ -176,13 +180,10 @@ class Team {
   Team* parent_;
   int position_;
   std::vector<std::unique_ptr<Team>> subteams_;
-  std::size_t containers_ = 0;               // live containers on this team
-  bool destroy_pending_ = false;             // free_subteams() asked while containers lived
-  dart_team_t library_id_ = DART_TEAM_NULL;  // library_team()
-  dart_gptr_t segment_ = DART_GPTR_NULL;     // library_segment()
-  std::size_t segment_bytes_ = 0;
-  std::uint64_t tagged_calls_ = 0;  // count_tagged_call()
-  std::size_t num_siblings_ = 1;    // teams made by the split that made this one
+  std::size_t containers_ = 0;    // live containers on this team
+  bool destroy_pending_ = false;  // free_subteams() asked while containers lived
+  std::vector<std::pair<const void*, std::unique_ptr<Extension>>> extensions_;  // by type key
+  std::size_t num_siblings_ = 1;  // teams made by the split that made this one
 };
 
 // Writes "dash::Team(id <dart team id>, <n> units, depth <d>)", or

@@ -41,7 +41,7 @@ void IExchange::begin(BlockQueues& q, std::exception_ptr held) {
   // next one while another unit still polls for this one, which must not
   // receive those messages (no unit can finish the next call before every
   // unit has finished this one).
-  tag_ = q.team().count_tagged_call() % 2 == 0 ? kTagEven : kTagOdd;
+  tag_ = count_tagged_call(q.team()) % 2 == 0 ? kTagEven : kTagOdd;
   const std::size_t units = q.team().size();
   if (pack_of_unit_.size() != units) {
     pack_of_unit_.assign(units, -1);

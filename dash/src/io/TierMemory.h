@@ -23,8 +23,8 @@ Tier buffer_tier(const std::string& name);
 // %% by %; InvalidArgument for another %. Local.
 std::string tier_file_path(const std::string& raw);
 
-// `bytes` per unit on `tier`, a team segment: dram the team's library
-// segment (kept between calls) up to kCachedTierBytes, a segment of its own
+// `bytes` per unit on `tier`, a team segment: dram the team's kept buffers
+// (a Team::extension, kept between calls) up to kCachedTierBytes, a segment of its own
 // beyond; shm and disk a file the unit maps (its name removed at once)
 // registered as a segment. Collective; a failure on one unit throws on
 // every unit.

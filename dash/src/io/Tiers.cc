@@ -167,6 +167,34 @@ std::vector<Tier> probe() {
   return tiers;
 }
 
+// A team's dram aggregation buffers, kept between calls (a Team::Extension) so that their
+// pages are touched once (a fresh shared-memory page costs microseconds); a larger request
+// replaces them. Freed with the team (All's at dash::finalize).
+struct KeptBuffers : Team::Extension {
+  dart_gptr_t gptr = DART_GPTR_NULL;
+  std::size_t bytes = 0;
+  void end(Team&) override { release(); }
+  void release() {
+    if (DART_GPTR_ISNULL(gptr)) return;
+    const dart_gptr_t g = gptr;
+    gptr = DART_GPTR_NULL;
+    bytes = 0;
+    check_dart(dart_team_memfree(g), "dash::io: freeing the kept aggregation buffers");
+  }
+};
+
+// At least `bytes` per unit of team's kept buffers. Collective when it allocates (every unit
+// asks the same size). Local otherwise.
+dart_gptr_t kept_buffers(Team& team, std::size_t bytes) {
+  KeptBuffers& kept = team.extension<KeptBuffers>();
+  if (bytes <= kept.bytes && !DART_GPTR_ISNULL(kept.gptr)) return kept.gptr;
+  kept.release();
+  check_dart(dart_team_memalloc_aligned(team.dart_id(), bytes, DART_TYPE_BYTE, &kept.gptr),
+             "dash::io: allocating the kept aggregation buffers");
+  kept.bytes = bytes;
+  return kept.gptr;
+}
+
 }  // namespace
 
 std::vector<Tier> parse_tiers(const std::string& text, const std::string& origin) {
@@ -364,7 +392,7 @@ TierMemory::TierMemory(Team& team, const Tier& tier, std::uint64_t bytes, const 
     }
     registered_ = true;
   } else if (tier.name == "dram" && bytes <= kCachedTierBytes) {
-    gptr_ = team.library_segment(std::size_t(bytes));
+    gptr_ = kept_buffers(team, std::size_t(bytes));
   } else if (tier.name == "dram") {
     check_io(dart_team_memalloc_aligned(team.dart_id(), std::size_t(bytes), DART_TYPE_BYTE, &gptr_),
              w + ": allocating the aggregation buffers");

@@ -39,9 +39,9 @@
 // This file runs the blocks: foreach (on a thread pool with threads(t)),
 // delayed calls, the block loop of iexchange, limits and flags.
 //
-// Every message and collective of a master travels on its team's library
-// duplicate of the team's communicator (Team::library_team, made once per
-// team), so its tags cannot meet the program's own messages.
+// Every message and collective of a master travels on a duplicate of its
+// team's communicator (detail/MessageTeam.h, made once per team), so its
+// tags cannot meet the program's own messages.
 //
 // Threads: with threads(t), t > 1, foreach and iexchange run the callbacks
 // of different blocks concurrently on a pool of t threads (each block on one
@@ -71,6 +71,7 @@
 #include <dash/bp/detail/BlockQueues.h>
 #include <dash/bp/detail/Exchange.h>
 #include <dash/bp/detail/IExchange.h>
+#include <dash/bp/detail/MessageTeam.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/Flags.h>
 
@@ -365,10 +366,11 @@ class Master {
   ExchangeStats last_exchange() const { return exchange_.last(); }
 
   // The communicator of every message and collective of exchange, iexchange
-  // and reduce: the team's library duplicate (Team::library_team), apart
-  // from the program's own messages on the team. Made by the first call that
-  // needs it (those calls are collective). Local afterwards.
-  dart_team_t message_team() { return team_->library_team(); }
+  // and reduce: the duplicate of the team's communicator
+  // (detail::message_team), apart from the program's own messages on the
+  // team. Made by the first call that needs it (those calls are
+  // collective). Local afterwards.
+  dart_team_t message_team() { return detail::message_team(*team_); }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
   // then again on every block that returned false or received messages,

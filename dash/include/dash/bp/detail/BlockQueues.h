@@ -26,6 +26,7 @@
 #include <dash/bp/Proxy.h>
 #include <dash/bp/SpillStore.h>
 #include <dash/bp/SpilledQueues.h>
+#include <dash/bp/detail/MessageTeam.h>
 #include <dash/bp/detail/QueueResidency.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/Flags.h>
@@ -78,8 +79,8 @@ class BlockQueues {
   std::size_t index_of(int gid, const char* call) const;
   // Whether block gid is one of this unit's. Local.
   bool holds(int gid) const { return index_.count(gid) != 0; }
-  // The communicator of every message of the transports (Team::library_team).
-  dart_team_t message_team() const { return team_->library_team(); }
+  // The communicator of every message of the transports (message_team).
+  dart_team_t message_team() const { return detail::message_team(*team_); }
 
   // Appends queue `buf` (from block `from`) to block `to`'s incoming queue;
   // an empty target queue swaps buffers with it (no copy; `buf` keeps the
