@@ -32,6 +32,7 @@
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
 #include <dash/bp/AllToAll.h>
+#include <dash/bp/BlockStore.h>
 #include <dash/bp/ContainerBlocks.h>
 #include <dash/bp/Decomposer.h>
 #include <dash/bp/KdTree.h>
@@ -40,6 +41,7 @@
 #include <dash/bp/SaveLoad.h>
 #include <dash/bp/Serialization.h>
 #include <dash/bp/Sort.h>
+#include <dash/bp/SpillDirectory.h>
 #include <dash/halo/HaloMatrixWrapper.h>
 #include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
@@ -47,10 +49,10 @@
 #include <dash/io/Tiers.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
-#include <dash/ooc/BlockStore.h>
+#include <dash/ooc/BlockStore.h>  // the old names of bp/BlockStore.h
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>
-#include <dash/ooc/SpillDirectory.h>
+#include <dash/ooc/SpillDirectory.h>  // the old names of bp/SpillDirectory.h
 #include <dash/ooc/Transpose.h>
 #include <dash/util/Locality.h>
 #include <dash/util/LocalityDomain.h>

@@ -378,7 +378,7 @@ TEST(BlocksOutOfCore, EvictionAgain_SavesIntoTheStoresBuffer) {
   EXPECT_EQ(store->queues_held() + store->parts_held(), 0);
 }
 
-// The unit's spill store (dash/ooc/BlockStore.h), counting the blocks
+// The unit's spill store (dash/bp/BlockStore.h), counting the blocks
 // handed to put() and the bytes read() returned (the store's own counters
 // follow its I/O thread).
 class CountingStore : public dash::bp::SpillStore {

@@ -9,19 +9,22 @@
 namespace {
 
 TEST(Libdash, ReachesThePublicApi) {
-  using dash::bp::all_to_all;                               // bp/AllToAll.h
-  using dash::bp::kdtree;                                   // bp/KdTree.h
-  using dash::bp::load;                                     // bp/SaveLoad.h
-  using dash::bp::save;                                     // bp/SaveLoad.h
-  using dash::bp::sort;                                     // bp/Sort.h
-  using dash::io::read_pieces;                              // io/Pieces.h
-  using dash::io::write_pieces;                             // io/Pieces.h
-  using dash::ooc::transpose;                               // ooc/Transpose.h
-  EXPECT_TRUE(std::is_class_v<dash::ooc::BlockStore>);      // ooc/BlockStore.h
-  EXPECT_TRUE(std::is_class_v<dash::ooc::SpillDirectory>);  // ooc/SpillDirectory.h
-  EXPECT_TRUE(std::is_class_v<dash::io::CostTable>);        // io/CostModel.h
-  EXPECT_TRUE(std::is_class_v<dash::io::Piece>);            // io/Pieces.h
-  EXPECT_TRUE(std::is_class_v<dash::bp::AllToAllProxy>);    // bp/AllToAll.h
+  using dash::bp::all_to_all;                              // bp/AllToAll.h
+  using dash::bp::kdtree;                                  // bp/KdTree.h
+  using dash::bp::load;                                    // bp/SaveLoad.h
+  using dash::bp::save;                                    // bp/SaveLoad.h
+  using dash::bp::sort;                                    // bp/Sort.h
+  using dash::io::read_pieces;                             // io/Pieces.h
+  using dash::io::write_pieces;                            // io/Pieces.h
+  using dash::ooc::transpose;                              // ooc/Transpose.h
+  EXPECT_TRUE(std::is_class_v<dash::bp::BlockStore>);      // bp/BlockStore.h
+  EXPECT_TRUE(std::is_class_v<dash::bp::SpillDirectory>);  // bp/SpillDirectory.h
+  // ooc/BlockStore.h, ooc/SpillDirectory.h: the old names of the same classes
+  EXPECT_TRUE((std::is_same_v<dash::ooc::BlockStore, dash::bp::BlockStore>));
+  EXPECT_TRUE((std::is_same_v<dash::ooc::SpillDirectory, dash::bp::SpillDirectory>));
+  EXPECT_TRUE(std::is_class_v<dash::io::CostTable>);      // io/CostModel.h
+  EXPECT_TRUE(std::is_class_v<dash::io::Piece>);          // io/Pieces.h
+  EXPECT_TRUE(std::is_class_v<dash::bp::AllToAllProxy>);  // bp/AllToAll.h
   EXPECT_TRUE(dash::is_initialized());
 }
 

@@ -1,10 +1,10 @@
-// dash::ooc::BlockStore and the spill directory: bytes come back as they
+// dash::bp::BlockStore and the spill directory: bytes come back as they
 // went in, damaged files and full disks are reported with the path and the
 // key, nothing is lost or left behind, unsafe directories are refused.
 #include <dash/Exception.h>
 #include <dash/Init.h>
-#include <dash/ooc/BlockStore.h>
-#include <dash/ooc/SpillDirectory.h>
+#include <dash/bp/BlockStore.h>
+#include <dash/bp/SpillDirectory.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -24,15 +24,15 @@
 #include <thread>
 #include <vector>
 
-#include "../../dash/src/Checksum.h"   // white-box: the files' checksums
-#include "../../dash/src/ooc/OutOfCore.h"  // white-box: the bytes stored
+#include "../../dash/src/Checksum.h"          // white-box: the files' checksums
+#include "../../dash/src/bp/store/Storage.h"  // white-box: the bytes stored (the quota's count)
 #include "mpi_test.h"
 
 namespace {
 
+using dash::bp::BlockStore;
 using dash::bp::Bytes;
-using dash::ooc::BlockStore;
-using dash::ooc::SpillDirectory;
+using dash::bp::SpillDirectory;
 using dash_test::myid;
 
 Bytes Pattern(std::uint64_t key, std::size_t n) {
@@ -67,7 +67,7 @@ std::vector<std::string> Files(const std::string& dir, Which which = Which::all)
 // Nothing of the stores is on disk but free extents: no other file, no stored bytes.
 void ExpectNothingStored(const std::string& dir) {
   EXPECT_TRUE(Files(dir, Which::other).empty());
-  EXPECT_EQ(dash::ooc::stored_disk_bytes(), 0u);
+  EXPECT_EQ(dash::bp::stored_disk_bytes(), 0u);
 }
 
 // Changes the byte at `at` of the unit's extents file (xor mask).
@@ -364,7 +364,7 @@ TEST(OocStore, PermissionsArePrivate) {
 
 TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
   ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
-  dash::ooc::remove_spill_directory();  // a new extents file: keys 1, 2, 3 one after the other
+  dash::bp::remove_spill_directory();  // a new extents file: keys 1, 2, 3 one after the other
   BlockStore store("damage");
   store.put(1, Pattern(1, 5000));
   store.put(2, Pattern(2, 5000));
@@ -416,7 +416,7 @@ TEST(OocStore, DamagedFiles_ReportedWithPathAndKey) {
 // whole pages), not with the bytes ever written; a damaged extent is freed too.
 TEST(OocStore, Extents_ReusedMergedAndBounded) {
   ScopedEnv direct("DASH_OOC_DIRECT", nullptr);
-  dash::ooc::remove_spill_directory();  // a new extents file
+  dash::bp::remove_spill_directory();  // a new extents file
   BlockStore store("extents");
   const std::string dir = SpillDirectory::instance().path();
   store.put(1, Pattern(1, 100000));
@@ -468,7 +468,7 @@ TEST(OocStore, Extents_ReusedMergedAndBounded) {
   EXPECT_EQ(store.offset_of(6), 0u);
   EXPECT_LE(FileSize(store.path_of(6)), kMany * 4096) << "the file did not grow";
   EXPECT_TRUE(Same(store.take(6), Pattern(6, kMany * 4096 - 32)));
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
   EXPECT_TRUE(Files(dir).empty()) << "the extents file goes with the directory";
 }
 
@@ -580,7 +580,7 @@ TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
   char cwd[4096];
   ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
   const std::string here = cwd;
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
   ScopedEnv dir("DASH_OOC_DIR", here.c_str());
   ScopedEnv direct("DASH_OOC_DIRECT", "1");
   {
@@ -630,7 +630,7 @@ TEST(OocStore, DirectIo_WhereTheFileSystemAllowsIt) {
       GTEST_SKIP() << "no O_DIRECT on " << here << ": " << e.what();
     }
   }
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
 }
 
 TEST(OocStore, UnsafeDirectories_Refused) {
@@ -663,7 +663,7 @@ TEST(OocStore, UnsafeDirectories_Refused) {
     for (const std::string& d : {theirs, link, link + "/", link + "/.", link + "/sub"})
       cases.push_back({d, "'" + theirs + "' belongs to another user (uid 65534)"});
   }
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
   for (const Case& c : cases) {
     ScopedEnv dir("DASH_OOC_DIR", c.dir.c_str());
     try {
@@ -681,7 +681,7 @@ TEST(OocStore, UnsafeDirectories_Refused) {
     ScopedEnv dir("DASH_OOC_DIR", open_dir.c_str());
     BlockStore store("sticky");
     EXPECT_EQ(SpillDirectory::instance().path().rfind(open_dir + "/dash-ooc-", 0), 0u);
-    dash::ooc::remove_spill_directory();
+    dash::bp::remove_spill_directory();
   }
   std::string cleanup = "rm -rf '" + base + "'";
   EXPECT_EQ(std::system(cleanup.c_str()), 0);
@@ -694,7 +694,7 @@ TEST(OocStore, SpillFiles_FollowTheDirectoryNotItsPath) {
   char templ[] = "/tmp/dash-ooc-swap-XXXXXX";
   ASSERT_NE(mkdtemp(templ), nullptr);
   const std::string base = templ, moved = base + "/moved", elsewhere = base + "/elsewhere";
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
   {
     ScopedEnv dir("DASH_OOC_DIR", base.c_str());
     BlockStore store("swap");
@@ -710,7 +710,7 @@ TEST(OocStore, SpillFiles_FollowTheDirectoryNotItsPath) {
     EXPECT_GE(FileSize(moved + "/blocks"), 12000u) << "both keys' extents in the directory made";
     EXPECT_TRUE(Same(store.take(1), Pattern(1, 5000)));
     EXPECT_TRUE(Same(store.take(2), Pattern(2, 7000)));
-    dash::ooc::remove_spill_directory();
+    dash::bp::remove_spill_directory();
     EXPECT_TRUE(Files(elsewhere).empty());
   }
   std::string cleanup = "rm -rf '" + base + "'";
@@ -729,10 +729,10 @@ TEST(OocStore, NothingLeftBehind) {
     b.flush();
     b.prefetch(3);
     dir = SpillDirectory::instance().path();
-    EXPECT_EQ(dash::ooc::stored_disk_bytes(), 20 * 4096u) << "20 extents of a page";
+    EXPECT_EQ(dash::bp::stored_disk_bytes(), 20 * 4096u) << "20 extents of a page";
   }
   ExpectNothingStored(dir);
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
   struct stat st;
   EXPECT_NE(stat(dir.c_str(), &st), 0);
 }
@@ -766,7 +766,7 @@ TEST(OocStore, AbandonedDirectories_RemovedOthersKept) {
   const int live_lock = open((live + "/.owner").c_str(), O_RDONLY);
   ASSERT_GE(live_lock, 0);
   ASSERT_EQ(flock(live_lock, LOCK_EX), 0);
-  dash::ooc::remove_spill_directory();
+  dash::bp::remove_spill_directory();
   {
     ScopedEnv dir("DASH_OOC_DIR", base.c_str());
     BlockStore store("reaper");
@@ -780,7 +780,7 @@ TEST(OocStore, AbandonedDirectories_RemovedOthersKept) {
     std::string pid;
     owner >> pid;
     EXPECT_EQ(pid, std::to_string(getpid())) << "the new directory names its process";
-    dash::ooc::remove_spill_directory();
+    dash::bp::remove_spill_directory();
   }
   close(live_lock);
   std::string cleanup = "rm -rf '" + base + "'";

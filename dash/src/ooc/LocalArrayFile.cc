@@ -1,9 +1,10 @@
-// dash::ooc::LocalArrayFile (see dash/ooc/LocalArrayFile.h).
+// dash::ooc::LocalArrayFile (see dash/ooc/LocalArrayFile.h): a file in the block layer's spill
+// directory, with that storage's buffers and disk quota (dash/src/bp/store/), used from above.
 #include <dash/Exception.h>
+#include <dash/bp/SpillDirectory.h>
 #include <dash/bp/SpillStore.h>
 #include <dash/internal/Flags.h>
 #include <dash/ooc/LocalArrayFile.h>
-#include <dash/ooc/SpillDirectory.h>
 #include <fcntl.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -19,8 +20,8 @@
 #include <thread>
 
 #include "Checksum.h"
-#include "ooc/DirectMemory.h"
-#include "ooc/OutOfCore.h"
+#include "bp/store/DirectMemory.h"
+#include "bp/store/Storage.h"
 
 namespace dash {
 namespace ooc {
@@ -52,7 +53,7 @@ using internal::errno_text;
 // A page-aligned buffer of n bytes (uninitialised unless zero).
 dash::bp::Bytes aligned_bytes(std::size_t n, bool zero) {
   dash::bp::Bytes b =
-      detail::direct_buffer(std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign));
+      bp::detail::direct_buffer(std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign));
   if (b.capacity() == 0) throw std::bad_alloc();
   b.resize(n);
   if (zero) std::memset(b.data(), 0, n);
@@ -404,15 +405,15 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
                                        " given twice");
     offset += s.padded(size);
   }
-  s.path = SpillDirectory::instance().path() + "/" + name;
-  reserve_disk_bytes(offset, s.path);  // DASH_OOC_MAX_BYTES, with the spilled blocks
+  s.path = bp::SpillDirectory::instance().path() + "/" + name;
+  bp::reserve_disk_bytes(offset, s.path);  // DASH_OOC_MAX_BYTES, with the spilled blocks
   s.disk_bytes = offset;
-  s.fd =
-      spill_open(s.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0), 0600);
+  s.fd = bp::spill_open(s.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | (s.direct ? O_DIRECT : 0),
+                        0600);
   if (s.fd < 0) {
     const int e = errno;
-    if (s.direct && e == EINVAL) spill_unlink(s.path);
-    release_disk_bytes(s.disk_bytes);
+    if (s.direct && e == EINVAL) bp::spill_unlink(s.path);
+    bp::release_disk_bytes(s.disk_bytes);
     throw exception::RuntimeError(
         "dash::ooc::LocalArrayFile: cannot create " + s.path + ": " + errno_text(e) +
         (s.direct && e == EINVAL
@@ -422,8 +423,8 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
   if (ftruncate(s.fd, off_t(offset)) != 0) {
     const int e = errno;
     close(s.fd);
-    spill_unlink(s.path);
-    release_disk_bytes(s.disk_bytes);
+    bp::spill_unlink(s.path);
+    bp::release_disk_bytes(s.disk_bytes);
     throw exception::RuntimeError("dash::ooc::LocalArrayFile: cannot size " + s.path + " to " +
                                   std::to_string(offset) + " bytes: " + errno_text(e));
   }
@@ -439,8 +440,8 @@ LocalArrayFile::~LocalArrayFile() {
   for (std::thread& t : s.threads)
     if (t.joinable()) t.join();
   close(s.fd);
-  spill_unlink(s.path);
-  release_disk_bytes(s.disk_bytes);
+  bp::spill_unlink(s.path);
+  bp::release_disk_bytes(s.disk_bytes);
 }
 
 void LocalArrayFile::put(std::uint64_t key, dash::bp::Bytes bytes) {

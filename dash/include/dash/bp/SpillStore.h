@@ -1,10 +1,11 @@
 // dash::bp::SpillStore: where a Master keeps the blocks it evicted under a
 // memory-block limit, as the bytes dash::bp::save made of them, by key.
 //
-// The block layer only sees this interface; the out-of-core layer
-// (dash/ooc/BlockStore.h: checksummed files in the unit's private spill
-// directory, written and read on I/O threads) implements it, so blocks
-// do not depend on storage.
+// A Master sees only this interface. make_spill_store gives the unit's
+// spill storage, also in the block layer (bp/BlockStore.h: checksummed
+// extents of one file in the unit's private spill directory, written and
+// read on I/O threads, dash/src/bp/store/); layers above bring their own
+// stores (the out-of-core layer's local array files).
 //
 // | call     | cost                                                        |
 // |----------|-------------------------------------------------------------|

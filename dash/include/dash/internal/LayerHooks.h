@@ -1,6 +1,6 @@
-// What the layers above the core (out-of-core, collective I/O) ask the core to run at
-// dash::init, dash::finalize and the end of a team, so that the core calls them without
-// knowing them. A layer registers its hooks once, from a static initialiser in its compiled
+// What the layers above the core (the block layer's spill storage, collective I/O) ask the
+// core to run at dash::init, dash::finalize and the end of a team, so that the core calls them
+// without knowing them. A layer registers its hooks once, from a static initialiser in its compiled
 // code: alike on every unit (they run the same program), and a layer the program does not link
 // registers nothing and has nothing to finish.
 #ifndef DASH__INTERNAL__LAYER_HOOKS_H_
@@ -15,7 +15,7 @@ namespace dash {
 namespace internal {
 
 struct LayerHooks {
-  const char* layer;  // its name, e.g. "dash::ooc"
+  const char* layer;  // its name, e.g. "dash::io"
   // dash::init, after the table's flags are checked and before MPI starts: the layer's own
   // start-up checks (e.g. a file a flag names). Throws exception::InvalidArgument. Local.
   void (*at_init)(const char* call) = nullptr;

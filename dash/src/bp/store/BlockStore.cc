@@ -1,10 +1,9 @@
-// dash::ooc::BlockStore and the process-wide I/O thread behind it (see
-// dash/ooc/BlockStore.h).
+// dash::bp::BlockStore and the process-wide I/O thread behind it (see dash/bp/BlockStore.h):
+// the block layer's spill storage, with the disk quota of the unit's spill files (Storage.h).
 #include <dash/Exception.h>
-#include <dash/bp/SpillStore.h>
+#include <dash/bp/BlockStore.h>
+#include <dash/bp/SpillDirectory.h>
 #include <dash/internal/Flags.h>
-#include <dash/ooc/BlockStore.h>
-#include <dash/ooc/SpillDirectory.h>
 #include <sched.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -22,24 +21,24 @@
 #include <vector>
 
 #include "Checksum.h"
-#include "ooc/DirectMemory.h"
-#include "ooc/OutOfCore.h"
-#include "ooc/SpillExtents.h"
+#include "bp/store/DirectMemory.h"
+#include "bp/store/SpillExtents.h"
+#include "bp/store/Storage.h"
 
 namespace dash {
-namespace ooc {
+namespace bp {
 
 namespace {
 
 constexpr std::uint64_t kMagic = 0x31534f432d687364ull;  // "dsh-COS1"
-// A key's extent of the spill extents file (ooc/SpillExtents.h), whole pages: the bytes, then
+// A key's extent of the spill extents file (SpillExtents.h), whole pages: the bytes, then
 // a trailer (magic, key, size, checksum); with O_DIRECT zeros between them, so that the trailer
 // ends the extent and the extent is written and read as it is.
 constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
+using dash::internal::spill_checksum;
 using detail::SpillExtents;
-using internal::spill_checksum;
 
 // n rounded up to whole pages.
 std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
@@ -58,16 +57,16 @@ namespace {
 using Settings = BlockStore::Settings;
 
 Settings read_settings() {
-  using internal::Flag;
-  const char* const who = "dash::ooc::BlockStore";
+  using dash::internal::Flag;
+  const char* const who = "dash::bp::BlockStore";
   Settings s;
-  s.max_bytes = internal::read_flag_number(Flag::ooc_max_bytes, who);
-  s.direct = internal::read_flag_bool(Flag::ooc_direct, who);
-  s.fail_write = internal::read_flag_number(Flag::ooc_test_fail_write, who);
+  s.max_bytes = dash::internal::read_flag_number(Flag::ooc_max_bytes, who);
+  s.direct = dash::internal::read_flag_bool(Flag::ooc_direct, who);
+  s.fail_write = dash::internal::read_flag_number(Flag::ooc_test_fail_write, who);
   return s;
 }
 
-using internal::errno_text;
+using dash::internal::errno_text;
 
 }  // namespace
 
@@ -424,7 +423,7 @@ class Engine {
         } else {
           entry->state = Entry::write_failed;  // the bytes stay: take() returns them
           if (unreported_error.empty())
-            unreported_error = "dash::ooc::BlockStore: writing key " + std::to_string(entry->key) +
+            unreported_error = "dash::bp::BlockStore: writing key " + std::to_string(entry->key) +
                                " to " + entry->where() + " failed: " + error +
                                " (its bytes stay in memory)";
           release_extent(*entry);
@@ -554,7 +553,7 @@ void BlockStore::put(std::uint64_t key, dash::bp::Bytes bytes) {
   }
   if (settings.max_bytes > 0 && engine.used_bytes() + e->disk_bytes > settings.max_bytes)
     throw exception::RuntimeError(
-        "dash::ooc::BlockStore: key " + std::to_string(key) + " (" + std::to_string(e->disk_bytes) +
+        "dash::bp::BlockStore: key " + std::to_string(key) + " (" + std::to_string(e->disk_bytes) +
         " bytes) for " + e->file->path() +
         " would exceed DASH_OOC_MAX_BYTES=" + std::to_string(settings.max_bytes) + " (" +
         std::to_string(engine.used_bytes()) + " bytes on disk)");
@@ -629,7 +628,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
   }
   lock.unlock();
   if (!error.empty()) {
-    std::string message = "dash::ooc::BlockStore: reading key " + std::to_string(key) + " from " +
+    std::string message = "dash::bp::BlockStore: reading key " + std::to_string(key) + " from " +
                           where + ": " + error;
     {
       std::lock_guard<std::mutex> store_lock(mutex_);
@@ -643,7 +642,7 @@ dash::bp::Bytes BlockStore::take(std::uint64_t key) {
 void BlockStore::throw_missing(const char* call, std::uint64_t key) const {
   auto it = damaged_.find(key);  // the caller holds mutex_
   if (it != damaged_.end()) throw exception::RuntimeError(it->second);
-  throw exception::InvalidArgument(std::string("dash::ooc::BlockStore::") + call + ": no key " +
+  throw exception::InvalidArgument(std::string("dash::bp::BlockStore::") + call + ": no key " +
                                    std::to_string(key) + " in store '" + name_ + "'");
 }
 
@@ -776,7 +775,7 @@ void release_disk_bytes(std::uint64_t bytes) noexcept { Engine::get().disk_bytes
 
 std::uint64_t stored_disk_bytes() noexcept { return Engine::get().disk_bytes; }
 
-void shutdown_out_of_core() noexcept {
+void shutdown_spill_storage() noexcept {
   Engine& engine = Engine::get();
   engine.stop();
   {
@@ -784,41 +783,6 @@ void shutdown_out_of_core() noexcept {
     engine.close_extents();  // closed once no store's entry holds it
   }
   remove_spill_directory();  // with the extents file
-}
-
-}  // namespace ooc
-
-namespace bp {
-
-namespace {
-
-// The block layer's SpillStore over a BlockStore.
-class BlockSpillStore : public SpillStore {
- public:
-  explicit BlockSpillStore(const std::string& name) : store_(name) {}
-  void put(std::uint64_t key, Bytes bytes) override { store_.put(key, std::move(bytes)); }
-  void prefetch(std::uint64_t key) override { store_.prefetch(key); }
-  Bytes take(std::uint64_t key) override { return store_.take(key); }
-  Bytes read(std::uint64_t key, bool& kept) override { return store_.read(key, kept); }
-  bool put_kept(std::uint64_t key) override { return store_.put_kept(key); }
-  void recycle(Bytes bytes) override { store_.recycle(std::move(bytes)); }
-  void cancel_prefetch(std::uint64_t key) override { store_.cancel_prefetch(key); }
-  Bytes buffer(std::size_t n) override { return store_.buffer(n); }
-  void erase(std::uint64_t key) override { store_.erase(key); }
-  void flush() override { store_.flush(); }
-  SpillCounters counters() const override {
-    const ooc::StoreStats s = store_.stats();
-    return SpillCounters{s.bytes_written, s.bytes_read};
-  }
-
- private:
-  ooc::BlockStore store_;
-};
-
-}  // namespace
-
-std::unique_ptr<SpillStore> make_spill_store(const std::string& name) {
-  return std::make_unique<BlockSpillStore>(name);
 }
 
 }  // namespace bp

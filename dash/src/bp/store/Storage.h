@@ -1,17 +1,18 @@
-// The end of the out-of-core layer at dash::finalize, and the disk quota shared by the unit's
-// out-of-core files (not public).
-#ifndef DASH__SRC__OOC__OUT_OF_CORE_H_
-#define DASH__SRC__OOC__OUT_OF_CORE_H_
+// The block layer's spill storage as a whole (not public): its end at dash::finalize, and the
+// disk quota that the unit's spill files share: the block stores' extents and, from the
+// out-of-core layer above, local array files.
+#ifndef DASH__SRC__BP__STORE__STORAGE_H_
+#define DASH__SRC__BP__STORE__STORAGE_H_
 
 #include <cstdint>
 #include <string>
 
 namespace dash {
-namespace ooc {
+namespace bp {
 
 // Finishes the queued spill I/O, stops the I/O thread and removes the unit's spill directory
 // (dash::finalize). Local.
-void shutdown_out_of_core() noexcept;
+void shutdown_spill_storage() noexcept;
 
 // Counts `bytes` of a file that is not a block store's (a local array file at `path`) against
 // DASH_OOC_MAX_BYTES with the stores' extents, giving up held free extents first; throws
@@ -22,11 +23,11 @@ void reserve_disk_bytes(std::uint64_t bytes, const std::string& path);
 // Gives back what reserve_disk_bytes counted (the file is gone). Local.
 void release_disk_bytes(std::uint64_t bytes) noexcept;
 
-// The bytes of data the unit's out-of-core files hold now: the stores' extents (not the free
-// ones whose blocks are still held) and local array files. Local.
+// The bytes of data the unit's spill files hold now: the stores' extents (not the free ones
+// whose blocks are still held) and local array files. Local.
 std::uint64_t stored_disk_bytes() noexcept;
 
-}  // namespace ooc
+}  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__SRC__OOC__OUT_OF_CORE_H_
+#endif  // DASH__SRC__BP__STORE__STORAGE_H_

@@ -1,7 +1,7 @@
-// The spill extents file of the block stores (see ooc/SpillExtents.h).
-#include "ooc/SpillExtents.h"
+// The spill extents file of the block stores (see SpillExtents.h).
+#include "bp/store/SpillExtents.h"
 
-#include <dash/ooc/SpillDirectory.h>
+#include <dash/bp/SpillDirectory.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <iterator>
 
 namespace dash {
-namespace ooc {
+namespace bp {
 namespace detail {
 
 SpillExtents::~SpillExtents() {
@@ -99,5 +99,5 @@ void SpillExtents::erase_free(std::map<std::uint64_t, Free>::iterator it) {
 }
 
 }  // namespace detail
-}  // namespace ooc
+}  // namespace bp
 }  // namespace dash

@@ -1,9 +1,10 @@
-// The unit's spill directory (dash/ooc/SpillDirectory.h).
+// The unit's spill directory (dash/bp/SpillDirectory.h), part of the block layer's spill
+// storage, and the hook that ends that storage at dash::finalize.
 #include <dart/dart_initialization.h>
 #include <dash/Exception.h>
+#include <dash/bp/SpillDirectory.h>
 #include <dash/internal/Flags.h>
 #include <dash/internal/LayerHooks.h>
-#include <dash/ooc/SpillDirectory.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -20,17 +21,18 @@
 #include <string>
 
 #include "SafeFile.h"
-#include "ooc/OutOfCore.h"
+#include "bp/store/Storage.h"
 
 namespace dash {
-namespace ooc {
+namespace bp {
 
 namespace {
 
-// dash::finalize ends the out-of-core layer: spill I/O finished, the unit's spill directory
-// removed (a program that links the spill directory links this).
-[[maybe_unused]] const bool registered =
-    internal::register_layer({"dash::ooc", nullptr, shutdown_out_of_core, nullptr, nullptr});
+// dash::finalize ends the spill storage (the block stores' and the out-of-core layer's files):
+// spill I/O finished, the unit's spill directory removed (a program that links the spill
+// directory links this).
+[[maybe_unused]] const bool registered = dash::internal::register_layer(
+    {"dash::bp spill storage", nullptr, shutdown_spill_storage, nullptr, nullptr});
 
 std::mutex& directory_mutex() {
   static std::mutex* m = new std::mutex;  // never destroyed: used at exit
@@ -107,7 +109,8 @@ void install_handlers() {
 }
 
 std::string parent_directory() {
-  const char* dir = internal::read_flag_text(internal::Flag::ooc_dir, "dash::ooc::SpillDirectory");
+  const char* dir =
+      dash::internal::read_flag_text(dash::internal::Flag::ooc_dir, "dash::bp::SpillDirectory");
   if (dir != nullptr) return dir;
   const char* tmp = std::getenv("TMPDIR");
   if (tmp != nullptr && tmp[0] != '\0') return tmp;
@@ -115,7 +118,7 @@ std::string parent_directory() {
 }
 
 [[noreturn]] void refuse(const std::string& parent, const std::string& why) {
-  throw exception::InvalidArgument("dash::ooc::SpillDirectory: cannot keep out-of-core data in '" +
+  throw exception::InvalidArgument("dash::bp::SpillDirectory: cannot keep out-of-core data in '" +
                                    parent + "' (DASH_OOC_DIR, else $TMPDIR, else /tmp): " + why);
 }
 
@@ -363,5 +366,5 @@ int spill_rename(const std::string& from, const std::string& to) {
   return a == nullptr || b == nullptr ? -1 : renameat(files_fd, a, files_fd, b);
 }
 
-}  // namespace ooc
+}  // namespace bp
 }  // namespace dash

@@ -1,13 +1,14 @@
-// Memory that out-of-core files are read into and written from (not public).
-#ifndef DASH__SRC__OOC__DIRECT_MEMORY_H_
-#define DASH__SRC__OOC__DIRECT_MEMORY_H_
+// Memory that spill files (the block stores' extents, the out-of-core layer's local array files)
+// are read into and written from; part of the block layer's spill storage (not public).
+#ifndef DASH__SRC__BP__STORE__DIRECT_MEMORY_H_
+#define DASH__SRC__BP__STORE__DIRECT_MEMORY_H_
 
 #include <dash/bp/Serialization.h>
 
 #include <cstddef>
 
 namespace dash {
-namespace ooc {
+namespace bp {
 namespace detail {
 
 // An empty buffer with room for at least `capacity` bytes (rounded up to
@@ -30,7 +31,7 @@ constexpr std::size_t kHugeFrom = std::size_t(1) << 20;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 
 }  // namespace detail
-}  // namespace ooc
+}  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__SRC__OOC__DIRECT_MEMORY_H_
+#endif  // DASH__SRC__BP__STORE__DIRECT_MEMORY_H_

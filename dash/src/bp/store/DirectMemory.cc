@@ -1,5 +1,5 @@
-// Buffers for out-of-core reads and writes, on huge pages where they are big.
-#include "ooc/DirectMemory.h"
+// Buffers for spill file reads and writes, on huge pages where they are big (DirectMemory.h).
+#include "bp/store/DirectMemory.h"
 
 #include <dash/internal/Flags.h>
 #include <sys/mman.h>
@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 namespace dash {
-namespace ooc {
+namespace bp {
 namespace detail {
 
 namespace {
@@ -68,5 +68,5 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
 }
 
 }  // namespace detail
-}  // namespace ooc
+}  // namespace bp
 }  // namespace dash

@@ -1,6 +1,6 @@
-// dash::ooc::detail::SpillExtents: the one file of a unit's spill directory
-// that holds the bytes of every block store, in extents of whole pages (not
-// public).
+// dash::bp::detail::SpillExtents: the one file of a unit's spill directory
+// that holds the bytes of every block store, in extents of whole pages (the
+// block layer's spill storage; not public).
 //
 // Every key of every BlockStore of the unit has an extent of
 // "<spill dir>/blocks": a put writes its bytes (and trailer) at the
@@ -31,8 +31,8 @@
 // | release    | local; O(log free extents)                            |
 // | punch_to   | local; one fallocate per extent given back            |
 // | fd         | local; the first call per mode opens the file         |
-#ifndef DASH__SRC__OOC__SPILL_EXTENTS_H_
-#define DASH__SRC__OOC__SPILL_EXTENTS_H_
+#ifndef DASH__SRC__BP__STORE__SPILL_EXTENTS_H_
+#define DASH__SRC__BP__STORE__SPILL_EXTENTS_H_
 
 #include <cstdint>
 #include <map>
@@ -41,7 +41,7 @@
 #include <utility>
 
 namespace dash {
-namespace ooc {
+namespace bp {
 namespace detail {
 
 class SpillExtents {
@@ -91,7 +91,7 @@ class SpillExtents {
 };
 
 }  // namespace detail
-}  // namespace ooc
+}  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__SRC__OOC__SPILL_EXTENTS_H_
+#endif  // DASH__SRC__BP__STORE__SPILL_EXTENTS_H_
