@@ -38,6 +38,8 @@ struct Cell {
   int gid = -1;
   std::vector<std::uint64_t> values;
   bool fail_save = false;  // its serialisation throws (for the failure tests)
+  bool unstable = false;   // each serialisation gives other bytes (counts its calls)
+  mutable int saves = 0;
 };
 
 }  // namespace
@@ -48,6 +50,7 @@ struct dash::bp::Serialization<Cell> {
     if (c.fail_save) throw std::runtime_error("cell " + std::to_string(c.gid) + " cannot save");
     dash::bp::save(buf, c.gid);
     dash::bp::save(buf, c.values);
+    if (c.unstable) dash::bp::save(buf, ++c.saves);
   }
   static void load(MemoryBuffer& buf, Cell& c) {
     dash::bp::load(buf, c.gid);
@@ -272,6 +275,34 @@ TEST(BlocksSave, FailedSave_ThrowsOnEveryUnitKeepsTheOldFile) {
   }
   EXPECT_FALSE(TemporaryLeft(dir, "kept"));
   if (myid() == last) master->block(master->size() - 1).fail_save = false;
+  Master<Cell> again(nb, Assignment::contiguous);
+  dash::bp::load(again, path);
+  CheckMaster(again);
+}
+
+// A batch after the first is serialised twice (sized, then written): a block
+// whose bytes change between the two fails the save on every unit, with a
+// message saying so on its own; the file at the path stays as it was.
+TEST(BlocksSave, BytesThatChangeBetweenSizingAndWriting_FailTheSave) {
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const int nb = 2 * nunits();
+  auto master = MakeMaster(nb, Assignment::contiguous);
+  const std::string path = dir.file("kept");
+  dash::bp::save(*master, path);
+  const int last = nunits() - 1;
+  if (myid() == last) master->block(master->size() - 1).unstable = true;
+  try {
+    dash::bp::save(*master, path, 1);  // one block per batch: the last one in a later batch
+    ADD_FAILURE() << "no exception";
+  } catch (const dash::exception::RemoteFailure& e) {
+    EXPECT_NE(myid(), last) << e.what();
+  } catch (const dash::exception::InvalidArgument& e) {
+    EXPECT_EQ(myid(), last) << e.what();
+    EXPECT_NE(std::string(e.what()).find("same bytes each time"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(TemporaryLeft(dir, "kept"));
+  if (myid() == last) master->block(master->size() - 1).unstable = false;
   Master<Cell> again(nb, Assignment::contiguous);
   dash::bp::load(again, path);
   CheckMaster(again);
