@@ -301,6 +301,7 @@ TEST(BlocksSave, BytesThatChangeBetweenSizingAndWriting_FailTheSave) {
     EXPECT_EQ(myid(), last) << e.what();
     EXPECT_NE(std::string(e.what()).find("same bytes each time"), std::string::npos) << e.what();
   }
+  dart_barrier(DART_TEAM_ALL);  // unit 0 removes the temporary as its save returns
   EXPECT_FALSE(TemporaryLeft(dir, "kept"));
   if (myid() == last) master->block(master->size() - 1).unstable = false;
   Master<Cell> again(nb, Assignment::contiguous);
