@@ -253,7 +253,8 @@ void BM_read(benchmark::State& state) {
   Remove(path);
 }
 
-// The seed's write-then-read workflow: dash::io through the burst buffer
+// The write-then-read workflow of Tessier, Vishwanath & Jeannot (FGCS 2024):
+// dash::io through the burst buffer
 // (the write lands in node-local files, the read comes from them; the drain
 // to the directory runs behind and is timed apart, untimed in the pass) vs
 // dash::io writing and reading the file itself vs MPI-IO doing the same.
@@ -354,7 +355,8 @@ void TierPaired(benchmark::State& state, bool write) {
 void BM_tier_write(benchmark::State& state) { TierPaired(state, true); }
 void BM_tier_read(benchmark::State& state) { TierPaired(state, false); }
 
-// The seed's 1024-node case through the cost model alone (no data moves):
+// The 1024-node case of Tessier, Vishwanath & Jeannot (FGCS 2024) through
+// the cost model alone (no data moves):
 // 1024 nodes x 16 units of a Cray XC40-like machine (workloads/
 // cray_allocation.h; arg 1: the nodes in scrambled order, as a busy batch
 // system hands them out; 0: in nid order), the network from its topology
