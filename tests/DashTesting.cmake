@@ -13,7 +13,10 @@
 # Registers <name>.np<N> for every N of UNITS, and once more per VARIANT, with its extra
 # environment, as <name>.<suffix>.np<N> for the N of VARIANT_UNITS (3 units by default: an odd
 # count that splits unevenly into virtual nodes and still has remote and same-node pairs). Every run is labelled mpi, np<N> and <name> (variants also <suffix>), so e.g.
-# `ctest -L '^np[12]$'` runs only 1- and 2-unit runs.
+# `ctest -L '^np[12]$'` runs only 1- and 2-unit runs. One plain run per suite, at 2 units where
+# the suite runs at 2, else at its first unit count, is also labelled one_per_suite (the
+# sanitizer stage of .ci/run: `-L '^np2$|^one_per_suite$'` runs every suite once, at 2 units
+# where it can).
 
 set(DASH_TEST_DEFAULT_UNITS 1 2 3 4)
 set(DASH_TEST_DEFAULT_VARIANT_UNITS 3)
@@ -92,9 +95,18 @@ function(dash_add_mpi_test)
     target_precompile_headers(${target} REUSE_FROM dash_test_main)
   endif()
 
+  if(2 IN_LIST T_UNITS)
+    set(picked 2)
+  else()
+    list(GET T_UNITS 0 picked)
+  endif()
   foreach(n IN LISTS T_UNITS)
+    set(extra_label "")
+    if(n EQUAL picked)
+      set(extra_label one_per_suite)
+    endif()
     dash_add_mpi_test_run(${T_NAME}.np${n} ${target} ${n} ${T_TIMEOUT}
-                          "${T_NAME};${T_LABELS}" "${T_ENVIRONMENT}" "${T_ARGS}")
+                          "${T_NAME};${T_LABELS};${extra_label}" "${T_ENVIRONMENT}" "${T_ARGS}")
   endforeach()
   # VARIANT pairs: <suffix> followed by its environment list.
   while(T_VARIANT)
