@@ -1,9 +1,9 @@
 // High-bandwidth memory (HBM, MCDRAM) for dash::io's "hbm" tier, through
 // memkind's hbwmalloc interface, loaded at run time (libmemkind.so.0): a
 // machine without memkind, or whose memkind finds no high-bandwidth NUMA
-// node, has no hbm tier. memkind's MEMKIND_HBW_NODES names the nodes to
-// take as HBM (e.g. MEMKIND_HBW_NODES=0 on a machine without HBM, for
-// tests). Not public.
+// node, has no hbm tier (with one NUMA node memkind is not even loaded).
+// memkind's MEMKIND_HBW_NODES names the nodes to take as HBM (e.g.
+// MEMKIND_HBW_NODES=0 on a machine without HBM, for tests). Not public.
 #ifndef DASH__SRC__IO__HBM_H_
 #define DASH__SRC__IO__HBM_H_
 
@@ -16,7 +16,8 @@ namespace io {
 namespace detail {
 
 // Whether HBM can be allocated here; if not, `why` says why. The first
-// call loads memkind. Local, thread-safe.
+// call loads memkind (not where one NUMA node and no MEMKIND_HBW_NODES
+// leave nothing to find). Local, thread-safe.
 bool hbm_available(std::string* why = nullptr);
 
 // `bytes` of HBM aligned to a page, or nullptr (why says why). Local.

@@ -103,8 +103,9 @@ void probe_memory(char* p, Tier& t) {
   t.latency_s = std::max(seconds_since(start), 1e-8);
 }
 
-// Probes a tier backed by files in t.directory: false if it cannot be used.
-bool probe_files(Tier& t) {
+// Probes a tier backed by files in t.directory (the disk's with a synced write of
+// kProbeBytes from `data`): false if it cannot be used.
+bool probe_files(Tier& t, const char* data) {
   struct stat st;
   if (stat(t.directory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
       access(t.directory.c_str(), W_OK) != 0)
@@ -117,12 +118,11 @@ bool probe_files(Tier& t) {
   bool ok = ftruncate(fd, off_t(kProbeBytes)) == 0;
   if (ok && t.name == "disk") {
     // The device: a synced write of the whole buffer, and a synced 4 KiB one.
-    std::vector<char> data(kProbeBytes, 'd');
     auto start = std::chrono::steady_clock::now();
-    ok = detail::write_all(fd, data.data(), data.size(), 0).empty() && fdatasync(fd) == 0;
+    ok = detail::write_all(fd, data, kProbeBytes, 0).empty() && fdatasync(fd) == 0;
     t.bandwidth_Bps = double(kProbeBytes) / std::max(seconds_since(start), 1e-9);
     start = std::chrono::steady_clock::now();
-    ok = ok && detail::write_all(fd, data.data(), 4096, 0).empty() && fdatasync(fd) == 0;
+    ok = ok && detail::write_all(fd, data, 4096, 0).empty() && fdatasync(fd) == 0;
     t.latency_s = seconds_since(start);
   } else if (ok) {
     void* p = mmap(nullptr, kProbeBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -162,7 +162,7 @@ std::vector<Tier> probe() {
     t.source = "probe";
     t.directory = default_directory(name);
     t.persistent = t.name == "disk";
-    if (probe_files(t)) tiers.push_back(t);
+    if (probe_files(t, buffer.data())) tiers.push_back(t);  // the dram probe's bytes
   }
   return tiers;
 }
