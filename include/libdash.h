@@ -15,6 +15,7 @@
 #include <dash/Shared.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
+#include <dash/Version.h>
 #include <dash/algorithm/Accumulate.h>
 #include <dash/algorithm/Copy.h>
 #include <dash/algorithm/CopyView.h>

@@ -7,3 +7,15 @@ function(run_checked what)
   endif()
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
+
+# run_on_two_units(<name> <command...>): runs the command (a launcher and a program) and stops the
+# script unless both units printed "<name>: unit <u> of 2"; prints the output.
+function(run_on_two_units name)
+  run_checked("running ${name}" ${ARGN})
+  foreach(unit IN ITEMS 0 1)
+    if(NOT last_output MATCHES "${name}: unit ${unit} of 2")
+      message(FATAL_ERROR "${name} (${ARGN}): no output from unit ${unit}:\n${last_output}")
+    endif()
+  endforeach()
+  message("${last_output}")
+endfunction()

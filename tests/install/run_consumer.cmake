@@ -1,5 +1,6 @@
 # Installs BUILD_DIR into WORK_DIR/prefix, configures and builds the consumer project (C and
-# C++) and the C++-only one against it, checks the consumers link EXPECT_MPI, and runs each on 2 units with LAUNCH ('|'-separated).
+# C++) and the C++-only one against it, checks the consumers link EXPECT_MPI, and runs each and
+# the installed example hello on 2 units with LAUNCH ('|'-separated).
 
 include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 
@@ -34,12 +35,11 @@ foreach(consumer IN ITEMS consumer_c consumer_cxx consumer_cxx_only)
   if(mpi_library AND NOT last_output MATCHES "${mpi_library}")
     message(FATAL_ERROR "${consumer} does not link ${EXPECT_MPI}:\n${last_output}")
   endif()
-  run_checked("running ${consumer}" ${launch} ${build}/${consumer})
-  foreach(unit IN ITEMS 0 1)
-    if(NOT last_output MATCHES "${consumer}: unit ${unit} of 2")
-      message(FATAL_ERROR "${consumer}: no output from unit ${unit}:\n${last_output}")
-    endif()
-  endforeach()
-  message("${last_output}")
+  run_on_two_units(${consumer} ${launch} ${build}/${consumer})
 endforeach()
+# The examples are installed with the build (bin/dash/), and run from there.
+run_checked("running the installed hello" ${launch} ${prefix}/bin/dash/hello)
+if(NOT last_output MATCHES "hello from unit 1 of 2")
+  message(FATAL_ERROR "the installed bin/dash/hello did not run on 2 units:\n${last_output}")
+endif()
 message("install.consumer passed")

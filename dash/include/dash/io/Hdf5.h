@@ -2,7 +2,8 @@
 // written and read collectively through parallel HDF5 (MPI-IO), so results
 // open in h5py, ParaView and VisIt.
 //
-//   #include <dash/io/Hdf5.h>       // needs parallel HDF5: link PkgConfig::HDF5
+//   #include <dash/io/Hdf5.h>   // parallel HDF5: link dash::hdf5 (find_package(dash
+//                               // COMPONENTS hdf5)) or use pkg-config dash-hdf5
 //   dash::Matrix<double, 2> m(1000, 800, dash::TILE(100), dash::TILE(100));
 //   dash::io::hdf5::save(m, "out.h5", "/temperature");   // collective
 //   dash::io::hdf5::load("out.h5", "/temperature", m2);   // collective, any pattern
