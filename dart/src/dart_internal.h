@@ -418,7 +418,7 @@ static inline dart_team_data_t* dart__team(dart_team_t teamid) {
   do {                                                                       \
     if (!dart__state.initialized)                                            \
       return DART_LOG_ERROR_RET(DART_ERR_NOTINIT, (call),                    \
-                                "DART is not initialised (call dart_init)"); \
+                                "DART is not initialised (call dart_init; in C++ dash::init)"); \
   } while (0)
 
 #define DART_CHECK_ARG(call, cond, ...)                                          \

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "EndOfRun.h"
+
 namespace dash {
 namespace internal {
 
@@ -25,7 +27,10 @@ void throw_dart_error(dart_ret_t ret, const char* call) {
     case DART_ERR_NOTFOUND:
       throw exception::InvalidArgument(message + "not found (DART_ERR_NOTFOUND)");
     case DART_ERR_NOTINIT:
-      throw exception::NotInitialized(message + "runtime not initialised (DART_ERR_NOTINIT)");
+      // Used before dash::init: the exception, if it escapes, ends the program with one line.
+      install_end_of_run_handlers();
+      throw exception::NotInitialized(
+          message + "runtime not initialised: call dash::init first (DART_ERR_NOTINIT)");
     case DART_ERR_NOMEM:
       throw exception::OutOfMemory(message + "out of memory (DART_ERR_NOMEM)");
     default:
@@ -44,7 +49,8 @@ void throw_dart_failure(dart_ret_t ret, const std::string& what) {
     case DART_ERR_NOMEM:
       throw exception::OutOfMemory(what + " (out of memory)");
     case DART_ERR_NOTINIT:
-      throw exception::NotInitialized(what + " (runtime not initialised)");
+      install_end_of_run_handlers();
+      throw exception::NotInitialized(what + " (runtime not initialised: call dash::init first)");
     default:
       throw exception::RuntimeError(what);
   }
@@ -86,12 +92,14 @@ void agree_on_flags(const char* call) {
 }  // namespace
 
 void init(int* argc, char*** argv) {
+  internal::install_end_of_run_handlers();
   check_flags("dash::init");
   internal::check_dart(dart_init(argc, argv), "dash::init");
   agree_on_flags("dash::init");
 }
 
 bool init_thread(int* argc, char*** argv) {
+  internal::install_end_of_run_handlers();
   check_flags("dash::init_thread");
   dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
   internal::check_dart(dart_init_thread(argc, argv, &level), "dash::init_thread");

@@ -12,6 +12,10 @@ namespace dash {
 // all processes. Throws dash::exception::* on failure; every environment flag
 // (DART_* and DASH_*) is checked first, before MPI starts, and a malformed one
 // throws InvalidArgument naming the flag, its value and what is expected.
+// From here on, an exception that escapes main (or a thread) prints one line,
+// "[unit U] <exception type>: <what>", and a program that ends without
+// finalize prints one line saying so; either ends the job (MPI_Abort, non-zero
+// exit code) instead of leaving the other units waiting.
 void init(int* argc, char*** argv);
 
 // Like init, asking MPI for MPI_THREAD_MULTIPLE; returns whether it was
