@@ -32,6 +32,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Progress.h"
 
 namespace {
 
@@ -71,6 +72,9 @@ const char* const kUsage =
     "  --keep               leave the file (a write leaves it anyway for a later read)\n"
     "  --explain            print the cost model's table (tier x candidate aggregator,\n"
     "                       per file domain) before each dash::io call moves data\n"
+    "  --progress           show the phase (write, read, drain) and its time on stderr\n"
+    "                       (without it: only where stderr is a terminal, which a\n"
+    "                       launcher's is not)\n"
     "  --help               print this text\n"
     "\n"
     "Options also take the form --option=VALUE. The file is <dir>/io-bench-<layout>.bin.\n"
@@ -89,7 +93,7 @@ enum class Mode { write, read, workflow };
 enum class Via { dash, mpiio, hdf5 };
 
 struct Options {
-  bool help = false, keep = false, explain = false;
+  bool help = false, keep = false, explain = false, progress = false;
   Layout layout = Layout::equal;
   std::size_t bytes = std::size_t(16) << 20;
   Mode mode = Mode::workflow;
@@ -126,6 +130,9 @@ Options parse_args(int argc, char** argv) {
     } else if (name == "--keep") {
       opt.flag();
       o.keep = true;
+    } else if (name == "--progress") {
+      opt.flag();
+      o.progress = true;
     } else if (name == "--explain") {
       opt.flag();
       o.explain = true;
@@ -339,19 +346,28 @@ int run(const Options& o) {
       aggregators = mpiio(o, path, s, write);
     }
   };
+  examples::Progress progress(kProgram, o.progress);
+  const std::string amount = std::to_string(s.total) + " bytes";
   MPI_Barrier(MPI_COMM_WORLD);
   const auto start = std::chrono::steady_clock::now();
-  if (o.mode != Mode::read) move(true);
+  if (o.mode != Mode::read) {
+    progress.phase("writing " + amount);
+    move(true);
+  }
   if (o.mode != Mode::write) {
     std::fill(s.memory.begin(), s.memory.end(), char(0));
+    progress.phase("reading " + amount);
     move(false);
   }
+  progress.done();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double slowest = 0;
   MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (o.via == Via::dash && o.mode == Mode::workflow) {  // the background copy to <dir>
     const auto drain_start = std::chrono::steady_clock::now();
+    progress.phase("draining the node-local files to " + path);
     examples::agreed_or_usage_error("drain", [] { dash::io::drain(); });
+    progress.done();
     const double drain_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - drain_start).count();
     if (me == 0)

@@ -27,6 +27,7 @@
 #include "../common/Args.h"
 #include "../common/Errors.h"
 #include "../common/Memory.h"
+#include "../common/Progress.h"
 #include "../common/Report.h"
 
 namespace {
@@ -48,6 +49,8 @@ const char* const kUsage =
     "  --wrap       a periodic domain (blocks meet across its faces)\n"
     "  --check      verify boxes, points and links by brute force (exit 1 if wrong)\n"
     "  --seed X     seed of the points (default: 1)\n"
+    "  --progress   show the phase and its time on stderr (without it: only\n"
+    "               where stderr is a terminal, which a launcher's is not)\n"
     "  --help       print this text\n"
     "\n"
     "Options also take the form --option=VALUE. Block gid starts with the points\n"
@@ -65,7 +68,7 @@ struct Options {
   bool wrap = false;
   bool check = false;
   std::uint64_t seed = 1;
-  bool help = false;
+  bool help = false, progress = false;
 };
 
 using examples::UsageError;
@@ -77,6 +80,9 @@ Options parse_args(int argc, char** argv) {
     if (arg == "--help") {
       opt.flag();
       o.help = true;
+    } else if (arg == "--progress") {
+      opt.flag();
+      o.progress = true;
     } else if (arg == "--points") {
       o.points = std::uint64_t(examples::parse_integer(arg, opt.value(), 0, 1ll << 40));
     } else if (arg == "--blocks") {
@@ -166,11 +172,14 @@ int run_dims(const Options& o) {
     std::fflush(stdout);
   }
 
+  examples::Progress progress(kProgram, o.progress);
   dash::barrier();
   const auto start = std::chrono::steady_clock::now();
+  progress.phase("decomposing");
   const dash::bp::KdTree<D> tree =
       dash::bp::kdtree(master, domain, &Block<D>::points, o.bins, o.wrap);
   dash::barrier();
+  progress.done();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -202,6 +211,7 @@ int run_dims(const Options& o) {
 
   int status = 0;
   if (o.check) {
+    progress.phase("checking by brute force");
     // Every box on every unit; each unit checks its blocks, then link
     // symmetry through the link counts of every (block, link) pair.
     std::vector<double> mine(std::size_t(nb) * 2 * D, 0.0), all(mine.size());
@@ -244,6 +254,7 @@ int run_dims(const Options& o) {
     if (wrong.empty() && count != o.points)
       wrong = std::to_string(count) + " points after, " + std::to_string(o.points) + " before";
     const std::uint64_t failures = examples::sum_over_units(wrong.empty() ? 0 : 1, kProgram);
+    progress.done();
     if (!wrong.empty())
       std::fprintf(stderr, "%s: unit %d: check failed: %s\n", kProgram, me, wrong.c_str());
     if (failures > 0) {

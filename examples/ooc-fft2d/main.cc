@@ -34,6 +34,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Progress.h"
 #include "../common/Report.h"
 
 namespace {
@@ -65,6 +66,8 @@ const char* const kUsage =
     "  --verify              also compare elements of the result (three per unit)\n"
     "                        with a direct DFT; exit status 1 if one differs\n"
     "  --verbose             also print each unit's peak resident memory\n"
+    "  --progress            show the row FFTs done on stderr (without it: only\n"
+    "                        where stderr is a terminal, which a launcher's is not)\n"
     "  --help                print this text\n"
     "\n"
     "Options also take the form --option=VALUE. Unit 0 prints the run and, last,\n"
@@ -81,7 +84,7 @@ struct Options {
   Strategy strategy = Strategy::incore;
   int slabs = 4;
   std::uint64_t seed = 1;
-  bool verify = false, verbose = false, help = false;
+  bool verify = false, verbose = false, help = false, progress = false;
 };
 
 using examples::UsageError;
@@ -96,6 +99,9 @@ Options parse_args(int argc, char** argv) {
     } else if (arg == "--verbose") {
       opt.flag();
       o.verbose = true;
+    } else if (arg == "--progress") {
+      opt.flag();
+      o.progress = true;
     } else if (arg == "--verify") {
       opt.flag();
       o.verify = true;
@@ -175,7 +181,15 @@ int run(const Options& o) {
   const dash::SizeSpec<2> size(n, n);
   const dash::DistributionSpec<2> dist(dash::BLOCKED, dash::NONE);
   const StartValues start{o.seed, n};
-  const examples::RowFft fft(n);
+  const examples::RowFft plain_fft(n);
+  // The row FFTs (before the transpose on a's rows, after it on b's), counted for --progress.
+  examples::Progress progress(kProgram, o.progress);
+  std::uint64_t rows_done = 0, rows_total = 0;
+  auto fft = [&](const dash::ooc::Rows<Complex>& rows) {
+    plain_fft(rows);
+    rows_done += std::uint64_t(rows.count);
+    progress.step("rows transformed", rows_done, rows_total);
+  };
   Result r;
   std::uint64_t local_sum = 0;
   std::vector<std::pair<Coords, Complex>> checked;  // elements of the result to verify
@@ -196,6 +210,7 @@ int run(const Options& o) {
     // b zeroed before the clock starts, as a plain program's std::vector is: the time is the
     // transform's, not the first touch of b's pages (0.6 s of page faults at --n 4096 here).
     std::fill(b.lbegin(), b.lend(), Complex());
+    rows_total = 2 * std::uint64_t(count);  // a's rows and as many of b
     dash::barrier();
     const auto t0 = std::chrono::steady_clock::now();
     dash::ooc::transpose(a, b, fft, fft);
@@ -216,6 +231,7 @@ int run(const Options& o) {
     slabs_per_block = a.slabs_per_block();
     a.generate(start);
     a.file()->flush();
+    rows_total = 2 * std::uint64_t(my_rows(a.pattern()).second);
     const auto a0 = a.counters(), b0 = b.counters();
     dash::barrier();
     const auto t0 = std::chrono::steady_clock::now();

@@ -34,6 +34,7 @@
 
 #include "../common/Args.h"
 #include "../common/Errors.h"
+#include "../common/Progress.h"
 #include "../common/Report.h"
 
 namespace {
@@ -63,6 +64,8 @@ const char* const kUsage =
     "  --threads T           threads running the slabs of a unit (default: 1)\n"
     "  --seed X              seed of the start values (default: 1)\n"
     "  --verbose             also print each unit's peak resident memory\n"
+    "  --progress            show the sweeps done on stderr (without it: only where\n"
+    "                        stderr is a terminal, which a launcher's is not)\n"
     "  --help                print this text\n"
     "\n"
     "Options also take the form --option=VALUE. Unit 0 prints the run and, last,\n"
@@ -82,7 +85,7 @@ struct Options {
   int slabs = 4;
   int threads = 1;
   std::uint64_t seed = 1;
-  bool verbose = false, help = false;
+  bool verbose = false, help = false, progress = false;
 };
 
 using examples::UsageError;
@@ -97,6 +100,9 @@ Options parse_args(int argc, char** argv) {
     } else if (arg == "--verbose") {
       opt.flag();
       o.verbose = true;
+    } else if (arg == "--progress") {
+      opt.flag();
+      o.progress = true;
     } else if (arg == "--grid") {
       const std::string v = opt.value();
       const std::size_t comma = v.find(',');
@@ -160,6 +166,7 @@ int run(const Options& o) {
     return mix64(std::uint64_t(g[0] * cols + g[1]) * 0x9e3779b97f4a7c15ull ^ bits);
   };
   Result r;
+  examples::Progress progress(kProgram, o.progress);
   std::atomic<std::uint64_t> local{0};  // foreach may run blocks on several threads
   if (o.strategy == Strategy::incore) {
     dash::Matrix<double, 2> m(size, dist);
@@ -172,9 +179,12 @@ int run(const Options& o) {
     });
     dash::barrier();
     const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < o.iterations; ++k)
+    for (int k = 0; k < o.iterations; ++k) {
       dash::ooc::sweep(master, dash::ooc::Ghosts::collective,
                        [](Block& b, dash::bp::Proxy&) { jacobi(b); });
+      progress.step("sweep", std::uint64_t(k + 1), std::uint64_t(o.iterations));
+    }
+    progress.done();
     dash::barrier();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     master.foreach ([&](const Block& b, dash::bp::Proxy&) {
@@ -203,8 +213,11 @@ int run(const Options& o) {
                                                              : dash::ooc::Ghosts::collective;
       if (strategy == dash::ooc::Ghosts::producer && o.iterations > 0)
         dash::bp::post_halos(master);  // the halos the first producer sweep takes
-      for (int k = 0; k < o.iterations; ++k)
+      for (int k = 0; k < o.iterations; ++k) {
         dash::ooc::sweep(master, strategy, [](Block& b, dash::bp::Proxy&) { jacobi(b); });
+        progress.step("sweep", std::uint64_t(k + 1), std::uint64_t(o.iterations));
+      }
+      progress.phase("writing the slabs back");
       r.slabs_in_memory = master.resident_blocks();
       r.slabs = master.size();
       master.write_back();  // the slabs still in memory, to the file (a failure: on every unit)
@@ -214,6 +227,7 @@ int run(const Options& o) {
     }
     dash::barrier();
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.done();
     const dash::bp::SpillCounters after = m.counters();
     r.bytes_read = after.bytes_read - before.bytes_read + queues.bytes_read;
     r.bytes_written = after.bytes_written - before.bytes_written + queues.bytes_written;

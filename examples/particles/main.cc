@@ -26,6 +26,7 @@
 #include "../common/Args.h"
 #include "../common/Errors.h"
 #include "../common/Memory.h"
+#include "../common/Progress.h"
 #include "../common/Report.h"
 
 namespace {
@@ -77,6 +78,8 @@ const char* const kUsage =
     "                       particles and checksum\n"
     "  --verbose            also print each unit's peak resident memory and the\n"
     "                       bytes its blocks moved to and from storage\n"
+    "  --progress           show the phase and its time on stderr (without it: only\n"
+    "                       where stderr is a terminal, which a launcher's is not)\n"
     "  --help               print this text\n"
     "\n"
     "Options also take the form --option=VALUE.\n";
@@ -89,6 +92,7 @@ struct Options {
   particles::Config config;
   bool verbose = false;
   bool help = false;
+  bool progress = false;
   int stop_after = 0;  // 0: no checkpoint
   std::string save_path, restart_path;
 };
@@ -131,6 +135,9 @@ Options parse_args(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") {
       opt.flag();
       o.help = true;
+    } else if (arg == "--progress") {
+      opt.flag();
+      o.progress = true;
     } else if (arg == "--verbose") {
       opt.flag();
       o.verbose = true;
@@ -241,7 +248,10 @@ void trace(const Options& o) {
         particles::name(o.config.assignment));
     std::fflush(stdout);
   }
+  examples::Progress progress(kProgram, o.progress);
+  progress.phase(std::string("tracing (") + particles::name(o.protocol) + ")");
   const particles::Result r = tracer.run(o.protocol);
+  progress.done();
   if (o.verbose) {
     const dash::bp::SpillCounters moved = tracer.master().spill_counters();
     const std::uint64_t read = examples::sum_over_units(moved.bytes_read, kProgram);
