@@ -1,5 +1,5 @@
 // The C++ layer's environment flags go through DART's strict parser (dart_flags.h) by one
-// table (dash/internal/Flags.h) that the README's flag table matches: the copy engine's
+// table (dash/internal/Flags.h) that the flag reference (docs/flags.md) matches: the copy engine's
 // DASH_COPY_ASYNC_THREAD / DASH_COPY_ASYNC_THRESHOLD (read by dash::init), the block layer's test
 // flags DASH_BP_TEST_SEND_DELAY_US / DASH_BP_TEST_SEED (read by each iexchange), and dash::init's
 // check of DART's flags and of every flag of the table before MPI starts. A malformed value
@@ -222,18 +222,25 @@ TEST(DashFlags, SendDelayFlagsAreCheckedByEveryIexchange) {
   EXPECT_EQ(total, long(nblocks) * (nblocks - 1) / 2);
 }
 
-// The README's flag table (section "Environment flags") lists exactly the flags of the C++
-// layer's table (dash/internal/Flags.h), in its order, with the default it shows.
+// The flag reference (docs/flags.md) lists exactly the flags of the C++ layer's table
+// (dash/internal/Flags.h) with the default it shows: section "The flags" the flags a program
+// sets, in the table's order, section "Test-only flags" the fault-injection flags (a name with
+// _TEST_), in the table's order. (The name keeps the README, where the table used to be.)
 TEST(DashFlags, FlagTableMatchesTheReadme) {
-  const char* readme = std::getenv("DASH_TEST_README");
-  ASSERT_NE(readme, nullptr) << "DASH_TEST_README (set by CMake) names the README";
-  std::ifstream in(readme);
-  ASSERT_TRUE(in.good()) << readme;
-  std::vector<std::pair<std::string, std::string>> rows;  // name, default cell
-  bool in_section = false;
+  const char* doc = std::getenv("DASH_TEST_FLAGS_DOC");
+  ASSERT_NE(doc, nullptr) << "DASH_TEST_FLAGS_DOC (set by CMake) names docs/flags.md";
+  std::ifstream in(doc);
+  ASSERT_TRUE(in.good()) << doc;
+  struct Row {
+    std::string name, shown;
+    bool test_only;  // in section "Test-only flags"
+  };
+  std::vector<Row> rows;
+  enum { other, flags, test_flags } section = other;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("## ", 0) == 0) in_section = line == "## Environment flags";
-    if (!in_section || line.rfind("| `DASH_", 0) != 0) continue;
+    if (line.rfind("## ", 0) == 0)
+      section = line == "## The flags" ? flags : line == "## Test-only flags" ? test_flags : other;
+    if (section == other || line.rfind("| `DASH_", 0) != 0) continue;
     const std::size_t name_end = line.find('`', 3);
     const std::size_t cell = line.find('|', name_end);
     const std::size_t cell_end = line.find('|', cell + 1);
@@ -241,17 +248,27 @@ TEST(DashFlags, FlagTableMatchesTheReadme) {
     std::string shown = line.substr(cell + 1, cell_end - cell - 1);
     shown = shown.substr(shown.find_first_not_of(' '));
     shown = shown.substr(0, shown.find_last_not_of(' ') + 1);
-    rows.emplace_back(line.substr(3, name_end - 3), shown);
+    rows.push_back({line.substr(3, name_end - 3), shown, section == test_flags});
   }
-  const std::size_t n = sizeof dash::internal::kFlags / sizeof dash::internal::kFlags[0];
-  ASSERT_EQ(rows.size(), n) << "DASH_* rows in the README's table against the flag table";
-  for (std::size_t i = 0; i < n; ++i) {
-    EXPECT_EQ(rows[i].first, dash::internal::kFlags[i].name) << "row " << i;
-    EXPECT_EQ(rows[i].second, dash::internal::kFlags[i].shown) << rows[i].first;
+  // The table's flags in the order the page lists them: those a program sets, then the test
+  // flags, each group in the table's order.
+  std::vector<const dash::internal::FlagSpec*> expected;
+  for (bool test_only : {false, true})
+    for (const auto& spec : dash::internal::kFlags)
+      if ((std::string(spec.name).find("_TEST_") != std::string::npos) == test_only)
+        expected.push_back(&spec);
+  ASSERT_EQ(rows.size(), expected.size()) << "DASH_* rows in " << doc << " against the flag table";
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const bool test_only = std::string(expected[i]->name).find("_TEST_") != std::string::npos;
+    EXPECT_EQ(rows[i].name, expected[i]->name) << "row " << i;
+    EXPECT_EQ(rows[i].shown, expected[i]->shown) << rows[i].name;
+    EXPECT_EQ(rows[i].test_only, test_only)
+        << rows[i].name
+        << (test_only ? " belongs in \"Test-only flags\"" : " belongs in \"The flags\"");
   }
 }
 
-// Each default in the table is the value the README shows: the first `value` of the default
+// Each default in the table is the value docs/flags.md shows: the first `value` of the default
 // cell, read as the flag, gives the table's default.
 TEST(DashFlags, TableDefaultsAreTheValuesTheReadmeShows) {
   using dash::internal::FlagKind;

@@ -3,8 +3,9 @@
 // strict parser (dart/dart_flags.h) before MPI starts and compares the agreed ones across the
 // units; every layer reads its flags through read_flag_*() below, so a flag's bounds, words and
 // default are written once. DART's own flags (DART_*) are DART's (dart_flags_check). The
-// README's flag table lists the same names, in the same order, with the same defaults
-// (tests/dash/flags_test.cc compares them).
+// flag reference, docs/flags.md, lists the same names with the same defaults, in the same order
+// (the test-only flags, named *_TEST_*, in a table of their own; tests/dash/flags_test.cc
+// compares them).
 #ifndef DASH__INTERNAL__FLAGS_H_
 #define DASH__INTERNAL__FLAGS_H_
 
@@ -17,7 +18,8 @@ namespace internal {
 
 enum class FlagKind { integer, bytes, boolean, choice, text };
 
-// The flags, in the README's order.
+// The flags, in the order docs/flags.md lists them (the test-only ones apart, in a table of
+// their own, in this order too).
 enum class Flag {
   copy_async_thread,
   copy_async_threshold,
@@ -55,7 +57,7 @@ struct FlagSpec {
   const char* const* words;  // choice: the words a value may be
   int nwords;
   bool agreed;        // steers collective operations: must be alike on every unit
-  const char* shown;  // the default as the README's table shows it
+  const char* shown;  // the default as docs/flags.md shows it
   // dash::init refuses a malformed value; false only for fault-injection flags that the call
   // reading them refuses instead, on the unit that has it (a failure on one unit, for tests).
   bool checked_at_init = true;
