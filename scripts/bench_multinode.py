@@ -45,7 +45,7 @@ CLUSTER = os.path.join(ROOT, "scripts", "cluster.sh")
 LAUNCH = os.path.join(ROOT, "scripts", "launch.sh")
 NODES = 4
 # Goodput of one link under scripts/cluster.sh's token bucket, measured with MPI_Send of 32 x
-# 4 MiB between two nodes (README, "Running on several hosts"), in GB/s: the model's
+# 4 MiB between two nodes (docs/running.md, "Running on several hosts"), in GB/s: the model's
 # inter-node bandwidth.
 LINK_GBPS = {"1gbit": 0.958 / 8, "4gbit": 3.83 / 8}
 # The model's latency between nodes (TCP over veth through the bridge) and inside one node.
@@ -219,7 +219,7 @@ CAVEATS = {
              "on an unlimited link, beside a test run), but the suite's first runs across hosts "
              "then hang in `MPI_Finalize`: a plain MPI program doing only `MPI_Barrier` and "
              "`MPI_Finalize` hangs there on 3 nodes as soon as UCX sees the nodes as hosts "
-             "(MPICH 4.0.2, UCX 1.13.1; README, \"Running on several hosts\"), so the "
+             "(MPICH 4.0.2, UCX 1.13.1; docs/running.md, \"Running on several hosts\"), so the "
              "launcher leaves UCX's choice. OpenMPI's "
              "figures are the ones that measure the links.",
 }

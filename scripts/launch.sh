@@ -105,7 +105,7 @@ if [[ $mpi == openmpi ]]; then
           --mca plm_rsh_agent "$state/enter"
           --mca oob_tcp_if_include "$subnet" --mca btl_tcp_if_include "$subnet"
           --mca mpi_yield_when_idle 1)
-  # One-sided across hosts (README, "Running on several hosts"): osc sm for the windows of one
+  # One-sided across hosts (docs/running.md, "Running on several hosts"): osc sm for the windows of one
   # host; pt2pt (over ob1 and TCP) for windows that span hosts; osc ucx over UCX's TCP transport
   # only where pt2pt refuses (MPI_THREAD_MULTIPLE), as it is the less robust of the two.
   flags+=(--mca pml ob1 --mca btl self,vader,tcp --mca osc sm,pt2pt,ucx --mca osc_ucx_priority 5

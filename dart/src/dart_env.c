@@ -1,5 +1,5 @@
 /* Environment flags, read once by dart_init through the strict parser of dart_flags.h. Every
- * flag and its maximum is documented in README.md; a malformed value is an error naming the
+ * flag and its maximum is documented in docs/flags.md; a malformed value is an error naming the
  * flag, the value and what is expected. */
 #include <dart/dart_flags.h>
 #include <stdint.h>

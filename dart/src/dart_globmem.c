@@ -51,7 +51,7 @@ dart_ret_t dart__resolve_checked(const char* call, dart_gptr_t gptr, size_t nbyt
                               seg->nbytes, unit, (int)gptr.segid);
   }
   /* The owner knows its pool's blocks; other units cannot check them without
-   * asking it (see README, "Stale global pointers"). */
+   * asking it (see docs/failures.md, "Stale global pointers"). */
   if (pool && unit == dart__state.myid && !dart__pool_contains(dart__state.pool, offset, nbytes)) {
     return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
                               "range [%llu, %llu + %zu) of the local allocation pool is not inside "

@@ -883,7 +883,8 @@ dart_runtime_stats_t Stats() {
 // the emulated-node and shm_off runs really move data through MPI RMA. A team segment takes
 // one window, or two (the window pair: a shared window per node and an MPI_Win_create window)
 // where DART chooses the pair: with DART_TEST_FORCE_WINDOW_PAIR and, built against MPICH,
-// whenever some unit reaches another only by RMA (README: "RMA on shared windows (MPICH)").
+// whenever some unit reaches another only by RMA (docs/platform.md: "RMA on shared windows
+// (MPICH)").
 TEST(DartPutGet, RmaTransfersCounted_WindowPairWhereRmaOnMpich) {
   const int n = N(), me = Me();
   bool rma = false;

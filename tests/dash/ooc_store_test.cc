@@ -305,7 +305,7 @@ std::string VmFlagsOf(const void* at) {
 
 // Buffers of 1 MiB and more (what blocks and slabs are read into and
 // written from) are 2 MiB-aligned, their whole 2 MiB pages advised to be
-// huge pages (an O_DIRECT request into them spans few segments; README,
+// huge pages (an O_DIRECT request into them spans few segments; docs/flags.md,
 // DASH_OOC_HUGE_PAGES): one such page below 2 MiB, above it no more room
 // than page padding asks.
 TEST(OocStore, Buffer_LargeOnesAreAdvisedHugePages) {

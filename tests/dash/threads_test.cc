@@ -1,5 +1,5 @@
 // What may run concurrently from several threads of one unit after dash::init_thread (MPI
-// granted MPI_THREAD_MULTIPLE; README "Threads"): dash::copy of different arrays from two
+// granted MPI_THREAD_MULTIPLE; docs/running.md, "Threads"): dash::copy of different arrays from two
 // threads, in both directions, and dash::bp foreach callbacks on Master::threads(t) enqueueing
 // to their links. Run by the test main with DASH_TEST_INIT_THREAD=1 (dart_init_thread), at 1-4
 // units, and in the ThreadSanitizer CI stage (DASH_SANITIZE=thread).

@@ -1,5 +1,5 @@
 /* Strict parsing of environment flags, one implementation for DART and the C++ layer, so every
- * flag of the library follows the same rules (README.md, "Environment flags"):
+ * flag of the library follows the same rules (docs/flags.md):
  *
  *   - the value is taken exactly as given: no leading or trailing blanks, no sign
  *     ('1', not ' 1', '+1' or '-1');

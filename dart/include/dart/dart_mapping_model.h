@@ -39,7 +39,7 @@ extern "C" {
 /* A machine description with units placed on its nodes (opaque; owned by the caller). */
 typedef struct dart_mapping_model* dart_mapping_model_t;
 
-/* Parses topology_text (the format of DART_TOPOLOGY_FILE; the README's "Unit mapping") and
+/* Parses topology_text (the format of DART_TOPOLOGY_FILE; docs/locality-and-mapping.md) and
  * puts unit u on node unit_node[u] (0 .. nodes - 1, the node lines in order) for u < nunits.
  * name labels messages (a file name; NULL: "(topology)"). A malformed text gives
  * DART_ERR_INVAL and "<name>:<line>: <what is wrong>" in err (truncated to errlen; err may be

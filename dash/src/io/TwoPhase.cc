@@ -727,7 +727,7 @@ bool writes_directly(dart_team_t team, const std::vector<Run>& runs, std::uint64
       settings.subfiling > 0 || settings.burst_buffer)
     return false;
   // Whether units share a node does not matter: two units of one node writing their own
-  // pieces beat one aggregator writing both (measured: README "Writes without aggregation").
+  // pieces beat one aggregator writing both (measured: bench/results/collective_io.md).
   int mine = 1, all = 0;  // every run of this unit one piece of at least a chunk
   for (const Run& r : runs)
     if (r.count != 1 || r.len < chunk) mine = 0;

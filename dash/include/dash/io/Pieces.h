@@ -16,11 +16,11 @@
 // failure leaves an earlier file intact. There are no checksums in a plain
 // file (dash::io::save's files have them). With subfiling (IoSettings::
 // subfiling, DASH_IO_SUBFILING) the bytes go to parts beside path and path
-// holds their table (README: "Subfiling"); read_pieces reads either kind.
+// holds their table (docs/io.md: "Subfiling"); read_pieces reads either kind.
 // With the burst buffer (IoSettings::burst_buffer, DASH_IO_BURST_BUFFER) a
 // write returns once the data sits in node-local files and drains to path
 // in the background until drain(); reads before that come from the
-// node-local copy (README: "Burst buffer").
+// node-local copy (docs/io.md: "Burst buffer").
 //
 // | call         | cost                                                      |
 // |--------------|-----------------------------------------------------------|
@@ -103,7 +103,7 @@ IoReport read_pieces(const std::string& path, std::vector<Piece> pieces, Team& t
 // drain first). Local (call it on one unit).
 void remove(const std::string& path);
 
-// Completes the team's burst-buffer writes (README: "Burst buffer"): waits
+// Completes the team's burst-buffer writes (docs/io.md: "Burst buffer"): waits
 // until every unit has copied its node-local files into the target, puts
 // each file at its path (the atomic rename) and removes the node-local
 // copies. Errors throw on every unit; the failed file's node-local copy is

@@ -32,13 +32,13 @@
 // an earlier file at path intact, and no temporary.
 // With subfiling (IoSettings::subfiling = k, DASH_IO_SUBFILING) the file
 // is one part per k nodes beside path, and path holds their table; the
-// table's rename is the atomic step (README: "Subfiling"). load reads both.
+// table's rename is the atomic step (docs/io.md: "Subfiling"). load reads both.
 // With the burst buffer (IoSettings::burst_buffer) a save returns once the
 // data sits in node-local files and drains to path in the background until
-// dash::io::drain; loads before that read the node-local copy (README:
+// dash::io::drain; loads before that read the node-local copy (docs/io.md:
 // "Burst buffer"). IoSettings::aggregation = "off" (or "auto" when every
 // unit's pieces are contiguous runs of at least a chunk) writes without
-// aggregators (README: "Writes without aggregation").
+// aggregators (docs/io.md: "Writes without aggregation").
 // The target must be a file system every aggregator reaches with POSIX
 // I/O (a parallel file system on a cluster, any on one node).
 //

@@ -78,7 +78,7 @@ class GlobStaticMem {
   // exception thrown after the construction unwinds the stack
   // (std::uncaught_exceptions() grew), the other units may be anywhere, so no
   // collective starts: the memory stays allocated until dart_exit
-  // (dash::finalize) frees all that is left (deferred release, see README).
+  // (dash::finalize) frees all that is left (deferred release, see docs/failures.md).
   // A sub-team whose destruction free_subteams() deferred for this memory is
   // destroyed with it (collective as well).
   ~GlobStaticMem() {

@@ -19,7 +19,7 @@ namespace detail {
 // O_DIRECT request into them spans few physical segments. A virtio disk
 // takes at most max_segments (254 here) per request, so into scattered 4 KiB
 // pages a request carries at most 1 MiB and a read may run at half the
-// device's speed (README, DASH_OOC_HUGE_PAGES). Local; costs the page
+// device's speed (docs/flags.md, DASH_OOC_HUGE_PAGES). Local; costs the page
 // faults of fresh memory.
 dash::bp::Bytes direct_buffer(std::size_t capacity);
 
