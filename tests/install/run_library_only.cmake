@@ -37,7 +37,8 @@ foreach(file IN ITEMS ${CMAKE_INSTALL_LIBDIR}/libdash.a ${CMAKE_INSTALL_LIBDIR}/
                       ${CMAKE_INSTALL_LIBDIR}/cmake/dash/dashConfig.cmake
                       ${CMAKE_INSTALL_LIBDIR}/cmake/dash/dashConfigVersion.cmake
                       ${CMAKE_INSTALL_LIBDIR}/pkgconfig/dash.pc bin/dash-mpicxx
-                      share/doc/dash/LICENSE share/doc/dash/CHANGELOG.md)
+                      share/doc/dash/LICENSE share/doc/dash/CHANGELOG.md
+                      share/doc/dash/docs/building.md)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "the library-only install lacks ${file}")
   endif()
