@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs every benchmark binary in build/<mpi>/bench on 2 units through launch.sh,
 # writing Google Benchmark JSON to bench/results/<name>.json (plus one file per extra run in
-# the table below; with DASH_MPI=mpich <name>.mpich.json and so on), then scripts/bench_report.py writes bench/results/summary.md and, when
-# matplotlib is available, PNG plots.
+# the table below; with DASH_MPI=mpich <name>.mpich.json and so on), then scripts/bench_report.py
+# writes bench/results/summary.md and, when matplotlib is available, PNG plots into
+# bench/results/plots/. Each run is announced with its place among all ([k/N]) and how long it
+# took the last time (bench/results/durations.tsv, updated as runs finish).
 #
 #   scripts/bench.sh [name...] [-- benchmark-args...]
 #
@@ -78,16 +80,48 @@ run_bench() {
         " ${settings[*]} " != *binding_policy=none* ]]; then
     settings+=("DASH_MPIEXEC=mpiexec.mpich -bind-to core")
   fi
-  echo "bench.sh: $output ($units units${settings[*]:+, ${settings[*]}})"
+  done_runs=$((done_runs + 1))
+  local last
+  last=$(awk -F'\t' -v o="$output" '$1 == o { s = $2 } END { if (s != "") print s }' \
+    "$durations" 2>/dev/null || true)
+  echo "bench.sh: [$done_runs/$total_runs] $output ($units units${settings[*]:+, ${settings[*]}})" \
+    "${last:+- took $last s last time}"
+  local start=$SECONDS
   env "${settings[@]}" "$here/launch.sh" -n "$units" "$binary" \
     --benchmark_out="$results/$output.json" --benchmark_out_format=json \
     --benchmark_color=false "${bench_args[@]}"
+  local took=$((SECONDS - start))
+  echo "bench.sh: [$done_runs/$total_runs] $output took $took s (all so far: $((SECONDS - bench_start)) s)"
+  # One line per result file: its name, seconds, when (the newest replaces the older).
+  { grep -v -P "^\Q$output\E\t" "$durations" 2>/dev/null || true
+    printf '%s\t%s\t%s\n' "$output" "$took" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"; } \
+    | sort >"$durations.new"
+  mv "$durations.new" "$durations"
 }
 
 # Results of MPICH runs land in <name>[.<suffix>].mpich.json (their own summary sections, next
 # to OpenMPI's).
 mpi_suffix=""
 [[ ${DASH_MPI:-openmpi} == mpich ]] && mpi_suffix=".mpich"
+
+# How long each result file's run took last time (bench/results/durations.tsv, kept in the
+# repository), shown before each run, with the progress through all of them.
+durations="$results/durations.tsv"
+selected=()
+for binary in "${binaries[@]}"; do
+  name=$(basename "$binary")
+  [[ ${#names[@]} -gt 0 && " ${names[*]} " != *" $name "* ]] && continue
+  selected+=("$name")
+done
+total_runs=${#selected[@]}
+for name in "${selected[@]}"; do
+  for run in "${extra_runs[@]}"; do
+    read -r -a fields <<<"$run"
+    [[ ${fields[0]} == "$name" ]] && total_runs=$((total_runs + 1))
+  done
+done
+done_runs=0
+bench_start=$SECONDS
 
 ran=0
 for binary in "${binaries[@]}"; do
@@ -116,3 +150,5 @@ if [[ ${DASH_BENCH_PLOTS:-1} != 0 ]] && ! "$python" -c 'import matplotlib' 2>/de
   "$here/setup.sh" python3-matplotlib || echo "bench.sh: python3-matplotlib not installed, no plots"
 fi
 "$python" "$here/bench_report.py" "$results"
+echo "bench.sh: $ran benchmark binaries, $done_runs runs in $((SECONDS - bench_start)) s" \
+  "(per run: $durations)"

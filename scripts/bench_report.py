@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Turns the Google Benchmark JSON files of a results folder into summary.md (one Markdown
-table per file) and, when matplotlib is importable, one PNG per file plotting each benchmark
-family over its last numeric argument (bandwidth when the benchmark reports bytes/s).
+table per file) and, when matplotlib is importable, one PNG per file in <results>/plots/
+plotting each benchmark family over its last numeric argument (bandwidth when the benchmark
+reports bytes/s; the axis named by the benchmark's ArgName, e.g. BM_x/bytes:4096). The plots
+are local (git-ignored) and summary.md does not link them: it links nothing the repository
+lacks.
 
 Benchmarks that measure their baselines themselves (bench/containers.cc, algorithms.cc, ...)
 report the counters ns_per_<item>, <baseline>_ns_per_<item> and ratio_vs_<baseline>; their
@@ -10,6 +13,7 @@ existing summary.md whose benchmark has no JSON file this time are kept as they 
 their own dates), so a partial run (scripts/bench.sh <name>) updates only its own sections.
 
 usage: scripts/bench_report.py [results-dir]      (default: bench/results)
+(Without JSON files it rewrites summary.md's kept sections in today's form.)
 """
 import json
 import pathlib
@@ -104,16 +108,28 @@ def name_parts(name):
     return parts
 
 
+def named_value(part):
+    """A name part as (argument name, value): 'bytes:4096' -> ('bytes', 4096), '4096' ->
+    ('', 4096); (None, None) when it is not a number."""
+    label, _, text = part.rpartition(":")
+    return (label, int(text)) if text.isdigit() else (None, None)
+
+
 def argument_of(name):
-    """The argument part of a run name ('BM_x/4096/manual_time' -> '4096'), sizes readable."""
+    """The argument part of a run name ('BM_x/4096/manual_time' -> '4096'); an argument the
+    benchmark names as bytes (ArgName "bytes": 'BM_x/bytes:4096') in KiB, MiB or GiB. Unnamed
+    numbers stay numbers: a grid side or a count is not a size."""
     parts = name_parts(name)[1:]
-    text = "/".join(parts)
-    if text.isdigit():
-        value = int(text)
-        for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-            if value >= scale and value % scale == 0:
-                return f"{value // scale} {unit}"
-    return text
+    shown = []
+    for part in parts:
+        label, value = named_value(part)
+        if label and "bytes" in label:
+            for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+                if value >= scale and value % scale == 0:
+                    part = f"{value // scale} {unit}"
+                    break
+        shown.append(part)
+    return "/".join(shown)
 
 
 def ratio_tables(runs):
@@ -179,14 +195,19 @@ def ratio_tables(runs):
 
 def plot(runs, title, png_path, pyplot):
     """One line per family (name before the first '/') over the last numeric argument."""
-    families = {}
+    families, labels = {}, set()
     for run in runs:
         parts = name_parts(run["name"])
-        if run.get("error_occurred") or len(parts) < 2 or not parts[-1].isdigit():
+        if run.get("error_occurred") or len(parts) < 2:
             continue
+        label, x = named_value(parts[-1])
+        if x is None:
+            continue
+        labels.add(label)
         bandwidth = run.get("bytes_per_second")
-        value = bandwidth / 1e9 if bandwidth else run["real_time"]
-        families.setdefault(parts[0], []).append((int(parts[-1]), value))
+        seconds = run["real_time"] * NANOSECONDS_PER.get(run.get("time_unit", "ns"), 1) * 1e-9
+        value = bandwidth / 1e9 if bandwidth else seconds
+        families.setdefault(parts[0], []).append((x, value))
     if not families:
         return False
     use_bandwidth = any("bytes_per_second" in r for r in runs)
@@ -197,8 +218,11 @@ def plot(runs, title, png_path, pyplot):
     axes.set_xscale("log", base=2)
     if not use_bandwidth:
         axes.set_yscale("log")
-    axes.set_xlabel("argument (bytes)")
-    axes.set_ylabel("bandwidth (GB/s)" if use_bandwidth else "time")
+    # The benchmarks' own argument name (ArgName) where all runs agree on one, else the
+    # plain "last argument of the name": never a unit the argument may not have.
+    named = [l for l in labels if l]
+    axes.set_xlabel(named[0] if len(labels) == 1 and named else "last argument of the name")
+    axes.set_ylabel("bandwidth (GB/s)" if use_bandwidth else "time (s)")
     axes.set_title(title)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize="small")
@@ -210,11 +234,16 @@ def plot(runs, title, png_path, pyplot):
 
 def previous_sections(summary):
     """The '## name' sections of an existing summary.md, by name, so that figures of
-    benchmarks not run this time are kept (with their own dates)."""
+    benchmarks not run this time are kept (with their own dates). Links to plots (which the
+    repository does not keep) and the old remark on the benchmark library's build are dropped."""
     if not summary.exists():
         return {}
     sections, name = {}, None
     for line in summary.read_text().splitlines():
+        if line.startswith("!["):
+            continue
+        line = line.replace(", debug benchmark library", "").replace(
+            ", release benchmark library", "")
         if line.startswith("## "):
             name = line[3:].strip()
             sections[name] = [line]
@@ -223,10 +252,20 @@ def previous_sections(summary):
     return sections
 
 
+def context_line(context):
+    """When and where a file was measured, and how the measured code was built (dash_build,
+    from bench/support/runner.h; files of older builds lack it)."""
+    line = (f"{context.get('date', '?')}, host {context.get('host_name', '?')}, "
+            f"{context.get('num_cpus', '?')} CPUs")
+    if context.get("dash_build"):
+        line += f", built {context['dash_build']}"
+    return line
+
+
 def main():
     results = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
     files = sorted(results.glob("*.json"))
-    if not files:
+    if not files and not (results / "summary.md").exists():
         print(f"bench_report.py: no JSON files in {results}")
         return 0
     try:
@@ -240,23 +279,25 @@ def main():
     summary = results / "summary.md"
     kept = previous_sections(summary)
     fresh = {path.stem: path for path in files}
-    sections = ["# Benchmark results", ""]
+    plots = results / "plots"
+    if pyplot is not None:
+        plots.mkdir(exist_ok=True)
+    sections = ["# Benchmark results", "",
+                "Written by `scripts/bench.sh` (through `scripts/bench_report.py`): one section "
+                "per result file, each with its own date. The same run draws a plot per section "
+                "into `bench/results/plots/` (not kept in the repository).", ""]
     for name in sorted(set(kept) | set(fresh)):
         if name not in fresh:
             sections += kept[name]  # not run this time: the previous figures
             continue
         path = fresh[name]
         context, runs = load_runs(path)
-        sections += [f"## {name}", "",
-                     f"{context.get('date', '?')}, host {context.get('host_name', '?')}, "
-                     f"{context.get('num_cpus', '?')} CPUs, "
-                     f"{context.get('library_build_type', '?')} benchmark library", "",
-                     markdown_table(runs), ""]
+        sections += [f"## {name}", "", context_line(context), "", markdown_table(runs), ""]
         ratios = ratio_tables(runs)
         if ratios:
             sections += [ratios, ""]
-        if pyplot is not None and plot(runs, name, results / f"{name}.png", pyplot):
-            sections += [f"![{name}]({name}.png)", ""]
+        if pyplot is not None:
+            plot(runs, name, plots / f"{name}.png", pyplot)
     summary.write_text("\n".join(sections))
     print(f"bench_report.py: wrote {summary}")
     return 0

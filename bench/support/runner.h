@@ -69,6 +69,11 @@ inline void initialize(int argc, char** argv, const RunOptions& options, bool wr
 // Unit 0's part: the context, then the benchmarks with options.reporter.
 inline void run_reporting(int units, const RunOptions& options) {
   benchmark::AddCustomContext("dart_units", std::to_string(units));
+#ifdef DASH_BENCH_BUILD
+  // Google Benchmark's own "library_build_type" is that of Debian's libbenchmark (always
+  // "debug" there): this one says how the measured code was built.
+  benchmark::AddCustomContext("dash_build", DASH_BENCH_BUILD);
+#endif
   for (const auto& [key, value] : options.context) benchmark::AddCustomContext(key, value);
   if (options.reporter)
     benchmark::RunSpecifiedBenchmarks(options.reporter);
