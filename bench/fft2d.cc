@@ -75,7 +75,7 @@ class PlainFft2d {
     fft_(dash::ooc::Rows<Complex>{a_.data(), 0, rows_, n_});
     const long r = rows_;
     for (int v = 0; v < units_; ++v)  // v's strip: columns [v r, (v + 1) r), transposed
-      dash::ooc::detail::transpose_block(a_.data() + v * r, n_, r, r, send_.data() + v * r * r);
+      dash::ooc::internal::transpose_block(a_.data() + v * r, n_, r, r, send_.data() + v * r * r);
     MPI_Alltoall(send_.data(), int(r * r * 2), MPI_DOUBLE, recv_.data(), int(r * r * 2), MPI_DOUBLE,
                  MPI_COMM_WORLD);
     for (int u = 0; u < units_; ++u)

@@ -111,9 +111,9 @@ void MpiPass(KdCase& c) {
     MPI_Comm_rank(comm, &m);
     if (g < 2) break;
     const int dim = level % 3, lo = g / 2, hi = g - lo;
-    dash::bp::detail::kd_histogram<3>(c.mpi_points, box, dash::dim_t(dim), c.bins, c.histogram);
+    dash::bp::internal::kd_histogram<3>(c.mpi_points, box, dash::dim_t(dim), c.bins, c.histogram);
     MPI_Allreduce(c.histogram.data(), c.merged.data(), c.bins, MPI_UINT64_T, MPI_SUM, comm);
-    const double cut = dash::bp::detail::kd_cut<3>(c.merged, box, dash::dim_t(dim), lo, g);
+    const double cut = dash::bp::internal::kd_cut<3>(c.merged, box, dash::dim_t(dim), lo, g);
     const bool lower = m < lo;
     auto stays = [&](const Point3& p) { return (p[dim] < cut) == lower; };
     const std::size_t keep = std::size_t(

@@ -67,7 +67,7 @@ void Fill(M& m, long round) {
 // Calls f(i) for every i in [lo, hi), row-major.
 template <dim_t N, class F>
 void ForEach(const std::array<long, N>& lo, const std::array<long, N>& hi, F&& f) {
-  dash::bp::detail::for_each_cell<N>(lo, hi, f);
+  dash::bp::internal::for_each_cell<N>(lo, hi, f);
 }
 
 // The halo ring of block b: block-local coordinates in [-w, extent + w)
@@ -117,7 +117,7 @@ std::vector<int> ExpectedLink(const std::array<long, N>& c, const std::array<std
     for (int d = N - 1, rest = other; d >= 0; --d) oc[d] = rest % long(grid[d]), rest /= grid[d];
     if (oc == c) continue;
     bool adjacent = false;
-    for (int k = 0; k < dash::bp::detail::pow3(N) && !adjacent; ++k) {
+    for (int k = 0; k < dash::bp::internal::pow3(N) && !adjacent; ++k) {
       std::array<int, N> s;
       int nonzero = 0;
       for (int d = N - 1, rest = k; d >= 0; --d) s[d] = rest % 3 - 1, rest /= 3;

@@ -1,9 +1,9 @@
-// White-box test of the block layer's wire format (dash/bp/detail/Wire.h, not public): every
+// White-box test of the block layer's wire format (dash/bp/internal/Wire.h, not public): every
 // kind of record the transports write (a reduction round's mark, a queue, an empty queue, a
 // view's bytes, a queue sent on its own, a stored part, a failure notice) against an encoding
 // written here by hand, and read back by the library's reader and a decoder written here.
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/Wire.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 
 namespace {
 
-namespace wire = dash::bp::detail::wire;
+namespace wire = dash::bp::internal::wire;
 using dash::bp::MemoryBuffer;
 
 // The test's own encoding: three little-endian int64, then the bytes.

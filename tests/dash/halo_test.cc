@@ -163,7 +163,7 @@ int CheckOperator(W& w, const Op& op, const Spec& spec, const GlobalBoundarySpec
   visit(op.inner.begin(), op.inner.end(), 1, true);
   visit(op.boundary.begin(), op.boundary.end(), 2, false);
   // Which cells must be iterated: their stencil stays inside the domain along NONE dimensions.
-  dash::bp::detail::for_each_cell<N>(std::array<long, N>{}, e, [&](const std::array<long, N>& c) {
+  dash::bp::internal::for_each_cell<N>(std::array<long, N>{}, e, [&](const std::array<long, N>& c) {
     bool valid = true;
     for (dim_t d = 0; d < N; ++d)
       if (b[d] == BoundaryProp::NONE)

@@ -31,9 +31,9 @@ TEST(IoNodeTiers, EachNodeReadsItsOwnFile) {
   EXPECT_EQ(dram.capacity, myid() == 3 ? 1024u : std::uint64_t(16) << 30);
   EXPECT_NE(dram.source.find("node" + std::to_string(myid()) + ".txt:2"), std::string::npos)
       << dram.source;
-  EXPECT_EQ(dash::io::detail::tier_file_path("a%n-%%-%h").substr(0, 5),
+  EXPECT_EQ(dash::io::internal::tier_file_path("a%n-%%-%h").substr(0, 5),
             "a" + std::to_string(myid()) + "-%-");
-  EXPECT_THROW(dash::io::detail::tier_file_path("tiers.%x"), dash::exception::InvalidArgument);
+  EXPECT_THROW(dash::io::internal::tier_file_path("tiers.%x"), dash::exception::InvalidArgument);
 }
 
 // Unit u gives 256 KiB + 4 KiB * u, in unit order.

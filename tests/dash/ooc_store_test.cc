@@ -166,7 +166,7 @@ TEST(OocStore, Buffer_DroppedGoesBackToTheSystem) {
   BlockStore store("drop");
   const std::size_t n = std::size_t(3) << 20;
   const Bytes pattern = Pattern(1, n);  // the test's own buffer: outlives the check
-  const std::size_t before = dash::bp::detail::BufferStock::kept_bytes();
+  const std::size_t before = dash::bp::internal::BufferStock::kept_bytes();
   { Bytes dropped = store.buffer(n); }
   {
     Bytes b = store.buffer(n);
@@ -175,7 +175,7 @@ TEST(OocStore, Buffer_DroppedGoesBackToTheSystem) {
     store.flush();
     EXPECT_TRUE(Same(store.take(1), pattern));
   }
-  EXPECT_EQ(dash::bp::detail::BufferStock::kept_bytes(), before);
+  EXPECT_EQ(dash::bp::internal::BufferStock::kept_bytes(), before);
 }
 
 // A store's buffer that the caller outgrows (a block saved larger than last time into the

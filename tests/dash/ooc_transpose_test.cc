@@ -152,8 +152,8 @@ TEST(OocTransposeInCore, GivesTheTransposeAlsoWithUnitsWithoutRows) {
 TEST(OocTransposeInCore, InRoundsOfAbout8MiB_GivesTheTranspose) {
   constexpr long rows = 2053, cols = 4099;  // 67 MB of doubles: 3 to 9 rounds at 1 to 4 units
   dash::Matrix<double, 2> probe(dash::SizeSpec<2>(rows, cols), kByRows);
-  const auto layout = dash::ooc::detail::row_layout(probe.pattern(), 1, "test", "a");
-  ASSERT_GT(dash::ooc::detail::in_memory_rounds(layout, sizeof(double)), 2);
+  const auto layout = dash::ooc::internal::row_layout(probe.pattern(), 1, "test", "a");
+  ASSERT_GT(dash::ooc::internal::in_memory_rounds(layout, sizeof(double)), 2);
   ExpectTransposedInMemory(rows, cols);
 }
 
@@ -201,7 +201,7 @@ TEST(OocTransposeBadInput, IsRefusedOnEveryUnit) {
                                   dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED));
     dash::Matrix<double, 2> in_b(dash::SizeSpec<2>(6, 8), kByRows);
     const std::string m = message_of([&] { dash::ooc::transpose(tiles, in_b); });
-    if (dash::bp::detail::block_grid(tiles.pattern())[1] > 1) {
+    if (dash::bp::internal::block_grid(tiles.pattern())[1] > 1) {
       EXPECT_NE(m.find("a is not distributed by rows"), std::string::npos) << m;
     }
   }

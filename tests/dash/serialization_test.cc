@@ -3,7 +3,7 @@
 // nested containers and a user type with its own specialisation; several
 // values in one buffer read back in order; reading past the end or a
 // corrupt count throws and reads nothing; large buffers are reused through
-// the stock of detail/BufferStock.h, within its limits.
+// the stock of internal/BufferStock.h, within its limits.
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
 #include <gtest/gtest.h>
@@ -177,13 +177,13 @@ TEST(Serialization, ReadingPastTheEndThrows) {
 namespace {
 
 using dash::bp::Bytes;
-using dash::bp::detail::BufferStock;
+using dash::bp::internal::BufferStock;
 
 // Takes and frees every kept buffer.
 void EmptyStock() {
   for (auto b = BufferStock::take(BufferStock::kMinBytes); b.data != nullptr;
        b = BufferStock::take(BufferStock::kMinBytes))
-    dash::bp::detail::release_bytes(b.data, b.capacity);
+    dash::bp::internal::release_bytes(b.data, b.capacity);
 }
 
 // While a BufferStock::Short lives (a master under a memory-block limit holds one), the stock
@@ -252,15 +252,15 @@ TEST(ByteMemory, LargeMappingsAreAdvisedOntoHugePages) {
     GTEST_SKIP() << "a kernel without transparent huge pages";
   const std::size_t mib = std::size_t(1) << 20;
   std::size_t capacity = 0;
-  char* large = dash::bp::detail::allocate_bytes(8 * mib, capacity);
+  char* large = dash::bp::internal::allocate_bytes(8 * mib, capacity);
   EXPECT_NE(VmFlagsOf(large + 4 * mib).find(" hg"), std::string::npos) << VmFlagsOf(large);
   std::size_t small_capacity = 0;
-  char* small = dash::bp::detail::allocate_bytes(mib, small_capacity);
+  char* small = dash::bp::internal::allocate_bytes(mib, small_capacity);
   EXPECT_EQ(VmFlagsOf(small).find(" hg"), std::string::npos) << VmFlagsOf(small);
-  small = dash::bp::detail::reallocate_bytes(small, small_capacity, 16 * mib);
+  small = dash::bp::internal::reallocate_bytes(small, small_capacity, 16 * mib);
   EXPECT_NE(VmFlagsOf(small + 8 * mib).find(" hg"), std::string::npos) << VmFlagsOf(small);
-  dash::bp::detail::release_bytes(large, capacity);
-  dash::bp::detail::release_bytes(small, small_capacity);
+  dash::bp::internal::release_bytes(large, capacity);
+  dash::bp::internal::release_bytes(small, small_capacity);
 }
 
 // A mapping grows with its bytes kept: one of a size that is no whole number of huge pages
@@ -270,17 +270,17 @@ TEST(ByteMemory, MappingsGrowWithTheirBytes_AlsoWhenAdvisedInParts) {
   const std::size_t mib = std::size_t(1) << 20;
   for (const bool split : {false, true}) {
     std::size_t capacity = 0;
-    char* data = dash::bp::detail::allocate_bytes(4 * mib + mib / 2, capacity);
+    char* data = dash::bp::internal::allocate_bytes(4 * mib + mib / 2, capacity);
     for (std::size_t i = 0; i < capacity; ++i) data[i] = char(i * 7 + 3);
     if (split) madvise(data + mib, mib, MADV_NOHUGEPAGE);
     const std::size_t before = capacity;
-    data = dash::bp::detail::reallocate_bytes(data, capacity, 9 * mib + 5);
+    data = dash::bp::internal::reallocate_bytes(data, capacity, 9 * mib + 5);
     ASSERT_GE(capacity, 9 * mib + 5) << "split " << split;
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < before; ++i) wrong += data[i] != char(i * 7 + 3);
     EXPECT_EQ(wrong, 0u) << "split " << split;
     data[capacity - 1] = 1;  // the grown part is writable
-    dash::bp::detail::release_bytes(data, capacity);
+    dash::bp::internal::release_bytes(data, capacity);
   }
 }
 
@@ -342,14 +342,14 @@ TEST(BufferStock, LargeBytesAreReusedSmallAndHugeOnesAreNot) {
   EmptyStock();
   const std::size_t big = BufferStock::kMaxBytes / 2 + mib;
   std::size_t older_capacity = 0, newer_capacity = 0;  // never touched: no memory used
-  char* older = dash::bp::detail::allocate_bytes(big, older_capacity);
-  char* newer = dash::bp::detail::allocate_bytes(big, newer_capacity);
+  char* older = dash::bp::internal::allocate_bytes(big, older_capacity);
+  char* newer = dash::bp::internal::allocate_bytes(big, newer_capacity);
   BufferStock::give(older, older_capacity);
   BufferStock::give(newer, newer_capacity);
   EXPECT_EQ(BufferStock::kept_bytes(), newer_capacity);
   BufferStock::Buffer left = BufferStock::take(big);
   EXPECT_EQ(left.data, newer) << "the newer buffer stays, the older one goes";
-  dash::bp::detail::release_bytes(left.data, left.capacity);
+  dash::bp::internal::release_bytes(left.data, left.capacity);
 }
 
 }  // namespace

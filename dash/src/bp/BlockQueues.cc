@@ -1,6 +1,6 @@
-// dash::bp::detail::BlockQueues (BlockQueues.h): the registry and the queues.
+// dash::bp::internal::BlockQueues (BlockQueues.h): the registry and the queues.
 #include <dash/Exception.h>
-#include <dash/bp/detail/BlockQueues.h>
+#include <dash/bp/internal/BlockQueues.h>
 
 #include <algorithm>
 #include <string>
@@ -8,7 +8,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 BlockQueues::BlockQueues(Team& team, int nblocks, owner_function owner, QueueResidency& residency)
     : team_(&team),
@@ -165,6 +165,6 @@ void BlockQueues::order_runnable(std::vector<std::size_t>& runnable) {
                    [&](std::size_t a, std::size_t b) { return waiting(a) > waiting(b); });
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash

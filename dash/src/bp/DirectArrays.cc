@@ -1,14 +1,14 @@
-// dash::bp::detail::DirectArrays (DirectArrays.h): reductions' parts received when read.
+// dash::bp::internal::DirectArrays (DirectArrays.h): reductions' parts received when read.
 #include <dash/Exception.h>
-#include <dash/bp/detail/DirectArrays.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/DirectArrays.h>
+#include <dash/bp/internal/Wire.h>
 
 #include <algorithm>
 #include <string>
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 static_assert(DirectArrays::kPieceBytes % wire::kResidues == 0,
               "every piece starts at its part's residue");
@@ -157,6 +157,6 @@ void DirectArrays::receive(const Entry& e) {
   dash::check_dart(dart_waitall(receives_.data(), receives_.size()), "dart_waitall");
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash

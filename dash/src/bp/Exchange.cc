@@ -1,8 +1,8 @@
-// dash::bp::detail::Exchange (Exchange.h): the transport of Master::exchange().
+// dash::bp::internal::Exchange (Exchange.h): the transport of Master::exchange().
 #include <dash/Exception.h>
 #include <dash/bp/Polling.h>
-#include <dash/bp/detail/Exchange.h>
-#include <dash/bp/detail/StoredSends.h>
+#include <dash/bp/internal/Exchange.h>
+#include <dash/bp/internal/StoredSends.h>
 
 #include <algorithm>
 #include <climits>
@@ -12,7 +12,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 namespace {
 constexpr int kExchangeTag = 30003;  // queues (and stored parts) sent on their own
@@ -522,6 +522,6 @@ void Exchange::receive_part(const ExpectedPart& part, dart_message_t& message, s
   }
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash

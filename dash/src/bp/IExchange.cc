@@ -1,8 +1,8 @@
-// dash::bp::detail::IExchange (IExchange.h): the transport and termination of
+// dash::bp::internal::IExchange (IExchange.h): the transport and termination of
 // Master::iexchange().
 #include <dash/Exception.h>
-#include <dash/bp/detail/IExchange.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/IExchange.h>
+#include <dash/bp/internal/Wire.h>
 #include <dash/internal/Flags.h>
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 namespace {
 constexpr int kTagEven = 30001;  // even calls on a team
@@ -241,6 +241,6 @@ void IExchange::finish() {
   failure_.raise(kCall);
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash

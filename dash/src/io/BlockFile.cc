@@ -1,10 +1,10 @@
 // The block file of dash::bp::save and dash::bp::load
-// (dash/io/detail/BlockFile.h): a container file written in rounds by the
+// (dash/io/internal/BlockFile.h): a container file written in rounds by the
 // two-phase engine (TwoPhase.h); read record by record.
 #include <dart/dart.h>
 #include <dash/Exception.h>
-#include <dash/io/detail/BlockFile.h>
-#include <dash/io/detail/ContainerFile.h>
+#include <dash/io/internal/BlockFile.h>
+#include <dash/io/internal/ContainerFile.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,7 +23,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -401,6 +401,6 @@ void BlockFileReader::read(const std::vector<int>& gids,
   dash::internal::agree(failure, s.t, s.who);
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash

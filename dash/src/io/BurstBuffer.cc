@@ -26,7 +26,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -51,7 +51,7 @@ std::map<std::pair<dart_team_t, std::string>, Pending>& pending() {
 // DASH_IO_TEST_FAIL_DRAIN=1: a drain's first write into the target fails as
 // if the disk were full (test only).
 bool test_fail_drain() {
-  return internal::read_flag_bool(internal::Flag::io_test_fail_drain, "dash::io");
+  return dash::internal::read_flag_bool(dash::internal::Flag::io_test_fail_drain, "dash::io");
 }
 
 // Copies the unit's node-local files into the target at their offsets and
@@ -116,8 +116,8 @@ StagedWrite::StagedWrite(const std::string& path, dart_team_t team, const Plan& 
     if (std::find(owners.begin(), owners.end(), me) != owners.end())
       directory = buffer_tier("disk").directory;  // checked: writable
   });
-  copy_.parts = new_parts(directory + "/" + internal::file_name(path) + ".bb." +
-                              internal::hex_digits(target_->generation()),
+  copy_.parts = new_parts(directory + "/" + dash::internal::file_name(path) + ".bb." +
+                              dash::internal::hex_digits(target_->generation()),
                           ends);
   for (std::size_t k = 0; k < copy_.parts.size(); ++k)
     if (owners[k] == me)
@@ -276,9 +276,9 @@ std::string take_failed_drain() {
   return std::exchange(failed_drain, std::string());
 }
 
-}  // namespace detail
+}  // namespace internal
 
-void drain(Team& team) { detail::drain_staged(team.dart_id(), nullptr, "dash::io::drain"); }
+void drain(Team& team) { internal::drain_staged(team.dart_id(), nullptr, "dash::io::drain"); }
 
 }  // namespace io
 }  // namespace dash

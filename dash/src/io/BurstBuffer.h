@@ -30,7 +30,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // A node-local copy of a file: the writer's plan (its aggregators serve
 // reads) and the parts, whose path is empty where they lie on another unit.
@@ -150,7 +150,7 @@ bool drain_pending(const std::string& path);
 // on another team (which this team cannot complete). Collective.
 void check_no_foreign_drain(const std::string& path, dart_team_t team, const char* who);
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

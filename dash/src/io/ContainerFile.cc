@@ -1,9 +1,9 @@
 // The container file of dash::io::save and dash::io::load
-// (dash/io/detail/ContainerFile.h), on the two-phase engine (TwoPhase.h).
+// (dash/io/internal/ContainerFile.h), on the two-phase engine (TwoPhase.h).
 #include <dart/dart.h>
 #include <dash/Exception.h>
 #include <dash/internal/Failure.h>
-#include <dash/io/detail/ContainerFile.h>
+#include <dash/io/internal/ContainerFile.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,7 +23,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -247,6 +247,6 @@ IoReport read_container_file(const std::string& path, Team& t, std::vector<Run> 
   return report;
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash

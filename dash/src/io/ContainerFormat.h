@@ -1,4 +1,4 @@
-// The parts of a container file (the layout in dash/io/detail/ContainerFile.h)
+// The parts of a container file (the layout in dash/io/internal/ContainerFile.h)
 // that its two writers share, dash::io::save (ContainerFile.cc) and
 // dash::bp::save (BlockFile.cc): the header, the checksum table, and the
 // file opened for reads of the caller's own.
@@ -6,7 +6,7 @@
 #define DASH__SRC__IO__CONTAINER_FORMAT_H_
 
 #include <dart/dart_types.h>
-#include <dash/io/detail/ContainerFile.h>
+#include <dash/io/internal/ContainerFile.h>
 
 #include <cstdint>
 #include <string>
@@ -16,7 +16,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // Where a container file's data start: its header takes the bytes before.
 constexpr std::uint64_t kContainerHeaderBytes = 4096;
@@ -38,7 +38,7 @@ FileLayout open_container(const std::string& path, dart_team_t team, std::vector
 // checksum of those. Local.
 std::vector<char> container_tail(std::vector<std::uint64_t> sums);
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

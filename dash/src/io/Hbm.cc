@@ -10,7 +10,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -106,6 +106,6 @@ void hbm_free(void* p) {
   if (p) memkind().free(p);
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash

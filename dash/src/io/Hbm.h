@@ -13,7 +13,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // Whether HBM can be allocated here; if not, `why` says why. The first
 // call loads memkind (not where one NUMA node and no MEMKIND_HBW_NODES
@@ -30,7 +30,7 @@ std::uint64_t hbm_capacity();
 // Frees what hbm_allocate gave. Local.
 void hbm_free(void* p);
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

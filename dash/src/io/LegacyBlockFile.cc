@@ -11,7 +11,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -108,6 +108,6 @@ void LegacyBlockFile::read(int gid, dash::bp::MemoryBuffer& into) {
                                         " is damaged (checksum)");
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash

@@ -20,7 +20,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // The first eight bytes of such a file.
 constexpr char kLegacyBlockMagic[8] = {'D', 'A', 'S', 'H', 'B', 'P', '0', '1'};
@@ -54,7 +54,7 @@ class LegacyBlockFile {
   std::vector<LegacyBlockRecord> index_;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

@@ -20,7 +20,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -124,7 +124,7 @@ std::string subfile_table(const std::vector<FilePart>& parts) {
   std::string text = std::string(kTableMagic) + "size " + std::to_string(size) + "\n";
   for (const FilePart& p : parts)
     text += "part " + std::to_string(p.offset) + " " + std::to_string(p.bytes) + " " +
-            internal::file_name(p.path) + "\n";
+            dash::internal::file_name(p.path) + "\n";
   return text + "sum " + dash::internal::hex_digits(io_checksum(text.data(), text.size())) + "\n";
 }
 
@@ -138,14 +138,15 @@ std::vector<FilePart> parse_subfile_table(const std::string& text, const std::st
   };
   const std::size_t sum_at = text.rfind("sum ");
   if (!is_subfile_table(text) || sum_at == std::string::npos) return bad("no checksum line");
-  if (text.substr(sum_at) != "sum " + dash::internal::hex_digits(io_checksum(text.data(), sum_at)) + "\n")
+  if (text.substr(sum_at) !=
+      "sum " + dash::internal::hex_digits(io_checksum(text.data(), sum_at)) + "\n")
     return bad("checksum mismatch");
   std::istringstream in(text.substr(sizeof kTableMagic - 1, sum_at - (sizeof kTableMagic - 1)));
   std::string word, name;
   std::uint64_t size = 0, offset = 0, bytes = 0;
   if (!(in >> word >> size) || word != "size") return bad("no size line");
   std::vector<FilePart> parts;
-  const std::string directory = internal::directory_of(path);
+  const std::string directory = dash::internal::directory_of(path);
   while (in >> word >> offset >> bytes >> name) {
     const std::uint64_t expected = parts.empty() ? 0 : parts.back().offset + parts.back().bytes;
     if (word != "part" || offset != expected || name.find('/') != std::string::npos)
@@ -226,12 +227,11 @@ std::vector<FilePart> new_parts(const std::string& stem, const std::vector<std::
     if (bounds[k + 1] <= bounds[k]) continue;
     char number[24];  // six digits at least: `ls` and globs list the parts in order
     std::snprintf(number, sizeof number, "%06zu", parts.size());
-    parts.push_back(
-        {bounds[k], bounds[k + 1] - bounds[k], stem + "." + number});
+    parts.push_back({bounds[k], bounds[k + 1] - bounds[k], stem + "." + number});
   }
   return parts;
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash

@@ -25,7 +25,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // One part: logical bytes [offset, offset + bytes) at byte 0 of file `path`.
 struct FilePart {
@@ -97,7 +97,7 @@ std::vector<FilePart> new_parts(const std::string& stem, const std::vector<std::
 // whole), else none: what replacing or removing it must remove too. Local.
 std::vector<FilePart> table_parts(const std::string& path);
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

@@ -11,7 +11,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // The tier `name` for aggregation buffers: as the tier file describes it,
 // or (without one) with its directory checked but not probed;
@@ -47,7 +47,7 @@ class TierMemory {
   bool registered_ = false, owned_ = false, hbm_ = false;  // hbm_: mapped_ came from memkind
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

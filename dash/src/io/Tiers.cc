@@ -64,7 +64,7 @@ double number_with_unit(const std::string& word,
 
 std::string default_directory(const std::string& name) {
   if (name == "shm") return "/dev/shm";
-  const char* node = internal::read_flag_text(internal::Flag::io_node_dir, "dash::io");
+  const char* node = dash::internal::read_flag_text(dash::internal::Flag::io_node_dir, "dash::io");
   if (node != nullptr) return node;
   const char* tmp = std::getenv("TMPDIR");
   return tmp && *tmp ? tmp : "/tmp";
@@ -119,10 +119,10 @@ bool probe_files(Tier& t, const char* data) {
   if (ok && t.name == "disk") {
     // The device: a synced write of the whole buffer, and a synced 4 KiB one.
     auto start = std::chrono::steady_clock::now();
-    ok = detail::write_all(fd, data, kProbeBytes, 0).empty() && fdatasync(fd) == 0;
+    ok = internal::write_all(fd, data, kProbeBytes, 0).empty() && fdatasync(fd) == 0;
     t.bandwidth_Bps = double(kProbeBytes) / std::max(seconds_since(start), 1e-9);
     start = std::chrono::steady_clock::now();
-    ok = ok && detail::write_all(fd, data, 4096, 0).empty() && fdatasync(fd) == 0;
+    ok = ok && internal::write_all(fd, data, 4096, 0).empty() && fdatasync(fd) == 0;
     t.latency_s = seconds_since(start);
   } else if (ok) {
     void* p = mmap(nullptr, kProbeBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -146,14 +146,14 @@ std::vector<Tier> probe() {
   probe_memory(buffer.data(), dram);
   tiers.push_back(dram);
   std::string why;
-  if (void* p = detail::hbm_allocate(kProbeBytes, &why)) {
+  if (void* p = internal::hbm_allocate(kProbeBytes, &why)) {
     Tier hbm;
     hbm.name = "hbm";
     hbm.source = "probe";
-    hbm.capacity = detail::hbm_capacity();
+    hbm.capacity = internal::hbm_capacity();
     if (hbm.capacity == 0) hbm.capacity = dram.capacity;  // unknown: no more than the memory
     probe_memory(static_cast<char*>(p), hbm);
-    detail::hbm_free(p);
+    internal::hbm_free(p);
     tiers.push_back(hbm);
   }
   for (const char* name : {"shm", "disk"}) {
@@ -244,7 +244,7 @@ std::vector<Tier> parse_tiers(const std::string& text, const std::string& origin
   return tiers;
 }
 
-namespace detail {
+namespace internal {
 
 std::string tier_file_path(const std::string& raw) {
   std::string path;
@@ -278,7 +278,7 @@ std::string tier_file_path(const std::string& raw) {
   return path;
 }
 
-}  // namespace detail
+}  // namespace internal
 
 const std::vector<Tier>& node_tiers() {
   static std::once_flag once;
@@ -286,12 +286,12 @@ const std::vector<Tier>& node_tiers() {
   static std::exception_ptr error;
   std::call_once(once, [] {
     try {
-      const char* raw = internal::read_flag_text(internal::Flag::io_tiers, "dash::io");
+      const char* raw = dash::internal::read_flag_text(dash::internal::Flag::io_tiers, "dash::io");
       if (raw == nullptr) {
         tiers = probe();
         return;
       }
-      const std::string file = detail::tier_file_path(raw);
+      const std::string file = internal::tier_file_path(raw);
       const char* path = file.c_str();
       // A regular file of at most 1 MiB (a FIFO or a device is refused, never waited on).
       constexpr std::size_t kMaxBytes = std::size_t(1) << 20;
@@ -336,12 +336,12 @@ const Tier& node_tier(const std::string& name) {
                                    "' on this node (usable: " + known + ")");
 }
 
-namespace detail {
+namespace internal {
 
 Tier buffer_tier(const std::string& name) {
   // With a tier file, what it says (cheap); without one, the tier's
   // directory checked, no probe (a forced tier needs no figures).
-  const char* path = internal::read_flag_text(internal::Flag::io_tiers, "dash::io");
+  const char* path = dash::internal::read_flag_text(dash::internal::Flag::io_tiers, "dash::io");
   if (path != nullptr || (name != "dram" && name != "hbm" && name != "shm" && name != "disk"))
     return node_tier(name);
   Tier t;
@@ -449,7 +449,7 @@ TierMemory::~TierMemory() {
     munmap(mapped_, std::size_t(bytes_));
 }
 
-}  // namespace detail
+}  // namespace internal
 
 }  // namespace io
 }  // namespace dash

@@ -26,7 +26,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -50,7 +50,7 @@ std::vector<int> unit_nodes(dart_team_t team) {
 // DASH_IO_TEST_FAIL_WRITE=n: the n-th chunk write of each aggregator in a
 // call fails as if the disk were full (test only).
 std::uint64_t test_fail_write() {
-  return internal::read_flag_number(internal::Flag::io_test_fail_write, "dash::io");
+  return dash::internal::read_flag_number(dash::internal::Flag::io_test_fail_write, "dash::io");
 }
 
 // Two aggregation buffers of `chunk` bytes per unit on a memory tier.
@@ -877,6 +877,6 @@ void read_rounds(Team& t, const Plan& plan, PartedFile& file, const std::string&
   check_io(dart_barrier(team), w + ": dart_barrier");  // every get done before the buffers go
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash

@@ -8,7 +8,7 @@
 #include <dash/Team.h>
 #include <dash/internal/Failure.h>
 #include <dash/io/Pieces.h>
-#include <dash/io/detail/ContainerFile.h>
+#include <dash/io/internal/ContainerFile.h>
 
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // The data's chunks and the units that aggregate them: aggregator i moves
 // chunks [first[i], first[i + 1]), chunk r of its domain in round r.
@@ -174,7 +174,7 @@ void captured(dash::internal::Failure& failure, F&& f) {
   }
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 

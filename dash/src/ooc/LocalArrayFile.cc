@@ -44,16 +44,16 @@ constexpr std::uint64_t kMaxBatchBytes = std::uint64_t(16) << 20;
 std::vector<std::uint64_t> piece_checksums(const char* data, std::size_t n) {
   std::vector<std::uint64_t> sums((n + kPiece - 1) / kPiece);
   for (std::size_t p = 0; p < sums.size(); ++p)
-    sums[p] = internal::spill_checksum(data + p * kPiece, std::min(kPiece, n - p * kPiece));
+    sums[p] = dash::internal::spill_checksum(data + p * kPiece, std::min(kPiece, n - p * kPiece));
   return sums;
 }
 
-using internal::errno_text;
+using dash::internal::errno_text;
 
 // A page-aligned buffer of n bytes (uninitialised unless zero).
 dash::bp::Bytes aligned_bytes(std::size_t n, bool zero) {
-  dash::bp::Bytes b =
-      bp::detail::direct_buffer(std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign));
+  dash::bp::Bytes b = bp::internal::direct_buffer(
+      std::max<std::size_t>(kAlign, (n + kAlign - 1) / kAlign * kAlign));
   if (b.capacity() == 0) throw std::bad_alloc();
   b.resize(n);
   if (zero) std::memset(b.data(), 0, n);
@@ -184,7 +184,7 @@ struct LocalArrayFile::State {
   std::string check_pieces(const Region& r, std::uint64_t from, std::size_t n,
                            const char* to) const {
     for (std::size_t at = 0; at < n; at += kPiece)
-      if (internal::spill_checksum(to + at, std::min(kPiece, n - at)) !=
+      if (dash::internal::spill_checksum(to + at, std::min(kPiece, n - at)) !=
           r.checksums[std::size_t((from + at) / kPiece)])
         return "checksum mismatch in bytes " + std::to_string(from + at) + " to " +
                std::to_string(from + at + std::min(kPiece, n - at)) +
@@ -391,9 +391,10 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
     : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.write_behind = write_behind_bytes;
-  s.direct = internal::read_flag_bool(internal::Flag::ooc_direct, "dash::ooc::LocalArrayFile");
-  s.fail_write =
-      internal::read_flag_number(internal::Flag::ooc_test_fail_write, "dash::ooc::LocalArrayFile");
+  s.direct =
+      dash::internal::read_flag_bool(dash::internal::Flag::ooc_direct, "dash::ooc::LocalArrayFile");
+  s.fail_write = dash::internal::read_flag_number(dash::internal::Flag::ooc_test_fail_write,
+                                                  "dash::ooc::LocalArrayFile");
   std::uint64_t offset = 0;
   s.regions.reserve(regions.size());
   for (const auto& [key, size] : regions) {

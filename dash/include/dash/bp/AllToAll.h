@@ -51,9 +51,9 @@
 #include <dash/bp/Reduce.h>
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/ByteMemory.h>
-#include <dash/bp/detail/QueueFront.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/ByteMemory.h>
+#include <dash/bp/internal/QueueFront.h>
+#include <dash/bp/internal/Wire.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -71,7 +71,7 @@ namespace bp {
 template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k = 2);
 
-namespace detail {
+namespace internal {
 
 // The memory of the block calls' queues in one all_to_all, handed from one call to the next
 // (a buffer that held a queue to one block holds the next call's queue to another): no fresh
@@ -100,11 +100,11 @@ class AllToAllQueuePool {
   std::vector<Bytes> spare_;
 };
 
-}  // namespace detail
+}  // namespace internal
 
 // A block's view of all_to_all: its queues to every block (sending call)
 // or from every block that sent to it (receiving call).
-class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
+class AllToAllProxy : public internal::QueueFront<AllToAllProxy> {
  public:
   AllToAllProxy(int gid, int nblocks, bool sending)
       : gid_(gid), nblocks_(nblocks), sending_(sending) {}
@@ -117,7 +117,7 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
 
   // enqueue(to, value), enqueue(to, data, n): append to the queue to block
   // `to`; InvalidArgument if `to` is outside [0, nblocks) or this is the
-  // receiving call (detail/QueueFront.h). Local; one copy.
+  // receiving call (internal/QueueFront.h). Local; one copy.
   //
   // enqueue_view(to, data, n): the same without copying the elements into
   // the queue: they are copied once, into the first round's record, right
@@ -145,12 +145,12 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
  private:
   template <class B, class G>
   friend void all_to_all(Master<B>&, G&&, int);
-  friend class detail::QueueFront<AllToAllProxy>;
+  friend class internal::QueueFront<AllToAllProxy>;
   static constexpr const char* kName = "dash::bp::AllToAllProxy";
   static constexpr bool kKeepViewCopies = false;
 
   // The queue to `to` (an earlier array to `to` copied in first).
-  detail::OutQueue& out_queue(int to, const char* call) {
+  internal::OutQueue& out_queue(int to, const char* call) {
     if (to == last_to_) {  // the same target as the call before (a record's fields, say)
       materialize(*last_);
       return *last_;
@@ -193,18 +193,18 @@ class AllToAllProxy : public detail::QueueFront<AllToAllProxy> {
 
   int gid_, nblocks_;
   bool sending_;
-  detail::AllToAllQueuePool* pool_ = nullptr;  // where queues take memory from, if set
-  std::map<int, detail::OutQueue> out_;        // sending: the queues to each target
-  int last_to_ = -1;                           // the target out_queue found last, and its queue
-  detail::OutQueue* last_ = nullptr;
+  internal::AllToAllQueuePool* pool_ = nullptr;  // where queues take memory from, if set
+  std::map<int, internal::OutQueue> out_;        // sending: the queues to each target
+  int last_to_ = -1;                             // the target out_queue found last, and its queue
+  internal::OutQueue* last_ = nullptr;
   std::map<int, MemoryBuffer> in_;  // receiving: those from each source
 };
 
-namespace detail {
+namespace internal {
 
 // all_to_all's group size out of core, at least: every round takes every record through
 // storage, so fewer rounds move fewer bytes, but each call of a round sends one array per group
-// member, and arrays below the library's mapping size (detail::kMapBytes, 128 KiB) come from
+// member, and arrays below the library's mapping size (internal::kMapBytes, 128 KiB) come from
 // malloc, whose heap keeps their memory. So the groups are as large as keeps a block's
 // records, in arrays of at least that size, for the largest block stored on any unit (a power
 // of two), at least 8 and at most all blocks: chosen because one round was faster and no
@@ -224,7 +224,7 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
   return std::size_t(std::uint64_t(target) / step % group.size());
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Calls f(block, AllToAllProxy&) on every block of the master twice, first
 // sending, then receiving what every block sent to it, moving the queues
@@ -244,14 +244,14 @@ inline std::size_t all_to_all_next(const std::vector<int>& group, std::uint64_t 
 template <class Block, class F>
 void all_to_all(Master<Block>& master, F&& f, int k) {
   const int nb = master.nblocks();
-  detail::checked_group_limit(k, "dash::bp::all_to_all");
+  internal::checked_group_limit(k, "dash::bp::all_to_all");
   // Out of core (a memory-block limit on any unit): fewer, larger groups.
   unsigned long long mine[2] = {master.limit() > 0 ? 1ull : 0ull, master.largest_stored_block()},
                      all[2] = {0, 0};
   dash::check_dart(
       dart_allreduce(mine, all, 2, DART_TYPE_ULONGLONG, DART_OP_MAX, master.message_team()),
       "dart_allreduce");
-  if (all[0] != 0) k = std::max(k, detail::all_to_all_out_of_core_group(nb, all[1]));
+  if (all[0] != 0) k = std::max(k, internal::all_to_all_out_of_core_group(nb, all[1]));
   RegularDecomposer<1> dec({{0}, {nb}}, nb);
   RegularSwapPartners<1> partners(dec, k);
   const int rounds = partners.rounds();
@@ -260,7 +260,7 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     step[std::size_t(r) + 1] = step[std::size_t(r)] * std::uint64_t(partners.size(r));
   const int me = int(master.team().myid().id);
   const bool limited = master.limit() > 0;
-  detail::AllToAllQueuePool pool;  // the block calls' queue memory, reused call to call
+  internal::AllToAllQueuePool pool;  // the block calls' queue memory, reused call to call
   // Per block of this unit: the arrays it sent this round by enqueue_view (to blocks of
   // other units, in memory), kept until its next call, when the round's exchange is over.
   std::map<int, std::vector<MemoryBuffer>> viewed;
@@ -280,8 +280,8 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
           if (q.bytes.size() > 0)
             g(to, rp.gid(), q.bytes.data(), q.bytes.size(), q.view, q.view_bytes);
       for (const QueueView<char>& a : arrays)
-        detail::wire::for_each_record(
-            a.data(), a.size(), [&](const detail::wire::Header& h, const char* at) {
+        internal::wire::for_each_record(
+            a.data(), a.size(), [&](const internal::wire::Header& h, const char* at) {
               g(int(h.to), int(h.from), at, std::size_t(h.n), nullptr, std::size_t(0));
             });
     };
@@ -304,8 +304,8 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     std::vector<std::size_t> need(group.size(), sizeof(std::uint64_t));
     for_each_record(
         [&](int target, int, const char*, std::size_t n, const char*, std::size_t tail_n) {
-          need[detail::all_to_all_next(group, below, target)] +=
-              detail::wire::kHeaderBytes + n + tail_n;
+          need[internal::all_to_all_next(group, below, target)] +=
+              internal::wire::kHeaderBytes + n + tail_n;
         });
     std::vector<MemoryBuffer> out(group.size());
     for (std::size_t j = 0; j < out.size(); ++j) {
@@ -315,8 +315,8 @@ void all_to_all(Master<Block>& master, F&& f, int k) {
     }
     for_each_record([&](int target, int source, const char* bytes, std::size_t n, const char* tail,
                         std::size_t tail_n) {
-      detail::wire::pack_queue(out[detail::all_to_all_next(group, below, target)], source, target,
-                               {bytes, n, tail, tail_n});
+      internal::wire::pack_queue(out[internal::all_to_all_next(group, below, target)], source,
+                                 target, {bytes, n, tail, tail_n});
     });
     // To this unit, or under a limit (queues may go to storage): the buffer itself, no copy;
     // to another unit's block in memory: a view, sent from here without a copy.

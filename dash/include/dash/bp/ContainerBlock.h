@@ -40,7 +40,7 @@ struct HaloSpec {
   std::array<bool, N> periodic{};
 };
 
-namespace detail {
+namespace internal {
 
 constexpr int pow3(dim_t n) { return n == 0 ? 1 : 3 * pow3(n - 1); }
 
@@ -58,7 +58,7 @@ void for_each_cell(const std::array<long, N>& lo, const std::array<long, N>& hi,
   }
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // One block of a container's pattern, seen by the unit that owns it.
 template <class T, dim_t N>
@@ -70,7 +70,7 @@ class ContainerBlock {
   using direction_type = std::array<int, N>;
   // Directions are numbered row-major over {-1, 0, 1}^N; the middle one is
   // the block itself.
-  static constexpr int kDirections = detail::pow3(N);
+  static constexpr int kDirections = internal::pow3(N);
   static constexpr int kSelf = (kDirections - 1) / 2;
 
   // A block over native elements data + sum i[d] * strides[d]; neighbors[k]
@@ -224,7 +224,7 @@ class ContainerBlock {
     outgoing_box(k, lo, hi);
     std::vector<T> out;
     out.reserve(std::size_t(piece_size(k)));
-    detail::for_each_cell<N>(lo, hi, [&](const coords_type& c) { out.push_back(native(c)); });
+    internal::for_each_cell<N>(lo, hi, [&](const coords_type& c) { out.push_back(native(c)); });
     return out;
   }
   // Rows [first, last) along dimension 0 that outgoing_slab(k) reads from.
@@ -252,7 +252,7 @@ class ContainerBlock {
     const long skip = first * row_elements();
     std::vector<T> out;
     out.reserve(std::size_t(piece_size(k)));
-    detail::for_each_cell<N>(lo, hi, [&](const coords_type& c) {
+    internal::for_each_cell<N>(lo, hi, [&](const coords_type& c) {
       long at = 0;
       for (dim_t d = 0; d < N; ++d) at += c[d] * strides_[d];
       out.push_back(rows[at - skip]);

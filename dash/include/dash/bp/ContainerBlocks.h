@@ -68,7 +68,7 @@
 namespace dash {
 namespace bp {
 
-namespace detail {
+namespace internal {
 
 // The gid of the block in each direction from block coordinates bc in a
 // block grid of `grid` blocks per dimension (-1: none; see
@@ -173,7 +173,7 @@ LocalBlockLayout<PatternT::ndim()> local_block_layout(const PatternT& pattern, l
   return l;
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // The calling unit's blocks of `matrix`, one per block of its pattern, in
 // increasing gid, each linked to the blocks next to it (faces; edges and
@@ -227,9 +227,9 @@ Master<ContainerBlock<T, N>> of(Matrix<T, N, IndexType, PatternT>& matrix,
 
   std::vector<std::pair<std::unique_ptr<Block>, std::vector<int>>> blocks;  // with links
   for (long lb = 0; lb < long(pattern.local_nblocks()); ++lb) {
-    const auto [gid, bc, box, base, strides] = detail::local_block_layout(pattern, lb);
-    const auto neighbors = detail::grid_neighbors<T, N>(bc, detail::block_grid(pattern), halo);
-    std::vector<int> link = detail::links_of<T, N>(gid, neighbors);
+    const auto [gid, bc, box, base, strides] = internal::local_block_layout(pattern, lb);
+    const auto neighbors = internal::grid_neighbors<T, N>(bc, internal::block_grid(pattern), halo);
+    std::vector<int> link = internal::links_of<T, N>(gid, neighbors);
     blocks.emplace_back(
         std::make_unique<Block>(gid, bc, box, matrix.lbegin() + base, strides, halo, neighbors),
         std::move(link));
@@ -265,7 +265,7 @@ void send_halos(const ContainerBlock<T, N>& b, Proxy& p) {
   }
 }
 
-namespace detail {
+namespace internal {
 
 // Whether every neighbour of b reads only rows at the start or the end of
 // b along dimension 0 (none lies in a direction along the other
@@ -278,11 +278,11 @@ bool halos_from_end_rows(const ContainerBlock<T, N>& b) {
   return true;
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // send_halos for a block that owns its elements (an out-of-core slab) whose
 // payload is not in memory and whose neighbours read only its end rows
-// (detail::halos_from_end_rows): those rows come through read(offset,
+// (internal::halos_from_end_rows): those rows come through read(offset,
 // bytes, out) (Master::foreach_shell_parts), at most once per end, instead
 // of the whole payload. Local.
 template <class T, dim_t N, class Read>
@@ -349,7 +349,7 @@ void post_halos(Master<ContainerBlock<T, N>>& master) {
   if (master.reads_payload_parts()) {
     boost::container::flat_set<int> sent;
     master.foreach_shell_parts([&sent](const Block& b, Proxy& p, auto& read) {
-      if (b.payload_resident() || !detail::halos_from_end_rows(b)) return;
+      if (b.payload_resident() || !internal::halos_from_end_rows(b)) return;
       send_halos_from_rows(b, p, read);
       sent.insert(b.gid());
     });

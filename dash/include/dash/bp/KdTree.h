@@ -60,7 +60,7 @@
 #include <dash/Types.h>
 #include <dash/bp/Master.h>
 #include <dash/bp/Reduce.h>
-#include <dash/bp/detail/KdTreeLevel.h>
+#include <dash/bp/internal/KdTreeLevel.h>
 
 #include <algorithm>
 #include <cmath>
@@ -87,7 +87,7 @@ struct KdTreeBlock {
 template <dim_t N>
 using KdTree = std::map<int, KdTreeBlock<N>>;
 
-namespace detail {
+namespace internal {
 
 // Runs the calls of one level on the calling unit's blocks.
 template <dim_t N, class Block, class PointsOf>
@@ -255,7 +255,7 @@ class KdLevelRun {
   const KdLevelPartners<N>& partners_;
 };
 
-}  // namespace detail
+}  // namespace internal
 
 // Decomposes `domain` into master.nblocks() boxes by a k-d tree of the
 // points the blocks hold (see the top of this file) and moves every point
@@ -288,21 +288,21 @@ KdTree<N> kdtree(Master<Block>& master, const ContinuousBox<N>& domain, PointsOf
   if (k < 2)
     throw exception::InvalidArgument("dash::bp::kdtree: k = " + std::to_string(k) +
                                      ", expected at least 2");
-  const int nb = master.nblocks(), levels = detail::kd_levels(nb);
+  const int nb = master.nblocks(), levels = internal::kd_levels(nb);
 
   // Level 0: every block in one group with the domain's box; the first
   // histograms are counted (and the points checked) by a read-only pass.
-  std::map<int, detail::KdState<N>> states;
+  std::map<int, internal::KdState<N>> states;
   for (std::size_t i = 0; i < master.size(); ++i) {
-    detail::KdState<N>& s = states[master.gid(i)];
+    internal::KdState<N>& s = states[master.gid(i)];
     s.box = domain;
-    s.group = detail::KdGroup{0, nb};
+    s.group = internal::KdGroup{0, nb};
   }
   master.foreach_read([&](const Block& b, Proxy& p) {
     const Points& points = std::invoke(points_of, const_cast<Block&>(b));
     std::vector<std::uint64_t>& histogram = states.at(p.gid()).histogram;
     histogram.assign(levels > 0 ? std::size_t(bins) : 0, 0);
-    const detail::KdBins bin(domain, 0, bins);
+    const internal::KdBins bin(domain, 0, bins);
     for (const Point& pt : points) {  // one pass: check, and count along dimension 0
       if (!box_holds<N>(domain, domain, pt)) {
         std::string at;
@@ -316,9 +316,9 @@ KdTree<N> kdtree(Master<Block>& master, const ContinuousBox<N>& domain, PointsOf
   master.report_failures();
 
   for (int level = 0; level < levels; ++level) {
-    detail::KdLevelPartners<N> partners(nb, level, k, states);
-    detail::KdLevelRun<N, Block, PointsOf> run(level, levels, bins, wrap, domain, points_of, states,
-                                               partners);
+    internal::KdLevelPartners<N> partners(nb, level, k, states);
+    internal::KdLevelRun<N, Block, PointsOf> run(level, levels, bins, wrap, domain, points_of,
+                                                 states, partners);
     const int split = partners.split_call();
     reduce(
         master, partners, [&](Block& b, ReduceProxy& rp) { run.call(&b, rp); },
@@ -328,11 +328,11 @@ KdTree<N> kdtree(Master<Block>& master, const ContinuousBox<N>& domain, PointsOf
   KdTree<N> tree;
   for (std::size_t i = 0; i < master.size(); ++i) {
     const int gid = master.gid(i);
-    const detail::KdState<N>& s = states.at(gid);
+    const internal::KdState<N>& s = states.at(gid);
     KdTreeBlock<N>& t = tree[gid];
     t.bounds = s.box;
     std::vector<std::pair<int, ContinuousBox<N>>> links;
-    for (const detail::KdNeighbour<N>& h : s.neighbours) links.emplace_back(h.a, h.box);
+    for (const internal::KdNeighbour<N>& h : s.neighbours) links.emplace_back(h.a, h.box);
     if (boxes_meet<N>(s.box, s.box, domain, wrap, true)) links.emplace_back(gid, s.box);
     std::sort(links.begin(), links.end(),
               [](const auto& x, const auto& y) { return x.first < y.first; });

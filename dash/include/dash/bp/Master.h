@@ -23,7 +23,7 @@
 // given). Messages between blocks of the same unit never leave memory; queues
 // keep the order of enqueue per (source, target) pair.
 //
-// Where the parts live (bp/detail/):
+// Where the parts live (bp/internal/):
 //   BlockQueues.h   the registry (gid, links, proxy per block) and the
 //                   queues, with their way to storage under a memory limit
 //   Exchange.h      exchange(): packed per destination unit, large queues on
@@ -40,7 +40,7 @@
 // delayed calls, the block loop of iexchange, limits and flags.
 //
 // Every message and collective of a master travels on a duplicate of its
-// team's communicator (detail/MessageTeam.h, made once per team), so its
+// team's communicator (internal/MessageTeam.h, made once per team), so its
 // tags cannot meet the program's own messages.
 //
 // Threads: with threads(t), t > 1, foreach and iexchange run the callbacks
@@ -68,10 +68,10 @@
 #include <dash/bp/Residency.h>
 #include <dash/bp/Serialization.h>
 #include <dash/bp/ThreadPool.h>
-#include <dash/bp/detail/BlockQueues.h>
-#include <dash/bp/detail/Exchange.h>
-#include <dash/bp/detail/IExchange.h>
-#include <dash/bp/detail/MessageTeam.h>
+#include <dash/bp/internal/BlockQueues.h>
+#include <dash/bp/internal/Exchange.h>
+#include <dash/bp/internal/IExchange.h>
+#include <dash/bp/internal/MessageTeam.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/Flags.h>
 
@@ -90,7 +90,7 @@
 namespace dash {
 namespace bp {
 
-namespace detail {
+namespace internal {
 template <class Block, class Partners>
 class ReduceRun;
 // The skip of foreach(f) and foreach_read(f): no block is skipped, so the
@@ -98,7 +98,7 @@ class ReduceRun;
 struct SkipNone {
   bool operator()(const Proxy&) const { return false; }
 };
-}  // namespace detail
+}  // namespace internal
 
 template <class Block>
 class Master {
@@ -109,7 +109,7 @@ class Master {
   explicit Master(int nblocks, Assignment assignment = Assignment::contiguous,
                   Team& team = Team::All())
       : team_(&team),
-        residency_(std::make_unique<detail::Residency<Block>>()),
+        residency_(std::make_unique<internal::Residency<Block>>()),
         queues_(
             team, nblocks,
             [nblocks, units = int(team.size()), assignment](int gid) {
@@ -123,7 +123,7 @@ class Master {
   // (a team unit id; the same function on every unit).
   Master(int nblocks, owner_function owner, Team& team = Team::All())
       : team_(&team),
-        residency_(std::make_unique<detail::Residency<Block>>()),
+        residency_(std::make_unique<internal::Residency<Block>>()),
         queues_(team, nblocks, checked(std::move(owner)), *residency_) {
     limit_from_environment();
   }
@@ -218,7 +218,7 @@ class Master {
   // What the last iexchange() of this unit did: block calls, messages sent to
   // other units and their bytes, and the per-unit buffers it looked at to
   // send them (its routing work). Local.
-  using IExchangeStats = detail::IExchange::Stats;
+  using IExchangeStats = internal::IExchange::Stats;
   IExchangeStats last_iexchange() const { return iexchange_.last(); }
 
   // Calls f(block, proxy) on every block of the calling unit (in the order
@@ -226,7 +226,7 @@ class Master {
   // threads > 1). Local.
   template <class F>
   void foreach (F&& f) {
-    foreach (std::forward<F>(f), detail::SkipNone{})
+    foreach (std::forward<F>(f), internal::SkipNone{})
       ;
   }
 
@@ -279,7 +279,7 @@ class Master {
   // when evicted. Local; failures as in foreach.
   template <class F>
   void foreach_read(F&& f) {
-    foreach_read(std::forward<F>(f), detail::SkipNone{});
+    foreach_read(std::forward<F>(f), internal::SkipNone{});
   }
   // The same, skipping the blocks for which skip(proxy) is true (as
   // foreach(f, skip)). Local.
@@ -362,15 +362,15 @@ class Master {
   // What the last exchange() of this unit sent to other units: messages (one
   // packed message per destination unit, plus each queue sent on its own)
   // and their bytes (headers included). Local.
-  using ExchangeStats = detail::Exchange::Stats;
+  using ExchangeStats = internal::Exchange::Stats;
   ExchangeStats last_exchange() const { return exchange_.last(); }
 
   // The communicator of every message and collective of exchange, iexchange
   // and reduce: the duplicate of the team's communicator
-  // (detail::message_team), apart from the program's own messages on the
+  // (internal::message_team), apart from the program's own messages on the
   // team. Made by the first call that needs it (those calls are
   // collective). Local afterwards.
-  dart_team_t message_team() { return detail::message_team(*team_); }
+  dart_team_t message_team() { return internal::message_team(*team_); }
 
   // Asynchronous exchange: calls f(block, proxy) -> bool on every block,
   // then again on every block that returned false or received messages,
@@ -407,7 +407,7 @@ class Master {
   void iexchange(F&& f);
 
  private:
-  using Entry = detail::BlockQueues::Entry;
+  using Entry = internal::BlockQueues::Entry;
 
   // iexchange's call of f on block i (acquired for reading): the block counts
   // as changed unless the call said block_unchanged() (and if it threw).
@@ -425,7 +425,7 @@ class Master {
   std::exception_ptr take_held() { return std::exchange(held_, nullptr); }
 
   template <class B, class P>
-  friend class detail::ReduceRun;
+  friend class internal::ReduceRun;
 
   // Runs the delayed foreach calls (delay()) in one pass: each block that
   // some call does not skip is loaded once and runs them in order. Local;
@@ -462,10 +462,10 @@ class Master {
   Team* team_;
   // Blocks, by entry index; which are in memory. Behind a pointer: queues_
   // refers to it, and the master moves.
-  std::unique_ptr<detail::Residency<Block>> residency_;
-  detail::BlockQueues queues_;   // registry and queues
-  detail::Exchange exchange_;    // exchange()'s transport
-  detail::IExchange iexchange_;  // iexchange()'s transport and termination
+  std::unique_ptr<internal::Residency<Block>> residency_;
+  internal::BlockQueues queues_;   // registry and queues
+  internal::Exchange exchange_;    // exchange()'s transport
+  internal::IExchange iexchange_;  // iexchange()'s transport and termination
   int threads_ = 1;
   std::unique_ptr<ThreadPool> pool_;
   std::exception_ptr held_;           // a failure of foreach, until a collective reports it
@@ -484,6 +484,6 @@ class Master {
 }  // namespace bp
 }  // namespace dash
 
-#include <dash/bp/detail/MasterRun.h>  // the longer members' definitions
+#include <dash/bp/internal/MasterRun.h>  // the longer members' definitions
 
 #endif  // DASH__BP__MASTER_H_

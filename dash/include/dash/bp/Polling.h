@@ -24,7 +24,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 // Byte buffers being sent, each kept until its send completes.
 class SendsInFlight {
@@ -105,7 +105,7 @@ class IdleWait {
   dart_poll_watch_t watch_;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 

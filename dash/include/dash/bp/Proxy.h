@@ -19,7 +19,7 @@
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/QueueFront.h>
+#include <dash/bp/internal/QueueFront.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +38,7 @@ namespace bp {
 // (emptied, not freed), so steady rounds allocate nothing; the queue of the
 // last gid used is remembered, and with up to kDenseBlocks blocks a table
 // by gid finds any queue in O(1).
-class Proxy : public detail::QueueFront<Proxy> {
+class Proxy : public internal::QueueFront<Proxy> {
  public:
   // Decompositions up to this many blocks get the O(1) table.
   static constexpr int kDenseBlocks = 4096;
@@ -52,7 +52,7 @@ class Proxy : public detail::QueueFront<Proxy> {
   // The blocks this block is linked to.
   const std::vector<int>& link() const { return *link_; }
   // enqueue(to, value), enqueue(to, data, n): append to the queue to block
-  // `to` (detail/QueueFront.h). Local; one copy of the bytes.
+  // `to` (internal/QueueFront.h). Local; one copy of the bytes.
   //
   // enqueue_view(to, data, n): sends the n elements at data to block `to`
   // as one std::vector<T> (read it with dequeue as one, or with
@@ -109,7 +109,7 @@ class Proxy : public detail::QueueFront<Proxy> {
   // The queue to block `to` (created empty if new; an enqueue_view array
   // still outside it is copied in first). Local.
   MemoryBuffer& outgoing_queue(int to) { return out_queue(to, "enqueue").bytes; }
-  // Calls f(to, queue) on every non-empty outgoing queue (detail::OutQueue:
+  // Calls f(to, queue) on every non-empty outgoing queue (internal::OutQueue:
   // its bytes, then its enqueue_view array's), in increasing gid. Local.
   template <class F>
   void for_each_outgoing(F&& f) {
@@ -224,8 +224,8 @@ class Proxy : public detail::QueueFront<Proxy> {
   }
 
  private:
-  friend class detail::QueueFront<Proxy>;
-  using OutQueue = detail::OutQueue;
+  friend class internal::QueueFront<Proxy>;
+  using OutQueue = internal::OutQueue;
   static constexpr const char* kName = "dash::bp::Proxy";
   static constexpr bool kKeepViewCopies = false;
 

@@ -25,7 +25,7 @@
 //
 // Transport, between calls: queues between blocks of the same unit move in
 // memory. For other units, all queues for one unit travel in one message of
-// records (detail/Wire.h, the format exchange() and iexchange() use; tag
+// records (internal/Wire.h, the format exchange() and iexchange() use; tag
 // 30002 on the master's private communicator), and each unit receives
 // exactly the messages its blocks' in_links announce (dart_mprobe from each
 // source unit, then dart_mrecv): no collective, no alltoall. Every out_link
@@ -34,12 +34,12 @@
 // array, or a queue without one, of 32 KiB or more is announced in that
 // message and follows in pieces of 256 KiB (tag 30000), sent straight from
 // the caller's or the queue's memory; the receiver takes them when the block
-// reads the queue (detail/DirectArrays.h): into the queue at the sender's
+// reads the queue (internal/DirectArrays.h): into the queue at the sender's
 // address residue for dequeue/dequeue_view, piece by piece into a buffer in
 // cache for dequeue_combine. Queues
 // and messages of 64 KiB and more take their memory from a small
 // process-wide stock kept between rounds and reductions and give it back
-// when dropped (detail/BufferStock.h): fresh memory of many MiB would
+// when dropped (internal/BufferStock.h): fresh memory of many MiB would
 // page-fault on every 4 KiB.
 // A unit receives by polling its sources (dart_improbe) while its sends go
 // on, so no unit waits for one that waits for it.
@@ -81,7 +81,7 @@
 // | in_link / out_link   | local                                                   |
 //
 // Where the parts live: ReduceProxy.h (a block's view of a call),
-// detail/ReduceRun.h (the calls and rounds), detail/ReduceMessages.h (the
+// internal/ReduceRun.h (the calls and rounds), internal/ReduceMessages.h (the
 // messages between units: packing, sending, receiving, delivering).
 #ifndef DASH__BP__REDUCE_H_
 #define DASH__BP__REDUCE_H_
@@ -105,7 +105,7 @@ namespace bp {
 template <class Block, class Partners, class F>
 void reduce(Master<Block>& master, const Partners& partners, F&& f) {
   master.run_delayed_calls();
-  detail::ReduceRun<Block, Partners> run(master, partners);
+  internal::ReduceRun<Block, Partners> run(master, partners);
   auto no_route = [](ReduceProxy&) {};
   auto every_round = [](int) { return true; };
   run.run(f, no_route, every_round);
@@ -120,13 +120,13 @@ template <class Block, class Partners, class F, class Route, class UsesBlock>
 void reduce(Master<Block>& master, const Partners& partners, F&& f, Route&& route,
             UsesBlock&& uses_block) {
   master.run_delayed_calls();
-  detail::ReduceRun<Block, Partners> run(master, partners);
+  internal::ReduceRun<Block, Partners> run(master, partners);
   run.run(f, route, uses_block);
 }
 
 }  // namespace bp
 }  // namespace dash
 
-#include <dash/bp/detail/ReduceRun.h>  // the implementation
+#include <dash/bp/internal/ReduceRun.h>  // the implementation
 
 #endif  // DASH__BP__REDUCE_H_

@@ -62,7 +62,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 // Returns k if k >= 2, else throws InvalidArgument naming who. Local.
 inline int checked_group_limit(int k, const char* who) {
@@ -162,7 +162,7 @@ class RegularRounds {
   std::vector<Round> rounds_;
 };
 
-}  // namespace detail
+}  // namespace internal
 
 // Merge: every round, each group's members send to its root; after the last
 // round block 0 holds what all blocks sent. Calls 0 .. rounds().
@@ -195,7 +195,7 @@ class RegularMergePartners {
   }
 
  private:
-  detail::RegularRounds<N> rounds_;
+  internal::RegularRounds<N> rounds_;
 };
 
 // Swap: every round, each member of a group sends one piece to every member
@@ -228,7 +228,7 @@ class RegularSwapPartners {
   }
 
  private:
-  detail::RegularRounds<N> rounds_;
+  internal::RegularRounds<N> rounds_;
 };
 
 // Broadcast: the merge reversed. Call 0 runs on block 0 alone, which sends
@@ -260,7 +260,7 @@ class RegularBroadcastPartners {
   }
 
  private:
-  detail::RegularRounds<N> rounds_;
+  internal::RegularRounds<N> rounds_;
 };
 
 // All-reduce: a merge to block 0 (calls 0 .. R) and a broadcast back
@@ -271,7 +271,7 @@ class RegularAllReducePartners {
  public:
   // Groups of at most k blocks (k >= 2, else InvalidArgument). Local.
   RegularAllReducePartners(const RegularDecomposer<N>& dec, int k, bool contiguous = true)
-      : merge_(dec, detail::checked_group_limit(k, "dash::bp::RegularAllReducePartners"),
+      : merge_(dec, internal::checked_group_limit(k, "dash::bp::RegularAllReducePartners"),
                contiguous),
         broadcast_(dec, k, contiguous) {}
 

@@ -1,6 +1,6 @@
 // dash::bp::ReduceProxy: a block's view of one call of a reduction
 // (dash::bp::reduce, Reduce.h, which says how the queues travel): the links
-// of the call and the queues to and from them (detail/QueueFront.h).
+// of the call and the queues to and from them (internal/QueueFront.h).
 //
 // | call                 | cost                                                    |
 // |----------------------|---------------------------------------------------------|
@@ -14,8 +14,8 @@
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/DirectArrays.h>
-#include <dash/bp/detail/QueueFront.h>
+#include <dash/bp/internal/DirectArrays.h>
+#include <dash/bp/internal/QueueFront.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -29,13 +29,13 @@
 namespace dash {
 namespace bp {
 
-namespace detail {
+namespace internal {
 template <class Block, class Partners>
 class ReduceRun;
-}  // namespace detail
+}  // namespace internal
 
 // A block's view of one call of a reduction: its links and queues.
-class ReduceProxy : public detail::QueueFront<ReduceProxy> {
+class ReduceProxy : public internal::QueueFront<ReduceProxy> {
  public:
   // The block's gid. Local.
   int gid() const { return gid_; }
@@ -50,7 +50,7 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
 
   // enqueue(to, value), enqueue(to, data, n): append to the queue to block
   // `to`, which must be in out_link (InvalidArgument otherwise; see
-  // detail/QueueFront.h). Local; one copy of the bytes.
+  // internal/QueueFront.h). Local; one copy of the bytes.
   //
   // enqueue_view(to, data, n): sends n elements at data without copying
   // them (for big payloads): from 32 KiB they travel as a message of their
@@ -147,25 +147,25 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
 
  private:
   template <class Block, class Partners>
-  friend class detail::ReduceRun;
+  friend class internal::ReduceRun;
 
-  friend class detail::QueueFront<ReduceProxy>;
+  friend class internal::QueueFront<ReduceProxy>;
   static constexpr const char* kName = "dash::bp::ReduceProxy";
   static constexpr bool kKeepViewCopies = true;
 
-  // An outgoing queue (detail::OutQueue: its bytes, then an enqueue_view
+  // An outgoing queue (internal::OutQueue: its bytes, then an enqueue_view
   // array, alone in the queue: `viewed`); or, under a memory-block limit,
   // bytes moved to the master's store after the call (spilled:
   // `spilled_bytes` under the queue's store key) or already sent to their
   // unit (early).
-  struct OutQueue : detail::OutQueue {
+  struct OutQueue : internal::OutQueue {
     bool viewed = false;
     bool early = false;
     bool spilled = false;
     std::size_t spilled_bytes = 0;
     std::uint64_t key = 0;
   };
-  using InQueue = detail::InQueue;
+  using InQueue = internal::InQueue;
 
   static constexpr std::size_t npos = ~std::size_t(0);
 
@@ -203,7 +203,7 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
                                        "its queue");
     return queue;
   }
-  void before_view(detail::OutQueue& queue, int to) {
+  void before_view(internal::OutQueue& queue, int to) {
     if (queue.bytes.size() > 0)
       throw exception::InvalidArgument(std::string(kName) + "::enqueue_view: " + where() +
                                        " already enqueued to block " + std::to_string(to) +
@@ -236,9 +236,9 @@ class ReduceProxy : public detail::QueueFront<ReduceProxy> {
   int gid_ = -1;
   int round_ = 0;
   std::vector<int> in_link_, out_link_;
-  std::vector<InQueue> in_;                 // parallel to in_link_
-  std::vector<OutQueue> out_;               // parallel to out_link_
-  detail::DirectArrays* arrays_ = nullptr;  // where parts sent on their own are received
+  std::vector<InQueue> in_;                   // parallel to in_link_
+  std::vector<OutQueue> out_;                 // parallel to out_link_
+  internal::DirectArrays* arrays_ = nullptr;  // where parts sent on their own are received
 };
 
 }  // namespace bp

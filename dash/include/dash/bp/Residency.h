@@ -1,4 +1,4 @@
-// dash::bp::detail::Residency: which blocks of a Master are in memory.
+// dash::bp::internal::Residency: which blocks of a Master are in memory.
 //
 // Without a limit every block stays in memory and acquire() is a pointer
 // dereference. With a memory-block limit m (Master::limit(m) or the flag
@@ -43,8 +43,8 @@
 #include <dash/bp/Proxy.h>
 #include <dash/bp/Serialization.h>
 #include <dash/bp/SpillStore.h>
-#include <dash/bp/detail/BufferStock.h>
-#include <dash/bp/detail/QueueResidency.h>
+#include <dash/bp/internal/BufferStock.h>
+#include <dash/bp/internal/QueueResidency.h>
 
 #include <algorithm>
 #include <atomic>
@@ -85,7 +85,7 @@ inline constexpr bool is_spillable_v = has_payload_v<Block> ||
                                        (std::is_default_constructible_v<Block> &&
                                         is_serialisable_v<Block>);
 
-namespace detail {
+namespace internal {
 
 template <class Block>
 class Residency final : public QueueResidency {
@@ -404,13 +404,13 @@ class Residency final : public QueueResidency {
   std::size_t largest_stored_ = 0;
   std::vector<std::size_t> read_ahead_;  // blocks prefetched and not yet loaded, oldest first
   // Held while limited: the process-wide buffer stock then keeps at most one buffer.
-  std::optional<detail::BufferStock::Short> short_of_memory_;
+  std::optional<internal::BufferStock::Short> short_of_memory_;
   std::uint64_t clock_ = 0;
   std::shared_ptr<SpillStore> store_;
   std::unique_ptr<SpillStore> extra_;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 

@@ -25,8 +25,8 @@
 #define DASH__BP__SERIALIZATION_H_
 
 #include <dash/Exception.h>
-#include <dash/bp/detail/BufferStock.h>
-#include <dash/bp/detail/ByteMemory.h>
+#include <dash/bp/internal/BufferStock.h>
+#include <dash/bp/internal/ByteMemory.h>
 
 #include <algorithm>
 #include <array>
@@ -45,12 +45,12 @@
 namespace dash {
 namespace bp {
 
-// Contiguous bytes that grow geometrically (detail/ByteMemory.h: realloc, or
+// Contiguous bytes that grow geometrically (internal/ByteMemory.h: realloc, or
 // mremap from 128 KiB on, where the buffer is a mapping of its own) and are never zeroed:
 // resize() leaves new bytes uninitialised, unlike std::vector<char>, so
 // appending a small value is a capacity check and a fixed-size copy. Buffers of
 // 64 KiB and more go back to a process-wide stock when released, and a first
-// allocation of such a size takes one from there (detail/BufferStock.h): the
+// allocation of such a size takes one from there (internal/BufferStock.h): the
 // queues and messages of one round are the next round's, with no page faults.
 class Bytes {
  public:
@@ -93,7 +93,7 @@ class Bytes {
   }
   void clear() { size_ = 0; }
   // Takes over `capacity` bytes at `data`, which come from
-  // detail::allocate_bytes (or, below detail::kMapBytes, malloc or
+  // internal::allocate_bytes (or, below internal::kMapBytes, malloc or
   // posix_memalign; from there on, a mapping of exactly `capacity` bytes),
   // of which the first `size` are the bytes. `to_stock` false: when released
   // they go back to the system, not to the process-wide stock (buffers that
@@ -118,9 +118,9 @@ class Bytes {
  private:
   void release() noexcept {
     if (to_stock_)
-      detail::BufferStock::give(data_, capacity_);
+      internal::BufferStock::give(data_, capacity_);
     else
-      detail::release_bytes(data_, capacity_);
+      internal::release_bytes(data_, capacity_);
   }
   void assign(const char* from, std::size_t n) {
     resize(n);
@@ -129,12 +129,12 @@ class Bytes {
   [[gnu::noinline]] void grow(std::size_t need) {
     reallocate(std::max<std::size_t>({need, 2 * capacity_, 64}));
   }
-  // A large size reuses a kept buffer (detail/BufferStock.h), first allocation or growth (the
+  // A large size reuses a kept buffer (internal/BufferStock.h), first allocation or growth (the
   // bytes copied, the old buffer given back): its pages are mapped already, where a fresh or
   // grown mapping faults on every page. Buffers not of the stock keep their own memory.
   void reallocate(std::size_t n) {
     if (to_stock_) {
-      if (auto kept = detail::BufferStock::take(n); kept.data != nullptr) {
+      if (auto kept = internal::BufferStock::take(n); kept.data != nullptr) {
         if (size_ > 0) std::memcpy(kept.data, data_, size_);
         release();
         data_ = kept.data;
@@ -143,13 +143,13 @@ class Bytes {
       }
     }
     std::size_t capacity = capacity_;
-    data_ = detail::reallocate_bytes(data_, capacity, n);
+    data_ = internal::reallocate_bytes(data_, capacity, n);
     capacity_ = capacity;
   }
 
   char* data_ = nullptr;
   std::size_t size_ = 0, capacity_ = 0;
-  bool to_stock_ = true;  // released into detail::BufferStock (else to the system)
+  bool to_stock_ = true;  // released into internal::BufferStock (else to the system)
 };
 
 namespace internal {

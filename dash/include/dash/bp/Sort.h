@@ -43,7 +43,7 @@
 namespace dash {
 namespace bp {
 
-namespace detail {
+namespace internal {
 
 // Merges the sorted runs [bounds[r], bounds[r+1]) of v into one sorted
 // range, pairwise (O(n log runs)). Local.
@@ -82,7 +82,7 @@ std::vector<T> all_gather_samples(const std::vector<T>& mine, dart_team_t team, 
   return all;
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Sorts the items of all blocks of `master` by cmp (a strict weak order):
 // items_of(block) is the block's std::vector<T> (a member pointer such as
@@ -122,7 +122,7 @@ void sort(Master<Block>& master, ItemsOf items_of, Cmp cmp = Cmp(), int samples 
   std::vector<T> mine;
   for (const auto& [gid, v] : picked) mine.insert(mine.end(), v.begin(), v.end());
   std::vector<T> all =
-      detail::all_gather_samples(mine, master.team().dart_id(), int(master.team().size()));
+      internal::all_gather_samples(mine, master.team().dart_id(), int(master.team().size()));
   // The samples are sorted on every unit alone: a comparator that throws on one unit must stop
   // every unit here, before the all_to_all.
   std::vector<T> splitters;
@@ -170,7 +170,7 @@ void sort(Master<Block>& master, ItemsOf items_of, Cmp cmp = Cmp(), int samples 
           items.insert(items.end(), run.begin(), run.end());
           bounds.push_back(items.size());
         }
-        detail::merge_runs(items, std::move(bounds), cmp);
+        internal::merge_runs(items, std::move(bounds), cmp);
       },
       k);
 }

@@ -1,4 +1,4 @@
-// dash::bp::detail::SpilledQueues: the parts of a Master's queues that wait
+// dash::bp::internal::SpilledQueues: the parts of a Master's queues that wait
 // in its store under a memory-block limit (not public).
 //
 //   incoming: after an exchange, the queues of a block not in memory (at
@@ -32,7 +32,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class SpilledQueues {
  public:
@@ -123,7 +123,7 @@ class SpilledQueues {
   std::uint64_t next_ = 0;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 

@@ -159,7 +159,7 @@ class HaloMatrixWrapper {
         lo[d] = s[d] < 0 ? -w : s[d] > 0 ? block_->extent(d) : 0;
         hi[d] = s[d] < 0 ? 0 : s[d] > 0 ? block_->extent(d) + w : block_->extent(d);
       }
-      bp::detail::for_each_cell<N>(lo, hi, [&](const std::array<long, N>& c) {
+      bp::internal::for_each_cell<N>(lo, hi, [&](const std::array<long, N>& c) {
         std::array<default_index_t, N> g;
         for (dim_t d = 0; d < N; ++d) g[d] = default_index_t(block_->box().min[d] + c[d]);
         (*block_)(c) = Element_t(f(g));
@@ -229,7 +229,7 @@ class HaloMatrixWrapper {
   // The pieces update() fetches and the pieces set_custom_halos fills.
   void plan_pieces() {
     const long w = halo_width();
-    const auto grid = bp::detail::block_grid(matrix_->pattern());
+    const auto grid = bp::internal::block_grid(matrix_->pattern());
     for (int k = 0; k < Block::kDirections; ++k) {
       if (k == Block::kSelf) continue;
       const int reach = halo_.extent(typename HaloSpec_t::region_index_t(k));

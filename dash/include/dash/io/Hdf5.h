@@ -51,7 +51,7 @@ namespace dash {
 namespace io {
 namespace hdf5 {
 
-namespace detail {
+namespace internal {
 
 // An HDF5 handle closed by `close` when it goes.
 struct Handle {
@@ -93,7 +93,8 @@ hid_t file_type(bool* made) {
 // The calling unit's elements in file order: each piece (element offset,
 // memory, elements) of its runs, merged over runs by offset.
 template <class F>
-void each_piece_in_order(const std::vector<dash::io::detail::Run>& runs, std::size_t elem, F&& f) {
+void each_piece_in_order(const std::vector<dash::io::internal::Run>& runs, std::size_t elem,
+                         F&& f) {
   using Next = std::pair<std::uint64_t, std::size_t>;  // offset of a run's next piece, run
   std::priority_queue<Next, std::vector<Next>, std::greater<Next>> next;
   std::vector<std::uint64_t> k(runs.size(), 0);
@@ -101,7 +102,7 @@ void each_piece_in_order(const std::vector<dash::io::detail::Run>& runs, std::si
   while (!next.empty()) {
     const std::size_t r = next.top().second;
     next.pop();
-    const dash::io::detail::Run& run = runs[r];
+    const dash::io::internal::Run& run = runs[r];
     // The pieces of this run before the next run's first: all at once.
     const std::uint64_t limit = next.empty() ? ~std::uint64_t(0) : next.top().first;
     do {
@@ -116,7 +117,7 @@ void each_piece_in_order(const std::vector<dash::io::detail::Run>& runs, std::si
 // a strided run along the only or the last dimension in one hyperslab,
 // other pieces as row pieces. Local.
 inline void select_runs(hid_t space, const std::vector<hsize_t>& ext,
-                        const std::vector<dash::io::detail::Run>& runs, std::size_t elem,
+                        const std::vector<dash::io::internal::Run>& runs, std::size_t elem,
                         const std::string& who, const std::string& file) {
   check(H5Sselect_none(space), who, "H5Sselect_none", file);
   const std::size_t n = ext.size();
@@ -134,7 +135,7 @@ inline void select_runs(hid_t space, const std::vector<hsize_t>& ext,
     return c;
   };
   std::vector<hsize_t> ones(n, 1);
-  for (const dash::io::detail::Run& r : runs) {
+  for (const dash::io::internal::Run& r : runs) {
     const hsize_t first = r.offset / elem, len = r.len / elem, count = r.count;
     const hsize_t stride = count > 1 ? r.stride / elem : 0;
     std::vector<hsize_t> c0 = coords(first);
@@ -166,11 +167,11 @@ struct Access {
   std::string who, file;
   MPI_Comm comm = MPI_COMM_NULL;
   std::vector<hsize_t> ext;
-  std::vector<dash::io::detail::Run> runs;
+  std::vector<dash::io::internal::Run> runs;
   std::size_t elem = 1;
   std::size_t local = 0;  // bytes of the calling unit
 
-  Access(Team& team, std::string w, std::string f, std::vector<dash::io::detail::Run> r,
+  Access(Team& team, std::string w, std::string f, std::vector<dash::io::internal::Run> r,
          std::size_t element_bytes)
       : who(std::move(w)), file(std::move(f)), runs(std::move(r)), elem(element_bytes) {
     check_dart(dart_team_mpi_comm(team.dart_id(), &comm), who.c_str());
@@ -257,7 +258,7 @@ std::vector<hsize_t> extents_of(const Container& c) {
   return ext;
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Writes container c as dataset `dataset` of the HDF5 file at `file`
 // (created if missing; a dataset of that name is replaced). Collective over
@@ -266,13 +267,13 @@ template <class Container>
 void save(Container& c, const std::string& file, const std::string& dataset) {
   using T = typename Container::value_type;
   const char* who = "dash::io::hdf5::save";
-  detail::Access a(c.team(), who, file, dash::io::detail::runs_of(c, who), sizeof(T));
-  a.ext = detail::extents_of(c);
-  detail::Handle h(a.open_for_writing(c.team()), H5Fclose);
+  internal::Access a(c.team(), who, file, dash::io::internal::runs_of(c, who), sizeof(T));
+  a.ext = internal::extents_of(c);
+  internal::Handle h(a.open_for_writing(c.team()), H5Fclose);
   bool made = false;
-  const hid_t type = detail::file_type<T>(&made);
-  detail::Handle type_handle(made ? type : -1, H5Tclose);
-  detail::Handle d(a.create_dataset(h.id, dataset, type), H5Dclose);
+  const hid_t type = internal::file_type<T>(&made);
+  internal::Handle type_handle(made ? type : -1, H5Tclose);
+  internal::Handle d(a.create_dataset(h.id, dataset, type), H5Dclose);
   a.transfer(d.id, type, true);
 }
 
@@ -283,15 +284,16 @@ template <class Container>
 void load(const std::string& file, const std::string& dataset, Container& c) {
   using T = typename Container::value_type;
   const char* who = "dash::io::hdf5::load";
-  detail::Access a(c.team(), who, file, dash::io::detail::runs_of(c, who), sizeof(T));
-  a.ext = detail::extents_of(c);
-  detail::Handle h(a.open_for_reading(), H5Fclose);
-  detail::Handle d(a.open_dataset(h.id, dataset), H5Dclose);
+  internal::Access a(c.team(), who, file, dash::io::internal::runs_of(c, who), sizeof(T));
+  a.ext = internal::extents_of(c);
+  internal::Handle h(a.open_for_reading(), H5Fclose);
+  internal::Handle d(a.open_dataset(h.id, dataset), H5Dclose);
   bool made = false;
-  const hid_t type = detail::file_type<T>(&made);
-  detail::Handle type_handle(made ? type : -1, H5Tclose);
-  detail::Handle stored(detail::check(H5Dget_type(d.id), a.who, "H5Dget_type", file), H5Tclose);
-  detail::Handle space(detail::check(H5Dget_space(d.id), a.who, "H5Dget_space", file), H5Sclose);
+  const hid_t type = internal::file_type<T>(&made);
+  internal::Handle type_handle(made ? type : -1, H5Tclose);
+  internal::Handle stored(internal::check(H5Dget_type(d.id), a.who, "H5Dget_type", file), H5Tclose);
+  internal::Handle space(internal::check(H5Dget_space(d.id), a.who, "H5Dget_space", file),
+                         H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.id);
   std::vector<hsize_t> dims(std::size_t(std::max(rank, 0)));
   if (rank > 0) H5Sget_simple_extent_dims(space.id, dims.data(), nullptr);
@@ -315,11 +317,11 @@ void load(const std::string& file, const std::string& dataset, Container& c) {
 inline void write_pieces(const std::string& file, const std::string& dataset,
                          const std::vector<Piece>& pieces, std::uint64_t total,
                          Team& team = Team::All()) {
-  detail::Access a(team, "dash::io::hdf5::write_pieces", file, dash::io::detail::runs_of(pieces),
-                   1);
+  internal::Access a(team, "dash::io::hdf5::write_pieces", file,
+                     dash::io::internal::runs_of(pieces), 1);
   a.ext = {hsize_t(total)};
-  detail::Handle h(a.open_for_writing(team), H5Fclose);
-  detail::Handle d(a.create_dataset(h.id, dataset, H5T_NATIVE_UINT8), H5Dclose);
+  internal::Handle h(a.open_for_writing(team), H5Fclose);
+  internal::Handle d(a.create_dataset(h.id, dataset, H5T_NATIVE_UINT8), H5Dclose);
   a.transfer(d.id, H5T_NATIVE_UINT8, true);
 }
 
@@ -327,10 +329,12 @@ inline void write_pieces(const std::string& file, const std::string& dataset,
 // Collective.
 inline void read_pieces(const std::string& file, const std::string& dataset,
                         const std::vector<Piece>& pieces, Team& team = Team::All()) {
-  detail::Access a(team, "dash::io::hdf5::read_pieces", file, dash::io::detail::runs_of(pieces), 1);
-  detail::Handle h(a.open_for_reading(), H5Fclose);
-  detail::Handle d(a.open_dataset(h.id, dataset), H5Dclose);
-  detail::Handle space(detail::check(H5Dget_space(d.id), a.who, "H5Dget_space", file), H5Sclose);
+  internal::Access a(team, "dash::io::hdf5::read_pieces", file, dash::io::internal::runs_of(pieces),
+                     1);
+  internal::Handle h(a.open_for_reading(), H5Fclose);
+  internal::Handle d(a.open_dataset(h.id, dataset), H5Dclose);
+  internal::Handle space(internal::check(H5Dget_space(d.id), a.who, "H5Dget_space", file),
+                         H5Sclose);
   hsize_t n = 0;
   if (H5Sget_simple_extent_ndims(space.id) != 1 ||
       H5Sget_simple_extent_dims(space.id, &n, nullptr) < 0)

@@ -10,7 +10,7 @@
 // The file holds a header (element type name and size, extents, the
 // writer's pattern as text, a checksum), the elements in row-major order of
 // the global index space, and a checksum per chunk of them
-// (dash/io/detail/ContainerFile.h). So a file written by 4 units with a
+// (dash/io/internal/ContainerFile.h). So a file written by 4 units with a
 // TILE pattern loads into 3 units with BLOCKED, or into an Array of as many
 // elements: load checks the element type and size and the element count
 // (and, for a container of the file's rank, its extents).
@@ -62,7 +62,7 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/algorithm/internal/LocalRuns.h>
-#include <dash/io/detail/ContainerFile.h>
+#include <dash/io/internal/ContainerFile.h>
 
 #include <complex>
 #include <cstdint>
@@ -101,15 +101,15 @@ struct element_name<std::complex<F>> {
 };
 
 // What a file of dash::io::save holds.
-using FileLayout = detail::FileLayout;
+using FileLayout = internal::FileLayout;
 
 // The header of the file at path: element type name and size, extents,
 // the writer's pattern and unit count. Errors as load. Collective over team.
 inline FileLayout file_layout(const std::string& path, Team& team = Team::All()) {
-  return detail::read_container_layout(path, team.dart_id(), "dash::io::file_layout");
+  return internal::read_container_layout(path, team.dart_id(), "dash::io::file_layout");
 }
 
-namespace detail {
+namespace internal {
 
 template <class P, class = void>
 struct has_teamspec : std::false_type {};
@@ -226,7 +226,7 @@ std::vector<Run> runs_of(Container& c, const char* who) {
   return std::move(runs.runs());
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Writes container c (dash::Array, dash::Matrix, dash::NArray of trivially
 // copyable elements, any pattern, row- or column-major) to the file at path, replacing
@@ -235,8 +235,8 @@ template <class Container>
 IoReport save(Container& c, const std::string& path, const IoSettings& settings = {}) {
   const char* who = "dash::io::save";
   const IoSettings s = resolve_settings(settings);
-  return detail::write_container_file(path, c.team(), detail::layout_of(c), detail::runs_of(c, who),
-                                      s, who);
+  return internal::write_container_file(path, c.team(), internal::layout_of(c),
+                                        internal::runs_of(c, who), s, who);
 }
 
 // Reads the file at path (written by save, from any pattern and unit count)
@@ -248,8 +248,8 @@ IoReport load(const std::string& path, Container& c, const IoSettings& settings 
   const char* who = "dash::io::load";
   const IoSettings s = resolve_settings(settings);
   const dart_team_t team = c.team().dart_id();
-  const FileLayout file = detail::read_container_layout(path, team, who);
-  const FileLayout mine = detail::layout_of(c);
+  const FileLayout file = internal::read_container_layout(path, team, who);
+  const FileLayout mine = internal::layout_of(c);
   std::string wrong;
   if (file.type_name != mine.type_name || file.element_size != mine.element_size)
     wrong = "holds elements of type " + file.type_name + " (" + std::to_string(file.element_size) +
@@ -262,7 +262,7 @@ IoReport load(const std::string& path, Container& c, const IoSettings& settings 
   if (!wrong.empty())
     throw exception::InvalidArgument(std::string(who) + ": '" + path + "' " + wrong);
   const IoReport report =
-      detail::read_container_file(path, c.team(), detail::runs_of(c, who), s, who);
+      internal::read_container_file(path, c.team(), internal::runs_of(c, who), s, who);
   c.barrier();
   return report;
 }

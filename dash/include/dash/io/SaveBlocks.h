@@ -20,7 +20,7 @@
 //        Every round writes every unit's batch through the engine; then the
 //        chunk checksums and the header go in, the file is synced and
 //        renamed over `path` (a file already at path stays whole until the
-//        new one replaces it). Layout: dash/io/detail/BlockFile.h.
+//        new one replaces it). Layout: dash/io/internal/BlockFile.h.
 // load:  unit 0 reads the index (checked) for every unit; each reads the
 //        records of the blocks the master's owner function gives it, in
 //        batches of `round_bytes`, with independent reads, and checks each
@@ -52,7 +52,7 @@
 #include <dash/bp/Master.h>
 #include <dash/bp/Serialization.h>
 #include <dash/internal/Failure.h>
-#include <dash/io/detail/BlockFile.h>
+#include <dash/io/internal/BlockFile.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -65,7 +65,7 @@
 namespace dash {
 namespace bp {
 
-namespace detail {
+namespace internal {
 
 // Appends block i's record (links, block, queues) to `into`. Local.
 template <class Block>
@@ -76,7 +76,7 @@ void save_record(Master<Block>& master, std::size_t i, MemoryBuffer& into) {
   proxy.save_queues(into);
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Writes every block of `master` (with its links and queues) to `path`.
 // Collective over master.team(); see the top of this file.
@@ -101,10 +101,10 @@ void save(Master<Block>& master, const std::string& path,
         MemoryBuffer& into = keep ? first : scratch;
         if (!keep) scratch.clear();
         const std::size_t start = into.size();
-        detail::save_record(master, i, into);
+        internal::save_record(master, i, into);
         gids.push_back(std::uint64_t(master.gid(i)));
         sizes.push_back(into.size() - start);
-        sums.push_back(io::detail::record_checksum(into.data() + start, sizes.back()));
+        sums.push_back(io::internal::record_checksum(into.data() + start, sizes.back()));
         if (keep) ++kept;
       }
     } catch (...) {
@@ -113,8 +113,8 @@ void save(Master<Block>& master, const std::string& path,
     dash::internal::agree(failure, team, who);
   }
   scratch = MemoryBuffer();
-  io::detail::BlockFileWriter writer(path, master.team(), master.nblocks(), gids, sizes, sums,
-                                     io::detail::batch_cuts(sizes, round_bytes), who);
+  io::internal::BlockFileWriter writer(path, master.team(), master.nblocks(), gids, sizes, sums,
+                                       io::internal::batch_cuts(sizes, round_bytes), who);
   MemoryBuffer batch;
   for (int r = 0; r < writer.rounds(); ++r) {
     dash::internal::Failure failure;
@@ -126,7 +126,7 @@ void save(Master<Block>& master, const std::string& path,
       const auto [begin, end] = writer.records_of(r);
       std::size_t i = begin;
       try {
-        for (; i < end; ++i) detail::save_record(master, i, batch);
+        for (; i < end; ++i) internal::save_record(master, i, batch);
       } catch (...) {
         failure.capture("block " + std::to_string(master.gid(i)));
       }
@@ -158,7 +158,7 @@ void load(Master<Block>& master, const std::string& path,
     }
     dash::internal::agree(failure, team, who);
   }
-  io::detail::BlockFileReader reader(path, master.team(), master.nblocks(), who);
+  io::internal::BlockFileReader reader(path, master.team(), master.nblocks(), who);
   std::vector<int> mine;
   for (int gid = 0; gid < master.nblocks(); ++gid)
     if (master.owner(gid) == me) mine.push_back(gid);

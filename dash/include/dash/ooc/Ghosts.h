@@ -57,7 +57,7 @@
 namespace dash {
 namespace ooc {
 
-namespace detail {
+namespace internal {
 
 // The demand strategy's sweep (see the top of this file).
 template <class T, dim_t N, class F>
@@ -125,7 +125,7 @@ void demand_sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, F& f
   });
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Makes every block's halo current by `strategy` and calls f(block, proxy)
 // on every block (see the top of this file). Failures as in
@@ -152,7 +152,7 @@ void sweep(dash::bp::Master<dash::bp::ContainerBlock<T, N>>& master, Ghosts stra
       master.exchange();
       return;
     case Ghosts::demand:
-      detail::demand_sweep(master, f);
+      internal::demand_sweep(master, f);
       return;
   }
 }

@@ -118,7 +118,7 @@ class Matrix {
   // Elements laid out by `pattern`. Collective over the pattern's team.
   Matrix(const PatternT& pattern, int slabs_per_block)
       : pattern_(std::make_shared<const PatternT>(pattern)), slabs_(slabs_per_block) {
-    const auto grid = dash::bp::detail::block_grid(*pattern_);
+    const auto grid = dash::bp::internal::block_grid(*pattern_);
     if (slabs_ < 1)
       throw exception::InvalidArgument("dash::ooc::Matrix: " + std::to_string(slabs_) +
                                        " slabs per block (at least 1)");
@@ -137,7 +137,7 @@ class Matrix {
     }
     std::vector<std::pair<std::uint64_t, std::uint64_t>> regions;
     for (long lb = 0; lb < long(pattern_->local_nblocks()); ++lb) {
-      const auto l = dash::bp::detail::local_block_layout(*pattern_, lb);
+      const auto l = dash::bp::internal::local_block_layout(*pattern_, lb);
       const long e = l.box.extent(0);
       for (int s = 0; s < slabs_; ++s) {
         Slab slab{0, l.block_coords, l.box, lb};
@@ -173,7 +173,7 @@ class Matrix {
   const std::vector<Slab>& local_slabs() const { return local_; }
   // Slabs per dimension of the slab grid. Local.
   coords_type slab_grid() const {
-    coords_type g = dash::bp::detail::block_grid(*pattern_);
+    coords_type g = dash::bp::internal::block_grid(*pattern_);
     g[0] *= slabs_;
     return g;
   }
@@ -223,8 +223,8 @@ class Matrix {
     for (const Slab& s : local_) {
       dash::bp::Bytes bytes = file_->buffer(std::size_t(s.box.size()) * sizeof(T));
       T* at = reinterpret_cast<T*>(bytes.data());
-      dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max,
-                                         [&](const coords_type& g) { *at++ = f(g); });
+      dash::bp::internal::for_each_cell<N>(s.box.min, s.box.max,
+                                           [&](const coords_type& g) { *at++ = f(g); });
       file_->put(std::uint64_t(s.gid), std::move(bytes));
     }
   }
@@ -238,8 +238,8 @@ class Matrix {
       dash::bp::Bytes bytes = file_->take(std::uint64_t(s.gid));
       if (k + 1 < local_.size()) file_->prefetch(std::uint64_t(local_[k + 1].gid));
       const T* at = reinterpret_cast<const T*>(bytes.data());
-      dash::bp::detail::for_each_cell<N>(s.box.min, s.box.max,
-                                         [&](const coords_type& g) { f(g, *at++); });
+      dash::bp::internal::for_each_cell<N>(s.box.min, s.box.max,
+                                           [&](const coords_type& g) { f(g, *at++); });
       file_->recycle(std::move(bytes));
     }
   }
@@ -250,8 +250,8 @@ class Matrix {
   bool same_local_blocks(const P& other) const {
     bool same = long(other.local_nblocks()) == long(pattern_->local_nblocks());
     for (long lb = 0; same && lb < long(pattern_->local_nblocks()); ++lb) {
-      const auto a = dash::bp::detail::local_block_layout(*pattern_, lb);
-      const auto b = dash::bp::detail::local_block_layout(other, lb);
+      const auto a = dash::bp::internal::local_block_layout(*pattern_, lb);
+      const auto b = dash::bp::internal::local_block_layout(other, lb);
       same = a.gid == b.gid && a.box.min == b.box.min && a.box.max == b.box.max;
     }
     return same;
@@ -275,7 +275,7 @@ class Matrix {
   // Rows of the shortest block along dimension 0 (0 if there is no block). Local.
   static long min_block_rows(const PatternT& pattern) {
     using pattern_coords = typename PatternT::coords_type;
-    const auto grid = dash::bp::detail::block_grid(pattern);
+    const auto grid = dash::bp::internal::block_grid(pattern);
     if (grid[0] <= 0) return 0;
     pattern_coords last{};
     last[0] = IndexType(grid[0] - 1);
@@ -295,7 +295,7 @@ class Matrix {
     if (f == 1) return 1;
     const double slabs = std::ceil(3 / f - 1e-9);
     const long rows = min_block_rows(pattern);
-    if (dash::bp::detail::block_grid(pattern)[0] > 0 && slabs > double(rows))
+    if (dash::bp::internal::block_grid(pattern)[0] > 0 && slabs > double(rows))
       throw exception::InvalidArgument(
           "dash::ooc::Matrix: " + std::string(text) + " of a local array in memory needs " +
           std::to_string(long(slabs)) +
@@ -333,7 +333,7 @@ class Matrix {
   std::shared_ptr<LocalArrayFile> file_;
 };
 
-namespace detail {
+namespace internal {
 
 // Calls f(g) with the first cell of each row (along the last dimension) of
 // box, in row-major order. Local.
@@ -341,7 +341,7 @@ template <dim_t N, class F>
 void for_each_row(const dash::bp::Box<N>& box, F&& f) {
   std::array<long, N> hi = box.max;
   if (hi[N - 1] > box.min[N - 1]) hi[N - 1] = box.min[N - 1] + 1;
-  dash::bp::detail::for_each_cell<N>(box.min, hi, f);
+  dash::bp::internal::for_each_cell<N>(box.min, hi, f);
 }
 
 // n elements from `from` (every `from_stride`-th) to `to` (every
@@ -367,7 +367,7 @@ void reorder_column_major(const dash::bp::Box<N>& box, const T* from, T* to) {
     step *= box.extent(d);
   }
   long row_major = 0;
-  dash::bp::detail::for_each_cell<N>(box.min, box.max, [&](const std::array<long, N>& g) {
+  dash::bp::internal::for_each_cell<N>(box.min, box.max, [&](const std::array<long, N>& g) {
     long col_major = 0;
     for (dim_t d = 0; d < N; ++d) col_major += (g[d] - box.min[d]) * stride[d];
     if constexpr (ToRowMajor)
@@ -396,7 +396,7 @@ inline bool same_everywhere(bool mine, dart_team_t team, const char* call) {
   return out == 1;
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // Copies `from` into `to`: matrices of the same extents and team, any
 // patterns. Collective over the team; each unit reads each of its slabs
@@ -416,7 +416,7 @@ void copy(const Matrix<T, N, IndexType, PatternT>& from, dash::Matrix<T, N, I2, 
   using Slab = typename Matrix<T, N, IndexType, PatternT>::Slab;
   from.check_copy_partner(to, who);
   const dart_team_t team = from.team().dart_id();
-  const bool same = detail::same_everywhere(from.same_local_blocks(to.pattern()), team, who);
+  const bool same = internal::same_everywhere(from.same_local_blocks(to.pattern()), team, who);
   dash::internal::Failure failure;
   std::vector<char> staging;  // column-major patterns: a slab in their views' order
   try {
@@ -427,21 +427,21 @@ void copy(const Matrix<T, N, IndexType, PatternT>& from, dash::Matrix<T, N, I2, 
       if (k + 1 < slabs.size()) from.file()->prefetch(std::uint64_t(slabs[k + 1].gid));
       const T* at = reinterpret_cast<const T*>(bytes.data());
       if (same) {
-        const auto l = dash::bp::detail::local_block_layout(to.pattern(), s.local_block);
+        const auto l = dash::bp::internal::local_block_layout(to.pattern(), s.local_block);
         T* base = to.lbegin() + l.base;
         const long row = s.box.extent(N - 1);
-        detail::for_each_row<N>(s.box, [&](const std::array<long, N>& g) {
+        internal::for_each_row<N>(s.box, [&](const std::array<long, N>& g) {
           long off = 0;
           for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
-          detail::copy_run(at, 1, base + off, l.strides[N - 1], row);
+          internal::copy_run(at, 1, base + off, l.strides[N - 1], row);
           at += row;
         });
       } else if (s.box.size() > 0) {
-        auto view = detail::box_view(to.view(), s.box);
+        auto view = internal::box_view(to.view(), s.box);
         if constexpr (P2::memory_order() == COL_MAJOR) {  // views run column-major
           staging.resize(std::size_t(s.box.size()) * sizeof(T));
           T* cm = reinterpret_cast<T*>(staging.data());
-          detail::reorder_column_major<false>(s.box, at, cm);
+          internal::reorder_column_major<false>(s.box, at, cm);
           at = cm;
         }
         dash::copy(at, at + s.box.size(), view.begin());
@@ -471,7 +471,7 @@ void copy(const dash::Matrix<T, N, I2, P2>& from, Matrix<T, N, IndexType, Patter
   to.check_copy_partner(from, who);
   const dart_team_t team = to.team().dart_id();
   from.barrier();
-  const bool same = detail::same_everywhere(to.same_local_blocks(from.pattern()), team, who);
+  const bool same = internal::same_everywhere(to.same_local_blocks(from.pattern()), team, who);
   dash::internal::Failure failure;
   std::vector<char> staging;  // column-major patterns: a slab in their views' order
   try {
@@ -479,22 +479,22 @@ void copy(const dash::Matrix<T, N, I2, P2>& from, Matrix<T, N, IndexType, Patter
       dash::bp::Bytes bytes = to.file()->buffer(std::size_t(s.box.size()) * sizeof(T));
       T* at = reinterpret_cast<T*>(bytes.data());
       if (same) {
-        const auto l = dash::bp::detail::local_block_layout(from.pattern(), s.local_block);
+        const auto l = dash::bp::internal::local_block_layout(from.pattern(), s.local_block);
         const T* base = from.lbegin() + l.base;
         const long row = s.box.extent(N - 1);
-        detail::for_each_row<N>(s.box, [&](const std::array<long, N>& g) {
+        internal::for_each_row<N>(s.box, [&](const std::array<long, N>& g) {
           long off = 0;
           for (dim_t d = 0; d < N; ++d) off += (g[d] - l.box.min[d]) * l.strides[d];
-          detail::copy_run(base + off, l.strides[N - 1], at, 1, row);
+          internal::copy_run(base + off, l.strides[N - 1], at, 1, row);
           at += row;
         });
       } else if (s.box.size() > 0) {
-        const auto view = detail::box_view(from.view(), s.box);
+        const auto view = internal::box_view(from.view(), s.box);
         if constexpr (P2::memory_order() == COL_MAJOR) {  // views run column-major
           staging.resize(std::size_t(s.box.size()) * sizeof(T));
           T* cm = reinterpret_cast<T*>(staging.data());
           dash::copy(view.begin(), view.end(), cm);
-          detail::reorder_column_major<true>(s.box, cm, at);
+          internal::reorder_column_major<true>(s.box, cm, at);
         } else {
           dash::copy(view.begin(), view.end(), at);
         }
@@ -532,7 +532,7 @@ Master<ContainerBlock<T, N>> of(ooc::Matrix<T, N, IndexType, PatternT>& matrix,
     if (grid[d] < 2 && !halo.periodic[d]) continue;
     using pattern_coords = typename PatternT::coords_type;
     pattern_coords last{};
-    last[d] = IndexType(detail::block_grid(matrix.pattern())[d] - 1);
+    last[d] = IndexType(internal::block_grid(matrix.pattern())[d] - 1);
     const long shortest =
         d == 0 ? matrix.min_slab_rows()
                : std::min<long>(long(matrix.pattern().block(pattern_coords{}).extent(d)),
@@ -548,9 +548,9 @@ Master<ContainerBlock<T, N>> of(ooc::Matrix<T, N, IndexType, PatternT>& matrix,
   master.spill_store(matrix.file());
   master.limit(mem_slabs == 0 ? 1 : mem_slabs);
   for (const auto& s : matrix.local_slabs()) {
-    const auto neighbors = detail::grid_neighbors<T, N>(s.coords, grid, halo);
+    const auto neighbors = internal::grid_neighbors<T, N>(s.coords, grid, halo);
     master.add(s.gid, std::make_unique<Block>(s.gid, s.coords, s.box, halo, neighbors),
-               detail::links_of<T, N>(s.gid, neighbors));
+               internal::links_of<T, N>(s.gid, neighbors));
   }
   if (mem_slabs == 0) master.limit(0);
   return master;

@@ -91,7 +91,7 @@ struct NoRows {
   void operator()(const Rows<T>&) const {}
 };
 
-namespace detail {
+namespace internal {
 
 // Which rows each unit of a by-rows pattern holds, and how its share is cut
 // into slabs (as dash::ooc::Matrix cuts a block: slab k of e rows holds
@@ -113,7 +113,7 @@ RowLayout row_layout(const PatternT& pattern, int slabs, const std::string& who,
                      const char* which) {
   static_assert(PatternT::ndim() == 2, "dash::ooc::transpose: 2-D matrices only");
   using coords = typename PatternT::coords_type;
-  const auto grid = dash::bp::detail::block_grid(pattern);
+  const auto grid = dash::bp::internal::block_grid(pattern);
   RowLayout l;
   l.slabs = slabs;
   l.rows = long(pattern.extent(0));
@@ -194,7 +194,7 @@ struct NoOwnStrip {
 // at the next round or the end (the caller's agree). Collective.
 template <class T, class Load, class Done, class Deliver, class Own = NoOwnStrip>
 void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
-                      internal::Failure& failure, const std::string& who, bool to_stock,
+                      dash::internal::Failure& failure, const std::string& who, bool to_stock,
                       Load&& load, Done&& done, Deliver&& deliver, Own&& own = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "dash::ooc::transpose moves elements as bytes");
   const int units = int(team.size()), me = int(team.myid().id);
@@ -215,10 +215,10 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
   // Buffers and type may fail on one unit (memory): kept as a failure that
   // the first round's agreement throws on every unit.
   dash::bp::Bytes send_bytes, recv_bytes;
-  std::optional<internal::OwnedDartType> type;
+  std::optional<dash::internal::OwnedDartType> type;
   auto fresh = [](std::size_t n) {
     std::size_t capacity = 0;
-    char* data = dash::bp::detail::allocate_bytes(n, capacity);
+    char* data = dash::bp::internal::allocate_bytes(n, capacity);
     return dash::bp::Bytes::adopt(data, n, capacity, false);
   };
   try {
@@ -230,7 +230,7 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
       send_bytes = fresh(send_n);
       recv_bytes = fresh(recv_n);
     }
-    type.emplace(internal::RecordBytes{sizeof(T)});
+    type.emplace(dash::internal::RecordBytes{sizeof(T)});
   } catch (...) {
     failure.capture("buffers of the rounds");
   }
@@ -274,8 +274,8 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
         failure.capture("slab " + std::to_string(k) + " of a");
       }
     }
-    internal::agree(failure, team.dart_id(), who.c_str());
-    internal::check_dart(
+    dash::internal::agree(failure, team.dart_id(), who.c_str());
+    dash::internal::check_dart(
         dart_alltoallv(send, send_counts.data(), send_offsets.data(), type->get(), recv,
                        recv_counts.data(), recv_offsets.data(), team.dart_id()),
         who.c_str());
@@ -289,7 +289,7 @@ void transpose_rounds(Team& team, const RowLayout& la, const RowLayout& lb,
   }
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // b = the transpose of a, both out of core (see the top of this file);
 // before(Rows<T>) runs on every slab of a, after(Rows<T>) on every slab of
@@ -303,14 +303,14 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   const std::string who = "dash::ooc::transpose";
   if (strategy == Strategy::demand)
     throw exception::InvalidArgument(who + ": strategy demand (collective or producer)");
-  const auto la = detail::row_layout(a.pattern(), a.slabs_per_block(), who, "a");
-  const auto lb = detail::row_layout(b.pattern(), b.slabs_per_block(), who, "b");
-  detail::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
+  const auto la = internal::row_layout(a.pattern(), a.slabs_per_block(), who, "a");
+  const auto lb = internal::row_layout(b.pattern(), b.slabs_per_block(), who, "b");
+  internal::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
   Team& team = a.team();
   const int me = int(team.myid().id);
   const auto& a_slabs = a.local_slabs();
   const auto& b_slabs = b.local_slabs();
-  internal::Failure failure;
+  dash::internal::Failure failure;
 
   // Staging: region (j, k) holds what round k brought for slab j of b; empty
   // regions are not made.
@@ -344,7 +344,7 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   } catch (...) {
     failure.capture("staging file");
   }
-  internal::agree(failure, team.dart_id(), who.c_str());
+  dash::internal::agree(failure, team.dart_id(), who.c_str());
 
   LocalArrayFile& af = *a.file();
   // Collective: before() on every slab of a, written back, in a pass of its own.
@@ -362,7 +362,7 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
     }
   }
   dash::bp::Bytes held;  // the slab of a being cut
-  detail::transpose_rounds<T>(
+  internal::transpose_rounds<T>(
       team, la, lb, failure, who, false,
       [&](int k) -> const T* {
         if (a_slabs.empty()) return nullptr;
@@ -394,7 +394,7 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
           staging->put(region(j, k), std::move(bytes));
         }
       });
-  internal::agree(failure, team.dart_id(), who.c_str());
+  dash::internal::agree(failure, team.dart_id(), who.c_str());
 
   // Slab by slab of b: its regions, the columns in place, after(), written.
   LocalArrayFile& bf = *b.file();
@@ -443,11 +443,11 @@ dash::bp::SpillCounters transpose(Matrix<T, 2, IndexType, PatternT>& a,
   } catch (...) {
     failure.capture("slabs of b");
   }
-  internal::agree(failure, team.dart_id(), who.c_str());
+  dash::internal::agree(failure, team.dart_id(), who.c_str());
   return staging->counters();
 }
 
-namespace detail {
+namespace internal {
 
 // The rounds of an in-memory transpose: slabs of about kRoundBytes of the largest unit's rows
 // of a, so the rounds' buffers stay that small (and warm) whatever the matrix. Local, alike on
@@ -460,7 +460,7 @@ inline int in_memory_rounds(const RowLayout& la, std::size_t element_bytes) {
   return int(std::max<std::size_t>(1, (std::size_t(most) + rows_per_round - 1) / rows_per_round));
 }
 
-}  // namespace detail
+}  // namespace internal
 
 // b = the transpose of a, both in memory: the same rounds as out of core, each unit's rows of
 // a cut into slabs of about 8 MiB (the rounds' buffers are that size, not the matrix's);
@@ -471,18 +471,18 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
                dash::Matrix<T, 2, IndexType, PatternT>& b, Before&& before = {},
                After&& after = {}) {
   const std::string who = "dash::ooc::transpose";
-  auto la = detail::row_layout(a.pattern(), 1, who, "a");
-  la.slabs = detail::in_memory_rounds(la, sizeof(T));
-  const auto lb = detail::row_layout(b.pattern(), 1, who, "b");
-  detail::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
+  auto la = internal::row_layout(a.pattern(), 1, who, "a");
+  la.slabs = internal::in_memory_rounds(la, sizeof(T));
+  const auto lb = internal::row_layout(b.pattern(), 1, who, "b");
+  internal::check_transposable(la, lb, a.team().dart_id() == b.team().dart_id(), who);
   Team& team = a.team();
   const int me = int(team.myid().id);
-  internal::Failure failure;
+  dash::internal::Failure failure;
   T* a_rows = a.lbegin();
   T* b_rows = b.lbegin();
   const long my_b = lb.extent[std::size_t(me)];
   const long my_first = la.begin[std::size_t(me)];
-  detail::transpose_rounds<T>(
+  internal::transpose_rounds<T>(
       team, la, lb, failure, who, true,
       [&](int k) -> const T* {
         const long first = la.slab_first(me, k), rows = la.slab_rows(me, k);
@@ -501,8 +501,8 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
         }
       },
       [&](int k, const T* src, long n) {  // the own strip straight into b: no copy through MPI
-        detail::transpose_block(src + lb.begin[std::size_t(me)], la.cols, n, my_b,
-                                b_rows + la.slab_first(me, k), lb.cols);
+        internal::transpose_block(src + lb.begin[std::size_t(me)], la.cols, n, my_b,
+                                  b_rows + la.slab_first(me, k), lb.cols);
       });
   if (!failure.any() && my_b > 0) {
     try {
@@ -511,7 +511,7 @@ void transpose(dash::Matrix<T, 2, IndexType, PatternT>& a,
       failure.capture("after(), on b");
     }
   }
-  internal::agree(failure, team.dart_id(), who.c_str());
+  dash::internal::agree(failure, team.dart_id(), who.c_str());
 }
 
 }  // namespace ooc

@@ -38,7 +38,7 @@ constexpr std::size_t kTrailerBytes = 32;
 constexpr std::size_t kDirectAlign = 4096;
 
 using dash::internal::spill_checksum;
-using detail::SpillExtents;
+using internal::SpillExtents;
 
 // n rounded up to whole pages.
 std::size_t padded(std::size_t n) { return (n + kDirectAlign - 1) / kDirectAlign * kDirectAlign; }
@@ -241,9 +241,9 @@ class Engine {
   dash::bp::Bytes aligned_buffer(std::size_t capacity) {
     dash::bp::Bytes buffer = recycled(capacity);
     if (buffer.capacity() > 0) return buffer;
-    if (capacity >= dash::bp::detail::kMapBytes && capacity < detail::kHugeFrom)
+    if (capacity >= dash::bp::internal::kMapBytes && capacity < internal::kHugeFrom)
       return stock_buffer(capacity);
-    return detail::direct_buffer(capacity);
+    return internal::direct_buffer(capacity);
   }
 
  private:
@@ -257,7 +257,8 @@ class Engine {
   // but not on a huge page, is not kept for a request of 1 MiB or more).
   static bool aligned(const dash::bp::Bytes& b) {
     return b.capacity() >= kDirectAlign &&
-           reinterpret_cast<std::uintptr_t>(b.data()) % detail::direct_alignment(b.capacity()) == 0;
+           reinterpret_cast<std::uintptr_t>(b.data()) % internal::direct_alignment(b.capacity()) ==
+               0;
   }
   static constexpr std::size_t kMaxRecycledBytes = std::size_t(256) << 20;
 
@@ -279,7 +280,7 @@ class Engine {
   // A recycled buffer of at least `capacity` bytes and at most twice that, aligned as
   // direct_buffer aligns that size, or an empty one. Local.
   dash::bp::Bytes recycled(std::size_t capacity) {
-    const std::size_t alignment = detail::direct_alignment(capacity);
+    const std::size_t alignment = internal::direct_alignment(capacity);
     std::lock_guard<std::mutex> lock(pool_mutex_);
     for (std::size_t i = 0; i < pool_.size(); ++i) {
       const std::size_t c = pool_[i].capacity();

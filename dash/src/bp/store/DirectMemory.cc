@@ -10,7 +10,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 namespace {
 
@@ -37,7 +37,7 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   // spans one segment, at up to twice the memory of its bytes).
   if (huge && capacity < kHugePage) capacity = kHugePage;
   void* memory = nullptr;
-  if (capacity < dash::bp::detail::kMapBytes) {  // malloc's, as Bytes releases it
+  if (capacity < dash::bp::internal::kMapBytes) {  // malloc's, as Bytes releases it
     if (posix_memalign(&memory, kPage, capacity) != 0) return dash::bp::Bytes();
     return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
   }
@@ -67,6 +67,6 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
   return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash

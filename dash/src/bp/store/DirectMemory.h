@@ -9,7 +9,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 // An empty buffer with room for at least `capacity` bytes (rounded up to
 // whole 4 KiB pages), page-aligned, or an empty one of capacity 0 if memory
@@ -30,7 +30,7 @@ std::size_t direct_alignment(std::size_t capacity);
 constexpr std::size_t kHugeFrom = std::size_t(1) << 20;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 

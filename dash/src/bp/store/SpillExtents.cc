@@ -10,7 +10,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 SpillExtents::~SpillExtents() {
   for (int fd : fds_)
@@ -98,6 +98,6 @@ void SpillExtents::erase_free(std::map<std::uint64_t, Free>::iterator it) {
   by_offset_.erase(it);
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash

@@ -1,4 +1,4 @@
-// dash::bp::detail::SpillExtents: the one file of a unit's spill directory
+// dash::bp::internal::SpillExtents: the one file of a unit's spill directory
 // that holds the bytes of every block store, in extents of whole pages (the
 // block layer's spill storage; not public).
 //
@@ -42,7 +42,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class SpillExtents {
  public:
@@ -90,7 +90,7 @@ class SpillExtents {
   std::multimap<std::uint64_t, std::uint64_t> by_size_;  // their sizes -> offsets
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 

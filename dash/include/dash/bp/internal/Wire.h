@@ -1,4 +1,4 @@
-// dash::bp::detail wire format (not public): how the block layer's queues
+// dash::bp::internal wire format (not public): how the block layer's queues
 // travel between units, in exchange, iexchange, the reductions' rounds and
 // all_to_all's records. A message is a sequence of records
 //
@@ -26,8 +26,8 @@
 // | pack_queue           | local: one copy (or none)  |
 // | read_header          | local: one copy of 24 bytes|
 // | for_each_record      | local: one pass            |
-#ifndef DASH__BP__DETAIL__WIRE_H_
-#define DASH__BP__DETAIL__WIRE_H_
+#ifndef DASH__BP__INTERNAL__WIRE_H_
+#define DASH__BP__INTERNAL__WIRE_H_
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
@@ -39,7 +39,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 namespace wire {
 
 struct Header {
@@ -162,8 +162,8 @@ void for_each_record(const char* data, std::size_t n, F&& f) {
 }
 
 }  // namespace wire
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__WIRE_H_
+#endif  // DASH__BP__INTERNAL__WIRE_H_

@@ -1,12 +1,12 @@
-// dash::bp::detail::QueueResidency: what a master's queues need to know of
+// dash::bp::internal::QueueResidency: what a master's queues need to know of
 // its blocks' residency (not public). Residency<Block> implements it, so the
 // queue code (BlockQueues, the transports) knows no block type.
 //
 // | call | cost                   |
 // |------|------------------------|
 // | all  | local; a virtual call  |
-#ifndef DASH__BP__DETAIL__QUEUE_RESIDENCY_H_
-#define DASH__BP__DETAIL__QUEUE_RESIDENCY_H_
+#ifndef DASH__BP__INTERNAL__QUEUE_RESIDENCY_H_
+#define DASH__BP__INTERNAL__QUEUE_RESIDENCY_H_
 
 #include <dash/bp/SpillStore.h>
 
@@ -14,7 +14,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class QueueResidency {
  public:
@@ -33,8 +33,8 @@ class QueueResidency {
   ~QueueResidency() = default;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__QUEUE_RESIDENCY_H_
+#endif  // DASH__BP__INTERNAL__QUEUE_RESIDENCY_H_

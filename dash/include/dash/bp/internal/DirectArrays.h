@@ -1,4 +1,4 @@
-// dash::bp::detail::DirectArrays: the parts of a reduction's queues that travel as messages of
+// dash::bp::internal::DirectArrays: the parts of a reduction's queues that travel as messages of
 // their own (enqueue_view arrays and queues of wire::kDirectBytes or more), received when the
 // receiving block reads them instead of in the exchange. Not public; ReduceRun uses it.
 //
@@ -13,8 +13,8 @@
 // piece while it is in cache (a merge of large images: one pass over memory fewer than
 // receive-then-add); what the calls do not read is received and dropped after them. Under a
 // memory-block limit parts are received as they are announced.
-#ifndef DASH__BP__DETAIL__DIRECT_ARRAYS_H_
-#define DASH__BP__DETAIL__DIRECT_ARRAYS_H_
+#ifndef DASH__BP__INTERNAL__DIRECT_ARRAYS_H_
+#define DASH__BP__INTERNAL__DIRECT_ARRAYS_H_
 
 #include <dart/dart.h>
 #include <dash/bp/Serialization.h>
@@ -27,7 +27,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 // An incoming queue of a reduction: its bytes; `direct` bytes more still to come from another
 // unit (DirectArrays); or, under a memory-block limit, its bytes in the master's store under
@@ -114,8 +114,8 @@ class DirectArrays {
   std::size_t started_ = 0;              // stream(): pieces of the part started
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__DIRECT_ARRAYS_H_
+#endif  // DASH__BP__INTERNAL__DIRECT_ARRAYS_H_

@@ -1,4 +1,4 @@
-// dash::bp::detail::BlockQueues: the block registry of a Master and its
+// dash::bp::internal::BlockQueues: the block registry of a Master and its
 // blocks' message queues (not public). Knows no block type: the transports
 // (Exchange.h, IExchange.h) and the collectives over blocks move queues
 // through it, Master<Block> runs the blocks.
@@ -19,15 +19,15 @@
 // | deliver                            | local: a swap or one copy          |
 // | spill_*, restore_queues            | local; a put or take per part      |
 // | check_targets, clear_*, drop_*     | local, O(queues)                   |
-#ifndef DASH__BP__DETAIL__BLOCK_QUEUES_H_
-#define DASH__BP__DETAIL__BLOCK_QUEUES_H_
+#ifndef DASH__BP__INTERNAL__BLOCK_QUEUES_H_
+#define DASH__BP__INTERNAL__BLOCK_QUEUES_H_
 
 #include <dash/Team.h>
 #include <dash/bp/Proxy.h>
 #include <dash/bp/SpillStore.h>
 #include <dash/bp/SpilledQueues.h>
-#include <dash/bp/detail/MessageTeam.h>
-#include <dash/bp/detail/QueueResidency.h>
+#include <dash/bp/internal/MessageTeam.h>
+#include <dash/bp/internal/QueueResidency.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/Flags.h>
 
@@ -39,7 +39,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class BlockQueues {
  public:
@@ -80,7 +80,7 @@ class BlockQueues {
   // Whether block gid is one of this unit's. Local.
   bool holds(int gid) const { return index_.count(gid) != 0; }
   // The communicator of every message of the transports (message_team).
-  dart_team_t message_team() const { return detail::message_team(*team_); }
+  dart_team_t message_team() const { return internal::message_team(*team_); }
 
   // Appends queue `buf` (from block `from`) to block `to`'s incoming queue;
   // an empty target queue swaps buffers with it (no copy; `buf` keeps the
@@ -151,8 +151,8 @@ class BlockQueues {
       std::size_t(dash::internal::flag_spec(dash::internal::Flag::ooc_queue_inline).fallback);
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__BLOCK_QUEUES_H_
+#endif  // DASH__BP__INTERNAL__BLOCK_QUEUES_H_

@@ -1,11 +1,11 @@
-// dash::bp::detail::ReduceRun: one run of dash::bp::reduce on the calling
+// dash::bp::internal::ReduceRun: one run of dash::bp::reduce on the calling
 // unit (not public; Reduce.h says what a reduction does and costs). This
 // file holds the rounds: who is active, the calls of the blocks (loaded one
 // at a time under a memory-block limit), early queues and storage out of
-// core, failures carried to the end; detail/ReduceMessages.h holds the
+// core, failures carried to the end; internal/ReduceMessages.h holds the
 // messages between units.
-#ifndef DASH__BP__DETAIL__REDUCE_RUN_H_
-#define DASH__BP__DETAIL__REDUCE_RUN_H_
+#ifndef DASH__BP__INTERNAL__REDUCE_RUN_H_
+#define DASH__BP__INTERNAL__REDUCE_RUN_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
@@ -15,9 +15,9 @@
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/ReduceProxy.h>
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/DirectArrays.h>
-#include <dash/bp/detail/StoredSends.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/DirectArrays.h>
+#include <dash/bp/internal/StoredSends.h>
+#include <dash/bp/internal/Wire.h>
 #include <dash/internal/Failure.h>
 
 #include <algorithm>
@@ -35,7 +35,7 @@
 namespace dash {
 namespace bp {
 
-namespace detail {
+namespace internal {
 
 // One run of a reduction on the calling unit; see reduce() above.
 template <class Block, class Partners>
@@ -266,7 +266,7 @@ class ReduceRun {
       try {
         Block& block = residency.acquire(slot.index);
         struct Release {
-          detail::Residency<Block>& r;
+          internal::Residency<Block>& r;
           std::size_t i;
           ~Release() { r.release(i); }
         } release{residency, slot.index};
@@ -537,10 +537,10 @@ class ReduceRun {
   DirectArrays arrays_;                         // queue parts received when read
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#include <dash/bp/detail/ReduceMessages.h>  // the messages' members
+#include <dash/bp/internal/ReduceMessages.h>  // the messages' members
 
-#endif  // DASH__BP__DETAIL__REDUCE_RUN_H_
+#endif  // DASH__BP__INTERNAL__REDUCE_RUN_H_

@@ -1,5 +1,5 @@
 // The file of dash::bp::save and dash::bp::load (dash/io/SaveBlocks.h): a
-// container file of dash::io (dash/io/detail/ContainerFile.h: its header,
+// container file of dash::io (dash/io/internal/ContainerFile.h: its header,
 // chunk checksums, temporary name and rename) whose data are the blocks'
 // records, written and read by the two-phase engine. Not public.
 //
@@ -25,8 +25,8 @@
 // Files of the earlier format ("DASHBP01": a 64-byte header, the records,
 // an index with a checksum per record, written through dart_file_*) are
 // still read; nothing writes them any more.
-#ifndef DASH__IO__DETAIL__BLOCK_FILE_H_
-#define DASH__IO__DETAIL__BLOCK_FILE_H_
+#ifndef DASH__IO__INTERNAL__BLOCK_FILE_H_
+#define DASH__IO__INTERNAL__BLOCK_FILE_H_
 
 #include <dash/Team.h>
 #include <dash/bp/Serialization.h>
@@ -41,7 +41,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // The element type name a block file's header gives.
 constexpr const char* kBlockFileType = "dash::bp::blocks";
@@ -129,8 +129,8 @@ class BlockFileReader {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 
-#endif  // DASH__IO__DETAIL__BLOCK_FILE_H_
+#endif  // DASH__IO__INTERNAL__BLOCK_FILE_H_

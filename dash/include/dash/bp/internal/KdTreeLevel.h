@@ -1,7 +1,7 @@
 // One level of dash::bp::kdtree (KdTree.h): the groups of blocks, the
 // partners of the level's reduction and what each call does. Not public.
-#ifndef DASH__BP__DETAIL__KD_TREE_LEVEL_H_
-#define DASH__BP__DETAIL__KD_TREE_LEVEL_H_
+#ifndef DASH__BP__INTERNAL__KD_TREE_LEVEL_H_
+#define DASH__BP__INTERNAL__KD_TREE_LEVEL_H_
 
 #include <dash/Exception.h>
 #include <dash/Types.h>
@@ -62,7 +62,7 @@ bool box_holds(const ContinuousBox<N>& box, const ContinuousBox<N>& domain, cons
   return true;
 }
 
-namespace detail {
+namespace internal {
 
 // A group of blocks [a, a + g) that share one box while the tree grows.
 // Level 0 has one group, [0, nblocks); each level splits every group of
@@ -317,8 +317,8 @@ class KdLevelPartners {
   int depth_ = 0;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__KD_TREE_LEVEL_H_
+#endif  // DASH__BP__INTERNAL__KD_TREE_LEVEL_H_

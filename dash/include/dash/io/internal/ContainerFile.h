@@ -17,8 +17,8 @@
 // (one-sided, DART), and the aggregator writes the buffer while the next
 // round fills its second buffer. Reading runs the other way: an aggregator
 // reads (and checks) a chunk ahead, the units get their pieces from it.
-#ifndef DASH__IO__DETAIL__CONTAINER_FILE_H_
-#define DASH__IO__DETAIL__CONTAINER_FILE_H_
+#ifndef DASH__IO__INTERNAL__CONTAINER_FILE_H_
+#define DASH__IO__INTERNAL__CONTAINER_FILE_H_
 
 #include <dart/dart_types.h>
 #include <dash/io/Pieces.h>
@@ -30,7 +30,7 @@
 
 namespace dash {
 namespace io {
-namespace detail {
+namespace internal {
 
 // Most dimensions a container file describes.
 constexpr int kMaxFileDims = 8;
@@ -116,8 +116,8 @@ FileLayout read_container_layout(const std::string& path, dart_team_t team, cons
 IoReport read_container_file(const std::string& path, Team& team, std::vector<Run> runs,
                              const IoSettings& settings, const char* who);
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace io
 }  // namespace dash
 
-#endif  // DASH__IO__DETAIL__CONTAINER_FILE_H_
+#endif  // DASH__IO__INTERNAL__CONTAINER_FILE_H_

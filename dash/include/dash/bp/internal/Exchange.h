@@ -1,4 +1,4 @@
-// dash::bp::detail::Exchange: the transport of Master::exchange() (not
+// dash::bp::internal::Exchange: the transport of Master::exchange() (not
 // public): every outgoing queue of the calling unit's blocks to its target
 // block's incoming queue, bulk-synchronously.
 //
@@ -32,12 +32,12 @@
 // | call | cost                                                          |
 // |------|---------------------------------------------------------------|
 // | run  | collective over the team: see above                           |
-#ifndef DASH__BP__DETAIL__EXCHANGE_H_
-#define DASH__BP__DETAIL__EXCHANGE_H_
+#ifndef DASH__BP__INTERNAL__EXCHANGE_H_
+#define DASH__BP__INTERNAL__EXCHANGE_H_
 
 #include <dart/dart.h>
-#include <dash/bp/detail/BlockQueues.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/BlockQueues.h>
+#include <dash/bp/internal/Wire.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/Flags.h>
 
@@ -48,7 +48,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class Exchange {
  public:
@@ -59,8 +59,8 @@ class Exchange {
   };
   // exchange() is NBX on more units than this, dense collectives on fewer
   // (DASH_BP_EXCHANGE_SPARSE_UNITS's default).
-  static constexpr std::size_t kSparseAboveUnits =
-      std::size_t(dash::internal::flag_spec(dash::internal::Flag::bp_exchange_sparse_units).fallback);
+  static constexpr std::size_t kSparseAboveUnits = std::size_t(
+      dash::internal::flag_spec(dash::internal::Flag::bp_exchange_sparse_units).fallback);
 
   void set_sparse_above_units(std::size_t n) { sparse_above_units_ = n; }
 
@@ -127,8 +127,8 @@ class Exchange {
   std::size_t sparse_above_units_ = kSparseAboveUnits;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__EXCHANGE_H_
+#endif  // DASH__BP__INTERNAL__EXCHANGE_H_

@@ -4,8 +4,8 @@
 // the blocks (its transport: IExchange.h), write-back, failures reported, and
 // the flags read at construction. Included by Master.h; not a header of its
 // own.
-#ifndef DASH__BP__DETAIL__MASTER_RUN_H_
-#define DASH__BP__DETAIL__MASTER_RUN_H_
+#ifndef DASH__BP__INTERNAL__MASTER_RUN_H_
+#define DASH__BP__INTERNAL__MASTER_RUN_H_
 
 #include <dash/bp/Master.h>
 
@@ -66,7 +66,7 @@ void Master<Block>::foreach (F&& f, Skip && skip) {
     for (std::size_t i = 0; i < queues_.size(); ++i) {
       // skip sees the whole queues; without a skip they come back only
       // when their block runs (run_resident), one block's at a time.
-      if constexpr (std::is_same_v<std::decay_t<Skip>, detail::SkipNone>) {
+      if constexpr (std::is_same_v<std::decay_t<Skip>, internal::SkipNone>) {
         order.push_back(i);
       } else {
         queues_.restore_queues(i);
@@ -116,7 +116,7 @@ template <class Block>
 template <class F>
 void Master<Block>::iexchange(F&& f) {
   run_delayed();
-  detail::IExchange& ix = iexchange_;
+  internal::IExchange& ix = iexchange_;
   ix.begin(queues_, take_held());
   ix.stop();  // a failure held from foreach
   std::vector<std::size_t>& runnable = order_;
@@ -140,7 +140,7 @@ void Master<Block>::iexchange(F&& f) {
           queues_.restore_queues(i);
           if (k + 1 < runnable.size()) residency_->prefetch(runnable[k + 1]);
           struct Release {
-            detail::Residency<Block>& r;
+            internal::Residency<Block>& r;
             std::size_t i;
             ~Release() { r.release(i); }
           } release{*residency_, i};
@@ -340,4 +340,4 @@ void Master<Block>::run_blocks(std::size_t n, Body&& body) {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__MASTER_RUN_H_
+#endif  // DASH__BP__INTERNAL__MASTER_RUN_H_

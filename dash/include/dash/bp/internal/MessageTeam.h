@@ -3,8 +3,8 @@
 // iexchange, reduce), so that their tags never meet the program's messages
 // on the team, and the count of iexchange calls, whose messages alternate
 // between two tags. Not public.
-#ifndef DASH__BP__DETAIL__MESSAGE_TEAM_H_
-#define DASH__BP__DETAIL__MESSAGE_TEAM_H_
+#ifndef DASH__BP__INTERNAL__MESSAGE_TEAM_H_
+#define DASH__BP__INTERNAL__MESSAGE_TEAM_H_
 
 #include <dart/dart_team_group.h>
 #include <dart/dart_types.h>
@@ -15,7 +15,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 struct BlockTeamState : Team::Extension {
   dart_team_t messages = DART_TEAM_NULL;  // the duplicate, made at first use
@@ -46,8 +46,8 @@ inline std::uint64_t count_tagged_call(Team& team) {
   return team.extension<BlockTeamState>().tagged_calls++;
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__MESSAGE_TEAM_H_
+#endif  // DASH__BP__INTERNAL__MESSAGE_TEAM_H_

@@ -1,4 +1,4 @@
-// dash::bp::detail::StoredSends (not public): queues in a SpillStore sent to
+// dash::bp::internal::StoredSends (not public): queues in a SpillStore sent to
 // other units, each as a message of its own, by exchange() (stored parts)
 // and by the reductions' rounds (stored queues): loaded in turn, at most
 // kWindow loaded and in flight at once, the next one prefetched, so a unit
@@ -8,8 +8,8 @@
 // |-------|-----------------------------------------------------------|
 // | add   | local                                                     |
 // | step  | local: tests the sends, loads and starts (dart_isend) more |
-#ifndef DASH__BP__DETAIL__STORED_SENDS_H_
-#define DASH__BP__DETAIL__STORED_SENDS_H_
+#ifndef DASH__BP__INTERNAL__STORED_SENDS_H_
+#define DASH__BP__INTERNAL__STORED_SENDS_H_
 
 #include <dart/dart.h>
 #include <dash/bp/Polling.h>
@@ -23,7 +23,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class StoredSends {
  public:
@@ -84,8 +84,8 @@ class StoredSends {
   SendsInFlight flight_;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__STORED_SENDS_H_
+#endif  // DASH__BP__INTERNAL__STORED_SENDS_H_

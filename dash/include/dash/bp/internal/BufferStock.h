@@ -1,10 +1,10 @@
-// dash::bp::detail::BufferStock: large byte buffers kept between rounds of a reduction or an
+// dash::bp::internal::BufferStock: large byte buffers kept between rounds of a reduction or an
 // exchange, and between reductions, so that the next queue or message of that size reuses
 // memory that is already mapped. A fresh allocation of many MiB is mapped by the kernel page by
 // page on first touch (a page fault and a zeroed page per 4 KiB), which costs more than
 // copying the bytes into it; glibc's malloc maps such sizes anew each time.
 //
-// Buffers come from allocate_bytes and go back with release_bytes (detail/ByteMemory.h: from
+// Buffers come from allocate_bytes and go back with release_bytes (internal/ByteMemory.h: from
 // 128 KiB on, the library's own mappings). Only buffers of at least kMinBytes are kept,
 // at most kMaxBuffers of them and kMaxBytes in all (the oldest go first), so what a process
 // holds beyond its live data stays bounded. While a Short lives (a Master under a
@@ -16,10 +16,10 @@
 // |-------|-----------------------------------------------------------|
 // | take  | local; a lock and a scan of at most kMaxBuffers entries    |
 // | give  | local; a lock, sometimes a free of the oldest kept buffer  |
-#ifndef DASH__BP__DETAIL__BUFFER_STOCK_H_
-#define DASH__BP__DETAIL__BUFFER_STOCK_H_
+#ifndef DASH__BP__INTERNAL__BUFFER_STOCK_H_
+#define DASH__BP__INTERNAL__BUFFER_STOCK_H_
 
-#include <dash/bp/detail/ByteMemory.h>
+#include <dash/bp/internal/ByteMemory.h>
 
 #include <boost/container/static_vector.hpp>
 #include <cstddef>
@@ -29,7 +29,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class BufferStock {
  public:
@@ -183,8 +183,8 @@ class BufferStock {
   int short_users_ = 0;  // live Short objects
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__BUFFER_STOCK_H_
+#endif  // DASH__BP__INTERNAL__BUFFER_STOCK_H_

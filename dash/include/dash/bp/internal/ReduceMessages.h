@@ -1,17 +1,17 @@
-// dash::bp::detail::ReduceRun's messages between units (not public;
+// dash::bp::internal::ReduceRun's messages between units (not public;
 // Reduce.h says how they travel): per round and destination unit one packed
 // message of records (Wire.h), then the queues it announces as messages of
 // their own (enqueue_view arrays and queues of kDirectBytes or more, sent
 // from their memory; stored queues, loaded in turn); received by polling the
 // source units, unpacked and delivered. Included by ReduceRun.h.
-#ifndef DASH__BP__DETAIL__REDUCE_MESSAGES_H_
-#define DASH__BP__DETAIL__REDUCE_MESSAGES_H_
+#ifndef DASH__BP__INTERNAL__REDUCE_MESSAGES_H_
+#define DASH__BP__INTERNAL__REDUCE_MESSAGES_H_
 
-#include <dash/bp/detail/ReduceRun.h>
+#include <dash/bp/internal/ReduceRun.h>
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 template <class Block, class Partners>
 void ReduceRun<Block, Partners>::exchange(int round) {
@@ -346,8 +346,8 @@ void ReduceRun<Block, Partners>::unpack(int round, int source, const MemoryBuffe
   deliver_held();
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__REDUCE_MESSAGES_H_
+#endif  // DASH__BP__INTERNAL__REDUCE_MESSAGES_H_

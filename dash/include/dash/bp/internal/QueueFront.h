@@ -1,4 +1,4 @@
-// dash::bp::detail::QueueFront: what a block's callback does with its queues
+// dash::bp::internal::QueueFront: what a block's callback does with its queues
 // (enqueue, enqueue_view, dequeue, dequeue_view, incoming), written once for
 // the three proxies: Proxy (exchange, iexchange), ReduceProxy (reduce) and
 // AllToAllProxy (all_to_all). Not public; the proxies' headers document the
@@ -29,12 +29,12 @@
 // | enqueue / dequeue    | local: one copy of the value's bytes        |
 // | enqueue_view         | local: no copy                              |
 // | dequeue_view         | local: no copy (one if misaligned for T)    |
-#ifndef DASH__BP__DETAIL__QUEUE_FRONT_H_
-#define DASH__BP__DETAIL__QUEUE_FRONT_H_
+#ifndef DASH__BP__INTERNAL__QUEUE_FRONT_H_
+#define DASH__BP__INTERNAL__QUEUE_FRONT_H_
 
 #include <dash/Exception.h>
 #include <dash/bp/Serialization.h>
-#include <dash/bp/detail/Wire.h>
+#include <dash/bp/internal/Wire.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -44,7 +44,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 // An outgoing queue: its bytes, then those of an enqueue_view array not
 // copied in (view_bytes > 0).
@@ -161,8 +161,8 @@ class QueueFront {
   std::vector<std::vector<std::max_align_t>> view_copies_;  // misaligned dequeue_view
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__QUEUE_FRONT_H_
+#endif  // DASH__BP__INTERNAL__QUEUE_FRONT_H_

@@ -1,4 +1,4 @@
-// dash::bp::detail byte memory: where the library's byte buffers live (Bytes, received
+// dash::bp::internal byte memory: where the library's byte buffers live (Bytes, received
 // arrays, the buffer stock, out-of-core slabs and spill buffers).
 //
 // Buffers of kMapBytes (128 KiB) and more are anonymous mappings of the library's own: grown
@@ -21,8 +21,8 @@
 // | allocate_bytes   | local; malloc, or one mmap (pages faulted in on first touch) |
 // | reallocate_bytes | local; realloc, mremap, or a mapping and one copy             |
 // | release_bytes    | local; free or munmap                                         |
-#ifndef DASH__BP__DETAIL__BYTE_MEMORY_H_
-#define DASH__BP__DETAIL__BYTE_MEMORY_H_
+#ifndef DASH__BP__INTERNAL__BYTE_MEMORY_H_
+#define DASH__BP__INTERNAL__BYTE_MEMORY_H_
 
 #include <sys/mman.h>
 
@@ -34,7 +34,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 constexpr std::size_t kMapBytes = std::size_t(128) << 10;
 constexpr std::size_t kMapPage = 4096;
@@ -118,8 +118,8 @@ inline char* reallocate_bytes(char* data, std::size_t& capacity, std::size_t n) 
   return p;
 }
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__BYTE_MEMORY_H_
+#endif  // DASH__BP__INTERNAL__BYTE_MEMORY_H_

@@ -1,4 +1,4 @@
-// dash::bp::detail::IExchange: the transport and termination of
+// dash::bp::internal::IExchange: the transport and termination of
 // Master::iexchange() (not public); Master runs the blocks, this moves what
 // they enqueue and decides when every unit is done.
 //
@@ -29,13 +29,13 @@
 // | progress              | local: MPI tests and probes                    |
 // | step                  | local, or starts/tests a non-blocking          |
 // |                       | barrier or allreduce                           |
-#ifndef DASH__BP__DETAIL__IEXCHANGE_H_
-#define DASH__BP__DETAIL__IEXCHANGE_H_
+#ifndef DASH__BP__INTERNAL__IEXCHANGE_H_
+#define DASH__BP__INTERNAL__IEXCHANGE_H_
 
 #include <dart/dart.h>
 #include <dash/bp/Polling.h>
 #include <dash/bp/Termination.h>
-#include <dash/bp/detail/BlockQueues.h>
+#include <dash/bp/internal/BlockQueues.h>
 #include <dash/internal/Failure.h>
 
 #include <chrono>
@@ -50,7 +50,7 @@
 
 namespace dash {
 namespace bp {
-namespace detail {
+namespace internal {
 
 class IExchange {
  public:
@@ -138,8 +138,8 @@ class IExchange {
   std::size_t peak_sending_bytes_ = 0;
 };
 
-}  // namespace detail
+}  // namespace internal
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__DETAIL__IEXCHANGE_H_
+#endif  // DASH__BP__INTERNAL__IEXCHANGE_H_
