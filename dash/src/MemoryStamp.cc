@@ -1,6 +1,6 @@
-// The slot table behind dash::internal::MemoryStamp (see MemoryStamp.h).
+// The slot table behind dash::internal::MemoryStamp (dash/internal/MemoryStamp.h).
 #include <dash/Exception.h>
-#include <dash/memory/MemoryStamp.h>
+#include <dash/internal/MemoryStamp.h>
 
 #include <deque>
 #include <mutex>

@@ -1,7 +1,7 @@
 // dash::bp::internal::Exchange (Exchange.h): the transport of Master::exchange().
 #include <dash/Exception.h>
-#include <dash/bp/Polling.h>
 #include <dash/bp/internal/Exchange.h>
+#include <dash/bp/internal/Polling.h>
 #include <dash/bp/internal/StoredSends.h>
 
 #include <algorithm>

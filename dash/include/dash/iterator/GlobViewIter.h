@@ -31,7 +31,7 @@ class GlobViewIter
   using memory_type = GlobStaticMem<value_type>;
 
   GlobViewIter() = default;
-  // stamp: the liveness of mem (see MemoryStamp.h), taken by the caller
+  // stamp: the liveness of mem (see internal/MemoryStamp.h), taken by the caller
   // while mem existed.
   GlobViewIter(const memory_type* mem, const PatternT* pattern, const viewspec_type& view,
                index_type pos, internal::MemoryStamp stamp)

@@ -17,7 +17,7 @@
 #define DASH__MATRIX__MATRIX_REF_H_
 
 #include <dash/Types.h>
-#include <dash/memory/MemoryStamp.h>
+#include <dash/internal/MemoryStamp.h>
 
 #include <array>
 #include <type_traits>

@@ -7,7 +7,7 @@
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
-#include <dash/memory/MemoryStamp.h>
+#include <dash/internal/MemoryStamp.h>
 
 #include <cstddef>
 #include <cstring>
@@ -30,7 +30,7 @@ class GlobRef {
   }
   // Reference to the element at gptr whose load/store address (or nullptr)
   // the caller already knows; `stamp` tells whether the container memory
-  // still exists (see MemoryStamp.h). Local, no runtime call.
+  // still exists (see internal/MemoryStamp.h). Local, no runtime call.
   GlobRef(dart_gptr_t gptr, T* shared_addr, internal::MemoryStamp stamp = {})
       : gptr_(gptr), addr_(shared_addr), stamp_(stamp) {}
   GlobRef(const GlobRef&) = default;

@@ -10,9 +10,9 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/internal/MemoryStamp.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
-#include <dash/memory/MemoryStamp.h>
 
 #include <cstddef>
 #include <cstdint>

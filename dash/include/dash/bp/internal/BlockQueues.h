@@ -25,9 +25,9 @@
 #include <dash/Team.h>
 #include <dash/bp/Proxy.h>
 #include <dash/bp/SpillStore.h>
-#include <dash/bp/SpilledQueues.h>
 #include <dash/bp/internal/MessageTeam.h>
 #include <dash/bp/internal/QueueResidency.h>
+#include <dash/bp/internal/SpilledQueues.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/Flags.h>
 

@@ -33,9 +33,9 @@
 #define DASH__BP__INTERNAL__IEXCHANGE_H_
 
 #include <dart/dart.h>
-#include <dash/bp/Polling.h>
 #include <dash/bp/Termination.h>
 #include <dash/bp/internal/BlockQueues.h>
+#include <dash/bp/internal/Polling.h>
 #include <dash/internal/Failure.h>
 
 #include <chrono>

@@ -11,11 +11,11 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/bp/Master.h>
-#include <dash/bp/Polling.h>
 #include <dash/bp/ReducePartners.h>
 #include <dash/bp/ReduceProxy.h>
 #include <dash/bp/Serialization.h>
 #include <dash/bp/internal/DirectArrays.h>
+#include <dash/bp/internal/Polling.h>
 #include <dash/bp/internal/StoredSends.h>
 #include <dash/bp/internal/Wire.h>
 #include <dash/internal/Failure.h>

@@ -12,8 +12,8 @@
 #define DASH__BP__INTERNAL__STORED_SENDS_H_
 
 #include <dart/dart.h>
-#include <dash/bp/Polling.h>
 #include <dash/bp/SpillStore.h>
+#include <dash/bp/internal/Polling.h>
 
 #include <cstddef>
 #include <cstdint>

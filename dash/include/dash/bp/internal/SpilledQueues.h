@@ -18,8 +18,8 @@
 // | spill_incoming, add_outgoing| local; one put (written behind)          |
 // | restore_incoming            | local; one take per part                 |
 // | drop_*                      | local; one erase per part                |
-#ifndef DASH__BP__SPILLED_QUEUES_H_
-#define DASH__BP__SPILLED_QUEUES_H_
+#ifndef DASH__BP__INTERNAL__SPILLED_QUEUES_H_
+#define DASH__BP__INTERNAL__SPILLED_QUEUES_H_
 
 #include <dash/bp/Proxy.h>
 #include <dash/bp/Serialization.h>
@@ -127,4 +127,4 @@ class SpilledQueues {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__SPILLED_QUEUES_H_
+#endif  // DASH__BP__INTERNAL__SPILLED_QUEUES_H_

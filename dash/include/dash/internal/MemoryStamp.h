@@ -13,8 +13,8 @@
 // |------------------------------|-------------------------------|
 // | acquire / release            | local, one mutex              |
 // | live()                       | local, one load and compare   |
-#ifndef DASH__MEMORY__MEMORY_STAMP_H_
-#define DASH__MEMORY__MEMORY_STAMP_H_
+#ifndef DASH__INTERNAL__MEMORY_STAMP_H_
+#define DASH__INTERNAL__MEMORY_STAMP_H_
 
 #include <cstdint>
 
@@ -45,4 +45,4 @@ void release_memory_stamp(const MemoryStamp& stamp);
 }  // namespace internal
 }  // namespace dash
 
-#endif  // DASH__MEMORY__MEMORY_STAMP_H_
+#endif  // DASH__INTERNAL__MEMORY_STAMP_H_

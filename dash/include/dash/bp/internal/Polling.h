@@ -8,8 +8,8 @@
 // | SendsInFlight::retire  | one dart_test_local per send in flight         |
 // | IdleWait               | local; yields or sleeps 20 us when DART yields; |
 // |                        | a clock read per poll with the watchdog on     |
-#ifndef DASH__BP__POLLING_H_
-#define DASH__BP__POLLING_H_
+#ifndef DASH__BP__INTERNAL__POLLING_H_
+#define DASH__BP__INTERNAL__POLLING_H_
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
@@ -109,4 +109,4 @@ class IdleWait {
 }  // namespace bp
 }  // namespace dash
 
-#endif  // DASH__BP__POLLING_H_
+#endif  // DASH__BP__INTERNAL__POLLING_H_
