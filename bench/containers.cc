@@ -30,6 +30,16 @@
 //   BM_pattern_local/<pattern>
 //       pattern.local(g) for every g of a 1024 x 1024 element index space vs (g / B, g % B)
 //       with a run-time B
+//   BM_element_access/<kind>
+//       one element access kind as the subject, summing unit 0's elements vs a raw pointer
+//       over the same elements: arr.local[i] (array_local), arr[g] on the global indices
+//       unit 0 owns (array_global), a GlobIter walk (iterator) and it[i] (iterator_subscript)
+//       over a dash::Array<double> of 256 KiB per unit; m(r, c) (matrix_call), m[r][c]
+//       (matrix_subscript), m.local(r, c) (matrix_local_call), m.local[r][c]
+//       (matrix_local_subscript) over BM_matrix_subscript's matrix. Each access kind is the
+//       subject of its own benchmark so that two builds can be compared kind by kind
+//       (scripts/bench_ab.py compares subjects); bench/results/bounds_check.md does so for
+//       DASH_CHECK_BOUNDS.
 //
 // scripts/bench.sh runs it as is and once more with DART_SHARED_WINDOWS=0 for the random reads.
 // All containers and windows are set up collectively before measuring; unit 0 measures while
@@ -84,6 +94,9 @@ constexpr std::size_t kReads = std::size_t(1) << 14;
 constexpr long kMatrixRows = 256, kMatrixCols = 1024;
 // Extents of the pattern benchmarks' index space.
 constexpr index_t kPatternExtent = 1024;
+// Local bytes of BM_element_access's array (one of the arrays above; within L2, so that the
+// access code, not memory, sets the time).
+constexpr std::size_t kAccessBytes = std::size_t(256) << 10;
 
 // Random reads of one array size: the array, a std::vector of its global size, the indices.
 struct RandomCase {
@@ -380,6 +393,110 @@ void BM_matrix_subscript(benchmark::State& state) {
   }
 }
 
+// ---- 6. element access, one kind per benchmark ------------------------------------------
+
+// Sum of at(i) over i in [0, n): the one loop of the 1-D BM_element_access cases (not inlined
+// into the benchmark; each accessor inlined into it).
+template <class At>
+[[gnu::noinline]] double sum_indices(long n, const At& at) {
+  double s = 0;
+  for (long i = 0; i < n; ++i) s += static_cast<double>(at(i));
+  return s;
+}
+
+enum class Access {
+  array_local,
+  array_global,
+  iterator,
+  iterator_subscript,
+  matrix_call,
+  matrix_subscript,
+  matrix_local_call,
+  matrix_local_subscript
+};
+
+// The access kind `kind` over unit 0's elements vs a raw pointer over the same elements.
+void BM_element_access(benchmark::State& state, Access kind) {
+  auto timed = [](auto sum) {
+    return [sum] {
+      double s = sum();
+      benchmark::DoNotOptimize(s);
+      benchmark::ClobberMemory();
+    };
+  };
+  std::function<void()> subject, pointer;
+  std::string what;
+  double items = 0;
+  if (kind <= Access::iterator_subscript) {
+    Array& arr = *fx.arrays.at(kAccessBytes);
+    const long n = long(arr.lsize());
+    const double* raw = arr.lbegin();
+    // BLOCKED: the calling unit's elements are the global indices first .. first + n - 1.
+    const index_t first = arr.pattern().global(0);
+    const Array::iterator gb = arr.begin() + first;
+    const Array::iterator ge = gb + n;
+    items = double(n);
+    pointer = timed([raw, n] { return sum_indices(n, [raw](long i) { return raw[i]; }); });
+    switch (kind) {
+      case Access::array_local:
+        what = "arr.local[i]";
+        subject =
+            timed([&arr, n] { return sum_indices(n, [&arr](long i) { return arr.local[i]; }); });
+        break;
+      case Access::array_global:
+        what = "arr[g] (GlobRef, load path) on the calling unit's global indices";
+        subject = timed([&arr, n, first] {
+          return sum_indices(n, [&arr, first](long i) { return double(arr[first + i]); });
+        });
+        break;
+      case Access::iterator:
+        what = "a GlobIter walk (++it, *it) over the calling unit's elements";
+        subject = timed([gb, ge] { return sum_range(gb, ge); });
+        break;
+      default:
+        what = "it[i] of a GlobIter at the calling unit's first element";
+        subject =
+            timed([gb, n] { return sum_indices(n, [&gb](long i) { return double(gb[i]); }); });
+        break;
+    }
+  } else {
+    Matrix2& m = *fx.matrix;
+    const long rows = long(m.pattern().local_extents()[0]), cols = long(m.extent(1));
+    const double* raw = m.lbegin();
+    items = double(rows * cols);
+    pointer = timed([raw, rows, cols] {
+      return sum_rows(rows, cols, [raw, cols](long r, long c) { return raw[r * cols + c]; });
+    });
+    auto over_rows = [&m, rows, cols](auto at) {
+      return [&m, rows, cols, at] {
+        return sum_rows(rows, cols, [&m, &at](long r, long c) { return at(m, r, c); });
+      };
+    };
+    switch (kind) {
+      case Access::matrix_call:
+        what = "m(r, c) (GlobRef, load path) over unit 0's rows";
+        subject = timed(over_rows([](Matrix2& m, long r, long c) { return double(m(r, c)); }));
+        break;
+      case Access::matrix_subscript:
+        what = "m[r][c] (GlobRef, load path) over unit 0's rows";
+        subject = timed(over_rows([](Matrix2& m, long r, long c) { return double(m[r][c]); }));
+        break;
+      case Access::matrix_local_call:
+        what = "m.local(r, c)";
+        subject = timed(over_rows([](Matrix2& m, long r, long c) { return m.local(r, c); }));
+        break;
+      default:
+        what = "m.local[r][c]";
+        subject = timed(over_rows([](Matrix2& m, long r, long c) { return m.local[r][c]; }));
+        break;
+    }
+  }
+  state.SetLabel(what +
+                 " vs a raw pointer over the same elements; ratio = time(dash) / "
+                 "time(pointer)");
+  run_paired(state, items, "elem", subject, {{"pointer", pointer}});
+}
+
 // ---- registration ------------------------------------------------------------------------
 
 void local_sizes(benchmark::internal::Benchmark* b) {
@@ -401,6 +518,19 @@ BENCHMARK(BM_globiter_read_local)->Apply(globiter_sizes);
 BENCHMARK(BM_random_read_local)->Apply(random_sizes);
 BENCHMARK(BM_random_read_remote)->Apply(random_sizes);
 BENCHMARK(BM_matrix_subscript)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+#define DASH_BENCH_ACCESS(kind)                            \
+  BENCHMARK_CAPTURE(BM_element_access, kind, Access::kind) \
+      ->UseManualTime()                                    \
+      ->Unit(benchmark::kMicrosecond)
+DASH_BENCH_ACCESS(array_local);
+DASH_BENCH_ACCESS(array_global);
+DASH_BENCH_ACCESS(iterator);
+DASH_BENCH_ACCESS(iterator_subscript);
+DASH_BENCH_ACCESS(matrix_call);
+DASH_BENCH_ACCESS(matrix_subscript);
+DASH_BENCH_ACCESS(matrix_local_call);
+DASH_BENCH_ACCESS(matrix_local_subscript);
+#undef DASH_BENCH_ACCESS
 
 // The patterns of BM_pattern_local; built on unit 0 only (pattern construction is local).
 struct Patterns {
