@@ -60,7 +60,9 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     for (dim_t d = 0; d < N; ++d) ext[d] = dims_[d].local_extent(u[d]);
     return ext;
   }
-  std::array<size_type, N> local_extents() const { return local_extents(this->myid_); }
+  // The calling unit's are kept: element access by local coordinates asks for them (the local
+  // views, and the bounds checks under DASH_CHECK_BOUNDS).
+  std::array<size_type, N> local_extents() const { return my_lextents_; }
   size_type local_extent(dim_t d) const { return local_extents()[d]; }
   // Elements unit owns.
   size_type local_size(team_unit_t unit) const {
@@ -281,6 +283,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     index_type stride = 1;
     for (dim_t k = N - 1; k >= 0; --k) {
       const dim_t d = dim_at_order<N, Arr>(k);
+      my_lextents_[d] = static_cast<size_type>(dims_[d].local_extent(my_coords_[d]));
       my_lstrides_[d] = stride;
       stride *= dims_[d].local_extent(my_coords_[d]);
     }
@@ -298,9 +301,10 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   std::array<DimBlocking<IndexType>, N> dims_;
   DistributionSpec<N> distspec_;
   TeamSpec<N, IndexType> teamspec_;
-  coords_type my_coords_{};          // the calling unit's TeamSpec coordinates
-  coords_type my_lstrides_{};        // strides of its local extents, Arrangement order
-  bool my_layout_canonical_ = true;  // its blocks' layout is the canonical one
+  coords_type my_coords_{};                 // the calling unit's TeamSpec coordinates
+  std::array<size_type, N> my_lextents_{};  // its local extents
+  coords_type my_lstrides_{};               // strides of its local extents, Arrangement order
+  bool my_layout_canonical_ = true;         // its blocks' layout is the canonical one
 };
 
 }  // namespace internal
