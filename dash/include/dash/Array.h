@@ -12,6 +12,15 @@
 // | operator[], at(): read / write        | load/store or one get/put  |
 // | barrier()                             | collective over the team   |
 // | flush()                               | waits for own writes       |
+//
+// Bounds checks: at() always throws dash::exception::OutOfRange for an index
+// outside [0, size()). operator[], local[i], async[i] and iterator
+// dereference do too when the program defines DASH_CHECK_BOUNDS before
+// including dash headers (the CMake option DASH_CHECK_BOUNDS, on in Debug and
+// sanitizer builds, does so for this project's tests, examples and
+// benchmarks); without it they check nothing and cost nothing more. The check
+// is local: only the unit that made the access throws. What is checked for
+// every container and view: dash/internal/BoundsCheck.h.
 #ifndef DASH__ARRAY_H_
 #define DASH__ARRAY_H_
 
@@ -19,6 +28,7 @@
 #include <dash/Team.h>
 #include <dash/array/AsyncArrayRef.h>
 #include <dash/array/LocalArrayRef.h>
+#include <dash/internal/BoundsCheck.h>
 #include <dash/internal/Failure.h>
 #include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
@@ -28,7 +38,6 @@
 #include <algorithm>
 #include <initializer_list>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 namespace dash {
@@ -156,23 +165,30 @@ class Array {
   T* lbegin() const { return storage_.lbegin(); }
   T* lend() const { return storage_.lend(); }
 
-  // Reference to global element i (no bounds check). Local.
+  // Reference to global element i. Checked only under DASH_CHECK_BOUNDS
+  // (then throws dash::exception::OutOfRange if i is not in [0, size())).
+  // Local.
   reference operator[](index_type i) {
-    auto l = storage_.pattern_ptr()->local(i);
-    return storage_.mem_ptr()->ref(l.unit, l.index);
+    if constexpr (internal::bounds_checked)
+      internal::check_index("dash::Array::operator[]", i, size());
+    return element(i);
   }
   const_reference operator[](index_type i) const {
+    if constexpr (internal::bounds_checked)
+      internal::check_index("dash::Array::operator[]", i, size());
     auto l = storage_.pattern_ptr()->local(i);
     return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
   }
-  // Like operator[]; throws std::out_of_range if i is not in [0, size()).
+  // Like operator[]; throws dash::exception::OutOfRange (a std::out_of_range)
+  // if i is not in [0, size()), with or without DASH_CHECK_BOUNDS.
   reference at(index_type i) {
-    check_index(i);
-    return (*this)[i];
+    internal::check_index("dash::Array::at", i, size());
+    return element(i);
   }
   const_reference at(index_type i) const {
-    check_index(i);
-    return (*this)[i];
+    internal::check_index("dash::Array::at", i, size());
+    auto l = storage_.pattern_ptr()->local(i);
+    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
   }
 
   size_type size() const { return storage_.size(); }
@@ -199,14 +215,16 @@ class Array {
   async_type async;
 
  private:
+  friend async_type;
+
   ViewSpec<1, IndexType> whole() const {
     return storage_.allocated() ? ViewSpec<1, IndexType>(pattern().sizespec())
                                 : ViewSpec<1, IndexType>();
   }
-  void check_index(index_type i) const {
-    if (i < 0 || static_cast<size_type>(i) >= size())
-      throw std::out_of_range("dash::Array::at: index " + std::to_string(i) + " is outside [0, " +
-                              std::to_string(size()) + ")");
+  // Element i, not checked. Local.
+  reference element(index_type i) {
+    auto l = storage_.pattern_ptr()->local(i);
+    return storage_.mem_ptr()->ref(l.unit, l.index);
   }
 
   Team* team_;

@@ -1,5 +1,8 @@
 // Exceptions of the C++ layer. Every failing DART call surfaces as one of
-// these, with a message naming the call and the DART error.
+// these, with a message naming the call and the DART error; an index outside
+// a container's extents as OutOfRange (at() always; operator[], operator(),
+// `local`, iterators and views when the program defines DASH_CHECK_BOUNDS,
+// see dash/internal/BoundsCheck.h).
 #ifndef DASH__EXCEPTION_H_
 #define DASH__EXCEPTION_H_
 
@@ -15,6 +18,18 @@ namespace exception {
 class InvalidArgument : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
+};
+
+// An index outside the extents of what it indexes: at() of a container, and
+// with DASH_CHECK_BOUNDS defined every element access (a[i], m[i][j],
+// m(i, j), .local[...], iterator dereference, views). what() names the call,
+// the index and the extents, e.g. "dash::Array::operator[]: index 105 is
+// outside [0, 100)" or "dash::Matrix::operator(): index (3, 12) is outside
+// extents (10, 10)". Thrown on the unit that made the access only (the check
+// is local). Also a std::out_of_range, so existing handlers catch it.
+class OutOfRange : public std::out_of_range {
+ public:
+  using std::out_of_range::out_of_range;
 };
 
 // The runtime is not initialised (DART_ERR_NOTINIT).

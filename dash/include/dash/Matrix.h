@@ -10,17 +10,23 @@
 // | operator(), at(), m[i][j]...: access  | load/store or one get/put  |
 // | block, row, col, sub, view, local     | local, O(N)                |
 // | barrier()                             | collective over the team   |
+//
+// Bounds checks: at() always throws dash::exception::OutOfRange outside the
+// extents; operator(), ref/cref, m[i][j]... (each subscript as it is given),
+// m.local(...), m.local[...], views and iterators do when the program defines
+// DASH_CHECK_BOUNDS (see dash/internal/BoundsCheck.h), and cost nothing more
+// without it.
 #ifndef DASH__MATRIX_H_
 #define DASH__MATRIX_H_
 
 #include <dash/Pattern.h>
+#include <dash/internal/BoundsCheck.h>
 #include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/matrix/LocalMatrixRef.h>
 #include <dash/matrix/MatrixRef.h>
 #include <dash/view/GlobView.h>
 
-#include <stdexcept>
 #include <string>
 
 namespace dash {
@@ -139,34 +145,48 @@ class Matrix {
     return const_iterator(storage_.mem_ptr(), storage_.pattern_ptr(), index_type(size()));
   }
 
-  // Element at global coordinates (no bounds check). Local.
+  // Element at global coordinates. Checked only under DASH_CHECK_BOUNDS (then
+  // throws dash::exception::OutOfRange outside the extents). Local.
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   reference operator()(I... coords) {
-    return ref(coords_type{static_cast<index_type>(coords)...});
+    const coords_type c{static_cast<index_type>(coords)...};
+    if constexpr (internal::bounds_checked) check_coords("dash::Matrix::operator()", c);
+    return element(c);
   }
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   const_reference operator()(I... coords) const {
-    auto l = storage_.pattern_ptr()->local_index(coords_type{static_cast<index_type>(coords)...});
-    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
+    const coords_type c{static_cast<index_type>(coords)...};
+    if constexpr (internal::bounds_checked) check_coords("dash::Matrix::operator()", c);
+    return celement(c);
   }
-  // Like operator(); throws std::out_of_range outside the extents.
+  // Like operator(); throws dash::exception::OutOfRange (a std::out_of_range)
+  // outside the extents, with or without DASH_CHECK_BOUNDS.
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   reference at(I... coords) {
-    coords_type c{static_cast<index_type>(coords)...};
-    check_coords(c);
-    return ref(c);
+    const coords_type c{static_cast<index_type>(coords)...};
+    check_coords("dash::Matrix::at", c);
+    return element(c);
   }
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  const_reference at(I... coords) const {
+    const coords_type c{static_cast<index_type>(coords)...};
+    check_coords("dash::Matrix::at", c);
+    return celement(c);
+  }
+  // Element at global coordinates given as an array; checked like
+  // operator(). Local.
   reference ref(const coords_type& coords) {
-    auto l = storage_.pattern_ptr()->local_index(coords);
-    return storage_.mem_ptr()->ref(l.unit, l.index);
+    if constexpr (internal::bounds_checked) check_coords("dash::Matrix::ref", coords);
+    return element(coords);
   }
   const_reference cref(const coords_type& coords) const {
-    auto l = storage_.pattern_ptr()->local_index(coords);
-    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
+    if constexpr (internal::bounds_checked) check_coords("dash::Matrix::cref", coords);
+    return celement(coords);
   }
   // DASH's subscripts: m[i][j]... is m(i, j, ...); m[i] alone is a
   // dash::MatrixRef, the elements with first coordinate i (a row of a 2-D
-  // matrix, with begin/end). Not checked. Local.
+  // matrix, with begin/end). Under DASH_CHECK_BOUNDS each subscript is checked
+  // against its extent as it is given. Local.
   decltype(auto) operator[](index_type i) {
     return internal::subscript<N>(
         internal::MatrixSubscript<Matrix>{this, internal::stamp_of(storage_.mem_ptr())}, i);
@@ -182,15 +202,15 @@ class Matrix {
     return const_view_type(storage_.mem_ptr(), storage_.pattern_ptr(), whole());
   }
   // Block at block-grid coordinates, e.g. block({3, 5}). Throws
-  // std::out_of_range outside the block grid.
+  // dash::exception::OutOfRange outside the block grid.
   view_type block(const coords_type& block_coords) {
     auto grid = pattern().blockspec();
     for (dim_t d = 0; d < N; ++d) {
       if (block_coords[d] < 0 || size_type(block_coords[d]) >= grid.extent(d))
-        throw std::out_of_range("dash::Matrix::block: block coordinate " +
-                                std::to_string(block_coords[d]) + " in dimension " +
-                                std::to_string(d) + " outside the block grid extent " +
-                                std::to_string(grid.extent(d)));
+        throw exception::OutOfRange("dash::Matrix::block: block coordinate " +
+                                    std::to_string(block_coords[d]) + " in dimension " +
+                                    std::to_string(d) + " outside the block grid extent " +
+                                    std::to_string(grid.extent(d)));
     }
     return view_type(storage_.mem_ptr(), storage_.pattern_ptr(), pattern().block(block_coords));
   }
@@ -214,15 +234,27 @@ class Matrix {
   local_type local;
 
  private:
+  template <class>
+  friend struct internal::MatrixSubscript;
+
   Team* team_;
   ViewSpec<N, IndexType> whole() const { return ViewSpec<N, IndexType>(pattern().sizespec()); }
-  void check_coords(const coords_type& c) const {
-    for (dim_t d = 0; d < N; ++d) {
-      if (c[d] < 0 || size_type(c[d]) >= extent(d))
-        throw std::out_of_range("dash::Matrix::at: coordinate " + std::to_string(c[d]) +
-                                " in dimension " + std::to_string(d) + " is outside [0, " +
-                                std::to_string(extent(d)) + ")");
-    }
+  // Element at global coordinates, not checked. Local.
+  reference element(const coords_type& coords) {
+    auto l = storage_.pattern_ptr()->local_index(coords);
+    return storage_.mem_ptr()->ref(l.unit, l.index);
+  }
+  const_reference celement(const coords_type& coords) const {
+    auto l = storage_.pattern_ptr()->local_index(coords);
+    return storage_.mem_ptr()->template ref<const T>(l.unit, l.index);
+  }
+  // Throws dash::exception::OutOfRange naming `call` unless c lies inside the
+  // extents (all 0 while nothing is allocated). Local, O(N).
+  void check_coords(const char* call, const coords_type& c) const {
+    if (storage_.allocated())
+      internal::check_coords(call, c, storage_.pattern_ptr()->extents());
+    else
+      internal::check_coords(call, c, std::array<size_type, N>{});
   }
 
   internal::PatternMemory<T, PatternT> storage_;

@@ -4,6 +4,7 @@
 #ifndef DASH__ARRAY__ASYNC_ARRAY_REF_H_
 #define DASH__ARRAY__ASYNC_ARRAY_REF_H_
 
+#include <dash/internal/BoundsCheck.h>
 #include <dash/memory/GlobAsyncRef.h>
 
 namespace dash {
@@ -18,8 +19,13 @@ class AsyncArrayRef {
 
   explicit AsyncArrayRef(ArrayT* array) : array_(array) {}
 
-  // Element i, asynchronously. Local.
-  reference operator[](index_type i) const { return reference((*array_)[i]); }
+  // Element i, asynchronously. Checked only under DASH_CHECK_BOUNDS (then
+  // throws dash::exception::OutOfRange if i is not in [0, size())). Local.
+  reference operator[](index_type i) const {
+    if constexpr (internal::bounds_checked)
+      internal::check_index("dash::Array::async.operator[]", i, array_->size());
+    return reference(array_->element(i));
+  }
   typename ArrayT::size_type size() const { return array_->size(); }
   // Completes the calling unit's asynchronous writes and reads on the array.
   // Local.

@@ -4,9 +4,9 @@
 #ifndef DASH__ARRAY__LOCAL_ARRAY_REF_H_
 #define DASH__ARRAY__LOCAL_ARRAY_REF_H_
 
+#include <dash/internal/BoundsCheck.h>
+
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 
 namespace dash {
 
@@ -26,13 +26,17 @@ class LocalArrayRef {
   T* data() const { return array_->lbegin(); }
   size_type size() const { return array_->lsize(); }
   bool empty() const { return size() == 0; }
-  T& operator[](size_type i) const { return array_->lbegin()[i]; }
-  // Bounds-checked; throws std::out_of_range.
+  // Local element i. Checked only under DASH_CHECK_BOUNDS (then throws
+  // dash::exception::OutOfRange if i is not in [0, size())).
+  T& operator[](size_type i) const {
+    if constexpr (internal::bounds_checked)
+      internal::check_index("dash::Array::local.operator[]", i, size());
+    return array_->lbegin()[i];
+  }
+  // Checked always: throws dash::exception::OutOfRange (a std::out_of_range).
   T& at(size_type i) const {
-    if (i >= size())
-      throw std::out_of_range("dash::Array::local.at: index " + std::to_string(i) +
-                              " >= local size " + std::to_string(size()));
-    return (*this)[i];
+    internal::check_index("dash::Array::local.at", i, size());
+    return array_->lbegin()[i];
   }
   // Global index of local index i. Local.
   typename ArrayT::index_type global_index(size_type i) const {

@@ -6,7 +6,8 @@
 //
 // | call            | cost                                  |
 // |-----------------|---------------------------------------|
-// | b(i...)         | local, O(N), no bounds check          |
+// | b(i...)         | local, O(N); bounds checked only under |
+// |                 | DASH_CHECK_BOUNDS (BoundsCheck.h)     |
 // | halo pieces     | local                                 |
 #ifndef DASH__BP__CONTAINER_BLOCK_H_
 #define DASH__BP__CONTAINER_BLOCK_H_
@@ -15,6 +16,7 @@
 #include <dash/Types.h>
 #include <dash/bp/Decomposer.h>
 #include <dash/bp/Serialization.h>
+#include <dash/internal/BoundsCheck.h>
 
 #include <algorithm>
 #include <array>
@@ -183,20 +185,21 @@ class ContainerBlock {
 
   // Element at block-local coordinates, -width <= i[d] < extent(d) + width:
   // the matrix's element inside the block, the halo cell outside. Local,
-  // O(N), no bounds check.
+  // O(N). Checked only under DASH_CHECK_BOUNDS (then throws
+  // dash::exception::OutOfRange outside those bounds).
   template <class... I,
             class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
   T& operator()(I... i) {
-    return cell(coords_type{static_cast<long>(i)...});
+    return checked_cell(coords_type{static_cast<long>(i)...});
   }
   template <class... I,
             class = std::enable_if_t<sizeof...(I) == N && (std::is_integral_v<I> && ...)>>
   const T& operator()(I... i) const {
-    return const_cast<ContainerBlock*>(this)->cell(coords_type{static_cast<long>(i)...});
+    return const_cast<ContainerBlock*>(this)->checked_cell(coords_type{static_cast<long>(i)...});
   }
-  T& operator()(const coords_type& i) { return cell(i); }
+  T& operator()(const coords_type& i) { return checked_cell(i); }
   const T& operator()(const coords_type& i) const {
-    return const_cast<ContainerBlock*>(this)->cell(i);
+    return const_cast<ContainerBlock*>(this)->checked_cell(i);
   }
 
   // Index of direction s and back. Local.
@@ -345,6 +348,26 @@ class ContainerBlock {
     long at = 0;
     for (dim_t d = 0; d < N; ++d) at += i[d] * strides_[d];
     return data_[at];
+  }
+  // cell(i), checked under DASH_CHECK_BOUNDS.
+  T& checked_cell(const coords_type& i) {
+    if constexpr (dash::internal::bounds_checked) {
+      const long w = halo_spec_.width;
+      for (dim_t d = 0; d < N; ++d)
+        if (__builtin_expect(!dash::internal::index_within(i[d] + w, extent(d) + 2 * w), 0))
+          cell_out_of_range(i);
+    }
+    return cell(i);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void cell_out_of_range(const coords_type& i) const {
+    std::array<std::int64_t, N> c, lo, hi;
+    for (dim_t d = 0; d < N; ++d) {
+      c[d] = i[d];
+      lo[d] = -halo_spec_.width;
+      hi[d] = extent(d) + halo_spec_.width;
+    }
+    dash::internal::throw_coords_outside_box("dash::bp::ContainerBlock::operator()", c.data(),
+                                             lo.data(), hi.data(), N);
   }
   T& cell(const coords_type& i) {
     const long w = halo_spec_.width;

@@ -23,12 +23,17 @@
 // | it += n, begin(), end()      | local, O(N)                                 |
 // | inner.update(dst, op)        | local, one call per cell, rows as pointers  |
 // | boundary.update(dst, op)     | local, one call per cell                    |
+//
+// Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) *it and it[n] outside
+// the operator's cells (end() and beyond) and it.value_at(i) with i not a
+// stencil point throw dash::exception::OutOfRange.
 #ifndef DASH__HALO__STENCIL_OPERATOR_H_
 #define DASH__HALO__STENCIL_OPERATOR_H_
 
 #include <dash/Exception.h>
 #include <dash/bp/ContainerBlocks.h>
 #include <dash/halo/Types.h>
+#include <dash/internal/BoundsCheck.h>
 #include <dash/pattern/SizeSpec.h>
 
 #include <algorithm>
@@ -119,17 +124,25 @@ class StencilIterator {
   StencilIterator(const Space* space, long pos) : space_(space) { seek(pos); }
 
   // The centre cell. Local.
-  T& operator*() const { return space_->block->data()[off_]; }
+  T& operator*() const {
+    if constexpr (dash::internal::bounds_checked) check("dash::halo::StencilIterator::operator*");
+    return space_->block->data()[off_];
+  }
   T* operator->() const { return &**this; }
   // Stencil point i of the centre: the matrix's cell, or the halo's where
   // the point leaves the block. Local.
   T& value_at(std::size_t i) const {
+    if constexpr (dash::internal::bounds_checked) {
+      check("dash::halo::StencilIterator::value_at");
+      dash::internal::check_index("dash::halo::StencilIterator::value_at: stencil point", i, NP);
+    }
     if (space_->inner) return space_->block->data()[off_ + space_->offsets[i]];
     return at_distance(space_->points[i]);
   }
   // The cell at the distance `point` gives. Local.
   template <class C>
   T& value_at(const StencilPoint<N, C>& point) const {
+    if constexpr (dash::internal::bounds_checked) check("dash::halo::StencilIterator::value_at");
     coords_type p;
     for (dim_t d = 0; d < N; ++d) p[d] = point[d];
     return at_distance(p);
@@ -198,7 +211,12 @@ class StencilIterator {
   friend difference_type operator-(const StencilIterator& a, const StencilIterator& b) {
     return difference_type(a.pos_ - b.pos_);
   }
-  T& operator[](difference_type n) const { return *(*this + n); }
+  T& operator[](difference_type n) const {
+    if constexpr (dash::internal::bounds_checked)  // before seek() clamps the position
+      dash::internal::check_index("dash::halo::StencilIterator::operator[]", pos_ + long(n),
+                                  space_ ? space_->size() : 0L);
+    return *(*this + n);
+  }
 
   friend bool operator==(const StencilIterator& a, const StencilIterator& b) {
     return a.pos_ == b.pos_;
@@ -220,6 +238,11 @@ class StencilIterator {
   }
 
  private:
+  // Throws OutOfRange naming `call` unless the iterator is at one of the
+  // cells (not at end()).
+  void check(const char* call) const {
+    dash::internal::check_index(call, pos_, space_ ? space_->size() : 0L);
+  }
   T& at_distance(const coords_type& p) const {
     coords_type c;
     for (dim_t d = 0; d < N; ++d) c[d] = c_[d] + p[d];

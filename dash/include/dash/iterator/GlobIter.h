@@ -2,9 +2,14 @@
 // container, in its pattern's linear order. Dereferencing asks the pattern
 // for owner and offset (O(N) arithmetic, no runtime call) and yields a
 // GlobRef; the element moves only when the GlobRef is read or written.
+// Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) dereferencing a
+// position outside [0, size) (end() and beyond, before begin()) throws
+// dash::exception::OutOfRange; the check runs when the iterator leaves its
+// cached run, so a walk costs no more.
 #ifndef DASH__ITERATOR__GLOB_ITER_H_
 #define DASH__ITERATOR__GLOB_ITER_H_
 
+#include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/memory/GlobStaticMem.h>
 #include <dash/pattern/LocalIndex.h>
@@ -44,21 +49,14 @@ class GlobIter
         stamp_(other.stamp()) {}
 
   // Throws dash::exception::InvalidArgument if the container memory was
-  // freed (deallocate() or destructor) since the iterator was made.
+  // freed (deallocate() or destructor) since the iterator was made; under
+  // DASH_CHECK_BOUNDS dash::exception::OutOfRange outside [0, size).
   // Inside the cached run it touches neither the container nor the pattern;
   // the GlobRef checks the stamp when it reads or writes.
-  reference operator*() const {
-    if (this->pos_ < run_first_ || this->pos_ >= run_end_) {
-      check_live("dash::GlobIter::operator*");
-      find_run();
-    }
-    const index_type k = this->pos_ - run_first_;
-    dart_gptr_t g;
-    std::memcpy(&g, &run_gptr_, sizeof g);  // whole words: no bit-field merges per element
-    g.addr_or_offs.offset += static_cast<std::uint64_t>(k) * sizeof(value_type);
-    return reference(g, run_addr_ ? run_addr_ + k : nullptr, stamp_);
+  reference operator*() const { return element("dash::GlobIter::operator*"); }
+  reference operator[](difference_type n) const {
+    return (*this + n).element("dash::GlobIter::operator[]");
   }
-  reference operator[](difference_type n) const { return *(*this + n); }
 
   // Global linear index (the same as pos()). Local.
   index_type gpos() const { return this->pos_; }
@@ -94,6 +92,23 @@ class GlobIter
  private:
   void check_live(const char* call) const {
     if (!stamp_.live()) internal::throw_stale_handle(call);
+  }
+
+  // The element at this->pos_; `call` names the operator in messages. A
+  // position inside the cached run is in bounds (runs are found for valid
+  // positions only), so the bounds check sits with the lookup.
+  DASH_INLINE_IF_BOUNDS_CHECKED reference element(const char* call) const {
+    if (this->pos_ < run_first_ || this->pos_ >= run_end_) {
+      check_live(call);
+      if constexpr (internal::bounds_checked)
+        internal::check_index(call, this->pos_, pattern_->size());
+      find_run();
+    }
+    const index_type k = this->pos_ - run_first_;
+    dart_gptr_t g;
+    std::memcpy(&g, &run_gptr_, sizeof g);  // whole words: no bit-field merges per element
+    g.addr_or_offs.offset += static_cast<std::uint64_t>(k) * sizeof(value_type);
+    return reference(g, run_addr_ ? run_addr_ + k : nullptr, stamp_);
   }
 
   // Remembers the run of consecutive elements of one unit around this->pos_

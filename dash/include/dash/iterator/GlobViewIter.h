@@ -2,9 +2,12 @@
 // rectangular view (GlobView) of a container, in the pattern's linear order
 // restricted to the view. Position p maps to view coordinates, then to
 // global coordinates, owner and offset: O(N) arithmetic, no runtime call.
+// Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) dereferencing a
+// position outside [0, view size) throws dash::exception::OutOfRange.
 #ifndef DASH__ITERATOR__GLOB_VIEW_ITER_H_
 #define DASH__ITERATOR__GLOB_VIEW_ITER_H_
 
+#include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/memory/GlobStaticMem.h>
 #include <dash/pattern/SizeSpec.h>
@@ -45,13 +48,12 @@ class GlobViewIter
         stamp_(o.stamp()) {}
 
   // Throws dash::exception::InvalidArgument if the container memory was
-  // freed since the iterator was made.
-  reference operator*() const {
-    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobViewIter::operator*");
-    auto l = pattern_->local_index(coords());
-    return mem_->template ref<T>(l.unit, l.index);
+  // freed since the iterator was made; under DASH_CHECK_BOUNDS
+  // dash::exception::OutOfRange outside [0, view size).
+  reference operator*() const { return element("dash::GlobViewIter::operator*"); }
+  reference operator[](difference_type n) const {
+    return (*this + n).element("dash::GlobViewIter::operator[]");
   }
-  reference operator[](difference_type n) const { return *(*this + n); }
 
   // Global coordinates of the element. Local, O(N).
   std::array<index_type, N> coords() const {
@@ -79,6 +81,14 @@ class GlobViewIter
   internal::MemoryStamp stamp() const { return stamp_; }
 
  private:
+  // The element at this->pos_; `call` names the operator in messages.
+  reference element(const char* call) const {
+    if (!stamp_.live()) internal::throw_stale_handle(call);
+    if constexpr (internal::bounds_checked) internal::check_index(call, this->pos_, view_.size());
+    auto l = pattern_->local_index(coords());
+    return mem_->template ref<T>(l.unit, l.index);
+  }
+
   const memory_type* mem_ = nullptr;
   const PatternT* pattern_ = nullptr;
   viewspec_type view_;

@@ -2,17 +2,26 @@
 // over its local memory (begin/end), its local blocks as views
 // (block(i)), and, for patterns whose local part is one N-D local array
 // (BlockPattern, TilePattern), local extents and element access by local
-// coordinates.
+// coordinates. Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h)
+// operator[] and operator() check their indices against the local extents and
+// throw dash::exception::OutOfRange outside them.
 #ifndef DASH__MATRIX__LOCAL_MATRIX_REF_H_
 #define DASH__MATRIX__LOCAL_MATRIX_REF_H_
 
+#include <dash/internal/BoundsCheck.h>
 #include <dash/matrix/MatrixRef.h>
 #include <dash/view/GlobView.h>
 #include <dash/view/LocalView.h>
 
 #include <cstddef>
+#include <string>
 
 namespace dash {
+
+namespace internal {
+// The call m.local's subscripts name in their messages.
+inline constexpr char local_matrix_subscript_call[] = "dash::Matrix::local.operator[]";
+}  // namespace internal
 
 template <class T, class MatrixT>
 class LocalMatrixRef {
@@ -33,22 +42,33 @@ class LocalMatrixRef {
   bool empty() const { return size() == 0; }
   // 1-D: local element i. N-D: DASH's subscripts by local coordinates,
   // local[i][j]... is (*this)(i, j, ...), local[i] alone a dash::MatrixRef.
-  // Not checked. Local.
+  // Under DASH_CHECK_BOUNDS each subscript is checked against its local
+  // extent as it is given. Local.
   decltype(auto) operator[](index_type i) const {
-    if constexpr (N == 1)
+    if constexpr (N == 1) {
+      if constexpr (internal::bounds_checked)
+        internal::check_index(internal::local_matrix_subscript_call, i, size());
       return matrix_->lbegin()[i];
-    else
-      return internal::subscript<N>(internal::ViewSubscript<LocalView<T, pattern_type>>{view()}, i);
+    } else {
+      return internal::subscript<N>(
+          internal::ViewSubscript<LocalView<T, pattern_type>,
+                                  internal::local_matrix_subscript_call>{view()},
+          i);
+    }
   }
 
   // Local extent in dimension d.
   size_type extent(dim_t d) const { return matrix_->pattern().local_extents()[d]; }
   auto extents() const { return matrix_->pattern().local_extents(); }
-  // Element at local coordinates. Local, O(N).
+  // Element at local coordinates. Under DASH_CHECK_BOUNDS throws
+  // dash::exception::OutOfRange outside the local extents. Local, O(N).
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   T& operator()(I... lcoords) const {
-    return matrix_->lbegin()[matrix_->pattern().local_at(
-        std::array<index_type, N>{static_cast<index_type>(lcoords)...})];
+    const std::array<index_type, N> l{static_cast<index_type>(lcoords)...};
+    if constexpr (internal::bounds_checked)
+      internal::check_coords("dash::Matrix::local.operator()", l,
+                             matrix_->pattern().local_extents());
+    return matrix_->lbegin()[matrix_->pattern().local_at(l)];
   }
   // The whole local part as a LocalView (local coordinates).
   LocalView<T, pattern_type> view() const {
@@ -60,11 +80,11 @@ class LocalMatrixRef {
   // Number of blocks the calling unit owns.
   size_type num_blocks() const { return matrix_->pattern().local_nblocks(); }
   // The calling unit's local block i as a global view. Throws
-  // std::out_of_range if i >= num_blocks().
+  // dash::exception::OutOfRange if i >= num_blocks().
   GlobView<T, pattern_type> block(index_type i) const {
     if (i < 0 || size_type(i) >= num_blocks())
-      throw std::out_of_range("dash::Matrix::local.block: block " + std::to_string(i) + " of " +
-                              std::to_string(num_blocks()) + " local blocks");
+      throw exception::OutOfRange("dash::Matrix::local.block: block " + std::to_string(i) + " of " +
+                                  std::to_string(num_blocks()) + " local blocks");
     return GlobView<T, pattern_type>(&matrix_->globmem(), &matrix_->pattern(),
                                      matrix_->pattern().local_block(i));
   }

@@ -11,12 +11,17 @@
 // | the last operator[]           | that of matrix(i, j, ...): local        |
 // | view, begin/end, size, extent | local, O(N)                             |
 //
-// Subscripts are not checked (as in DASH); matrix.at(i, j, ...) is. A proxy of a dash::Matrix
-// kept past the matrix's deallocate() or destructor throws InvalidArgument when used.
+// Subscripts are checked only when the program defines DASH_CHECK_BOUNDS (as in DASH, they are
+// not otherwise; matrix.at(i, j, ...) always is): then each [] checks its subscript against the
+// extent of its dimension as it is given, so m[12] of a 10-row matrix throws
+// dash::exception::OutOfRange ("index [12] is outside extents (10, 10)") before any element is
+// touched. A proxy of a dash::Matrix kept past the matrix's deallocate() or destructor throws
+// InvalidArgument when used.
 #ifndef DASH__MATRIX__MATRIX_REF_H_
 #define DASH__MATRIX__MATRIX_REF_H_
 
 #include <dash/Types.h>
+#include <dash/internal/BoundsCheck.h>
 #include <dash/internal/MemoryStamp.h>
 
 #include <array>
@@ -28,18 +33,25 @@ namespace internal {
 
 // How a proxy reaches what it subscripts: a container (coordinates are its
 // global ones) or a view (coordinates relative to it).
-//   element(c): the element at full coordinates c;
+//   element(c): the element at full coordinates c, not checked;
 //   slice(c, fixed): the view of the elements whose first `fixed`
-//   coordinates are those of c.
-template <class ViewT>
+//   coordinates are those of c;
+//   check(c, given): throws OutOfRange unless subscript given - 1 of c lies
+//   inside its extent (called only under DASH_CHECK_BOUNDS).
+// A view's subscripts name `Call` in their messages. ViewT makes
+// ViewSubscript a friend for its unchecked element(c).
+template <class ViewT, const char* Call>
 struct ViewSubscript {
   using index_type = typename ViewT::index_type;
   ViewT view;
   decltype(auto) element(const std::array<index_type, ViewT::ndim()>& c) const {
-    return view.at_coords(c);
+    return view.element(c);
   }
   ViewT slice(const std::array<index_type, ViewT::ndim()>& c, dim_t fixed) const {
     return view.leading(c, fixed);
+  }
+  void check(const std::array<index_type, ViewT::ndim()>& c, dim_t given) const {
+    check_subscript(Call, c, given, view.extents());
   }
 };
 
@@ -54,13 +66,17 @@ struct MatrixSubscript {
   decltype(auto) element(const std::array<index_type, MatrixT::ndim()>& c) const {
     if (!stamp.live()) throw_stale_handle("dash::Matrix::operator[]");
     if constexpr (std::is_const_v<MatrixT>)
-      return matrix->cref(c);
+      return matrix->celement(c);
     else
-      return matrix->ref(c);
+      return matrix->element(c);
   }
   auto slice(const std::array<index_type, MatrixT::ndim()>& c, dim_t fixed) const {
     if (!stamp.live()) throw_stale_handle("dash::Matrix::operator[]");
     return matrix->view().leading(c, fixed);
+  }
+  void check(const std::array<index_type, MatrixT::ndim()>& c, dim_t given) const {
+    if (!stamp.live()) throw_stale_handle("dash::Matrix::operator[]");
+    check_subscript("dash::Matrix::operator[]", c, given, matrix->extents());
   }
 };
 
@@ -81,10 +97,12 @@ class MatrixRef {
   static constexpr dim_t rank() { return N - Fixed; }
 
   // Fixes the next coordinate: the element after the last one, else a proxy
-  // of one rank less. Local.
+  // of one rank less. Under DASH_CHECK_BOUNDS throws OutOfRange if i is
+  // outside the extent of dimension Fixed. Local.
   decltype(auto) operator[](index_type i) const {
     coords_type c = coords_;
     c[Fixed] = i;
+    if constexpr (internal::bounds_checked) target_.check(c, Fixed + 1);
     if constexpr (Fixed + 1 == N)
       return target_.element(c);
     else
@@ -108,15 +126,17 @@ class MatrixRef {
 namespace internal {
 
 // target[i]: the element (1-D) or the proxy with the first coordinate i.
+// Under DASH_CHECK_BOUNDS throws OutOfRange if i is outside the extent of
+// dimension 0. Local.
 template <dim_t N, class Target>
 decltype(auto) subscript(const Target& target, typename Target::index_type i) {
-  if constexpr (N == 1) {
-    return target.element(std::array<typename Target::index_type, 1>{i});
-  } else {
-    std::array<typename Target::index_type, N> c{};
-    c[0] = i;
+  std::array<typename Target::index_type, N> c{};
+  c[0] = i;
+  if constexpr (bounds_checked) target.check(c, 1);
+  if constexpr (N == 1)
+    return target.element(c);
+  else
     return MatrixRef<Target, N, 1>(target, c);
-  }
 }
 
 }  // namespace internal

@@ -8,18 +8,27 @@
 // | sub, row, col, block, size, extent | local, O(N)                |
 // | begin/end, operator(), v[i][j]     | local; reads/writes through GlobRef |
 // | dash::local(view)                  | local, O(N): LocalView     |
+//
+// Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) operator(),
+// at_coords, v[i][j]... and the iterators check their coordinates against
+// the view's extents and throw dash::exception::OutOfRange outside them.
 #ifndef DASH__VIEW__GLOB_VIEW_H_
 #define DASH__VIEW__GLOB_VIEW_H_
 
 #include <dash/Exception.h>
+#include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/GlobViewIter.h>
 #include <dash/matrix/MatrixRef.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
 namespace dash {
+
+namespace internal {
+// The call GlobView's subscripts name in their messages.
+inline constexpr char glob_view_subscript_call[] = "dash::GlobView::operator[]";
+}  // namespace internal
 
 template <class T, class PatternT>
 class GlobView {
@@ -64,30 +73,33 @@ class GlobView {
   const PatternT& pattern() const { return *pattern_; }
   const memory_type* globmem() const { return mem_; }
 
-  // Element at view-relative coordinates (no bounds check). Local.
+  // Element at view-relative coordinates. Throws
+  // dash::exception::InvalidArgument if the memory was freed; under
+  // DASH_CHECK_BOUNDS dash::exception::OutOfRange outside the view's extents.
+  // Local.
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   reference operator()(I... coords) const {
-    return at_coords(coords_type{static_cast<index_type>(coords)...});
+    const coords_type rel{static_cast<index_type>(coords)...};
+    if constexpr (internal::bounds_checked)
+      internal::check_coords("dash::GlobView::operator()", rel, rect_.extents());
+    return element(rel);
   }
-  // Throws dash::exception::InvalidArgument if the memory was freed.
   reference at_coords(const coords_type& rel) const {
-    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobView::at_coords");
-    coords_type g;
-    for (dim_t d = 0; d < N; ++d) g[d] = rel[d] + rect_.offset(d);
-    auto l = pattern_->local_index(g);
-    return mem_->template ref<T>(l.unit, l.index);
+    if constexpr (internal::bounds_checked)
+      internal::check_coords("dash::GlobView::at_coords", rel, rect_.extents());
+    return element(rel);
   }
 
   // The view narrowed in dimension D to [offset, offset + extent) relative
-  // to this view. Throws std::out_of_range if that leaves the view.
+  // to this view. Throws dash::exception::OutOfRange if that leaves the view.
   template <dim_t D>
   GlobView sub(index_type offset, size_type extent) const {
     static_assert(D >= 0 && D < N, "dash::GlobView::sub: dimension out of range");
     if (offset < 0 || size_type(offset) + extent > rect_.extent(D))
-      throw std::out_of_range("dash::sub: [" + std::to_string(offset) + ", " +
-                              std::to_string(offset + index_type(extent)) + ") in dimension " +
-                              std::to_string(D) + " is outside the view's extent " +
-                              std::to_string(rect_.extent(D)));
+      throw exception::OutOfRange("dash::sub: [" + std::to_string(offset) + ", " +
+                                  std::to_string(offset + index_type(extent)) + ") in dimension " +
+                                  std::to_string(D) + " is outside the view's extent " +
+                                  std::to_string(rect_.extent(D)));
     coords_type off = rect_.offsets();
     auto ext = rect_.extents();
     off[D] += offset;
@@ -100,9 +112,11 @@ class GlobView {
     return GlobView(mem_, pattern_, rect_.leading(rel, fixed), stamp_);
   }
   // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...), v[i]
-  // alone a dash::MatrixRef. Not checked. Local.
+  // alone a dash::MatrixRef. Each subscript checked under DASH_CHECK_BOUNDS.
+  // Local.
   decltype(auto) operator[](index_type i) const {
-    return internal::subscript<N>(internal::ViewSubscript<GlobView>{*this}, i);
+    return internal::subscript<N>(
+        internal::ViewSubscript<GlobView, internal::glob_view_subscript_call>{*this}, i);
   }
   // Row i (extent 1 in dimension 0) / column j (extent 1 in dimension 1).
   GlobView row(index_type i) const { return sub<0>(i, 1); }
@@ -129,9 +143,20 @@ class GlobView {
   }
 
  private:
+  template <class, const char*>
+  friend struct internal::ViewSubscript;
+
   GlobView(const memory_type* mem, const PatternT* pattern, const viewspec_type& rect,
            internal::MemoryStamp stamp)
       : mem_(mem), pattern_(pattern), rect_(rect), stamp_(stamp) {}
+  // Element at view-relative coordinates, not checked against the extents.
+  reference element(const coords_type& rel) const {
+    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobView::at_coords");
+    coords_type g;
+    for (dim_t d = 0; d < N; ++d) g[d] = rel[d] + rect_.offset(d);
+    auto l = pattern_->local_index(g);
+    return mem_->template ref<T>(l.unit, l.index);
+  }
 
   const memory_type* mem_;
   const PatternT* pattern_;

@@ -4,9 +4,15 @@
 // coordinates, so a LocalView is a local rectangle; iterating it visits its
 // elements in local Arrangement order, each an O(N) offset computation and a
 // load/store (no runtime call).
+//
+// Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) operator(),
+// at_coords, v[i][j]..., at_position and the iterator check their index
+// against the view's extents / size and throw dash::exception::OutOfRange
+// outside them.
 #ifndef DASH__VIEW__LOCAL_VIEW_H_
 #define DASH__VIEW__LOCAL_VIEW_H_
 
+#include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/matrix/MatrixRef.h>
 #include <dash/pattern/SizeSpec.h>
@@ -15,6 +21,11 @@
 #include <iterator>
 
 namespace dash {
+
+namespace internal {
+// The call LocalView's subscripts name in their messages.
+inline constexpr char local_view_subscript_call[] = "dash::LocalView::operator[]";
+}  // namespace internal
 
 template <class T, class PatternT>
 class LocalView {
@@ -37,10 +48,14 @@ class LocalView {
     iterator() = default;
     iterator(const LocalView& view, index_type pos)
         : Base(pos), lbegin_(view.lbegin_), pattern_(view.pattern_), rect_(view.rect_) {}
-    T& operator*() const { return (*this)[0]; }
+    T& operator*() const {
+      return LocalView(lbegin_, pattern_, rect_)
+          .position(this->pos_, "dash::LocalView::iterator::operator*");
+    }
     T* operator->() const { return &**this; }
     T& operator[](index_type n) const {
-      return LocalView(lbegin_, pattern_, rect_).at_position(this->pos_ + n);
+      return LocalView(lbegin_, pattern_, rect_)
+          .position(this->pos_ + n, "dash::LocalView::iterator::operator[]");
     }
 
    private:
@@ -75,15 +90,19 @@ class LocalView {
   // The rectangle in local coordinates.
   const viewspec_type& viewspec() const { return rect_; }
 
-  // Element at view-relative local coordinates. Local.
+  // Element at view-relative local coordinates. Under DASH_CHECK_BOUNDS
+  // throws dash::exception::OutOfRange outside the view's extents. Local.
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
   T& operator()(I... coords) const {
-    return at_coords(coords_type{static_cast<index_type>(coords)...});
+    const coords_type rel{static_cast<index_type>(coords)...};
+    if constexpr (internal::bounds_checked)
+      internal::check_coords("dash::LocalView::operator()", rel, rect_.extents());
+    return element(rel);
   }
   T& at_coords(const coords_type& rel) const {
-    coords_type l;
-    for (dim_t d = 0; d < N; ++d) l[d] = rel[d] + rect_.offset(d);
-    return lbegin_[pattern_->local_at(l)];
+    if constexpr (internal::bounds_checked)
+      internal::check_coords("dash::LocalView::at_coords", rel, rect_.extents());
+    return element(rel);
   }
   // The view narrowed to rel[d] in each of its first `fixed` dimensions
   // (extent 1 there); not checked. Local, O(N).
@@ -91,14 +110,15 @@ class LocalView {
     return LocalView(lbegin_, pattern_, rect_.leading(rel, fixed));
   }
   // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...) (a
-  // native reference), v[i] alone a dash::MatrixRef. Not checked. Local.
+  // native reference), v[i] alone a dash::MatrixRef. Each subscript checked
+  // under DASH_CHECK_BOUNDS. Local.
   decltype(auto) operator[](index_type i) const {
-    return internal::subscript<N>(internal::ViewSubscript<LocalView>{*this}, i);
+    return internal::subscript<N>(
+        internal::ViewSubscript<LocalView, internal::local_view_subscript_call>{*this}, i);
   }
-  // Element at position pos of the view's Arrangement order.
-  T& at_position(index_type pos) const {
-    return at_coords(internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents()));
-  }
+  // Element at position pos of the view's Arrangement order (checked against
+  // [0, size()) under DASH_CHECK_BOUNDS).
+  T& at_position(index_type pos) const { return position(pos, "dash::LocalView::at_position"); }
   // Offset in local memory of position pos. Local.
   index_type local_offset(index_type pos) const { return &at_position(pos) - lbegin_; }
   // Global coordinates of position pos. Local.
@@ -109,6 +129,21 @@ class LocalView {
   }
 
  private:
+  template <class, const char*>
+  friend struct internal::ViewSubscript;
+
+  // Element at view-relative local coordinates, not checked. Local.
+  T& element(const coords_type& rel) const {
+    coords_type l;
+    for (dim_t d = 0; d < N; ++d) l[d] = rel[d] + rect_.offset(d);
+    return lbegin_[pattern_->local_at(l)];
+  }
+  // Element at position pos, checked under DASH_CHECK_BOUNDS naming `call`.
+  T& position(index_type pos, const char* call) const {
+    if constexpr (internal::bounds_checked) internal::check_index(call, pos, size());
+    return element(internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents()));
+  }
+
   T* lbegin_;
   const PatternT* pattern_;
   viewspec_type rect_;

@@ -10,13 +10,13 @@
 #define DASH__VIEW__VIEW_FUNCTIONS_H_
 
 #include <dash/Exception.h>
+#include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/view/GlobView.h>
 #include <dash/view/LocalView.h>
 
 #include <boost/hana/type.hpp>
 #include <iterator>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -43,7 +43,10 @@ struct has_local_rectangle<P, std::void_t<decltype(std::declval<const P&>().loca
                                   std::declval<const typename P::viewspec_type&>()))>>
     : std::true_type {};
 
-// A random-access range of values f(0), f(1), ..., f(n - 1), computed on access.
+// A random-access range of values f(0), f(1), ..., f(n - 1), computed on access
+// (operator[] checked against [0, n) under DASH_CHECK_BOUNDS; its iterators
+// are not: they do not know n, and a LocalView's f checks its position
+// itself).
 template <class F, class Value>
 class MappedRange {
  public:
@@ -63,7 +66,10 @@ class MappedRange {
 
   MappedRange(F f, std::size_t n) : f_(std::move(f)), n_(n) {}
   std::size_t size() const { return n_; }
-  Value operator[](std::size_t i) const { return f_(static_cast<std::ptrdiff_t>(i)); }
+  Value operator[](std::size_t i) const {
+    if constexpr (bounds_checked) check_index("dash::index(view).operator[]", i, n_);
+    return f_(static_cast<std::ptrdiff_t>(i));
+  }
   iterator begin() const { return iterator(&f_, 0); }
   iterator end() const { return iterator(&f_, static_cast<std::ptrdiff_t>(n_)); }
 
@@ -75,13 +81,14 @@ class MappedRange {
 }  // namespace internal
 
 // x (a container or a view) narrowed to [first, last) in dimension D,
-// relative to x's own origin. Throws std::out_of_range if that leaves x.
+// relative to x's own origin. Throws dash::exception::OutOfRange if that
+// leaves x.
 template <dim_t D = 0, class X>
 auto sub(default_index_t first, default_index_t last, X&& x) {
   auto view = internal::as_view(std::forward<X>(x));
   if (last < first)
-    throw std::out_of_range("dash::sub: last " + std::to_string(last) + " < first " +
-                            std::to_string(first));
+    throw exception::OutOfRange("dash::sub: last " + std::to_string(last) + " < first " +
+                                std::to_string(first));
   return view.template sub<D>(first, static_cast<typename decltype(view)::size_type>(last - first));
 }
 
