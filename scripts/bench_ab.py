@@ -2,6 +2,7 @@
 """Two builds of one benchmark binary side by side: before and after a change.
 
     scripts/bench_ab.py BEFORE AFTER [--units 2] [--reps 3] [--filter REGEX]
+                        [--extra LABEL=BINARY]... [--metric COUNTER[,COUNTER...]]
                         [--out bench/results/NAME.md] [--title TEXT]
 
 Runs BEFORE and AFTER (e.g. a copy of build/openmpi/bench/blocks made before the change, and
@@ -9,8 +10,13 @@ the new one) through scripts/launch.sh on the same units, interleaved (repetitio
 before r + 1; which goes first alternates), and compares every benchmark's time per item (the
 median pass time Google Benchmark reports: the subject's side of bench::run_paired, else the
 benchmark's real time). Prints and (with --out) writes a table: medians over the repetitions,
-after / before, and the largest ratio. The same machine, the same run: a ratio is a fair
-comparison, an absolute time is not. For MPICH set DASH_MPIEXEC="mpiexec.mpich -bind-to core"
+after / before, and the largest ratio. Each --extra adds a third (fourth, ...) binary to the
+rotation, e.g. a build with a debugging option on, with its own columns (time and LABEL / before);
+the largest ratio stays that of AFTER. --metric adds a second table from the same runs: per
+benchmark the first of the named counters it reports, e.g. ratio_vs_pointer (bench::run_paired's
+subject time over its baseline's, measured pass by pass in one process: it holds when the load
+of a shared machine changes between runs, which moves the times of the first table). The same
+machine, the same run: a ratio is a fair comparison, an absolute time is not. For MPICH set DASH_MPIEXEC="mpiexec.mpich -bind-to core"
 (as scripts/bench.sh does: unbound MPICH units share cores now and then).
 """
 import argparse
@@ -63,8 +69,37 @@ def report(text, out):
             f.write(text)
 
 
-def run(binary, units, filt):
-    return {b["name"]: subject_time(b) for b in run_report(binary, units, filt)}
+def run(binary, units, filt, metrics):
+    """Per benchmark: the subject's time per item and the first of `metrics` it reports."""
+    out = {}
+    for b in run_report(binary, units, filt):
+        metric = next((float(b[m]) for m in metrics if isinstance(b.get(m), (int, float))), None)
+        out[b["name"]] = (subject_time(b), metric)
+    return out
+
+
+def table(samples, sides, what, value_format):
+    """Markdown rows of medians per side and their ratio to before; the largest after / before."""
+    extras = list(sides)[2:]
+    names = [n for n in samples["after"] if all(samples[side].get(n) for side in sides)]
+    header = "| benchmark | before | after | after / before |"
+    rule = "|---|---:|---:|---:|"
+    for label in extras:
+        header += f" {label} | {label} / before |"
+        rule += "---:|---:|"
+    lines, worst = [what, "", header, rule], (0.0, "")
+    for name in names:
+        b = statistics.median(samples["before"][name])
+        cells = [re.sub(r'/iterations:[0-9]+|/manual_time', '', name), value_format.format(b)]
+        for side in ["after"] + extras:
+            t = statistics.median(samples[side][name])
+            ratio = t / b if b > 0 else float("nan")
+            cells += [value_format.format(t), f"{ratio:.3f}"]
+            if side == "after" and ratio > worst[0]:
+                worst = (ratio, name)
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", f"Largest after / before: {worst[0]:.3f} ({worst[1]}).", ""]
+    return lines
 
 
 def main():
@@ -76,33 +111,38 @@ def main():
     parser.add_argument("--filter", default="")
     parser.add_argument("--out")
     parser.add_argument("--title", default="")
+    parser.add_argument("--extra", action="append", default=[], metavar="LABEL=BINARY")
+    parser.add_argument("--metric", default="", metavar="COUNTER[,COUNTER...]")
     args = parser.parse_args()
     sides = {"before": os.path.abspath(args.before), "after": os.path.abspath(args.after)}
-    samples = {"before": {}, "after": {}}
+    for extra in args.extra:
+        label, sep, binary = extra.partition("=")
+        if not sep or not label or label in sides:
+            sys.exit(f"bench_ab: --extra {extra!r}: expected a new LABEL=BINARY")
+        sides[label] = os.path.abspath(binary)
+    metrics = [m for m in args.metric.split(",") if m]
+    times = {side: {} for side in sides}
+    values = {side: {} for side in sides}
     for rep in range(args.reps):
-        order = ["before", "after"] if rep % 2 == 0 else ["after", "before"]
+        # Two sides alternate which goes first; more rotate.
+        order = list(sides)
+        order = order[rep % len(order):] + order[:rep % len(order)]
+        if len(order) == 2 and rep % 2 == 1:
+            order = ["after", "before"]
         for side in order:
             log(f"rep {rep + 1}/{args.reps}: {side}")
-            for name, t in run(sides[side], args.units, args.filter).items():
-                samples[side].setdefault(name, []).append(t)
-    names = [n for n in samples["after"] if n in samples["before"]]
-    rows, worst = [], (0.0, "")
-    for name in names:
-        b = statistics.median(samples["before"][name])
-        a = statistics.median(samples["after"][name])
-        ratio = a / b if b > 0 else float("nan")
-        if ratio > worst[0]:
-            worst = (ratio, name)
-        rows.append((name, b, a, ratio))
+            for name, (t, metric) in run(sides[side], args.units, args.filter, metrics).items():
+                times[side].setdefault(name, []).append(t)
+                if metric is not None:
+                    values[side].setdefault(name, []).append(metric)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"# {args.title or os.path.basename(args.after)}: after / before", "",
              f"`scripts/bench_ab.py` ({stamp}; {args.units} units, medians of {args.reps} "
-             "interleaved repetitions; time per item of the subject, ns).", "",
-             "| benchmark | before | after | after / before |", "|---|---:|---:|---:|"]
-    for name, b, a, r in rows:
-        lines.append(f"| {re.sub(r'/iterations:[0-9]+|/manual_time', '', name)} | {b:.4g} | "
-                     f"{a:.4g} | {r:.3f} |")
-    lines += ["", f"Largest ratio: {worst[0]:.3f} ({worst[1]}).", ""]
+             "interleaved repetitions).", ""]
+    lines += table(times, sides, "Time per item of the subject, ns:", "{:.4g}")
+    if metrics:
+        lines += table(values, sides, f"The counter {' / '.join(metrics)} (the first reported):",
+                       "{:.4g}")
     report("\n".join(lines), args.out)
 
 
