@@ -352,9 +352,12 @@ class ContainerBlock {
   // cell(i), checked under DASH_CHECK_BOUNDS.
   T& checked_cell(const coords_type& i) {
     if constexpr (dash::internal::bounds_checked) {
-      const long w = halo_spec_.width;
+      // Shifted by the halo width in unsigned arithmetic: wraps, never overflows, for any i.
+      const auto w = static_cast<std::uint64_t>(halo_spec_.width);
       for (dim_t d = 0; d < N; ++d)
-        if (__builtin_expect(!dash::internal::index_within(i[d] + w, extent(d) + 2 * w), 0))
+        if (__builtin_expect(!dash::internal::index_within(static_cast<std::uint64_t>(i[d]) + w,
+                                                           extent(d) + 2 * w),
+                             0))
           cell_out_of_range(i);
     }
     return cell(i);
