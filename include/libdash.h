@@ -1,6 +1,7 @@
 // DASH: PGAS distributed containers for C++ on MPI-3. Include this header: it reaches every
 // public header of the library except dash/io/Hdf5.h, which needs parallel HDF5 (include it
-// yourself where you use dash::io::hdf5).
+// yourself where you use dash::io::hdf5). Like DASH's, it brings <iostream>, <iomanip> and
+// <sstream> with it, which programs written for DASH rely on.
 #ifndef LIBDASH_H_
 #define LIBDASH_H_
 
@@ -44,6 +45,8 @@
 #include <dash/bp/Sort.h>
 #include <dash/bp/SpillDirectory.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/internal/Logging.h>
+#include <dash/internal/Macro.h>
 #include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
 #include <dash/io/Save.h>
@@ -60,5 +63,9 @@
 #include <dash/util/TeamLocality.h>
 #include <dash/util/UnitLocality.h>
 #include <dash/view/ViewFunctions.h>
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
 
 #endif  // LIBDASH_H_

@@ -37,6 +37,8 @@ team_unit_t Team::myid() const {
   return team_unit_t(id);
 }
 
+global_unit_t Team::GlobalUnitID() { return dash::myid(); }
+
 std::size_t Team::size() const {
   if (is_null()) return 0;
   std::size_t n = 0;

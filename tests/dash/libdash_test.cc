@@ -25,6 +25,13 @@ TEST(Libdash, ReachesThePublicApi) {
   EXPECT_TRUE(std::is_class_v<dash::io::CostTable>);      // io/CostModel.h
   EXPECT_TRUE(std::is_class_v<dash::io::Piece>);          // io/Pieces.h
   EXPECT_TRUE(std::is_class_v<dash::bp::AllToAllProxy>);  // bp/AllToAll.h
+  // DASH's names
+  DASH_LOG_DEBUG("libdash", "internal/Logging.h");
+  DASH_ASSERT(dash__toxstr(DASH_MPI_IMPL_ID)[0] != '\0');  // internal/Assert.h, Macro.h
+  // the standard headers DASH's libdash.h brings in
+  std::ostringstream out;
+  out << std::setw(4) << 1;
+  EXPECT_EQ(out.str(), "   1");
   EXPECT_TRUE(dash::is_initialized());
 }
 

@@ -2,7 +2,9 @@
 // these, with a message naming the call and the DART error; an index outside
 // a container's extents as OutOfRange (at() always; operator[], operator(),
 // `local`, iterators and views when the program defines DASH_CHECK_BOUNDS,
-// see dash/internal/BoundsCheck.h).
+// see dash/internal/BoundsCheck.h). DASH's throw, assertion and log macros
+// for user code (DASH_THROW, DASH_ASSERT, ..., DASH_LOG_DEBUG) come with this
+// header, as with DASH's: dash/internal/Assert.h, dash/internal/Logging.h.
 #ifndef DASH__EXCEPTION_H_
 #define DASH__EXCEPTION_H_
 
@@ -26,7 +28,8 @@ class InvalidArgument : public std::invalid_argument {
 // the index and the extents, e.g. "dash::Array::operator[]: index 105 is
 // outside [0, 100)" or "dash::Matrix::operator(): index (3, 12) is outside
 // extents (10, 10)". Thrown on the unit that made the access only (the check
-// is local). Also a std::out_of_range, so existing handlers catch it.
+// is local). Also a std::out_of_range, so existing handlers catch it. DASH's
+// DASH_ASSERT_RANGE, _GT, _GE, _LT and _LE throw it too.
 class OutOfRange : public std::out_of_range {
  public:
   using std::out_of_range::out_of_range;
@@ -69,6 +72,19 @@ class RemoteFailure : public RuntimeError {
   std::string message_;
 };
 
+// A failed DASH_ASSERT... check in user code (dash/internal/Assert.h).
+class AssertionFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An operation DASH offers and this library does not (DASH's name, for
+// programs that throw or catch it).
+class NotImplemented : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace exception
 
 namespace internal {
@@ -109,5 +125,8 @@ namespace internal {
 using dash::check_dart;
 }  // namespace internal
 }  // namespace dash
+
+#include <dash/internal/Assert.h>
+#include <dash/internal/Logging.h>
 
 #endif  // DASH__EXCEPTION_H_

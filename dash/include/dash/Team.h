@@ -55,6 +55,9 @@ class Team {
   // initialised or the caller is not a member.
   team_unit_t myid() const;
 
+  // Id of the calling unit in Team::All(): dash::myid() under DASH's static name. Local.
+  static global_unit_t GlobalUnitID();
+
   // Number of units in this team (0 for Null()). Local.
   std::size_t size() const;
 

@@ -80,6 +80,8 @@ class TeamSpec {
   }
   // Number of units in the grid (DASH's name for size()).
   size_type num_units() const { return size(); }
+  // Number of units in dimension d (DASH's name for extent(d)).
+  size_type num_units(dim_t d) const { return extents_[d]; }
   // Rearranges the same units in the balanced grid over all N dimensions
   // (dart_balanced_dims: 12 units in 2-D -> 4 x 3). Local.
   void balance_extents() {
