@@ -58,9 +58,13 @@
 #include <dash/ooc/Matrix.h>
 #include <dash/ooc/SpillDirectory.h>  // the old names of bp/SpillDirectory.h
 #include <dash/ooc/Transpose.h>
+#include <dash/util/BenchmarkParams.h>
+#include <dash/util/Config.h>
 #include <dash/util/Locality.h>
 #include <dash/util/LocalityDomain.h>
 #include <dash/util/TeamLocality.h>
+#include <dash/util/TimeMeasure.h>
+#include <dash/util/Timer.h>
 #include <dash/util/UnitLocality.h>
 #include <dash/view/ViewFunctions.h>
 

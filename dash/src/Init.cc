@@ -7,6 +7,7 @@
 #include <dash/internal/CopyEngine.h>
 #include <dash/internal/Flags.h>
 #include <dash/internal/LayerHooks.h>
+#include <dash/util/Config.h>
 
 #include <cstring>
 #include <string>
@@ -74,6 +75,7 @@ void check_flags(const char* call) {
   internal::CopyEngine::instance().configure_from_environment();
   for (const internal::LayerHooks& layer : internal::registered_layers())
     if (layer.at_init != nullptr) layer.at_init(call);
+  util::Config::init();  // DASH's run-time table reads the environment here, as DASH's does
 }
 
 // The C++ layer's flags that steer collective operations (the I/O plan, the exchange

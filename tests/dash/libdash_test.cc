@@ -25,7 +25,10 @@ TEST(Libdash, ReachesThePublicApi) {
   EXPECT_TRUE(std::is_class_v<dash::io::CostTable>);      // io/CostModel.h
   EXPECT_TRUE(std::is_class_v<dash::io::Piece>);          // io/Pieces.h
   EXPECT_TRUE(std::is_class_v<dash::bp::AllToAllProxy>);  // bp/AllToAll.h
-  // DASH's names
+  // DASH's utilities and names
+  EXPECT_TRUE(std::is_class_v<dash::util::Timer<dash::util::TimeMeasure::Clock>>);  // util/Timer.h
+  EXPECT_TRUE(std::is_class_v<dash::util::Config>);                                 // util/Config.h
+  EXPECT_TRUE(std::is_class_v<dash::util::BenchmarkParams>);  // util/BenchmarkParams.h
   DASH_LOG_DEBUG("libdash", "internal/Logging.h");
   DASH_ASSERT(dash__toxstr(DASH_MPI_IMPL_ID)[0] != '\0');  // internal/Assert.h, Macro.h
   // the standard headers DASH's libdash.h brings in
