@@ -1,7 +1,8 @@
 // DASH's names for programs written for DASH, compiled as DASH's default build has them
 // (assertions and debug logging off; dash_names_checked_test.cc has them on):
 // DASH_THROW, DASH_ASSERT..., DASH_LOG_..., dash__toxstr/dash__unused, DASH_MPI_IMPL_ID,
-// dash__print_stacktrace, TeamSpec::num_units(d), Team::GlobalUnitID(). Every unit checks.
+// dash__print_stacktrace, TeamSpec::num_units(d), x/y/z and at(x, y), Team::GlobalUnitID(). Every
+// unit checks.
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
@@ -143,6 +144,19 @@ TEST(DashNames, TeamSpecUnitsPerDimension) {
   all.balance_extents();
   EXPECT_EQ(all.num_units(0) * all.num_units(1) * all.num_units(2), std::size_t(nunits()));
   for (dash::dim_t d = 0; d < 3; ++d) EXPECT_EQ(all.num_units(d), all.extent(d));
+  // x, y, z: a unit's grid coordinates (row-major: unit 5 of 2 x 3 is at (1, 2))
+  EXPECT_EQ(grid.x(5), 1u);
+  EXPECT_EQ(grid.y(5), 2u);
+  EXPECT_EQ(grid.x(2), 0u);
+  EXPECT_EQ(grid.y(2), 2u);
+  EXPECT_EQ(grid.at(1, 2), 5);
+  EXPECT_EQ(grid.at(0u, 1ul), 1);
+  for (int u = 0; u < nunits(); ++u) {
+    const auto c = all.coords(u);
+    EXPECT_EQ(all.x(u), std::size_t(c[0]));
+    EXPECT_EQ(all.y(u), std::size_t(c[1]));
+    EXPECT_EQ(all.z(u), std::size_t(c[2]));
+  }
 }
 
 TEST(DashNames, GlobalUnitIdIsMyId) {

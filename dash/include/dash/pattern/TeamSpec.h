@@ -98,9 +98,29 @@ class TeamSpec {
   std::array<index_type, N> coords(index_type unit) const {
     return internal::delinearize<N, ROW_MAJOR>(unit, extents_);
   }
+  // Grid coordinate of unit `unit` in dimension 0, 1 or 2 (DASH's names for coords(unit)[d]).
+  // Local.
+  template <dim_t M = N, class = std::enable_if_t<(M > 0)>>
+  size_type x(index_type unit) const {
+    return size_type(coords(unit)[0]);
+  }
+  template <dim_t M = N, class = std::enable_if_t<(M > 1)>>
+  size_type y(index_type unit) const {
+    return size_type(coords(unit)[1]);
+  }
+  template <dim_t M = N, class = std::enable_if_t<(M > 2)>>
+  size_type z(index_type unit) const {
+    return size_type(coords(unit)[2]);
+  }
   // Unit at grid coordinates. Local.
   index_type at(const std::array<index_type, N>& coords) const {
     return internal::linearize<N, ROW_MAJOR>(coords, extents_);
+  }
+  // Unit at grid coordinates given one per dimension, as DASH writes it: ts.at(x, y). Local.
+  template <class... E,
+            class = std::enable_if_t<sizeof...(E) == N && (std::is_integral_v<E> && ...)>>
+  index_type at(E... coords) const {
+    return at(std::array<index_type, N>{static_cast<index_type>(coords)...});
   }
   bool operator==(const TeamSpec& o) const { return extents_ == o.extents_; }
   bool operator!=(const TeamSpec& o) const { return !(*this == o); }
