@@ -25,9 +25,14 @@ bool starts_with(const std::string& text, const char* head) {
   return text.compare(0, std::char_traits<char>::length(head), head) == 0;
 }
 
-// Environment variables of MPI libraries and their threading runtimes.
+// Settings of MPI libraries and their threading runtimes: what a user sets to configure them,
+// not what the launcher hands each process (OpenMPI's OMPI_COMM_*, OMPI_MCA_orte_*, PMIX_*).
 bool mpi_variable(const std::string& name) {
-  for (const char* head : {"OMPI_", "PMIX_", "MPICH", "I_MPI_", "MV2_", "MP_", "OMP_", "KMP_"})
+  for (const char* launcher :
+       {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir"})
+    if (starts_with(name, launcher)) return false;
+  for (const char* head :
+       {"OMPI_MCA_", "MPICH_", "MPIR_CVAR_", "I_MPI_", "MV2_", "MP_", "OMP_", "KMP_"})
     if (starts_with(name, head)) return true;
   return false;
 }

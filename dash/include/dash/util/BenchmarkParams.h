@@ -47,10 +47,12 @@ class BenchmarkParams {
  public:
   using env_flags_type = std::vector<std::pair<std::string, std::string>>;
 
-  // What the run has. env_*_config: the environment variables of the MPI library (OMPI_,
-  // MPICH, I_MPI_, MV2_, ...), of DASH (the dash::util::Config table) and of DART (DART_),
-  // name and value; the flags: whether the library has that part (DASH's names; this library
-  // has shared windows unless DART_SHARED_WINDOWS=0, and hwloc; none of the others).
+  // What the run has. env_*_config: name and value of the environment variables that
+  // configure the MPI library and its threading runtime (OMPI_MCA_ but for those mpiexec sets
+  // itself, MPICH_, MPIR_CVAR_, I_MPI_, MV2_, MP_, OMP_, KMP_), of DASH (the
+  // dash::util::Config table) and of DART (DART_); the flags: whether the library has that part
+  // (DASH's names; this library has shared windows unless DART_SHARED_WINDOWS=0, and hwloc;
+  // none of the others).
   struct config_params_type {
     env_flags_type env_mpi_config;
     env_flags_type env_dash_config;
