@@ -3,7 +3,7 @@
 
     scripts/dash_dropin.py --examples DIR --prefix PREFIX [--dash-repo GITDIR]
                            [--units 2 4] [--timeout 60] [--jobs 2] [--only REGEX]
-                           [--baseline OLD.json] [--out bench/results/dash_dropin.md]
+                           [--baseline OLD.md] [--out bench/results/dash_dropin.md]
                            [--library-commit C] [--compile-only] [--cxxflags FLAGS] [--hdf5]
 
 DIR holds DASH's `dash/examples` (an export of DASH's repository, e.g.
@@ -20,17 +20,26 @@ For every program (a folder `DIR/<name>` with a main.cpp; a program with several
              record: compiles or not; the first error (file:line: message, shortened; when the
              error lies in a header, also the program's line that led there) and the name it
              stops on (missing member, missing header, no matching call, ...)
-    run:     for N in --units: mpiexec.openmpi --allow-run-as-root --oversubscribe -n N
-             <binary> <ARGS[name]> in <work>/<name>/run-N, killed after --timeout seconds
-             record: exit status (or 'timeout'), the last line of output
+    run:     for N in --units (UNITS[name] for the few that demand a unit count):
+             mpiexec.openmpi --allow-run-as-root --oversubscribe -n N <binary> <ARGS[name]>
+             in <work>/<name>/run-N, killed after --timeout seconds
+             record: exit status (or 'timeout'), the last line of output (of a failed run, its
+             first line reporting an error)
 
 ARGS below gives the programs that take arguments small ones, from each program's own usage
 (or defaults) so that a run ends in seconds. A program "runs cleanly" when it exits with 0 at
-every unit count.
+every unit count. NOTES says what a run cannot show on this machine whatever the library does.
 
 Writes --out (Markdown: date, DASH commit, counts, a row per program, a tally of first errors
-by missing name; with --baseline, the baseline's counts and each program's change) and the
-same data as JSON beside it (--out with .json), which a later run takes as --baseline.
+by missing name and one of every error line; with --baseline, the baseline's counts, each
+program's change and the names no program stops on any more), with the run's data in a comment
+at its end, which a later run reads as --baseline. The report of a run is:
+
+    scripts/dash_dropin.py --examples /tmp/dash-src --prefix PREFIX \\
+        --dash-repo DASH.git --baseline bench/results/dash_dropin.baseline.md
+
+(bench/results/dash_dropin.baseline.md: the run before issue 45's first changes, library
+commit 9b29287.)
 """
 import argparse
 import concurrent.futures
@@ -85,6 +94,7 @@ ARGS = {
 # Programs that run at one unit count only (they say so and stop otherwise): run with it instead
 # of --units.
 UNITS = {
+    "ex.02.halo-swap": [9],  # its TeamSpec is 3 x 3 units
     "ex.02.matrix_distribution_patterns": [6],  # "run me with 6 units"
 }
 
@@ -103,7 +113,8 @@ NOTES = {
 # on); with --hdf5 they are built that way, with the flags of pkg-config dash-hdf5.
 HDF5_PROGRAMS = {"bench.11.hdf-io", "ex.08.io-hdf5", "ex.08.io-hdf5-stream"}
 
-ERROR_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$")
+ERROR_RE = re.compile(
+    r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:\d+:)? (?:fatal )?error: (?P<msg>.*)$")
 LINK_RE = re.compile(r"undefined reference to [`'](?P<sym>[^'`]*)'")
 FROM_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?:\d+:)?\s+required from here")
 
@@ -230,9 +241,25 @@ def compile_program(name, examples, prefix, work, extra_flags):
     return result, binary
 
 
-def last_line(text):
-    # the last line with words in it (mpiexec frames its messages with lines of dashes)
-    lines = [line for line in text.splitlines() if re.search(r"\w", line)]
+def program_output(text):
+    """The lines with words in them, without mpiexec's epilogue (the block framed by lines of
+    dashes that it adds when a unit fails or is killed)."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if re.fullmatch(r"-{20,}", line.strip()):
+            lines = lines[:i]
+            break
+    return [line for line in lines if re.search(r"\w", line)]
+
+
+def run_summary(text, status):
+    """The last line of the program's output; for a failed run, its first line that reports
+    an error (an exception, an MPI error, a failed check), if it has one."""
+    lines = program_output(text)
+    if status != "0":
+        for line in lines:
+            if re.search(r"error|exception|abort|fail|terminate|signal", line, re.IGNORECASE):
+                return shorten(line, 100)
     return shorten(lines[-1], 100) if lines else "(no output)"
 
 
@@ -255,7 +282,7 @@ def run_program(name, binary, src_dir, units, timeout, work):
         status = "timeout"
     with open(os.path.join(run_dir, "output.log"), "w") as f:
         f.write(" ".join(cmd) + "\n" + output)
-    return {"status": status, "last": last_line(output)}
+    return {"status": status, "last": run_summary(output, status)}
 
 
 def dash_commit(repo):
@@ -315,7 +342,8 @@ def report(data, baseline):
     header = "| program | compiles | first error, or run result at " + \
         ", ".join(f"{n}" for n in units) + " units |"
     lines += ["", "## Per program", "",
-              "A run result is `exit status: last line of output`. The first error is where the "
+              "A run result is `exit status: last line of output` (of a failed run: its first "
+              "line that reports an error). The first error is where the "
               "compiler stopped first (`<ours>/` is this library's installed headers), with the "
               "program's line that led there.", ""]
     if baseline:
@@ -388,6 +416,28 @@ def report(data, baseline):
     return "\n".join(lines) + "\n"
 
 
+DATA_TAG = "dash_dropin.py data"
+
+
+def embedded(data):
+    """The run's data as a comment at the end of the report, for a later run's --baseline (a
+    comment may not hold "--": JSON escapes the second dash)."""
+    text = json.dumps(data, separators=(",", ":")).replace("--", "-\\u002d")
+    return f"\n<!-- {DATA_TAG}: {text} -->\n"
+
+
+def load_data(path):
+    """The data of an earlier run: its report (the embedded comment) or a JSON file."""
+    with open(path) as f:
+        text = f.read()
+    if path.endswith(".json"):
+        return json.loads(text)
+    m = re.search(r"<!-- " + re.escape(DATA_TAG) + r": (.*) -->", text)
+    if not m:
+        sys.exit(f"dash_dropin.py: {path} holds no '{DATA_TAG}' comment: not a report of it")
+    return json.loads(m[1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--examples", required=True,
@@ -399,14 +449,15 @@ def main():
     parser.add_argument("--jobs", type=int, default=2, help="compilations at once")
     parser.add_argument("--only", default="", help="regex: only programs whose name matches")
     parser.add_argument("--work", help="scratch directory for binaries and runs")
-    parser.add_argument("--baseline", help="JSON of an earlier run to compare with")
+    parser.add_argument("--baseline", help="the report (or JSON) of an earlier run to compare with")
     parser.add_argument("--out", default="bench/results/dash_dropin.md")
     parser.add_argument("--library-commit",
                         help="the commit PREFIX was built from (default: this checkout's HEAD)")
     parser.add_argument("--compile-only", action="store_true",
                         help="compile, do not run (the report then has no run results)")
     parser.add_argument("--cxxflags", default="",
-                        help="more compiler flags for every program (e.g. -DDASH_ENABLE_ASSERTIONS)")
+                        help="more compiler flags for every program, e.g. "
+                        "-DDASH_ENABLE_ASSERTIONS")
     parser.add_argument("--hdf5", action="store_true",
                         help="build the HDF5 programs with DASH_ENABLE_HDF5 and dash-hdf5")
     args = parser.parse_args()
@@ -463,17 +514,10 @@ def main():
         "hdf5": args.hdf5,
         "results": [results[n] for n in names],
     }
-    baseline = None
-    if args.baseline:
-        with open(args.baseline) as f:
-            baseline = json.load(f)
-    text = report(data, baseline)
+    baseline = load_data(args.baseline) if args.baseline else None
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
-        f.write(text)
-    with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
+        f.write(report(data, baseline) + embedded(data))
     compiled, clean = counts(data["results"])
     print(f"dash_dropin.py: {compiled} of {len(names)} compile, {clean} run cleanly at "
           f"{' and '.join(map(str, args.units))} units; wrote {args.out}")
