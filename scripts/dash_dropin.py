@@ -323,7 +323,8 @@ def report(data, baseline):
         "this library's installed prefix, and the ones that compile run at "
         f"{unit_text} units (OpenMPI, {data['timeout']} s limit, small arguments from the "
         "script's table; a program that demands a unit count runs at that one only: "
-        + ", ".join(f"{k} at {v}" for k, v in UNITS.items()) + "). A program runs cleanly "
+        + ", ".join(f"{k} at {', '.join(map(str, v))} units" for k, v in UNITS.items())
+        + "). A program runs cleanly "
         "when it exits with 0 at every unit count. "
         + ("The HDF5 programs are built with `-DDASH_ENABLE_HDF5` and `pkg-config dash-hdf5` "
            "(`--hdf5`)." if data.get("hdf5") else
