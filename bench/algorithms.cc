@@ -852,6 +852,7 @@ void register_benchmarks() {
     for (std::size_t bytes : kBytes) {
       const double pass_bytes = double(bytes * repeats_for(bytes / sizeof(double)));
       benchmark::RegisterBenchmark(name, fn)
+          ->ArgName("bytes")
           ->Arg(std::int64_t(bytes))
           ->Iterations(iterations_for(pass_bytes, kIterationBytes))
           ->UseManualTime()
@@ -860,12 +861,14 @@ void register_benchmarks() {
   for (const auto& [name, fn] : one_d)
     if (std::string(name) == "BM_fill" || std::string(name) == "BM_transform")
       benchmark::RegisterBenchmark(name, fn)
+          ->ArgName("bytes")
           ->Arg(std::int64_t(kLargeBytes))
           ->Iterations(iterations_for(double(kLargeBytes), kIterationBytes))
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
   for (std::size_t bytes : kBytes)
     benchmark::RegisterBenchmark("BM_sort", BM_sort)
+        ->ArgName("bytes")
         ->Arg(std::int64_t(bytes))
         ->Iterations(iterations_for(double(bytes), kSortIterationBytes))
         ->UseManualTime()

@@ -501,14 +501,17 @@ void BM_element_access(benchmark::State& state, Access kind) {
 
 void local_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->ArgName("bytes");
   for (std::size_t bytes = kMinLocalBytes; bytes <= kMaxLocalBytes; bytes *= 4) b->Arg(bytes);
 }
 void globiter_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->ArgName("bytes");
   for (std::size_t bytes : kGlobIterBytes) b->Arg(bytes);
 }
 void random_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->ArgName("bytes");
   for (std::size_t bytes : kRandomBytes) b->Arg(bytes);
 }
 
@@ -517,7 +520,12 @@ BENCHMARK(BM_local_write)->Apply(local_sizes);
 BENCHMARK(BM_globiter_read_local)->Apply(globiter_sizes);
 BENCHMARK(BM_random_read_local)->Apply(random_sizes);
 BENCHMARK(BM_random_read_remote)->Apply(random_sizes);
-BENCHMARK(BM_matrix_subscript)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_matrix_subscript)
+    ->ArgName("local")
+    ->Arg(0)
+    ->Arg(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 #define DASH_BENCH_ACCESS(kind)                            \
   BENCHMARK_CAPTURE(BM_element_access, kind, Access::kind) \
       ->UseManualTime()                                    \

@@ -503,6 +503,7 @@ void BM_copy_async_overlap_own(benchmark::State& state) { overlap_bench(state, 0
 
 void sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->ArgName("bytes");
   for (std::size_t bytes = kMinBytes; bytes < kMaxBytes; bytes *= 4) b->Arg(bytes);
   b->Arg(kMaxBytes);
 }

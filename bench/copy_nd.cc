@@ -178,11 +178,13 @@ void BM_copy_nd_tiles(benchmark::State& state) {
 BENCHMARK(BM_copy_nd_rows)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond)
+    ->ArgName("bytes")
     ->RangeMultiplier(4)
     ->Range(std::size_t(64) << 10, kMaxRowBytes);
 BENCHMARK(BM_copy_nd_tiles)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond)
+    ->ArgName("side")
     ->Arg(128)
     ->Arg(256)
     ->Arg(512)

@@ -145,6 +145,7 @@ void BM_put(benchmark::State& state) { transfer_bench(state, false); }
 // Wall-clock time per pass (manual): what a user waits for.
 void sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->ArgName("bytes");
   b->Arg(8);
   for (std::size_t bytes = 64 << 10; bytes <= kMaxBytes; bytes *= 4) b->Arg(bytes);
 }

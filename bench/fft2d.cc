@@ -228,8 +228,9 @@ void BM_fft2d(benchmark::State& state) {
                  "bytes at the device's O_DIRECT rates): issue 46 asks <= 1.2");
 }
 
-BENCHMARK(BM_fft2d_in_core)->Arg(4096)->Arg(8192)->Iterations(9)->UseManualTime();
+BENCHMARK(BM_fft2d_in_core)->ArgName("n")->Arg(4096)->Arg(8192)->Iterations(9)->UseManualTime();
 BENCHMARK(BM_fft2d)
+    ->ArgNames({"strategy", "slabs", "n"})
     ->ArgsProduct({{0, 1}, {4, 8, 16}, {4096}})
     ->Args({0, 16, 8192})
     ->Args({1, 16, 8192})

@@ -219,23 +219,36 @@ void BM_halo_copy(benchmark::State& state) {
 
 // A fixed number of iterations per size, the same on every unit (the step is collective).
 BENCHMARK(BM_halo_jacobi)
+    ->ArgName("n")
     ->Arg(512)
     ->Iterations(400)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_halo_jacobi)
+    ->ArgName("n")
     ->Arg(2048)
     ->Iterations(60)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_halo_jacobi)
+    ->ArgName("n")
     ->Arg(4096)
     ->Iterations(20)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
-BENCHMARK(BM_halo_copy)->Arg(512)->Iterations(400)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_halo_copy)->Arg(4000)->Iterations(20)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_halo_copy)
+    ->ArgName("n")
+    ->Arg(512)
+    ->Iterations(400)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_halo_copy)
+    ->ArgName("n")
+    ->Arg(4000)
+    ->Iterations(20)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

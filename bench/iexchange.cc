@@ -219,6 +219,7 @@ void BM_iexchange_ring(benchmark::State& state) {
 }
 
 BENCHMARK(BM_iexchange_ring)
+    ->ArgNames({"blocks_per_unit", "tokens"})
     ->Args({1, 1})
     ->Args({1, 16})
     ->Args({4, 16})

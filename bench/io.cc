@@ -162,9 +162,9 @@ void MpiWrite(const std::string& path, const std::vector<dash::io::Piece>& piece
         "open");
   for (const dash::io::Piece& p : pieces) {
     const MpiBytes b(p.bytes);  // any size in one call (DASH_IO_BENCH_MIB may exceed 2 GiB)
-    Check(MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, b.count, b.type,
-                                MPI_STATUS_IGNORE),
-          "write_at_all");
+    Check(
+        MPI_File_write_at_all(f, MPI_Offset(p.offset), p.data, b.count, b.type, MPI_STATUS_IGNORE),
+        "write_at_all");
   }
   Check(MPI_File_sync(f), "sync");
   Check(MPI_File_close(&f), "close");
@@ -174,8 +174,7 @@ void MpiRead(const std::string& path, const std::vector<dash::io::Piece>& pieces
   Check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &f), "open");
   for (const dash::io::Piece& p : pieces) {
     const MpiBytes b(p.bytes);
-    Check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, b.count, b.type,
-                               MPI_STATUS_IGNORE),
+    Check(MPI_File_read_at_all(f, MPI_Offset(p.offset), p.data, b.count, b.type, MPI_STATUS_IGNORE),
           "read_at_all");
   }
   Check(MPI_File_close(&f), "close");
@@ -442,6 +441,7 @@ void BM_modelled_placement_1024(benchmark::State& state) {
                  (scrambled ? "scrambled" : "nid") + " order");
 }
 BENCHMARK(BM_modelled_placement_1024)
+    ->ArgNames({"random_sizes", "scrambled"})
     ->ArgsProduct({{0, 1}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
@@ -512,17 +512,29 @@ void BM_load(benchmark::State& state) {
 // Fixed iterations: the passes are collective. The comparisons the issue sets targets on run
 // three times each (the disk's speed swings by a third between runs; the report takes the
 // median of the three).
-BENCHMARK(BM_write)->DenseRange(0, 4)->Iterations(5)->Repetitions(3)->UseManualTime()->Unit(
-    benchmark::kMillisecond);
-BENCHMARK(BM_read)->DenseRange(0, 4)->Iterations(5)->Repetitions(3)->UseManualTime()->Unit(
-    benchmark::kMillisecond);
+BENCHMARK(BM_write)
+    ->ArgName("layout")
+    ->DenseRange(0, 4)
+    ->Iterations(5)
+    ->Repetitions(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_read)
+    ->ArgName("layout")
+    ->DenseRange(0, 4)
+    ->Iterations(5)
+    ->Repetitions(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_workflow)
+    ->ArgName("layout")
     ->Arg(0)
     ->Arg(1)
     ->Iterations(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tier_write)
+    ->ArgName("layout")
     ->Arg(0)
     ->Arg(1)
     ->Iterations(5)
@@ -530,6 +542,7 @@ BENCHMARK(BM_tier_write)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tier_read)
+    ->ArgName("layout")
     ->Arg(0)
     ->Arg(1)
     ->Iterations(5)

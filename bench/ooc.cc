@@ -552,15 +552,49 @@ void BM_fft2d_ooc(benchmark::State& state) {
 }
 #endif
 
-BENCHMARK(BM_store_spill)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
-BENCHMARK(BM_store_load)->Arg(1)->Arg(4)->Arg(16)->Iterations(3)->UseManualTime();
+BENCHMARK(BM_store_spill)
+    ->ArgName("block_mib")
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(16)
+    ->Iterations(3)
+    ->UseManualTime();
+BENCHMARK(BM_store_load)
+    ->ArgName("block_mib")
+    ->Arg(1)
+    ->Arg(4)
+    ->Arg(16)
+    ->Iterations(3)
+    ->UseManualTime();
 BENCHMARK(BM_checksum)->Iterations(5)->UseManualTime();
-BENCHMARK(BM_foreach_ooc)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
-BENCHMARK(BM_foreach_ooc_payload)->Arg(16)->Arg(8)->Arg(4)->Arg(1)->Iterations(3)->UseManualTime();
-BENCHMARK(BM_jacobi_ooc)->ArgsProduct({{0, 1, 2}, {2, 4, 16}})->Iterations(3)->UseManualTime();
-BENCHMARK(BM_copy_ooc)->Arg(0)->Arg(1)->Arg(2)->Iterations(3)->UseManualTime();
+BENCHMARK(BM_foreach_ooc)
+    ->ArgName("limit")
+    ->Arg(16)
+    ->Arg(8)
+    ->Arg(4)
+    ->Arg(1)
+    ->Iterations(3)
+    ->UseManualTime();
+BENCHMARK(BM_foreach_ooc_payload)
+    ->ArgName("limit")
+    ->Arg(16)
+    ->Arg(8)
+    ->Arg(4)
+    ->Arg(1)
+    ->Iterations(3)
+    ->UseManualTime();
+BENCHMARK(BM_jacobi_ooc)
+    ->ArgNames({"strategy", "slabs"})
+    ->ArgsProduct({{0, 1, 2}, {2, 4, 16}})
+    ->Iterations(3)
+    ->UseManualTime();
+BENCHMARK(BM_copy_ooc)->ArgName("way")->Arg(0)->Arg(1)->Arg(2)->Iterations(3)->UseManualTime();
 #ifdef DASH_BENCH_HAVE_FFTW3
-BENCHMARK(BM_fft2d_ooc)->ArgsProduct({{0, 1}, {2, 4, 16}})->Iterations(3)->UseManualTime();
+BENCHMARK(BM_fft2d_ooc)
+    ->ArgNames({"strategy", "slabs"})
+    ->ArgsProduct({{0, 1}, {2, 4, 16}})
+    ->Iterations(3)
+    ->UseManualTime();
 #endif
 
 }  // namespace

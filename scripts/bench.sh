@@ -28,7 +28,7 @@ extra_runs=(
   "copy shm_off DART_SHARED_WINDOWS=0"
   "copy_nd vnode1 DART_VIRTUAL_NODE_SIZE=1"
   "halo vnode1 DART_VIRTUAL_NODE_SIZE=1"
-  "halo np4 UNITS=4 BENCHMARK_FILTER=BM_halo_copy/4000"
+  "halo np4 UNITS=4 BENCHMARK_FILTER=BM_halo_copy/n:4000"
   "copy unbound OMPI_MCA_hwloc_base_binding_policy=none BENCHMARK_FILTER=overlap"
   "algorithms shm_off DART_SHARED_WINDOWS=0 BENCHMARK_FILTER=transform_fetch"
   "blocks np4 UNITS=4"

@@ -92,7 +92,7 @@ def main():
         "# iexchange: work per block call as the unit count grows",
         "",
         f"`scripts/bench_iexchange.py` ({stamp}; {cores} cores, medians of {args.reps} "
-        "interleaved repetitions). `BM_iexchange_ring/<blocks per unit>/<tokens>`: a ring of "
+        "interleaved repetitions). `BM_iexchange_ring/blocks_per_unit:<b>/tokens:<t>`: a ring of "
         "blocks (two neighbours each at every unit count), tokens passed on for 4 x P hops. Per "
         "block call of unit 0: per-unit send buffers visited to route the call's queues; bytes "
         "and calls of malloc on the calling thread outside MPI's calls (the library's own), and "

@@ -145,7 +145,7 @@ def copy_configs(build, rate, _topo):
             os.unlink(out_json)
         sizes = {}
         for b in data.get("benchmarks", []):
-            m = re.match(r"BM_copy_remote/(\d+)/manual_time_median$", b["name"])
+            m = re.match(r"BM_copy_remote/bytes:(\d+)/manual_time_median$", b["name"])
             if m and "ratio_vs_mpi_get" in b:
                 sizes[m.group(1)] = {"ratio_vs_mpi_get": b["ratio_vs_mpi_get"],
                                      "ns_per_copy": b.get("ns_per_copy"),

@@ -183,6 +183,10 @@ void BM_all_to_all(benchmark::State& state) {
                  std::to_string(c->items) + " items x 64 B");
 }
 
-BENCHMARK(BM_all_to_all)->ArgsProduct({{2, 4, 8}, {4096, 65536}})->Iterations(10)->UseManualTime();
+BENCHMARK(BM_all_to_all)
+    ->ArgNames({"k", "items"})
+    ->ArgsProduct({{2, 4, 8}, {4096, 65536}})
+    ->Iterations(10)
+    ->UseManualTime();
 
 }  // namespace

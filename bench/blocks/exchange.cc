@@ -166,6 +166,7 @@ void BM_small_items(benchmark::State& state) {
 }
 
 BENCHMARK(BM_small_items)
+    ->ArgNames({"blocks_per_unit", "items_per_unit"})
     ->Args({1, 1 << 16})
     ->Args({8, 1 << 16})
     ->Args({1, 1 << 19})
@@ -284,6 +285,7 @@ void BM_arrays(benchmark::State& state) {
 }
 
 BENCHMARK(BM_arrays)
+    ->ArgNames({"blocks_per_unit", "bytes"})
     ->Args({2, 1 << 16})
     ->Args({2, 1 << 20})
     ->Args({2, 16 << 20})

@@ -143,6 +143,7 @@ void BM_halo(benchmark::State& state) {
 }
 
 BENCHMARK(BM_halo)
+    ->ArgNames({"blocks_per_unit", "face_bytes"})
     ->ArgsProduct({{1, 8}, {64, 4096, 256 << 10}})
     ->Iterations(50)
     ->UseManualTime()
@@ -279,6 +280,7 @@ void BM_sparse_protocol(benchmark::State& state) {
 }
 
 BENCHMARK(BM_sparse_protocol)
+    ->ArgName("bytes")
     ->Arg(64)
     ->Arg(4096)
     ->Arg(256 << 10)
@@ -320,6 +322,7 @@ void BM_exchange_model(benchmark::State& state) {
 }
 
 BENCHMARK(BM_exchange_model)
+    ->ArgNames({"units", "blocks_per_unit"})
     ->ArgsProduct({{8, 64, 512, 4096}, {1, 8}})
     ->Iterations(1)
     ->UseManualTime()

@@ -201,6 +201,7 @@ void BM_kdtree(benchmark::State& state) {
 }
 
 BENCHMARK(BM_kdtree)
+    ->ArgNames({"blocks_per_unit", "points", "bins", "skewed"})
     ->ArgsProduct({{1, 8}, {1 << 18}, {16, 256, 4096}, {0, 1}})
     ->Iterations(10)
     ->UseManualTime();

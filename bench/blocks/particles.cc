@@ -218,12 +218,14 @@ void BM_particles_ooc(benchmark::State& state) {
 // Blocks per unit 1, 2, 4, 8, and an odd iteration count: the median of exchange / iexchange
 // is then the inverse of the median of iexchange / exchange.
 void PerBlockCount(benchmark::internal::Benchmark* b) {
+  b->ArgName("blocks_per_unit");
   for (int blocks : {1, 2, 4, 8}) b->Arg(blocks);
   b->Iterations(7)->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 
 BENCHMARK(BM_particles)->Apply(PerBlockCount);
 BENCHMARK(BM_particles_ooc)
+    ->ArgName("blocks_in_memory")
     ->Arg(8)
     ->Arg(4)
     ->Arg(2)
@@ -237,6 +239,7 @@ BENCHMARK(BM_particles_inflow_round_robin)->Apply(PerBlockCount);
 // Chunk 0 at B = 8 shows what the chunk buys: without it a block sends
 // nothing before all its particles have left it.
 BENCHMARK(BM_particles_inflow)
+    ->ArgNames({"blocks_per_unit", "chunk"})
     ->Args({1, kPipelineChunk})
     ->Args({2, kPipelineChunk})
     ->Args({4, kPipelineChunk})

@@ -545,6 +545,7 @@ void BM_reduce_swap_copying(benchmark::State& state) {
     for (long width : {256, 512, 1024})
       for (long k : {2, 4})
         benchmark::RegisterBenchmark(name, fn)
+            ->ArgNames({"k", "width"})
             ->Args({k, width})
             ->Iterations(width == 1024  ? 20
                          : width == 512 ? 40

@@ -168,7 +168,15 @@ void BM_load(benchmark::State& state) {
   Cleanup(*c);
 }
 
-BENCHMARK(BM_save)->ArgsProduct({{4, 64}, {64, 1024}})->Iterations(8)->UseManualTime();
-BENCHMARK(BM_load)->ArgsProduct({{4, 64}, {64, 1024}})->Iterations(8)->UseManualTime();
+BENCHMARK(BM_save)
+    ->ArgNames({"blocks_per_unit", "kib"})
+    ->ArgsProduct({{4, 64}, {64, 1024}})
+    ->Iterations(8)
+    ->UseManualTime();
+BENCHMARK(BM_load)
+    ->ArgNames({"blocks_per_unit", "kib"})
+    ->ArgsProduct({{4, 64}, {64, 1024}})
+    ->Iterations(8)
+    ->UseManualTime();
 
 }  // namespace

@@ -180,6 +180,10 @@ void BM_sort(benchmark::State& state) {
                  " keys per unit");
 }
 
-BENCHMARK(BM_sort)->ArgsProduct({{1, 4}, {1 << 16, 1 << 20}})->Iterations(10)->UseManualTime();
+BENCHMARK(BM_sort)
+    ->ArgNames({"blocks_per_unit", "items"})
+    ->ArgsProduct({{1, 4}, {1 << 16, 1 << 20}})
+    ->Iterations(10)
+    ->UseManualTime();
 
 }  // namespace

@@ -99,6 +99,7 @@ void BM_unionfind(benchmark::State& state) {
 // iteration counts: the median of ratios is one iteration's ratio, so
 // exchange_over_iexchange is exactly the median of exchange / iexchange.
 BENCHMARK(BM_unionfind)
+    ->ArgNames({"n", "blocks_per_unit", "spiral"})
     ->Args({64, 1, 0})
     ->Args({64, 2, 0})
     ->Args({64, 4, 0})
@@ -106,6 +107,7 @@ BENCHMARK(BM_unionfind)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_unionfind)
+    ->ArgNames({"n", "blocks_per_unit", "spiral"})
     ->Args({128, 1, 0})
     ->Args({128, 2, 0})
     ->Args({128, 4, 0})

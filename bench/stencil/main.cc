@@ -86,6 +86,7 @@ void BM_exchange(benchmark::State& state) {
   state.counters["bytes"] = double(bytes);
 }
 BENCHMARK(BM_exchange)
+    ->ArgName("bytes")
     ->RangeMultiplier(16)
     ->Range(1, 1 << 20)
     ->Arg(2 << 20)
@@ -143,6 +144,7 @@ void BM_modelled_cray384(benchmark::State& state) {
   state.counters["node_crossings_hilbert"] = double(cost[2].node_crossings);
 }
 BENCHMARK(BM_modelled_cray384)
+    ->ArgNames({"bytes", "scrambled"})
     ->ArgsProduct({{1, 1 << 10, 1 << 16, 2 << 20}, {1, 0}})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
