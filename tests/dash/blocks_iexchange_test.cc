@@ -318,19 +318,25 @@ TEST(BlocksForeach, ThreadsRunEveryBlockOnceConcurrently) {
   master.threads(2);
   EXPECT_EQ(master.threads(), 2);
   std::atomic<int> running{0}, most{0}, calls{0};
+  // Under a memory-block limit of 1 (DASH_OOC_MEM_BLOCKS) one block at a time.
+  const int expected = master.limit() == 1 ? 1 : 2;
+  // A call waits (up to 20 s) until a second call runs beside it, so that the overlap does not
+  // depend on how the threads are scheduled on a loaded machine; calls that run one after the
+  // other never see a second one and the check below fails.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   master.foreach ([&](Worker& w, Proxy& p) {
     const int now = ++running;
     int seen = most.load();
     while (now > seen && !most.compare_exchange_weak(seen, now)) {
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    while (most.load() < expected && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     p.enqueue(p.link()[0], w.gid);
     ++calls;
     --running;
   });
   EXPECT_EQ(calls.load(), int(master.size()));
-  // Under a memory-block limit of 1 (DASH_OOC_MEM_BLOCKS) one block at a time.
-  EXPECT_EQ(most.load(), master.limit() == 1 ? 1 : 2) << "two threads should have overlapped";
+  EXPECT_EQ(most.load(), expected) << "two threads should have overlapped";
   master.exchange();
   // Skip predicate: only blocks with something incoming run (all of them
   // here), then none (queues read).
