@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <numeric>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -916,6 +918,132 @@ TEST(BlocksOutOfCore, PeakMemoryUnderALimit_AFewBlocksNotAll) {
                 alltoall ? "all_to_all" : "merge", double(peak) / double(block));
     dash::barrier();
   }
+}
+
+// Issue 46: under a limit of M blocks, a reduction's peak is the start plus about M + 2
+// blocks (the blocks in memory, then the queues of a call and the store's buffers), at any
+// block count per unit. Merge and swap (each block's bytes sent by enqueue_view), blocks of
+// 2 MiB, M = 1 and 2: a first run with 8 blocks per unit makes the process-wide I/O threads
+// and kept buffers (the test above counts those too); then runs with 8 and 32 blocks per unit
+// stay below M + 2 + 4 blocks above their start, and the one with 32 at most three blocks
+// above the one with 8 (measured 2026-12-01 at 2 and 4 units: 1.5-5.9 blocks, 32 per unit up
+// to 2 above 8 per unit; the huge pages of the spill buffers make steps of one block). Not at
+// unit counts that are not powers of two: at 3 units (rounds with groups of 3) unit 1 reached
+// 7.0 and 9.0 blocks with 32 per unit against 5.9 with 8 (merge, M = 2): issue 46 is open there.
+TEST(BlocksOutOfCore, PeakMemoryUnderALimit_FollowsTheLimitNotTheBlockCount) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator keeps freed memory resident";
+#endif
+  if ((nunits() & (nunits() - 1)) != 0)
+    GTEST_SKIP() << "at " << nunits()
+                 << " units the peak still grows with the block count (issue 46)";
+  const std::size_t block = std::size_t(2) << 20;
+  for (const bool swap : {false, true})
+    for (const std::size_t limit : {std::size_t(1), std::size_t(2)}) {
+      double peaks[3] = {0, 0, 0};  // blocks above the start: first run, 8 and 32 per unit
+      for (const int run : {0, 1, 2}) {
+        const int per_unit = run < 2 ? 8 : 32;
+        SCOPED_TRACE(std::string(swap ? "swap" : "merge") + ", limit " + std::to_string(limit) +
+                     ", " + std::to_string(per_unit) + " blocks per unit");
+        const int nb = per_unit * nunits();
+        std::uint64_t total = 0;  // merge: block 0's bytes; swap: each block's slice
+        const long before = dash_test::AnonymousResidentBytes();
+        const long peak =
+            dash_test::PeakAnonymousResidentBytes([&] {
+              Master<Bytes2> master(nb, Assignment::contiguous);
+              master.limit(limit);
+              for (int gid : dash::bp::local_gids(myid(), nb, nunits(), Assignment::contiguous)) {
+                auto b = std::make_unique<Bytes2>();
+                b->gid = gid;
+                b->bytes.resize(block);
+                for (std::size_t i = 0; i < block; ++i) b->bytes[i] = std::uint8_t(gid + i * 7);
+                master.add(gid, std::move(b), {});
+              }
+              dash::bp::RegularDecomposer<1> dec({{0}, {nb}}, nb);
+              // Swap: the slice [lo, hi) of its bytes that each block reduces, by gid.
+              std::vector<std::pair<std::size_t, std::size_t>> slice(std::size_t(nb), {0, block});
+              auto add = [](std::uint8_t* to, const std::uint8_t* from, std::size_t n) {
+                for (std::size_t i = 0; i < n; ++i) to[i] = std::uint8_t(to[i] + from[i]);
+              };
+              if (!swap) {
+                dash::bp::reduce(master, dash::bp::RegularMergePartners<1>(dec, 2),
+                                 [&](Bytes2& b, ReduceProxy& rp) {
+                                   for (int from : rp.in_link()) {
+                                     if (from == rp.gid()) continue;
+                                     const auto v = rp.dequeue_view<std::uint8_t>(from);
+                                     add(b.bytes.data(), v.data(), v.size());
+                                   }
+                                   for (int to : rp.out_link())
+                                     if (to != rp.gid())
+                                       rp.enqueue_view(to, b.bytes.data(), b.bytes.size());
+                                 });
+              } else {
+                dash::bp::reduce(
+                    master, dash::bp::RegularSwapPartners<1>(dec, 2),
+                    [&](Bytes2& b, ReduceProxy& rp) {
+                      auto& [lo, hi] = slice[std::size_t(b.gid)];
+                      const auto& in = rp.in_link();
+                      if (!in.empty()) {
+                        const std::size_t pos =
+                            std::size_t(std::find(in.begin(), in.end(), rp.gid()) - in.begin());
+                        const std::size_t n = hi - lo;
+                        std::tie(lo, hi) =
+                            std::pair(lo + n * pos / in.size(), lo + n * (pos + 1) / in.size());
+                        for (int from : in) {
+                          if (from == rp.gid()) continue;
+                          const auto v = rp.dequeue_view<std::uint8_t>(from);
+                          EXPECT_EQ(v.size(), hi - lo);
+                          add(b.bytes.data() + lo, v.data(), std::min(v.size(), hi - lo));
+                        }
+                      }
+                      const auto& out = rp.out_link();
+                      const std::size_t n = hi - lo;
+                      for (std::size_t j = 0; j < out.size(); ++j) {
+                        if (out[j] == rp.gid()) continue;
+                        const std::size_t a = lo + n * j / out.size(),
+                                          e = lo + n * (j + 1) / out.size();
+                        rp.enqueue_view(out[j], b.bytes.data() + a, e - a);
+                      }
+                    });
+              }
+              master.foreach ([&](Bytes2& b, Proxy&) {
+                if (swap) {
+                  for (std::size_t i = slice[std::size_t(b.gid)].first;
+                       i < slice[std::size_t(b.gid)].second; ++i)
+                    total += b.bytes[i];
+                } else if (b.gid == 0) {
+                  for (std::uint8_t x : b.bytes) total += x;
+                }
+              });
+            }) -
+            before;
+        // Every byte reduced: the sums of the columns modulo 256, over the whole block.
+        std::uint64_t expected = 0;
+        for (std::size_t i = 0; i < block; ++i) {
+          std::uint64_t column = 0;
+          for (int gid = 0; gid < nb; ++gid) column += std::uint8_t(gid + i * 7);
+          expected += column % 256;
+        }
+        std::uint64_t all = 0;
+        MPI_Allreduce(&total, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        EXPECT_EQ(all, expected);
+        const double blocks = double(peak) / double(block);
+        peaks[run] = blocks;
+        if (run > 0) {
+          EXPECT_LE(blocks, double(limit + 2 + 4))
+              << "peak " << blocks << " blocks above the start";
+        }
+        std::printf(
+            "[ peak     ] unit %d: %s, limit %zu, %d blocks per unit: %.1f blocks above "
+            "the start\n",
+            myid(), swap ? "swap" : "merge", limit, per_unit, blocks);
+        if (run == 0) std::printf("[ peak     ] unit %d: (the first run)\n", myid());
+        dash::barrier();
+      }
+      EXPECT_LE(peaks[2], peaks[1] + 3.0) << (swap ? "swap" : "merge") << ", limit " << limit
+                                          << ": the peak grows with the block count: " << peaks[1]
+                                          << " blocks at 8 per unit, " << peaks[2] << " at 32";
+    }
 }
 #endif
 

@@ -58,7 +58,7 @@
 // | read         | local; as take, keeps the file (waits for its write)   |
 // | put_kept     | local, O(1)                                            |
 // | erase        | local; frees the extent (or drops the queued write)    |
-// | buffer       | local; a recycled buffer, or a new one                 |
+// | buffer       | local; waits for the write behind, recycles its buffer |
 // | recycle      | local; keeps one buffer for later I/O                  |
 // | flush        | local; waits until every queued write is on disk       |
 #ifndef DASH__BP__BLOCK_STORE_H_
@@ -94,7 +94,9 @@ class BlockStore {
   void put(std::uint64_t key, Bytes bytes);
   // Bytes of size n (uninitialised) to fill and put: a recycled page-aligned
   // buffer with room for the file's padding and trailer, so put() writes it
-  // in place (no copy, no fresh pages); a new one if none fits. Local.
+  // in place (no copy, no fresh pages); a new one if none fits. Waits first
+  // for the unit's write behind (as put() would), whose buffer it then
+  // reuses: one buffer of written-back bytes per unit, not two. Local.
   Bytes buffer(std::size_t n);
   // Starts reading `key` in the background. Local.
   void prefetch(std::uint64_t key);

@@ -714,7 +714,14 @@ bool BlockStore::contains(std::uint64_t key) const { return find(key) != nullptr
 void BlockStore::recycle(dash::bp::Bytes bytes) { Engine::get().recycle(std::move(bytes)); }
 
 dash::bp::Bytes BlockStore::buffer(std::size_t n) {
-  dash::bp::Bytes b = Engine::get().aligned_buffer(padded(n + kTrailerBytes));
+  Engine& engine = Engine::get();
+  {
+    // The write behind first (put() would wait for it anyway): its buffer, recycled, becomes
+    // this one, so the unit holds one buffer of written-back bytes, not two.
+    std::unique_lock<std::mutex> lock(engine.mutex);
+    engine.changed.wait(lock, [&] { return engine.queued_writes < Engine::kMaxQueuedWrites; });
+  }
+  dash::bp::Bytes b = engine.aligned_buffer(padded(n + kTrailerBytes));
   b.resize(n);  // a new plain buffer if no aligned memory was there
   return b;
 }
