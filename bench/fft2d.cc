@@ -14,7 +14,11 @@
 // ns_per_fft (subject), <side>_ns_per_fft and ratio_vs_<side>:
 //   bytes_read_per_fft, bytes_written_per_fft   what all units' files moved per FFT
 //   io_bound_s      those bytes at the rates direct_write and direct_read measured
-//   io_bound_ratio  time / max(plain_mpi_fftw, io_bound_s): issue 46 asks <= 1.2
+//   plain_apart_ns_per_fft  plain_mpi_fftw's median over kApartPasses passes of its own,
+//                   before the interleaved ones (no out-of-core pass or raw I/O around it:
+//                   inside the rotation it has run 1.3-5 x slower, cause not found)
+//   io_bound_ratio  time / max(the smaller of plain_mpi_fftw and plain_apart, io_bound_s):
+//                   issue 46 asks <= 1.2 (the smaller in-core time: the stricter bound)
 // BM_fft2d_in_core/<N>: dash::ooc::transpose of two dash::Matrix (the example's --strategy
 // incore) against plain_mpi_fftw: ratio_vs_plain_mpi_fftw, issue 46 asks <= 1.1.
 // Collective: every unit runs them, each pass ends with a barrier (its time is the slowest
@@ -30,6 +34,7 @@
 #include <workloads/ooc-fft2d/RowFft.h>
 
 #include <algorithm>
+#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
@@ -104,6 +109,25 @@ bool Divides(benchmark::State& state, long n) {
 // Ends a timed pass: its time is the slowest unit's.
 void end_pass() { MPI_Barrier(MPI_COMM_WORLD); }
 
+// Passes of the plain version on its own, before the interleaved ones.
+constexpr int kApartPasses = 5;
+
+// The median time (s) of kApartPasses passes of `plain` on its own, each after a barrier. The
+// passes allocate nothing. Collective.
+double plain_apart_seconds(PlainFft2d& plain, long first) {
+  std::vector<double> times;
+  times.reserve(kApartPasses);
+  plain.fill(first);
+  for (int i = 0; i < kApartPasses; ++i) {
+    end_pass();
+    const auto start = bench::Clock::now();
+    plain.run();
+    end_pass();
+    times.push_back(std::chrono::duration<double>(bench::Clock::now() - start).count());
+  }
+  return bench::median(times);
+}
+
 // The calling unit's rows of an n x n matrix by rows: [first, first + rows).
 struct MyRows {
   long first, rows;
@@ -165,6 +189,7 @@ void BM_fft2d(benchmark::State& state) {
   dash::ooc::Matrix<Complex, 2> a(size, by_rows, team, memory), b(size, by_rows, team, memory);
   const MyRows mine(n);
   PlainFft2d plain(n, units, fft);
+  const double plain_apart_s = plain_apart_seconds(plain, mine.first);
   std::uint64_t read = 0, written = 0;  // this unit's files, over the subject's passes
   bench::run_paired(
       state, 1.0, "fft",
@@ -216,7 +241,9 @@ void BM_fft2d(benchmark::State& state) {
   const double write_rate = raw_all / (state.counters["direct_write_ns_per_fft"].value * 1e-9);
   const double read_rate = raw_all / (state.counters["direct_read_ns_per_fft"].value * 1e-9);
   const double io_s = all_read / read_rate + all_written / write_rate;
-  const double plain_s = state.counters["plain_mpi_fftw_ns_per_fft"].value * 1e-9;
+  const double plain_s =
+      std::min(state.counters["plain_mpi_fftw_ns_per_fft"].value * 1e-9, plain_apart_s);
+  state.counters["plain_apart_ns_per_fft"] = plain_apart_s * 1e9;
   state.counters["bytes_read_per_fft"] = all_read;
   state.counters["bytes_written_per_fft"] = all_written;
   state.counters["io_bound_s"] = io_s;
@@ -224,7 +251,8 @@ void BM_fft2d(benchmark::State& state) {
       state.counters["ns_per_fft"].value * 1e-9 / std::max(plain_s, io_s);
   state.SetLabel(std::string(names[state.range(0)]) + ", " + std::to_string(n) + "^2 on " +
                  std::to_string(units) + " units, 1/" + std::to_string(s) +
-                 " in memory (O_DIRECT); io_bound_ratio = time / max(plain MPI + FFTW, the "
+                 " in memory (O_DIRECT); io_bound_ratio = time / max(plain MPI + FFTW (the "
+                 "smaller of in the rotation and apart), the "
                  "bytes at the device's O_DIRECT rates): issue 46 asks <= 1.2");
 }
 
