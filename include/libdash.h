@@ -58,6 +58,7 @@
 #include <dash/ooc/Matrix.h>
 #include <dash/ooc/SpillDirectory.h>  // the old names of bp/SpillDirectory.h
 #include <dash/ooc/Transpose.h>
+#include <dash/pattern/LoadBalancePattern.h>
 #include <dash/util/BenchmarkParams.h>
 #include <dash/util/Config.h>
 #include <dash/util/Locality.h>

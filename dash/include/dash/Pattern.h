@@ -43,6 +43,7 @@
 #define DASH__PATTERN_H_
 
 #include <dash/pattern/BlockPattern.h>
+#include <dash/pattern/CSRPattern.h>
 #include <dash/pattern/Distribution.h>
 #include <dash/pattern/DistributionSpec.h>
 #include <dash/pattern/MakePattern.h>
