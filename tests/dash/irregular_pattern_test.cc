@@ -12,10 +12,14 @@
 #include <dash/Exception.h>
 #include <dash/Pattern.h>
 #include <dash/algorithm/Accumulate.h>
+#include <dash/algorithm/Copy.h>
 #include <dash/algorithm/Fill.h>
+#include <dash/algorithm/ForEach.h>
 #include <dash/algorithm/MinMax.h>
+#include <dash/algorithm/Transform.h>
 #include <dash/pattern/LoadBalancePattern.h>
 #include <dash/util/TeamLocality.h>
+#include <dash/view/ViewFunctions.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -270,6 +274,108 @@ TEST(CSRPatternArray, AlgorithmsOverTheWholeArrayAndSubranges) {
     for (index_t g = 0; g < n; ++g) values[g] = (g - n / 2) * (g - n / 2) + 1;
     EXPECT_EQ(mx.pos(), std::max_element(values.begin() + a, values.begin() + b) - values.begin())
         << c.name;
+    arr.barrier();
+  }
+}
+
+// Ranges that start and end inside blocks, on their borders, and cross empty units.
+std::vector<std::pair<index_t, index_t>> Ranges(index_t n) {
+  std::vector<std::pair<index_t, index_t>> out;
+  for (index_t a : {index_t(0), index_t(1), n / 3, n / 2, n - 1})
+    for (index_t b : {a, a + 1, n - 2, n - 1, n})
+      if (a >= 0 && a <= b && b <= n) out.push_back({a, b});
+  return out;
+}
+
+// dash::copy and copy_async between global ranges and local buffers, a copy between two
+// global ranges, and dash::transform in both forms: every transfer crosses unit borders where
+// the sizes differ (these paths must not assume blocks of one size).
+TEST(CSRPatternArray, CopyAndTransformAcrossUnitBorders) {
+  for (const auto& c : SizeCases(nunits())) {
+    Pattern pattern(c.sizes);
+    dash::Array<long, index_t, Pattern> arr(pattern), out(pattern);
+    const index_t n = index_t(arr.size());
+    for (index_t l = 0; l < index_t(arr.lsize()); ++l) arr.local[l] = pattern.global(l);
+    arr.barrier();
+    for (auto [a, b] : Ranges(n)) {
+      std::vector<long> buf(std::size_t(b - a), -1);
+      dash::copy(arr.begin() + a, arr.begin() + b, buf.data());
+      for (index_t k = 0; k < b - a; ++k)
+        EXPECT_EQ(buf[k], a + k) << c.name << " get [" << a << ", " << b << ") at " << k;
+      std::fill(buf.begin(), buf.end(), -1);
+      dash::copy_async(arr.begin() + a, arr.begin() + b, buf.data()).wait();
+      for (index_t k = 0; k < b - a; ++k)
+        EXPECT_EQ(buf[k], a + k) << c.name << " async get [" << a << ", " << b << ")";
+      // The last unit puts -(g + 1) into [a, b) of `out`, everyone checks, and `out` is reset.
+      dash::fill(out.begin(), out.end(), 0L);
+      out.barrier();
+      if (myid() == nunits() - 1) {
+        for (index_t k = 0; k < b - a; ++k) buf[k] = -(a + k + 1);
+        dash::copy(buf.data(), buf.data() + (b - a), out.begin() + a);
+      }
+      out.barrier();
+      for (index_t l = 0; l < index_t(out.lsize()); ++l) {
+        const index_t g = pattern.global(l);
+        EXPECT_EQ(out.local[l], (g >= a && g < b) ? -(g + 1) : 0L)
+            << c.name << " put [" << a << ", " << b << ") at " << g;
+      }
+      out.barrier();
+    }
+    // Global to global: out[g] = arr[g] for all g; then out = arr + out (owner computes).
+    dash::copy(arr.begin(), arr.end(), out.begin());
+    out.barrier();
+    for (index_t l = 0; l < index_t(out.lsize()); ++l)
+      EXPECT_EQ(out.local[l], pattern.global(l)) << c.name;
+    out.barrier();
+    dash::transform(arr.begin(), arr.end(), out.begin(), out.begin(), dash::plus<long>());
+    for (index_t l = 0; l < index_t(out.lsize()); ++l)
+      EXPECT_EQ(out.local[l], 2 * pattern.global(l)) << c.name;
+    out.barrier();
+    // DASH's local-first form: every unit adds 1 to every element of [a, b), atomically.
+    const index_t a = n / 3, b = n - n / 4;
+    std::vector<long> ones(std::size_t(b - a), 1L);
+    dash::transform(ones.data(), ones.data() + (b - a), out.begin() + a, out.begin() + a,
+                    dash::plus<long>());
+    out.barrier();
+    for (index_t l = 0; l < index_t(out.lsize()); ++l) {
+      const index_t g = pattern.global(l);
+      EXPECT_EQ(out.local[l], 2 * g + ((g >= a && g < b) ? nunits() : 0)) << c.name << " " << g;
+    }
+    out.barrier();
+  }
+}
+
+// Views of a CSR array: dash::blocks gives one view per unit holding elements of the range, in
+// unit order; dash::local of a sub-range and for_each over a view reach the right elements.
+TEST(CSRPatternArray, ViewsBlocksAndLocalParts) {
+  for (const auto& c : SizeCases(nunits())) {
+    Pattern pattern(c.sizes);
+    dash::Array<long, index_t, Pattern> arr(pattern);
+    const index_t n = index_t(arr.size());
+    for (index_t l = 0; l < index_t(arr.lsize()); ++l) arr.local[l] = pattern.global(l);
+    arr.barrier();
+    for (auto [a, b] : Ranges(n)) {
+      auto view = dash::sub<0>(a, b, arr.view());
+      auto blocks = dash::blocks(view);
+      index_t next = a;
+      for (const auto& blk : blocks) {
+        EXPECT_EQ(blk.offset(0), next) << c.name;
+        EXPECT_GT(blk.extent(0), 0u) << c.name;
+        const auto owner = pattern.unit_at(blk.offset(0));
+        EXPECT_EQ(pattern.unit_at(blk.offset(0) + index_t(blk.extent(0)) - 1), owner) << c.name;
+        next += index_t(blk.extent(0));
+      }
+      EXPECT_EQ(next, b) << c.name << " blocks of [" << a << ", " << b << ")";
+      index_t mine = 0;
+      for (long v : dash::local(view)) {
+        EXPECT_EQ(pattern.unit_at(index_t(v)), pattern.myid()) << c.name;
+        EXPECT_TRUE(v >= a && v < b) << c.name;
+        ++mine;
+      }
+      const index_t lo = std::clamp(a, pattern.lbegin(), pattern.lend());
+      const index_t hi = std::clamp(b, pattern.lbegin(), pattern.lend());
+      EXPECT_EQ(mine, hi - lo) << c.name << " local part of [" << a << ", " << b << ")";
+    }
     arr.barrier();
   }
 }

@@ -15,11 +15,13 @@
 #include <dash/Exception.h>
 #include <dash/pattern/DistributionSpec.h>
 #include <dash/pattern/TeamSpec.h>
+#include <dash/pattern/internal/DimBlocking.h>
 #include <dash/pattern/internal/PatternBase.h>
 
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dash {
@@ -30,6 +32,9 @@ class IrregularPattern : public PatternBase<Derived, 1, Arr, IndexType> {
   using Base = PatternBase<Derived, 1, Arr, IndexType>;
 
  public:
+  // Marks the pattern for the algorithms that otherwise assume blocks of one size dealt
+  // round-robin (is_irregular_pattern_v below).
+  using irregular_tag = void;
   using typename Base::coords_type;
   using typename Base::index_type;
   using typename Base::local_index_type;
@@ -135,6 +140,22 @@ class IrregularPattern : public PatternBase<Derived, 1, Arr, IndexType> {
     return local_rectangle(this->myid_, view);
   }
 
+  // A local range [lo, hi) as segments of consecutive local blocks (see DimBlocking.h): one, a
+  // unit's block being contiguous in its memory and in the global range. O(1).
+  int local_segments(dim_t, index_type lo, index_type hi, LocalSegment<index_type> out[3]) const {
+    out[0] = LocalSegment<index_type>{lo, 1, hi > lo ? hi - lo : 0};
+    return hi > lo ? 1 : 0;
+  }
+  // Calls f(unit) for every unit owning elements of global range `view`, in unit order.
+  // O(log P + units called).
+  template <class F>
+  void for_each_owner(const viewspec_type& view, F&& f) const {
+    if (view.extent(0) == 0) return;
+    const index_type last = owner(view.offset(0) + index_type(view.extent(0)) - 1);
+    for (index_type u = owner(view.offset(0)); u <= last; ++u)
+      if (sizes_[u] > 0) f(team_unit_t(static_cast<dart_unit_t>(u)));
+  }
+
   const DistributionSpec<1>& distspec() const { return distspec_; }
   const TeamSpec<1, IndexType>& teamspec() const { return teamspec_; }
 
@@ -233,6 +254,15 @@ class IrregularPattern : public PatternBase<Derived, 1, Arr, IndexType> {
   DistributionSpec<1> distspec_;
   TeamSpec<1, IndexType> teamspec_;
 };
+
+// True for the irregular patterns (one block per unit, of any size): the copy and view code
+// asks them for owners and block ends instead of dividing by blocksize().
+template <class P, class = void>
+struct is_irregular_pattern : std::false_type {};
+template <class P>
+struct is_irregular_pattern<P, std::void_t<typename P::irregular_tag>> : std::true_type {};
+template <class P>
+inline constexpr bool is_irregular_pattern_v = is_irregular_pattern<P>::value;
 
 }  // namespace internal
 }  // namespace dash
