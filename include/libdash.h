@@ -45,7 +45,9 @@
 #include <dash/bp/Sort.h>
 #include <dash/bp/SpillDirectory.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
+#include <dash/internal/Math.h>
 #include <dash/internal/Macro.h>
 #include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
