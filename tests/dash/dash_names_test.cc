@@ -7,6 +7,7 @@
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/Version.h>
+#include <dash/algorithm/Operation.h>
 #include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
 #include <dash/internal/Macro.h>
@@ -120,6 +121,8 @@ TEST(DashNames, DebugLoggingIsOffErrorsAndWarningsPrint) {
 }
 
 static_assert(dash::dart_datatype<float>::value == DART_TYPE_FLOAT, "");
+static_assert(dash::plus<int>().dart_operation() == DART_OP_SUM, "");
+static_assert(dash::max<double>::dart_operation() == DART_OP_MAX, "");
 static_assert(dash::dart_datatype<const int>::value == DART_TYPE_INT, "");
 static_assert(dash::dart_datatype<unsigned long>::value == DART_TYPE_ULONG, "");
 static_assert(dash::dart_datatype<std::string>::value == DART_TYPE_UNDEFINED, "");
