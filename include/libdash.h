@@ -45,7 +45,9 @@
 #include <dash/bp/Sort.h>
 #include <dash/bp/SpillDirectory.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
+#include <dash/internal/Math.h>
 #include <dash/internal/Macro.h>
 #include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
@@ -58,6 +60,7 @@
 #include <dash/ooc/Matrix.h>
 #include <dash/ooc/SpillDirectory.h>  // the old names of bp/SpillDirectory.h
 #include <dash/ooc/Transpose.h>
+#include <dash/pattern/LoadBalancePattern.h>
 #include <dash/util/BenchmarkParams.h>
 #include <dash/util/Config.h>
 #include <dash/util/Locality.h>

@@ -7,16 +7,23 @@
 #include <dash/Init.h>
 #include <dash/Team.h>
 #include <dash/Version.h>
+#include <dash/algorithm/Operation.h>
+#include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
 #include <dash/internal/Macro.h>
+#include <dash/internal/Math.h>
 #include <dash/internal/StackTrace.h>
 #include <dash/pattern/TeamSpec.h>
+#include <dash/util/Locality.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "mpi_test.h"
 
@@ -101,6 +108,9 @@ TEST(DashNames, DebugLoggingIsOffErrorsAndWarningsPrint) {
   const std::string loud = captured_clog([&] { DASH_LOG_ERROR("dash_names", "value", 42); });
   EXPECT_EQ(loud, "[ unit " + std::to_string(myid()) + " ERROR ] dash_names_test.cc:" +
                       std::to_string(line) + " | dash_names | value 42\n");
+  const std::vector<unsigned long> sizes = {3, 0, 5};
+  const std::string range = captured_clog([&] { DASH_LOG_ERROR("ctx", "sizes:", sizes); });
+  EXPECT_NE(range.find("| ctx | sizes: [3, 0, 5]\n"), std::string::npos) << range;
   const int x = 5;
   const std::string var = captured_clog([&] { DASH_LOG_WARN_VAR("ctx", x); });
   EXPECT_NE(var.find(" WARN ] "), std::string::npos) << var;
@@ -108,6 +118,54 @@ TEST(DashNames, DebugLoggingIsOffErrorsAndWarningsPrint) {
   dash::internal::logging::disable_log();
   EXPECT_EQ(captured_clog([&] { DASH_LOG_ERROR("dash_names", "value"); }), "");
   dash::internal::logging::enable_log();
+}
+
+static_assert(dash::dart_datatype<float>::value == DART_TYPE_FLOAT, "");
+static_assert(dash::plus<int>().dart_operation() == DART_OP_SUM, "");
+static_assert(dash::max<double>::dart_operation() == DART_OP_MAX, "");
+static_assert(dash::dart_datatype<const int>::value == DART_TYPE_INT, "");
+static_assert(dash::dart_datatype<unsigned long>::value == DART_TYPE_ULONG, "");
+static_assert(dash::dart_datatype<std::string>::value == DART_TYPE_UNDEFINED, "");
+
+TEST(DashNames, MathHelpers) {
+  EXPECT_EQ(dash::math::div_ceil(10, 3), 4);
+  EXPECT_EQ(dash::math::div_ceil(9, 3), 3);
+  EXPECT_EQ(dash::math::div_ceil(0, 7), 0);
+  EXPECT_EQ(dash::math::div_ceil(std::size_t(10), 4), std::size_t(3));
+  EXPECT_EQ(dash::math::max(3, 1), 3);
+  EXPECT_EQ(dash::math::min(3, 1), 1);
+  EXPECT_EQ(dash::math::NextPowerOf2(5u), 8u);
+  EXPECT_EQ(dash::math::NextPowerOf2(8u), 8u);
+  std::vector<double> w = {1, 2, 3, 6};
+  dash::math::div_mean(w.begin(), w.end());
+  EXPECT_DOUBLE_EQ(w[0], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(w[3], 2.0);
+  std::vector<int> v = {2, 4, 4, 4, 5, 5, 7, 9};  // mean 5, population deviation 2
+  EXPECT_DOUBLE_EQ(dash::math::sigma(v.begin(), v.end()), 2.0);
+  EXPECT_EQ(dash::math::sigma(v.begin(), v.begin()), 0.0);
+  auto f = dash::math::factorize(2L * 2 * 2 * 7 * 7 * 13);
+  EXPECT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[2], 3u);
+  EXPECT_EQ(f[7], 2u);
+  EXPECT_EQ(f[13], 1u);
+  EXPECT_TRUE(dash::math::factorize(1).empty());
+  EXPECT_EQ(dash::math::factors(60), (std::set<int>{2, 3, 5}));
+  EXPECT_THROW(dash::math::factorize(0), dash::exception::InvalidArgument);
+  double lo = 1, hi = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const double r = dash::math::drand();
+    lo = std::min(lo, r);
+    hi = std::max(hi, r);
+  }
+  EXPECT_GE(lo, 0.0);
+  EXPECT_LT(hi, 1.0);
+  EXPECT_LT(lo, 0.1);  // 1000 draws spread over [0, 1)
+  EXPECT_GT(hi, 0.9);
+}
+
+TEST(DashNames, LocalityNumNodes) {
+  EXPECT_EQ(dash::util::Locality::NumNodes(), int(dash::util::Locality().num_nodes()));
+  EXPECT_GE(dash::util::Locality::NumNodes(), 1);
 }
 
 TEST(DashNames, MacroHelpers) {

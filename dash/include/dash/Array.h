@@ -50,8 +50,10 @@ class Array {
                 "as bytes)");
   static_assert(PatternT::ndim() == 1,
                 "dash::Array needs a 1-D pattern; use dash::Matrix / dash::NArray for N-D");
-  static_assert(std::is_same_v<typename PatternT::index_type, IndexType>,
-                "dash::Array: IndexType differs from the pattern's index type");
+  // IndexType is the array's own index type (operator[], index_type); the pattern maps with its
+  // own, as in DASH, where Array<T, int, CSRPattern<1>> is common.
+  static_assert(std::is_integral_v<IndexType> && std::is_signed_v<IndexType>,
+                "dash::Array: IndexType must be a signed integer type");
 
  public:
   using value_type = T;
@@ -217,9 +219,9 @@ class Array {
  private:
   friend async_type;
 
-  ViewSpec<1, IndexType> whole() const {
-    return storage_.allocated() ? ViewSpec<1, IndexType>(pattern().sizespec())
-                                : ViewSpec<1, IndexType>();
+  ViewSpec<1, typename PatternT::index_type> whole() const {
+    using viewspec = ViewSpec<1, typename PatternT::index_type>;
+    return storage_.allocated() ? viewspec(pattern().sizespec()) : viewspec();
   }
   // Element i, not checked. Local.
   reference element(index_type i) {

@@ -37,12 +37,17 @@
 // DistributionSpec, a TeamSpec and a Team in any order (each optional), e.g.
 // BlockPattern<3>(nx, ny, nz, BLOCKED, NONE, NONE).
 //
+// The irregular 1-D patterns (CSRPattern, LoadBalancePattern: one block per
+// unit, of any size) answer the same calls; their global -> local lookups
+// are O(log P) (a binary search over the units' offsets).
+//
 // Linear indices follow the pattern's MemArrange (ROW_MAJOR by default).
 // The local memory of a unit holds exactly local_size(unit) elements.
 #ifndef DASH__PATTERN_H_
 #define DASH__PATTERN_H_
 
 #include <dash/pattern/BlockPattern.h>
+#include <dash/pattern/CSRPattern.h>
 #include <dash/pattern/Distribution.h>
 #include <dash/pattern/DistributionSpec.h>
 #include <dash/pattern/MakePattern.h>

@@ -116,11 +116,11 @@ void start_linear_transfers(const Mem& mem, I block, I units, I a, I n, Buf* buf
 // when only its slowest dimension is distributed and its local memory is
 // row-major (1-D patterns; BlockPattern and TilePattern with one block in
 // every other dimension): blocksize(0) times the other extents. 0 if the
-// pattern has no such layout. Local, O(N).
+// pattern has no such layout (nor an irregular pattern: its blocks differ in size). Local, O(N).
 template <class P>
 typename P::index_type linear_block(const P& pattern) {
   using I = typename P::index_type;
-  if constexpr (P::memory_order() != ROW_MAJOR && P::ndim() > 1) {
+  if constexpr ((P::memory_order() != ROW_MAJOR && P::ndim() > 1) || is_irregular_pattern_v<P>) {
     return 0;
   } else {
     I block = pattern.blocksize(0);

@@ -6,6 +6,7 @@
 //   dash::max<T>       larger of a, b    DART_OP_MAX
 //   dash::bit_and<T>   a & b             DART_OP_BAND  (also bit_or, bit_xor)
 // Any other binary operation works too (its partials are allgathered).
+// op.dart_operation() (also Op::dart_operation()) is its DART operation, as in DASH.
 // Calling an operation is local.
 #ifndef DASH__ALGORITHM__OPERATION_H_
 #define DASH__ALGORITHM__OPERATION_H_
@@ -20,7 +21,7 @@ namespace dash {
 // a + b; identity 0.
 template <class T>
 struct plus {
-  static constexpr dart_operation_t dart_operation = DART_OP_SUM;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_SUM; }
   static T identity() { return T(0); }
   T operator()(const T& a, const T& b) const { return a + b; }
 };
@@ -28,7 +29,7 @@ struct plus {
 // a * b; identity 1.
 template <class T>
 struct multiply {
-  static constexpr dart_operation_t dart_operation = DART_OP_PROD;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_PROD; }
   static T identity() { return T(1); }
   T operator()(const T& a, const T& b) const { return a * b; }
 };
@@ -36,7 +37,7 @@ struct multiply {
 // The smaller of a and b (a if equal); identity the largest T.
 template <class T>
 struct min {
-  static constexpr dart_operation_t dart_operation = DART_OP_MIN;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_MIN; }
   static T identity() {
     return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
                                                 : std::numeric_limits<T>::max();
@@ -47,7 +48,7 @@ struct min {
 // The larger of a and b (a if equal); identity the smallest T.
 template <class T>
 struct max {
-  static constexpr dart_operation_t dart_operation = DART_OP_MAX;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_MAX; }
   static T identity() {
     return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                 : std::numeric_limits<T>::lowest();
@@ -58,19 +59,19 @@ struct max {
 // Bitwise and / or / xor of integers; identity all ones / 0 / 0.
 template <class T>
 struct bit_and {
-  static constexpr dart_operation_t dart_operation = DART_OP_BAND;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_BAND; }
   static T identity() { return T(~T(0)); }
   T operator()(const T& a, const T& b) const { return a & b; }
 };
 template <class T>
 struct bit_or {
-  static constexpr dart_operation_t dart_operation = DART_OP_BOR;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_BOR; }
   static T identity() { return T(0); }
   T operator()(const T& a, const T& b) const { return a | b; }
 };
 template <class T>
 struct bit_xor {
-  static constexpr dart_operation_t dart_operation = DART_OP_BXOR;
+  static constexpr dart_operation_t dart_operation() { return DART_OP_BXOR; }
   static T identity() { return T(0); }
   T operator()(const T& a, const T& b) const { return a ^ b; }
 };
@@ -81,8 +82,8 @@ namespace internal {
 template <class Op, class = void>
 struct dart_operation_of : std::integral_constant<dart_operation_t, DART_OP_UNDEFINED> {};
 template <class Op>
-struct dart_operation_of<Op, std::void_t<decltype(Op::dart_operation)>>
-    : std::integral_constant<dart_operation_t, Op::dart_operation> {};
+struct dart_operation_of<Op, std::void_t<decltype(Op::dart_operation())>>
+    : std::integral_constant<dart_operation_t, Op::dart_operation()> {};
 
 }  // namespace internal
 }  // namespace dash

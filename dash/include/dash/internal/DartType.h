@@ -1,4 +1,5 @@
-// dart_datatype_of<T>: the DART basic type of a C++ type; and
+// dart_datatype_of<T> (DASH's name: dash::dart_datatype<T>::value): the DART basic type of a
+// C++ type; and
 // dash::internal::OwnedDartType: a DART datatype made for one operation and
 // destroyed with it (records of a size, strided bytes).
 #ifndef DASH__INTERNAL__DART_TYPE_H_
@@ -42,6 +43,17 @@ constexpr dart_datatype_t dart_datatype_of() {
   else
     return DART_TYPE_UNDEFINED;
 }
+
+}  // namespace internal
+
+// DASH's name: dart_datatype<T>::value is the DART basic type of T (DART_TYPE_UNDEFINED if T has
+// none). Local, compile time.
+template <class T>
+struct dart_datatype {
+  static constexpr dart_datatype_t value = internal::dart_datatype_of<T>();
+};
+
+namespace internal {
 
 // Records of `bytes` bytes each.
 struct RecordBytes {

@@ -1,5 +1,6 @@
 // DASH's log macros, for programs written for DASH. A message is a context (where it comes
-// from, usually the function's name) and any number of values that have operator<<.
+// from, usually the function's name) and any number of values that have operator<< or are
+// ranges of such values (printed "[a, b, c]").
 //
 // | macro                               | prints                                           |
 // |-------------------------------------|--------------------------------------------------|
@@ -29,6 +30,8 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #if defined(DASH_ENABLE_TRACE_LOGGING) && !defined(DASH_ENABLE_LOGGING)
 #define DASH_ENABLE_LOGGING
@@ -81,6 +84,31 @@ inline void disable_log() { enabled_switch().store(false, std::memory_order_rela
 void write_line(const char* level, const char* file, int line, const std::string& context,
                 const std::string& message);
 
+template <class V, class = void>
+struct has_ostream_operator : std::false_type {};
+template <class V>
+struct has_ostream_operator<
+    V, std::void_t<decltype(std::declval<std::ostream&>() << std::declval<const V&>())>>
+    : std::true_type {};
+
+// Writes v with its operator<<, or a range without one (std::vector, std::array, ...) as
+// "[a, b, c]", as DASH's log prints containers.
+template <class V>
+void write_value(std::ostream& os, const V& v) {
+  if constexpr (has_ostream_operator<V>::value) {
+    os << v;
+  } else {
+    os << '[';
+    bool first = true;
+    for (const auto& x : v) {
+      os << (first ? "" : ", ");
+      write_value(os, x);
+      first = false;
+    }
+    os << ']';
+  }
+}
+
 template <class Context, class... Values>
 void log(const char* level, const char* file, int line, const Context& context,
          const Values&... values) {
@@ -88,7 +116,7 @@ void log(const char* level, const char* file, int line, const Context& context,
   std::ostringstream text;
   text << context;
   std::ostringstream message;
-  ((message << ' ' << values), ...);
+  ((message << ' ', write_value(message, values)), ...);
   write_line(level, file, line, text.str(), message.str());
 }
 

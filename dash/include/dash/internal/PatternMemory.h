@@ -21,8 +21,16 @@ template <class P>
 struct has_distspec<P, std::void_t<decltype(std::declval<const P&>().distspec())>>
     : std::true_type {};
 
+// True for patterns given every unit's size (the irregular ones).
+template <class P, class = void>
+struct has_local_sizes : std::false_type {};
+template <class P>
+struct has_local_sizes<P, std::void_t<decltype(std::declval<const P&>().local_sizes())>>
+    : std::true_type {};
+
 // FNV-1a over the collective arguments of a pattern: extents, distribution
-// per dimension (if the pattern has one) and local capacity. Equal on every
+// per dimension (if the pattern has one), local capacity and the units' sizes
+// (if the pattern lists them). Equal on every
 // unit iff the units built the same pattern (up to hash collisions). Local.
 template <class PatternT>
 std::uint64_t pattern_args_hash(const PatternT& pattern) {
@@ -42,6 +50,9 @@ std::uint64_t pattern_args_hash(const PatternT& pattern) {
     }
   }
   mix(static_cast<std::uint64_t>(pattern.local_capacity()));
+  if constexpr (has_local_sizes<PatternT>::value) {
+    for (auto s : pattern.local_sizes()) mix(static_cast<std::uint64_t>(s));
+  }
   return h == 0 ? 1 : h;  // 0 means "no check" to DART callers; keep it distinct
 }
 

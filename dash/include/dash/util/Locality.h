@@ -14,6 +14,7 @@
 // | Locality(team)                            | local, O(1)                     |
 // | unit(u)                                   | local, O(1)                     |
 // | num_domains(scope), num_nodes(), num_numa | local (first query of a team:   |
+// | NumNodes() (of Team::All())               |                                 |
 // | domain(tag), domains(scope), children(d)  |  O(n log n) to build its tree)  |
 //
 // Splitting a team by locality: dash::Team::locality_split(scope, parts).
@@ -103,6 +104,9 @@ class Locality {
 
   // Number of (real or emulated) nodes the team spans. Local.
   std::size_t num_nodes() const { return num_domains(Scope::Node); }
+
+  // Number of (real or emulated) nodes of Team::All() (DASH's static form). Local.
+  static int NumNodes() { return int(Locality(Team::All()).num_nodes()); }
 
   // Number of NUMA domains the team spans (unknown ones count once per node). Local.
   std::size_t num_numa() const { return num_domains(Scope::NUMA); }

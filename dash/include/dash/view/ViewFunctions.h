@@ -12,6 +12,7 @@
 #include <dash/Exception.h>
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
+#include <dash/pattern/internal/IrregularPattern.h>
 #include <dash/view/GlobView.h>
 #include <dash/view/LocalView.h>
 
@@ -116,15 +117,24 @@ std::vector<GlobView<T, P>> blocks(const GlobView<T, P>& view) {
   std::array<I, N> first, count;
   std::size_t total = 1;
   for (dim_t d = 0; d < N; ++d) {
-    I b = view.pattern().blocksize(d);
-    first[d] = view.offset(d) / b;
-    count[d] = (view.offset(d) + I(view.extent(d)) - 1) / b - first[d] + 1;
+    if constexpr (internal::is_irregular_pattern_v<P>) {
+      // One block per unit, of any size (1-D): the blocks of the view's first and last element.
+      first[d] = view.pattern().block_at({view.offset(d)});
+      count[d] = view.pattern().block_at({view.offset(d) + I(view.extent(d)) - 1}) - first[d] + 1;
+    } else {
+      I b = view.pattern().blocksize(d);
+      first[d] = view.offset(d) / b;
+      count[d] = (view.offset(d) + I(view.extent(d)) - 1) / b - first[d] + 1;
+    }
     total *= std::size_t(count[d]);
   }
   out.reserve(total);
   for (std::size_t k = 0; k < total; ++k) {
     auto rel = internal::delinearize<N, P::memory_order()>(I(k), count);
     for (dim_t d = 0; d < N; ++d) rel[d] += first[d];
+    if constexpr (internal::is_irregular_pattern_v<P>) {
+      if (view.pattern().local_size(team_unit_t(static_cast<dart_unit_t>(rel[0]))) == 0) continue;
+    }
     out.push_back(view.block(rel));
   }
   return out;

@@ -5,6 +5,7 @@
 #define DASH__ALGORITHM__INTERNAL__OWNER_RUNS_H_
 
 #include <dash/iterator/GlobViewIter.h>
+#include <dash/pattern/internal/IrregularPattern.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -34,7 +35,15 @@ void for_each_owner_run(const GlobViewIter<T, P>& first, std::size_t n, F&& f) {
     auto coords = (first + k).coords();
     auto l = pattern.local_index(coords);
     I x = coords[fast];
-    I run = std::min({(x / block + 1) * block, view_end, x + (I(n) - k)}) - x;
+    // The end of x's block: a multiple of the block size, or (irregular patterns, 1-D) the end
+    // of its owner's block.
+    I block_end;
+    if constexpr (is_irregular_pattern_v<P>) {
+      block_end = x + pattern.local_run(x).run;
+    } else {
+      block_end = (x / block + 1) * block;
+    }
+    I run = std::min({block_end, view_end, x + (I(n) - k)}) - x;
     if (len > 0 && l.unit == unit && l.index == src + len && k == pos + len) {
       len += run;
     } else {

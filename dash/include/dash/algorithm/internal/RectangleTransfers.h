@@ -28,6 +28,7 @@
 #include <dash/algorithm/internal/LocalRuns.h>
 #include <dash/algorithm/internal/Transfers.h>
 #include <dash/pattern/internal/DimBlocking.h>
+#include <dash/pattern/internal/IrregularPattern.h>
 
 #include <array>
 #include <cstddef>
@@ -176,6 +177,10 @@ void for_each_strided_run(const P& pattern, team_unit_t unit,
 template <class P, class F>
 void for_each_owner_of_rectangle(const P& pattern,
                                  const ViewSpec<P::ndim(), typename P::index_type>& rect, F&& f) {
+  if constexpr (is_irregular_pattern_v<P>) {
+    pattern.for_each_owner(rect, f);  // blocks of any size, one per unit
+    return;
+  }
   constexpr dim_t N = P::ndim();
   using I = typename P::index_type;
   std::array<I, N> first, count, coord;
