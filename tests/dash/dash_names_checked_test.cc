@@ -12,19 +12,17 @@
 #include <sstream>
 #include <string>
 
+#include "captured_stream.h"
 #include "mpi_test.h"
 
 namespace {
 
 using dash_test::myid;
 
+// What `log` writes to std::clog.
 template <class Log>
 std::string captured_clog(Log log) {
-  std::ostringstream out;
-  std::streambuf* old = std::clog.rdbuf(out.rdbuf());
-  log();
-  std::clog.rdbuf(old);
-  return out.str();
+  return dash_test::captured(std::clog, log);
 }
 
 int returns_four() { return 4; }

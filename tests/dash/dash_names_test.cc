@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "captured_stream.h"
 #include "mpi_test.h"
 
 #if defined(DASH_ENABLE_ASSERTIONS) || defined(DASH_ENABLE_LOGGING)
@@ -39,11 +40,7 @@ using dash_test::nunits;
 // What `log` writes to std::clog.
 template <class Log>
 std::string captured_clog(Log log) {
-  std::ostringstream out;
-  std::streambuf* old = std::clog.rdbuf(out.rdbuf());
-  log();
-  std::clog.rdbuf(old);
-  return out.str();
+  return dash_test::captured(std::clog, log);
 }
 
 int returns_four() { return 4; }

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "captured_stream.h"
 #include "mpi_test.h"
 #include "scoped_env.h"
 
@@ -249,11 +250,7 @@ TEST(Config, EnableLoggingSwitchesTheLog) {
 // What `print` writes to std::cout.
 template <class Print>
 std::string captured_cout(Print print) {
-  std::ostringstream out;
-  std::streambuf* old = std::cout.rdbuf(out.rdbuf());
-  print();
-  std::cout.rdbuf(old);
-  return out.str();
+  return dash_test::captured(std::cout, print);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
