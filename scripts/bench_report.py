@@ -17,6 +17,7 @@ usage: scripts/bench_report.py [results-dir]      (default: bench/results)
 """
 import json
 import pathlib
+import re
 import sys
 
 STANDARD_KEYS = {
@@ -235,7 +236,9 @@ def plot(runs, title, png_path, pyplot):
 def previous_sections(summary):
     """The '## name' sections of an existing summary.md, by name, so that figures of
     benchmarks not run this time are kept (with their own dates). Links to plots (which the
-    repository does not keep) and the old remark on the benchmark library's build are dropped."""
+    repository does not keep) and the old remark on the benchmark library's build are dropped,
+    and arguments an older report wrote in KiB, MiB or GiB whatever they counted are numbers
+    again (plain_argument)."""
     if not summary.exists():
         return {}
     sections, name = {}, None
@@ -248,8 +251,25 @@ def previous_sections(summary):
             name = line[3:].strip()
             sections[name] = [line]
         elif name is not None:
-            sections[name].append(line)
+            sections[name].append(plain_argument(line))
     return sections
+
+
+UNIT_SCALES = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def plain_argument(line):
+    """A row of a per-family ratio table with its argument cell as the numbers of the run
+    name ('| 2 KiB | ...' -> '| 2048 | ...'): reports before ArgNames wrote every multiple of
+    1024 in KiB, MiB or GiB, also grid sides and counts. Other lines are returned as they are."""
+    match = re.match(r"^\| ([^|]+) \|", line)
+    if not match or not re.search(r"\d (KiB|MiB|GiB)", match.group(1)):
+        return line
+    parts = []
+    for part in match.group(1).split("/"):
+        sized = re.fullmatch(r"(\d+) (KiB|MiB|GiB)", part)
+        parts.append(str(int(sized.group(1)) * UNIT_SCALES[sized.group(2)]) if sized else part)
+    return f"| {'/'.join(parts)} |" + line[match.end():]
 
 
 def context_line(context):
