@@ -159,27 +159,27 @@ void BM_store_spill(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(kTotalBytes));
 }
 
-// The store's files of keys [0, n) read with O_DIRECT pread()s, one after
-// the other, into two buffers from the store's own pool (the memory its reads
-// land in), then handed back; with `check`, each block's checksum after its
-// read, as the store verifies it. The device for these files and this memory
-// without the engine (no thread, no prefetch; the checksum not overlapped).
+// The store's extents of keys [0, n) (each block, padded to whole pages with
+// its 32-byte trailer, in the unit's one spill file) read with O_DIRECT
+// pread()s, one after the other, into two buffers from the store's own pool
+// (the memory its reads land in), then handed back; with `check`, each block's
+// checksum after its read, as the store verifies it. The device for these
+// extents and this memory without the engine (no thread, no prefetch; the
+// checksum not overlapped).
 void ReadStoreFiles(dash::ooc::BlockStore& store, std::size_t n, std::size_t block_bytes,
                     bool check) {
   dash::bp::Bytes into[2] = {store.buffer(block_bytes), store.buffer(block_bytes)};
+  const std::size_t extent = (block_bytes + 32 + 4095) / 4096 * 4096;
   std::uint64_t sum = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::string path = store.path_of(k);
     const int fd = open(path.c_str(), O_RDONLY | O_DIRECT);
     if (fd < 0) throw std::runtime_error("open " + path + ": " + std::strerror(errno));
-    struct stat st;
     dash::bp::Bytes& b = into[k % 2];
     std::string error;
-    if (fstat(fd, &st) != 0)
-      error = "stat " + path + ": " + std::strerror(errno);
-    else if (b.capacity() < std::size_t(st.st_size))
-      error = "a pool buffer is smaller than " + path;
-    else if (pread(fd, b.data(), std::size_t(st.st_size), 0) != st.st_size)
+    if (b.capacity() < extent)
+      error = "a pool buffer is smaller than an extent of " + path;
+    else if (pread(fd, b.data(), extent, off_t(store.offset_of(k))) != ssize_t(extent))
       error = "read " + path + ": " + std::strerror(errno);
     close(fd);
     if (!error.empty()) throw std::runtime_error(error);
