@@ -72,13 +72,19 @@ inline char* allocate_bytes(std::size_t n, std::size_t& capacity) {
   return static_cast<char*>(p);
 }
 
-// Gives back a buffer of allocate_bytes (or reallocate_bytes) of that capacity; nullptr is
-// ignored. Local.
+// Takes back a spill buffer of 1-2 MiB that shares a huge page with another (the spill store's
+// direct buffers, dash/src/bp/store/DirectMemory.cc); false if `data` is not one. Local.
+bool release_paired_bytes(char* data, std::size_t capacity) noexcept;
+// Whether `data` is such a buffer. Local.
+bool paired_bytes(const char* data, std::size_t capacity) noexcept;
+
+// Gives back a buffer of allocate_bytes (or reallocate_bytes, or a spill buffer) of that
+// capacity; nullptr is ignored. Local.
 inline void release_bytes(char* data, std::size_t capacity) noexcept {
   if (data == nullptr) return;
   if (capacity < kMapBytes)
     std::free(data);
-  else
+  else if (!release_paired_bytes(data, capacity))
     munmap(data, capacity);
 }
 
@@ -95,7 +101,9 @@ inline char* reallocate_bytes(char* data, std::size_t& capacity, std::size_t n) 
     return static_cast<char*>(p);
   }
   if (capacity >= kMapBytes) {  // mapping to mapping: the kernel moves the pages
-    void* p = mremap(data, capacity, grown, MREMAP_MAYMOVE);
+    // (not those of a spill buffer that shares its huge page: it is copied, below)
+    void* p =
+        paired_bytes(data, capacity) ? MAP_FAILED : mremap(data, capacity, grown, MREMAP_MAYMOVE);
     if (p != MAP_FAILED) {
       advise_huge_pages(static_cast<char*>(p), grown);  // the grown part, or a grown small one
       capacity = grown;
@@ -106,7 +114,7 @@ inline char* reallocate_bytes(char* data, std::size_t& capacity, std::size_t n) 
     std::size_t mapped = 0;
     char* fresh = allocate_bytes(grown, mapped);
     std::memcpy(fresh, data, capacity);
-    munmap(data, capacity);
+    release_bytes(data, capacity);
     capacity = mapped;
     return fresh;
   }
