@@ -2,8 +2,8 @@
 # Configures (CMake, Ninja) and builds into build/<mpi>[-<sanitizers>].
 # Environment: DASH_MPI=openmpi|mpich (default openmpi), DASH_SANITIZE (e.g. address,undefined;
 # default empty), BUILD_TYPE (default RelWithDebInfo), DASH_BUILD_TARGETS (space-separated targets
-# to build; default all), DASH_BUILD_BENCH (ON or OFF: build bench/; default ON). Arguments go to
-# the CMake configure step.
+# to build; default all), DASH_BUILD_BENCH and DASH_BUILD_EXAMPLES (ON or OFF: build bench/,
+# examples/; default ON). Arguments go to the CMake configure step.
 # Prints the build directory on its last line.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -20,6 +20,7 @@ dir=$(dash_build_dir)
 mkdir -p "$dir"
 if ! cmake -S "$DASH_ROOT" -B "$dir" -G Ninja -DDASH_MPI="$mpi" \
      -DDASH_SANITIZE="${DASH_SANITIZE:-}" -DDASH_BUILD_BENCH="${DASH_BUILD_BENCH:-ON}" \
+     -DDASH_BUILD_EXAMPLES="${DASH_BUILD_EXAMPLES:-ON}" \
      -DCMAKE_BUILD_TYPE="$build_type" "$@" \
      >"$dir/configure.log"; then
   echo "build.sh: configuring $dir failed (full log: $dir/configure.log)" >&2
