@@ -1,6 +1,6 @@
 # Installs BUILD_DIR into WORK_DIR/prefix, configures and builds the consumer project (C and
 # C++) and the C++-only one against it, checks the consumers link EXPECT_MPI, and runs each and
-# the installed example hello on 2 units with LAUNCH ('|'-separated).
+# the installed example hello on 2 units with LAUNCH ('|'-separated) when EXAMPLES_BUILT.
 
 include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 
@@ -37,9 +37,14 @@ foreach(consumer IN ITEMS consumer_c consumer_cxx consumer_cxx_only)
   endif()
   run_on_two_units(${consumer} ${launch} ${build}/${consumer})
 endforeach()
-# The examples are installed with the build (bin/dash/), and run from there.
-run_checked("running the installed hello" ${launch} ${prefix}/bin/dash/hello)
-if(NOT last_output MATCHES "hello from unit 1 of 2")
-  message(FATAL_ERROR "the installed bin/dash/hello did not run on 2 units:\n${last_output}")
+# The examples are installed with the build (bin/dash/), and run from there; a build without
+# them (DASH_BUILD_EXAMPLES=OFF) installs none.
+if(EXAMPLES_BUILT)
+  run_checked("running the installed hello" ${launch} ${prefix}/bin/dash/hello)
+  if(NOT last_output MATCHES "hello from unit 1 of 2")
+    message(FATAL_ERROR "the installed bin/dash/hello did not run on 2 units:\n${last_output}")
+  endif()
+elseif(EXISTS ${prefix}/bin/dash/hello)
+  message(FATAL_ERROR "DASH_BUILD_EXAMPLES=OFF, but ${prefix}/bin/dash/hello was installed")
 endif()
 message("install.consumer passed")
