@@ -1,7 +1,12 @@
 // 2-D heat diffusion on a periodic domain the way DASH's halo examples write it: a
 // dash::halo::HaloMatrixWrapper per time level, a StencilOperator each, the halo fetched with
 // update_async() while the inner cells are updated, the boundary cells after wait(); compared
-// with the same steps computed serially by every unit, and the total heat kept.
+// with the same steps computed serially by every unit, and the total heat kept. The specs come
+// from the headers DASH's halo examples include by these paths (<dash/Dimensional.h>,
+// <dash/TeamSpec.h>), included first so they compile on their own.
+#include <dash/Dimensional.h>
+#include <dash/TeamSpec.h>
+
 #include <cmath>
 #include <utility>
 #include <vector>
