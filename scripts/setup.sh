@@ -7,7 +7,7 @@ packages=(
   libopenmpi-dev openmpi-bin libmpich-dev mpich libhwloc-dev libboost-dev
   libgtest-dev googletest libbenchmark-dev cmake ninja-build g++ pkg-config
   clang-format python3 procps iproute2 util-linux libfftw3-dev libhdf5-openmpi-dev libhdf5-mpich-dev
-  libmemkind0
+  libmemkind0 doxygen
   "$@"
 )
 
