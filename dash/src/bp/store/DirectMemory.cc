@@ -27,6 +27,28 @@ bool huge_pages_wanted() {
   return dash::internal::read_flag_bool_or_default(dash::internal::Flag::ooc_huge_pages);
 }
 
+// A mapping of exactly `size` bytes whose byte `before` lies on a 2 MiB boundary, advised
+// onto transparent huge pages as a whole (one kernel mapping; only the whole aligned 2 MiB
+// pages inside it become huge pages, so no memory is added); nullptr if memory is short. Maps
+// a huge page more than `size` and gives back what lies before and after. Local.
+char* map_on_huge_pages(std::size_t before, std::size_t size) {
+  const std::size_t mapped_bytes = size + kHugePage;
+  void* mapped =
+      mmap(nullptr, mapped_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) return nullptr;
+  char* start = static_cast<char*>(mapped);
+  const std::uintptr_t boundary =
+      (reinterpret_cast<std::uintptr_t>(start) + before + kHugePage - 1) / kHugePage * kHugePage;
+  char* first = reinterpret_cast<char*>(boundary - before);
+  char* end = first + size;
+  if (first > start) munmap(start, std::size_t(first - start));
+  if (start + mapped_bytes > end) munmap(end, std::size_t(start + mapped_bytes - end));
+  // Advice only: without transparent huge pages (or with them off) the memory stays in 4 KiB
+  // pages and everything works as before.
+  madvise(first, size, MADV_HUGEPAGE);
+  return first;
+}
+
 // Buffers of kHugeFrom to kHugePage bytes share huge pages in pairs. A region of 4 MiB of
 // address space is advised onto huge pages; the one aligned 2 MiB page inside it,
 // [h, h + 2 MiB), holds 1 MiB of each of two buffers: the lower one is [h + 1 MiB - c, h + 1 MiB)
@@ -119,22 +141,8 @@ class HugePairs {
 
   // [h - 1 MiB, h + 3 MiB) mapped, h 2 MiB-aligned; returns h, or nullptr.
   static char* map_region() {
-    // 6 MiB of address space, so that the region fits at a 2 MiB boundary; the rest is given
-    // back at once.
-    constexpr std::size_t kMapped = kRegion + kHugePage;
-    void* mapped =
-        mmap(nullptr, kMapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED) return nullptr;
-    char* start = static_cast<char*>(mapped);
-    char* h = reinterpret_cast<char*>(
-        (reinterpret_cast<std::uintptr_t>(start) + kHalf + kHugePage - 1) / kHugePage * kHugePage);
-    char* first = h - kHalf;
-    char* end = first + kRegion;
-    if (first > start) munmap(start, std::size_t(first - start));
-    if (start + kMapped > end) munmap(end, std::size_t(start + kMapped - end));
-    // The whole region (one kernel mapping): only [h, h + 2 MiB) is a whole aligned huge page.
-    madvise(first, kRegion, MADV_HUGEPAGE);
-    return h;
+    char* first = map_on_huge_pages(kHalf, kRegion);
+    return first == nullptr ? nullptr : first + kHalf;
   }
 
   // Never destroyed: buffers may be released during static destruction.
@@ -178,29 +186,16 @@ dash::bp::Bytes direct_buffer(std::size_t capacity) {
     if (posix_memalign(&memory, kPage, capacity) != 0) return dash::bp::Bytes();
     return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
   }
-  // A mapping of exactly `capacity` bytes (ByteMemory.h), 2 MiB-aligned for huge pages: map
-  // a huge page more and give back what lies before and after the aligned part.
-  const std::size_t slack = huge ? kHugePage : 0;
-  void* mapped =
-      mmap(nullptr, capacity + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mapped == MAP_FAILED) return dash::bp::Bytes();
-  char* start = static_cast<char*>(mapped);
-  char* aligned = start;
+  // A mapping of exactly `capacity` bytes (ByteMemory.h), 2 MiB-aligned for huge pages (the
+  // whole mapping advised, so it stays one kernel mapping that mremap can grow when a Bytes
+  // outgrows it; the tail past the last whole huge page stays in 4 KiB pages).
   if (huge) {
-    aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(start) + kHugePage - 1) /
-                                      kHugePage * kHugePage);
-    if (aligned > start) munmap(start, std::size_t(aligned - start));
-    char* end = aligned + capacity;
-    const std::size_t after = std::size_t(start + capacity + slack - end);
-    if (after > 0) munmap(end, after);
+    memory = map_on_huge_pages(0, capacity);
+    if (memory == nullptr) return dash::bp::Bytes();
+  } else {
+    memory = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return dash::bp::Bytes();
   }
-  memory = aligned;
-  // Advice only: without transparent huge pages (or with them off) the
-  // memory stays in 4 KiB pages and everything works as before. The whole
-  // mapping is advised, so it stays one kernel mapping that mremap can grow
-  // (a Bytes that outgrows it); the tail past the last whole huge page stays
-  // in 4 KiB pages: no memory is added.
-  if (huge) madvise(memory, capacity, MADV_HUGEPAGE);
   return dash::bp::Bytes::adopt(static_cast<char*>(memory), 0, capacity, false);
 }
 
