@@ -94,6 +94,47 @@ void NeighbourExchange(const RegularDecomposer<N>& dec, Assignment a, bool corne
   }
 }
 
+// A block that sends to a few blocks keeps no table by gid (its queue memory is its queues'; a
+// table per block of a decomposition's every block was local blocks x blocks pointers), one
+// that sends to many gets it; every queue holds what was enqueued to it, in order, whether
+// found by the last-used cache, the map or the table (queues made before the table is).
+TEST(BlocksExchange, ProxyTableByGidOnlyForBlocksWithManyQueues) {
+  const std::vector<int> link;
+  constexpr int kBlocks = 4096;
+  const std::size_t table_bytes = kBlocks * sizeof(void*);
+  auto received = [](Proxy& p) {
+    std::map<int, std::vector<int>> got;
+    p.for_each_outgoing([&](int to, auto& queue) {
+      dash::bp::MemoryBuffer copy;
+      copy.write(queue.bytes.data(), queue.bytes.size());
+      while (copy.remaining() > 0) {
+        int v = 0;
+        dash::bp::load(copy, v);
+        got[to].push_back(v);
+      }
+    });
+    return got;
+  };
+  Proxy few(0, &link, kBlocks);
+  std::map<int, std::vector<int>> sent_few;
+  for (int i = 0; i < 100; ++i) {
+    const int to = i % 2 == 0 ? 7 : kBlocks - 1;  // two neighbours, alternating
+    few.enqueue(to, i);
+    sent_few[to].push_back(i);
+  }
+  EXPECT_LT(few.queue_memory(), table_bytes);
+  EXPECT_EQ(received(few), sent_few);
+  Proxy many(0, &link, kBlocks);
+  std::map<int, std::vector<int>> sent_many;
+  for (int i = 0; i < 2000; ++i) {
+    const int to = (i * 37) % 40 * 100;  // 40 blocks, revisited in a scattered order
+    many.enqueue(to, i);
+    sent_many[to].push_back(i);
+  }
+  EXPECT_GE(many.queue_memory(), table_bytes);
+  EXPECT_EQ(received(many), sent_many);
+}
+
 TEST(BlocksExchange, NeighbourHalos2D3D) {
   for (Assignment a : {Assignment::contiguous, Assignment::round_robin}) {
     for (int nb : {1, nunits(), 2 * nunits() + 1, 9}) {

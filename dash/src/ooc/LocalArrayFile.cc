@@ -92,6 +92,7 @@ struct LocalArrayFile::State {
   // write_behind_bytes; 0: one write at a time); the pool keeps buffers up to it too.
   std::uint64_t write_behind = 0;
   std::uint64_t pool_bytes = 0;
+  std::size_t largest = 0;            // the largest region's padded size
   std::string unreported;             // the first failed write not yet thrown
   std::vector<dash::bp::Bytes> pool;  // recycled buffers
   std::uint64_t disk_bytes = 0;       // the file's size, counted against DASH_OOC_MAX_BYTES
@@ -149,7 +150,11 @@ struct LocalArrayFile::State {
   std::size_t padded(std::uint64_t n) const {
     return direct ? std::size_t((n + kAlign - 1) / kAlign * kAlign) : std::size_t(n);
   }
-  // A page-aligned buffer of n bytes with room for padded(n).
+  // A page-aligned buffer of n bytes with room for padded(n); a new one is made as large as
+  // the largest region when that is at most twice n: regions differ by a row or a column
+  // strip (a matrix's slabs, a transpose's staging regions), and a kept buffer of a smaller
+  // region would serve no larger one, so each took a new buffer while the kept ones stayed
+  // (ooc-fft2d 4096 at 1/8 on 2 units peaked 7 MiB higher: bench/results/memory.md).
   dash::bp::Bytes buffer(std::size_t n) {
     for (std::size_t i = 0; i < pool.size(); ++i)
       if (pool[i].capacity() >= padded(n) && pool[i].capacity() <= 2 * n + kAlign) {
@@ -159,7 +164,9 @@ struct LocalArrayFile::State {
         b.resize(n);
         return b;
       }
-    return aligned_bytes(n, false);
+    dash::bp::Bytes b = aligned_bytes(n <= largest && largest <= 2 * n ? largest : n, false);
+    b.resize(n);
+    return b;
   }
 
   // Reads bytes [from, from + n) of region r into `to` and checks the pieces they make up
@@ -405,6 +412,7 @@ LocalArrayFile::LocalArrayFile(const std::string& name,
       throw exception::InvalidArgument("dash::ooc::LocalArrayFile: region " + std::to_string(key) +
                                        " given twice");
     offset += s.padded(size);
+    s.largest = std::max(s.largest, s.padded(size));
   }
   s.path = bp::SpillDirectory::instance().path() + "/" + name;
   bp::reserve_disk_bytes(offset, s.path);  // DASH_OOC_MAX_BYTES, with the spilled blocks

@@ -36,12 +36,19 @@ namespace bp {
 // A block's view of its queues: what it sends to and receives from other
 // blocks (by gid), and its links. Queue buffers are kept from round to round
 // (emptied, not freed), so steady rounds allocate nothing; the queue of the
-// last gid used is remembered, and with up to kDenseBlocks blocks a table
-// by gid finds any queue in O(1).
+// last gid used is remembered, and in a decomposition of up to kSmallTable
+// blocks, or in one of up to kDenseBlocks blocks once a block sends to
+// kTableFrom blocks or more, a table by gid finds any queue in O(1).
 class Proxy : public internal::QueueFront<Proxy> {
  public:
-  // Decompositions up to this many blocks get the O(1) table.
+  // Decompositions up to kSmallTable blocks get the O(1) table at once, up
+  // to kDenseBlocks a block's once it has kTableFrom outgoing queues: a
+  // table per block of every block would be local blocks x blocks pointers
+  // (1.1 MiB of a unit's, 4 units x 192 out-of-core slabs that send to two
+  // neighbours each).
+  static constexpr int kSmallTable = 64;
   static constexpr int kDenseBlocks = 4096;
+  static constexpr std::size_t kTableFrom = 16;
 
   Proxy(int gid, const std::vector<int>* link, int nblocks = 0)
       : gid_(gid), link_(link), nblocks_(nblocks) {}
@@ -155,22 +162,24 @@ class Proxy : public internal::QueueFront<Proxy> {
   void clear_incoming() {
     for (auto& [from, buf] : incoming_) buf.clear();
   }
-  // Bytes of memory the queues hold (their capacity, used or not). Local,
-  // O(queues).
+  // Bytes of memory the queues hold (their capacity, used or not, and the
+  // table by gid if the block has one). Local, O(queues).
   std::size_t queue_memory() const {
-    std::size_t n = 0;
+    std::size_t n = out_table_.capacity() * sizeof(OutQueue*);
     for (const auto& [to, queue] : outgoing_) n += queue.bytes.capacity();
     for (const auto& [from, buf] : incoming_) n += buf.capacity();
     return n;
   }
   // Frees the memory of every empty queue, incoming and outgoing (kept
-  // otherwise for the next round): an evicted block's queues leave memory
-  // with it, and its next message allocates again. Local, O(queues).
+  // otherwise for the next round), and the table by gid (made again at the
+  // next enqueue): an evicted block's queues leave memory with it, and its
+  // next message allocates again. Local, O(queues).
   void free_empty_queues() {
     for (auto& [to, queue] : outgoing_)
       if (queue.bytes.size() == 0 && queue.bytes.capacity() > 0) queue.bytes = MemoryBuffer();
     for (auto& [from, buf] : incoming_)
       if (buf.remaining() == 0 && buf.capacity() > 0) buf = MemoryBuffer();
+    std::vector<OutQueue*>().swap(out_table_);
   }
   // Appends what is left in every incoming queue to `out` (as pairs of the
   // source gid and the bytes) and empties the queues, freeing their memory:
@@ -246,11 +255,17 @@ class Proxy : public internal::QueueFront<Proxy> {
     return *queue;
   }
   // out_queue() past the table: finds or creates the queue, enters it in
-  // the table (small decompositions) or the last-used cache.
+  // the table (small decompositions, blocks with many queues) or the
+  // last-used cache.
   OutQueue& new_out_queue(int to) {
     OutQueue* queue = &outgoing_[to];
-    if (to >= 0 && to < nblocks_ && nblocks_ <= kDenseBlocks) {
-      if (out_table_.empty()) out_table_.assign(std::size_t(nblocks_), nullptr);
+    if (to >= 0 && to < nblocks_ &&
+        (nblocks_ <= kSmallTable || (nblocks_ <= kDenseBlocks && outgoing_.size() >= kTableFrom))) {
+      if (out_table_.empty()) {
+        out_table_.assign(std::size_t(nblocks_), nullptr);
+        for (auto& [gid, q] : outgoing_)
+          if (gid >= 0 && gid < nblocks_) out_table_[std::size_t(gid)] = &q;
+      }
       out_table_[std::size_t(to)] = queue;
     } else {
       last_out_gid_ = to;
