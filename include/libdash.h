@@ -53,6 +53,7 @@
 #include <dash/io/Pieces.h>
 #include <dash/io/Save.h>
 #include <dash/io/Tiers.h>
+#include <dash/memory/GlobMemAlloc.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/ooc/BlockStore.h>  // the old names of bp/BlockStore.h
