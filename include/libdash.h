@@ -16,6 +16,7 @@
 #include <dash/Shared.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
+#include <dash/UnorderedMap.h>
 #include <dash/Version.h>
 #include <dash/algorithm/Accumulate.h>
 #include <dash/algorithm/Copy.h>

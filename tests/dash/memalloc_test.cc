@@ -45,7 +45,9 @@ TEST(MemAlloc, EveryUnitWritesAndReadsEveryOtherUnitsBlock) {
   ptrs.barrier();
   for (long u = 0; u < n; ++u) {
     dash::GlobMemAllocPtr<long> p = ptrs[u];
-    if (u != me) EXPECT_EQ(static_cast<long*>(p), nullptr) << "unit " << u;
+    if (u != me) {
+      EXPECT_EQ(static_cast<long*>(p), nullptr) << "unit " << u;
+    }
     for (long i = 0; i < block_size(u); ++i) {
       const long expected = i < n ? 1000 * u + 10 * i : -i;
       EXPECT_EQ(static_cast<long>(p[i]), expected) << "block of unit " << u << ", element " << i;
@@ -121,7 +123,9 @@ TEST(MemAlloc, BadInputThrows) {
   ptrs[me] = dash::memalloc<int>(4);
   ptrs.barrier();
   dash::GlobMemAllocPtr<int> neighbour = ptrs[(me + 1) % n];
-  if (n > 1) EXPECT_THROW(dash::memfree(neighbour), dash::exception::InvalidArgument);
+  if (n > 1) {
+    EXPECT_THROW(dash::memfree(neighbour), dash::exception::InvalidArgument);
+  }
   ptrs.barrier();
   dash::GlobMemAllocPtr<int> own = ptrs[me];
   dash::memfree(own);
