@@ -244,6 +244,29 @@ TEST(UnorderedMap, PartsGrowByBucketsAndReferencesGoStaleAtCommit) {
   EXPECT_EQ(static_cast<double>(map.at(key(me, 5) * nunits() + me)), 5.0);
 }
 
+TEST(UnorderedMap, MapOnASubTeamKeepsItsElementsThere) {
+  dash::Team& team = dash::Team::All().split(2);
+  const long n = static_cast<long>(team.size()), me = team.myid().id;
+  {
+    Map map(0, 3, team);
+    for (long i = 0; i < keys_of(me); ++i) map.insert({key(me, i), mapped(key(me, i))});
+    map.barrier();
+    std::size_t total = 0;
+    for (long u = 0; u < n; ++u) {
+      total += keys_of(u);
+      for (long i = 0; i < keys_of(u); ++i) {
+        auto it = map.find(key(u, i));
+        ASSERT_TRUE(it != map.end());
+        EXPECT_EQ(it.lpos().unit.id, key(u, i) % n);
+        EXPECT_EQ(static_cast<double>(map.at(key(u, i))), mapped(key(u, i)));
+      }
+    }
+    EXPECT_EQ(map.size(), total);
+    EXPECT_EQ(map.count(key(n, 0)), 0u);  // nobody in this team inserted it
+  }
+  team.free();
+}
+
 TEST(UnorderedMap, BadInputThrowsOnEveryUnit) {
   // nlbuf 0 on one unit: every unit throws (the others a RemoteFailure).
   const long me = myid();

@@ -102,7 +102,9 @@ DASH_MAP::~UnorderedMap() {
   const bool collective =
       dash::is_initialized() && std::uncaught_exceptions() <= uncaught_at_construction_;
   if (collective) {
-    team_->barrier();  // no unit reads the parts any more
+    // No unit reads the parts after this barrier. A destructor cannot throw: a failing
+    // barrier has been logged by DART, and the blocks go at dart_exit at the latest.
+    (void)dart_barrier(team_->dart_id());
     free_chunks(chunks_);
   }  // else the pool went with dart_exit, or the other units may be anywhere
   team_->release_container(collective);
