@@ -211,6 +211,39 @@ TEST(UnorderedMap, EraseTakesEffectAtTheCommit) {
   EXPECT_THROW(map.erase(map.end()), dash::exception::InvalidArgument);
 }
 
+TEST(UnorderedMap, LocalViewInsertsFindsAndErasesInTheCallingUnitsPart) {
+  const long n = nunits(), me = myid();
+  Map map;
+  auto inserted = map.local.insert({key(me, 0), 1.0});
+  EXPECT_TRUE(inserted.second);
+  EXPECT_EQ(inserted.first->first, key(me, 0));
+  EXPECT_FALSE(map.local.insert({key(me, 0), 2.0}).second);
+  map.local[key(me, 1)] = 3.0;
+  map.local.at(key(me, 1)) += 1.0;
+  EXPECT_EQ(map.local.at(key(me, 1)), 4.0);
+  EXPECT_EQ(map.local.size(), 2u);
+  EXPECT_EQ(map.local.count(key(me, 1)), 1u);
+  EXPECT_THROW(map.local.at(key(me, 2)), dash::exception::InvalidArgument);
+  EXPECT_EQ(map.local.erase(key(me, 0)), 1u);
+  EXPECT_EQ(map.local.erase(key(me, 0)), 0u);
+  EXPECT_EQ(map.local.erase(key(me, 2)), 0u);
+  map.barrier();
+  // The commit moved key(u, 1) to its owner and dropped key(u, 0).
+  for (long u = 0; u < n; ++u) {
+    EXPECT_EQ(map.count(key(u, 0)), 0u);
+    EXPECT_EQ(static_cast<double>(map.at(key(u, 1))), 4.0);
+  }
+  EXPECT_EQ(map.size(), static_cast<std::size_t>(n));
+  const Map& cmap = map;
+  for (long u = 0; u < n; ++u) {
+    if (key(u, 1) % n == me) {
+      EXPECT_EQ(cmap.local.at(key(u, 1)), 4.0);
+    } else {
+      EXPECT_THROW(cmap.local.at(key(u, 1)), dash::exception::InvalidArgument);
+    }
+  }
+}
+
 TEST(UnorderedMap, HashLocalKeepsElementsWhereInserted) {
   const long n = nunits(), me = myid();
   dash::UnorderedMap<long, long> map(0, 3);

@@ -187,6 +187,9 @@ class UnorderedMap {
   // The calling unit's element of key, else lend().
   local_iterator local_find(const key_type& key);
   const_local_iterator local_find(const key_type& key) const;
+  // Insert into / erase from the calling unit's part only (map.local).
+  std::pair<local_iterator, bool> local_insert(const value_type& value);
+  size_type local_erase(const key_type& key);
 
  private:
   // A piece of the calling unit's part: pool memory.

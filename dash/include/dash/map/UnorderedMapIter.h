@@ -9,12 +9,14 @@
 #ifndef DASH__MAP__UNORDERED_MAP_ITER_H_
 #define DASH__MAP__UNORDERED_MAP_ITER_H_
 
+#include <dash/Exception.h>
 #include <dash/Types.h>
 #include <dash/memory/GlobRef.h>
 
 #include <cstddef>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 namespace dash {
 
@@ -147,6 +149,8 @@ class UnorderedMapLocalRef {
   using const_iterator = typename Map::const_local_iterator;
   using size_type = typename Map::size_type;
   using key_type = typename Map::key_type;
+  using mapped_type = typename Map::mapped_type;
+  using value_type = typename Map::value_type;
 
   explicit UnorderedMapLocalRef(Map* map) : map_(map) {}
 
@@ -162,8 +166,33 @@ class UnorderedMapLocalRef {
   iterator find(const key_type& key) { return map_->local_find(key); }
   const_iterator find(const key_type& key) const { return map_->local_find(key); }
   size_type count(const key_type& key) const { return find(key) != end() ? 1 : 0; }
+  // Inserts value into the calling unit's part unless its key is there; other
+  // parts are not looked at (if the key's owner has it, the commit keeps the
+  // owner's). Returns the element of the key and whether it was inserted.
+  std::pair<iterator, bool> insert(const value_type& value) { return map_->local_insert(value); }
+  // The mapped value of key in the calling unit's part, inserted
+  // (value-initialised) if it is not there.
+  mapped_type& operator[](const key_type& key) {
+    return insert(value_type(key, mapped_type())).first->second;
+  }
+  // The mapped value of key in the calling unit's part; throws
+  // dash::exception::InvalidArgument if it is not there.
+  mapped_type& at(const key_type& key) { return checked(find(key))->second; }
+  const mapped_type& at(const key_type& key) const { return checked(find(key))->second; }
+  // Erases key's element of the calling unit's part at the next commit;
+  // returns 1 if it is there and not already erased, else 0.
+  size_type erase(const key_type& key) { return map_->local_erase(key); }
 
  private:
+  template <class It>
+  It checked(It it) const {
+    if (it == It(map_, static_cast<default_index_t>(map_->lsize()))) {
+      throw exception::InvalidArgument(
+          "dash::UnorderedMap::local.at: no element of the key in the calling unit's part");
+    }
+    return it;
+  }
+
   Map* map_;
 };
 

@@ -456,6 +456,23 @@ typename DASH_MAP::const_local_iterator DASH_MAP::local_find(const key_type& key
   return i ? const_local_iterator(this, static_cast<index_type>(*i)) : lend();
 }
 
+DASH_MAP_TEMPLATE
+std::pair<typename DASH_MAP::local_iterator, bool> DASH_MAP::local_insert(const value_type& value) {
+  owner_of(value.first);  // a key whose hash names no unit is refused here, not at the commit
+  if (const std::uint64_t* i = local_index_.find(value.first)) {
+    return {local_iterator(this, static_cast<index_type>(*i)), false};
+  }
+  return {local_iterator(this, static_cast<index_type>(append_local(value))), true};
+}
+
+DASH_MAP_TEMPLATE
+typename DASH_MAP::size_type DASH_MAP::local_erase(const key_type& key) {
+  const std::uint64_t* i = local_index_.find(key);
+  if (!i || erased_[*i]) return 0;
+  erased_[*i] = true;
+  return 1;
+}
+
 #undef DASH_MAP
 #undef DASH_MAP_TEMPLATE
 
