@@ -16,6 +16,7 @@
 #include <dash/Shared.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
+#include <dash/UnorderedMap.h>
 #include <dash/Version.h>
 #include <dash/algorithm/Accumulate.h>
 #include <dash/algorithm/Copy.h>
@@ -53,6 +54,7 @@
 #include <dash/io/Pieces.h>
 #include <dash/io/Save.h>
 #include <dash/io/Tiers.h>
+#include <dash/memory/GlobMemAlloc.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
 #include <dash/ooc/BlockStore.h>  // the old names of bp/BlockStore.h

@@ -75,6 +75,9 @@ class GlobPtr {
     if (dart_gptr_getaddr(gptr_, &addr) != DART_OK) return nullptr;
     return static_cast<T*>(addr);
   }
+  // The same as local(), DASH's static_cast<T*>(ptr): nullptr on every unit
+  // but the owner. Local.
+  explicit operator T*() const { return local(); }
   bool is_local() const { return local() != nullptr; }
 
  private:
