@@ -27,9 +27,11 @@
 //     is in memory to be sent; a is not written back (a read and a write of
 //     a fewer: Bordawekar & Choudhary's (ICS 1995) finding that the
 //     producer-driven method moves the fewest bytes).
-// Memory per unit: out of core about seven slabs (the slab of a being cut
-// and the next one prefetched, the strips sent and received, a slab of b
-// and its write, the files' recycled buffers; figures:
+// Memory per unit: out of core at most about six slabs (the slab of a
+// being cut and the next one prefetched, the strips sent and received, the
+// staging regions being filled and written; then a slab of b and its write,
+// the regions read ahead; the files' recycled buffers serve all their
+// regions; figures:
 // bench/results/design_measurements.md#transpose-memory-per-unit-out-of-core
 // and bench/results/memory.md), in memory
 // two round buffers of about 8 MiB. Afterwards a's contents are
