@@ -26,11 +26,51 @@ struct UnorderedMapLocalPos {
   default_index_t index;
 };
 
+namespace internal {
+
+// What both iterators of a map are: the map and a position, stepped and
+// compared alike (It: the iterator, constructible from the two). Local.
+template <class It, class MapPtr>
+class UnorderedMapPosition {
+ public:
+  using difference_type = default_index_t;
+
+  UnorderedMapPosition() = default;
+  UnorderedMapPosition(MapPtr map, difference_type pos) : map_(map), pos_(pos) {}
+
+  // The position (the global iterator: among the elements the calling unit
+  // sees; the local one: in the calling unit's part).
+  difference_type pos() const { return pos_; }
+  MapPtr map() const { return map_; }
+
+  It& operator++() { return ++pos_, self(); }
+  It& operator--() { return --pos_, self(); }
+  It operator++(int) { return It(map_, pos_++); }
+  It operator--(int) { return It(map_, pos_--); }
+  friend difference_type operator-(const It& a, const It& b) { return a.pos() - b.pos(); }
+  friend bool operator==(const It& a, const It& b) {
+    return a.pos() == b.pos() && a.map() == b.map();
+  }
+  friend bool operator!=(const It& a, const It& b) { return !(a == b); }
+
+ protected:
+  It& self() { return static_cast<It&>(*this); }
+  MapPtr map_ = nullptr;
+  difference_type pos_ = 0;
+};
+
+}  // namespace internal
+
 template <class Map, bool Const>
-class UnorderedMapGlobIter {
+class UnorderedMapGlobIter
+    : public internal::UnorderedMapPosition<UnorderedMapGlobIter<Map, Const>,
+                                            std::conditional_t<Const, const Map*, Map*>> {
   using map_ptr = std::conditional_t<Const, const Map*, Map*>;
+  using base = internal::UnorderedMapPosition<UnorderedMapGlobIter, map_ptr>;
   using element =
       std::conditional_t<Const, const typename Map::value_type, typename Map::value_type>;
+  using base::map_;
+  using base::pos_;
 
  public:
   using iterator_category = std::bidirectional_iterator_tag;
@@ -40,11 +80,11 @@ class UnorderedMapGlobIter {
   using pointer = void;
 
   UnorderedMapGlobIter() = default;
-  UnorderedMapGlobIter(map_ptr map, difference_type pos) : map_(map), pos_(pos) {}
+  UnorderedMapGlobIter(map_ptr map, difference_type pos) : base(map, pos) {}
   // A const iterator from a mutable one. Local.
   template <bool C = Const, class = std::enable_if_t<C>>
   UnorderedMapGlobIter(const UnorderedMapGlobIter<Map, false>& other)
-      : map_(other.map()), pos_(other.pos()) {}
+      : base(other.map(), other.pos()) {}
 
   // The element: a GlobRef (O(log units) to find its unit). Local.
   reference operator*() const {
@@ -61,14 +101,7 @@ class UnorderedMapGlobIter {
     return at.unit == map_->team().myid() ? map_->local_slot(at.index) : nullptr;
   }
   bool is_local() const { return local() != nullptr; }
-  // Position among the elements the calling unit sees. Local.
-  difference_type pos() const { return pos_; }
-  map_ptr map() const { return map_; }
 
-  UnorderedMapGlobIter& operator++() { return ++pos_, *this; }
-  UnorderedMapGlobIter& operator--() { return --pos_, *this; }
-  UnorderedMapGlobIter operator++(int) { return UnorderedMapGlobIter(map_, pos_++); }
-  UnorderedMapGlobIter operator--(int) { return UnorderedMapGlobIter(map_, pos_--); }
   UnorderedMapGlobIter& operator+=(difference_type n) { return pos_ += n, *this; }
   UnorderedMapGlobIter& operator-=(difference_type n) { return pos_ -= n, *this; }
   friend UnorderedMapGlobIter operator+(UnorderedMapGlobIter it, difference_type n) {
@@ -77,29 +110,21 @@ class UnorderedMapGlobIter {
   friend UnorderedMapGlobIter operator-(UnorderedMapGlobIter it, difference_type n) {
     return it -= n;
   }
-  friend difference_type operator-(const UnorderedMapGlobIter& a, const UnorderedMapGlobIter& b) {
-    return a.pos_ - b.pos_;
-  }
-  friend bool operator==(const UnorderedMapGlobIter& a, const UnorderedMapGlobIter& b) {
-    return a.pos_ == b.pos_ && a.map_ == b.map_;
-  }
-  friend bool operator!=(const UnorderedMapGlobIter& a, const UnorderedMapGlobIter& b) {
-    return !(a == b);
-  }
   friend bool operator<(const UnorderedMapGlobIter& a, const UnorderedMapGlobIter& b) {
-    return a.pos_ < b.pos_;
+    return a.pos() < b.pos();
   }
-
- private:
-  map_ptr map_ = nullptr;
-  difference_type pos_ = 0;
 };
 
 template <class Map, bool Const>
-class UnorderedMapLocalIter {
+class UnorderedMapLocalIter
+    : public internal::UnorderedMapPosition<UnorderedMapLocalIter<Map, Const>,
+                                            std::conditional_t<Const, const Map*, Map*>> {
   using map_ptr = std::conditional_t<Const, const Map*, Map*>;
+  using base = internal::UnorderedMapPosition<UnorderedMapLocalIter, map_ptr>;
   using element =
       std::conditional_t<Const, const typename Map::value_type, typename Map::value_type>;
+  using base::map_;
+  using base::pos_;
 
  public:
   using iterator_category = std::bidirectional_iterator_tag;
@@ -109,35 +134,14 @@ class UnorderedMapLocalIter {
   using pointer = element*;
 
   UnorderedMapLocalIter() = default;
-  UnorderedMapLocalIter(map_ptr map, difference_type index) : map_(map), index_(index) {}
+  UnorderedMapLocalIter(map_ptr map, difference_type index) : base(map, index) {}
   template <bool C = Const, class = std::enable_if_t<C>>
   UnorderedMapLocalIter(const UnorderedMapLocalIter<Map, false>& other)
-      : map_(other.map()), index_(other.pos()) {}
+      : base(other.map(), other.pos()) {}
 
   // The element in the calling unit's memory. Local, O(1).
-  reference operator*() const { return *map_->local_slot(index_); }
-  pointer operator->() const { return map_->local_slot(index_); }
-  // Index in the calling unit's part. Local.
-  difference_type pos() const { return index_; }
-  map_ptr map() const { return map_; }
-
-  UnorderedMapLocalIter& operator++() { return ++index_, *this; }
-  UnorderedMapLocalIter& operator--() { return --index_, *this; }
-  UnorderedMapLocalIter operator++(int) { return UnorderedMapLocalIter(map_, index_++); }
-  UnorderedMapLocalIter operator--(int) { return UnorderedMapLocalIter(map_, index_--); }
-  friend difference_type operator-(const UnorderedMapLocalIter& a, const UnorderedMapLocalIter& b) {
-    return a.index_ - b.index_;
-  }
-  friend bool operator==(const UnorderedMapLocalIter& a, const UnorderedMapLocalIter& b) {
-    return a.index_ == b.index_ && a.map_ == b.map_;
-  }
-  friend bool operator!=(const UnorderedMapLocalIter& a, const UnorderedMapLocalIter& b) {
-    return !(a == b);
-  }
-
- private:
-  map_ptr map_ = nullptr;
-  difference_type index_ = 0;
+  reference operator*() const { return *map_->local_slot(pos_); }
+  pointer operator->() const { return map_->local_slot(pos_); }
 };
 
 // map.local: the calling unit's part of the map (DASH's UnorderedMapLocalRef).
