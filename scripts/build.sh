@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures (CMake, Ninja) and builds into build/<mpi>[-<sanitizers>].
 # Environment: DASH_MPI=openmpi|mpich (default openmpi), DASH_SANITIZE (e.g. address,undefined;
-# default empty), BUILD_TYPE (default RelWithDebInfo), DASH_BUILD_TARGETS (space-separated targets
+# default empty), DASH_SANITIZE_SKIP (checks of those left out, e.g. alignment,null; default
+# empty), BUILD_TYPE (default RelWithDebInfo), DASH_BUILD_TARGETS (space-separated targets
 # to build; default all), DASH_BUILD_BENCH and DASH_BUILD_EXAMPLES (ON or OFF: build bench/,
 # examples/; default ON). Arguments go to the CMake configure step.
 # Prints the build directory on its last line.
@@ -19,7 +20,8 @@ dir=$(dash_build_dir)
 
 mkdir -p "$dir"
 if ! cmake -S "$DASH_ROOT" -B "$dir" -G Ninja -DDASH_MPI="$mpi" \
-     -DDASH_SANITIZE="${DASH_SANITIZE:-}" -DDASH_BUILD_BENCH="${DASH_BUILD_BENCH:-ON}" \
+     -DDASH_SANITIZE="${DASH_SANITIZE:-}" -DDASH_SANITIZE_SKIP="${DASH_SANITIZE_SKIP:-}" \
+     -DDASH_BUILD_BENCH="${DASH_BUILD_BENCH:-ON}" \
      -DDASH_BUILD_EXAMPLES="${DASH_BUILD_EXAMPLES:-ON}" \
      -DCMAKE_BUILD_TYPE="$build_type" "$@" \
      >"$dir/configure.log"; then
