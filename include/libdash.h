@@ -32,6 +32,7 @@
 #include <dash/algorithm/MinMax.h>
 #include <dash/algorithm/Operation.h>
 #include <dash/algorithm/Predicates.h>
+#include <dash/algorithm/SUMMA.h>
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
 #include <dash/bp/AllToAll.h>

@@ -214,6 +214,18 @@ class Matrix {
     }
     return view_type(storage_.mem_ptr(), storage_.pattern_ptr(), pattern().block(block_coords));
   }
+  // Block `block_index` of the block grid in its linear (Arrangement) order, DASH's
+  // block(gindex), the pattern's block(block_index). Throws
+  // dash::exception::OutOfRange outside [0, number of blocks). Local, O(N).
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  view_type block(index_type block_index) {
+    const auto grid = pattern().blockspec();
+    if (block_index < 0 || size_type(block_index) >= grid.size())
+      throw exception::OutOfRange("dash::Matrix::block: block " + std::to_string(block_index) +
+                                  " outside the " + std::to_string(grid.size()) +
+                                  " blocks of the block grid");
+    return view_type(storage_.mem_ptr(), storage_.pattern_ptr(), pattern().block(block_index));
+  }
   // Row i / column j / the range [offset, offset + extent) of dimension D.
   view_type row(index_type i) { return view().row(i); }
   template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
@@ -223,6 +235,21 @@ class Matrix {
   template <dim_t D>
   view_type sub(index_type offset, size_type extent) {
     return view().template sub<D>(offset, extent);
+  }
+  // DASH's ranges: rows [offset, offset + extent) (sub<0>), columns (sub<1>), as views that
+  // take rows()/cols() again, e.g. m.rows(7, 4).cols(1, 6). Throw dash::exception::OutOfRange
+  // outside the extents. Local, O(N).
+  view_type rows(index_type offset, size_type extent) { return view().rows(offset, extent); }
+  const_view_type rows(index_type offset, size_type extent) const {
+    return view().rows(offset, extent);
+  }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  view_type cols(index_type offset, size_type extent) {
+    return view().cols(offset, extent);
+  }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  const_view_type cols(index_type offset, size_type extent) const {
+    return view().cols(offset, extent);
   }
 
   // Waits for all units of the team. Collective.

@@ -19,6 +19,8 @@ using default_index_t = std::int64_t;
 
 // Unsigned count of elements.
 using default_size_t = std::uint64_t;
+// Unsigned extent of a dimension (DASH's name; the same type).
+using default_extent_t = default_size_t;
 
 // Order in which the elements of an N-D index space are linearised: the last
 // coordinate moves fastest (ROW_MAJOR, as C arrays) or the first (COL_MAJOR).

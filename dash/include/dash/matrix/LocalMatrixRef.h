@@ -77,6 +77,15 @@ class LocalMatrixRef {
                                       ViewSpec<N, index_type>(std::array<index_type, N>{}, ext));
   }
 
+  // Local row i (local coordinate i in dimension 0) / local column j as a LocalView (extent
+  // 1 there), e.g. DASH's m.local.row(i).lbegin(). Throw dash::exception::OutOfRange outside
+  // the local extents. Local, O(N).
+  LocalView<T, pattern_type> row(index_type i) const { return view().row(i); }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  LocalView<T, pattern_type> col(index_type j) const {
+    return view().col(j);
+  }
+
   // Number of blocks the calling unit owns.
   size_type num_blocks() const { return matrix_->pattern().local_nblocks(); }
   // The calling unit's local block i as a global view. Throws

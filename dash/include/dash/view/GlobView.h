@@ -19,6 +19,7 @@
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/GlobViewIter.h>
 #include <dash/matrix/MatrixRef.h>
+#include <dash/view/internal/Narrowed.h>
 
 #include <algorithm>
 #include <string>
@@ -94,17 +95,8 @@ class GlobView {
   // to this view. Throws dash::exception::OutOfRange if that leaves the view.
   template <dim_t D>
   GlobView sub(index_type offset, size_type extent) const {
-    static_assert(D >= 0 && D < N, "dash::GlobView::sub: dimension out of range");
-    if (offset < 0 || size_type(offset) + extent > rect_.extent(D))
-      throw exception::OutOfRange("dash::sub: [" + std::to_string(offset) + ", " +
-                                  std::to_string(offset + index_type(extent)) + ") in dimension " +
-                                  std::to_string(D) + " is outside the view's extent " +
-                                  std::to_string(rect_.extent(D)));
-    coords_type off = rect_.offsets();
-    auto ext = rect_.extents();
-    off[D] += offset;
-    ext[D] = extent;
-    return GlobView(mem_, pattern_, viewspec_type(off, ext), stamp_);
+    return GlobView(mem_, pattern_, internal::narrowed<D>(rect_, offset, extent, "dash::sub"),
+                    stamp_);
   }
   // The view narrowed to rel[d] in each of its first `fixed` dimensions
   // (extent 1 there); not checked. Local, O(N).
@@ -123,6 +115,13 @@ class GlobView {
   template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
   GlobView col(index_type j) const {
     return sub<1>(j, 1);
+  }
+  // DASH's ranges relative to the view: rows [offset, offset + extent) (sub<0>), columns
+  // (sub<1>). Local, O(N).
+  GlobView rows(index_type offset, size_type extent) const { return sub<0>(offset, extent); }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  GlobView cols(index_type offset, size_type extent) const {
+    return sub<1>(offset, extent);
   }
   // Block `block_coords` of the pattern's block grid, cut to this view.
   GlobView block(const coords_type& block_coords) const {

@@ -12,13 +12,16 @@
 #ifndef DASH__VIEW__LOCAL_VIEW_H_
 #define DASH__VIEW__LOCAL_VIEW_H_
 
+#include <dash/Exception.h>
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/matrix/MatrixRef.h>
 #include <dash/pattern/SizeSpec.h>
+#include <dash/view/internal/Narrowed.h>
 
 #include <array>
 #include <iterator>
+#include <string>
 
 namespace dash {
 
@@ -108,6 +111,45 @@ class LocalView {
   // (extent 1 there); not checked. Local, O(N).
   LocalView leading(const coords_type& rel, dim_t fixed) const {
     return LocalView(lbegin_, pattern_, rect_.leading(rel, fixed));
+  }
+  // The view narrowed in dimension D to [offset, offset + extent) relative to this view;
+  // row(i) / col(j) with extent 1 in dimension 0 / 1. Throw dash::exception::OutOfRange if
+  // that leaves the view. Local, O(N).
+  template <dim_t D>
+  LocalView sub(index_type offset, size_type extent) const {
+    return LocalView(lbegin_, pattern_,
+                     internal::narrowed<D>(rect_, offset, extent, "dash::LocalView::sub"));
+  }
+  LocalView row(index_type i) const { return sub<0>(i, 1); }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  LocalView col(index_type j) const {
+    return sub<1>(j, 1);
+  }
+  // DASH's native pointers: the view's first element, and one past its last. lend() throws
+  // dash::exception::InvalidArgument unless the view's elements are contiguous in local
+  // memory in its order (a pattern whose local part is one N-D array, BlockPattern's, and a
+  // view spanning the whole local extents of every dimension after its first one longer than
+  // one: a local row, whole local rows), so that [lbegin(), lend()) is the view. Local, O(N).
+  T* lbegin() const { return empty() ? lbegin_ : &element(coords_type{}); }
+  T* lend() const {
+    if (empty()) return lbegin();
+    if constexpr (PatternT::layout_properties::canonical) {
+      bool outer = true;  // still in the dimensions of extent 1 before the first longer one
+      bool contiguous = true;
+      for (dim_t k = 0; k < N; ++k) {
+        const dim_t d = internal::dim_at_order<N, PatternT::memory_order()>(k);
+        if (outer) {
+          outer = rect_.extent(d) == 1;
+          continue;
+        }
+        contiguous =
+            contiguous && rect_.offset(d) == 0 && rect_.extent(d) == pattern_->local_extents()[d];
+      }
+      if (contiguous) return lbegin() + size();
+    }
+    throw exception::InvalidArgument(
+        "dash::LocalView::lend: the view's elements are not contiguous in local memory (a "
+        "pattern with one N-D local array and whole local rows have them)");
   }
   // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...) (a
   // native reference), v[i] alone a dash::MatrixRef. Each subscript checked

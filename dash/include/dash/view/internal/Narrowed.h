@@ -1,0 +1,35 @@
+// internal::narrowed: a view's rectangle narrowed in one dimension, the step behind sub(),
+// row(), col(), rows() and cols() of the global and the local views.
+#ifndef DASH__VIEW__INTERNAL__NARROWED_H_
+#define DASH__VIEW__INTERNAL__NARROWED_H_
+
+#include <dash/Exception.h>
+#include <dash/pattern/SizeSpec.h>
+
+#include <string>
+
+namespace dash {
+namespace internal {
+
+// `rect` narrowed in dimension D to [offset, offset + extent) relative to it. Throws
+// dash::exception::OutOfRange, its message starting with `call`, if that leaves `rect`.
+// Local, O(N).
+template <dim_t D, dim_t N, class I, class S>
+ViewSpec<N, I> narrowed(const ViewSpec<N, I>& rect, I offset, S extent, const char* call) {
+  static_assert(D >= 0 && D < N, "dash view sub: dimension out of range");
+  if (offset < 0 || S(offset) + extent > rect.extent(D))
+    throw exception::OutOfRange(std::string(call) + ": [" + std::to_string(offset) + ", " +
+                                std::to_string(offset + I(extent)) + ") in dimension " +
+                                std::to_string(D) + " is outside the view's extent " +
+                                std::to_string(rect.extent(D)));
+  auto off = rect.offsets();
+  auto ext = rect.extents();
+  off[D] += offset;
+  ext[D] = extent;
+  return ViewSpec<N, I>(off, ext);
+}
+
+}  // namespace internal
+}  // namespace dash
+
+#endif  // DASH__VIEW__INTERNAL__NARROWED_H_

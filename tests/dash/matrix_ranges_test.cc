@@ -1,0 +1,160 @@
+// DASH's matrix ranges: m.rows(offset, extent) and .cols(offset, extent) on matrices and
+// views (composed, const), m.block(linear index) against block(coordinates) and the pattern's
+// block grid, m.local.row(i) / .col(j) and their native pointers (lbegin, lend: the row's
+// elements, or an error where they are not contiguous), bad ranges and indices.
+#include <dash/Init.h>
+#include <dash/Matrix.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "mpi_test.h"
+
+namespace {
+
+using dash_test::myid;
+
+// Value stored at global coordinates (r, c).
+long Value(long r, long c) { return 10000 * r + c; }
+
+// Fills every unit's local part with Value(global coords).
+template <class M>
+void FillLocal(M& m) {
+  auto lv = m.local.view();
+  long pos = 0;
+  for (auto it = lv.begin(); it != lv.end(); ++it, ++pos) {
+    auto g = lv.global_coords(pos);
+    *it = Value(g[0], g[1]);
+  }
+  m.barrier();
+}
+
+// The (row, column) pairs a view's elements hold, each once.
+template <class V>
+std::set<std::pair<long, long>> Cells(const V& view) {
+  std::set<std::pair<long, long>> cells;
+  for (auto v : view) cells.insert({long(v) / 10000, long(v) % 10000});
+  return cells;
+}
+
+std::set<std::pair<long, long>> Rectangle(long r0, long c0, long nr, long nc) {
+  std::set<std::pair<long, long>> cells;
+  for (long r = r0; r < r0 + nr; ++r)
+    for (long c = c0; c < c0 + nc; ++c) cells.insert({r, c});
+  return cells;
+}
+
+template <class MatrixT>
+class MatrixRanges : public ::testing::Test {};
+using MatrixTypes = ::testing::Types<
+    dash::Matrix<long, 2>, dash::NArray<long, 2>,
+    dash::Matrix<long, 2, dash::default_index_t, dash::TilePattern<2, dash::COL_MAJOR>>>;
+TYPED_TEST_SUITE(MatrixRanges, MatrixTypes);
+
+TYPED_TEST(MatrixRanges, RowsAndColsAreTheirRectangles) {
+  // 13 x 11 in tiles of 4 x 3: underfilled last tiles in both dimensions.
+  TypeParam m(dash::SizeSpec<2>(13, 11), dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)));
+  FillLocal(m);
+  EXPECT_EQ(Cells(m.rows(7, 4)), Rectangle(7, 0, 4, 11));
+  EXPECT_EQ(Cells(m.cols(1, 6)), Rectangle(0, 1, 13, 6));
+  EXPECT_EQ(Cells(m.rows(7, 4).cols(1, 6)), Rectangle(7, 1, 4, 6));
+  // Relative to the view they narrow: rows 1..2 of rows 7..10 are rows 8..9.
+  EXPECT_EQ(Cells(m.rows(7, 4).rows(1, 2).cols(10, 1)), Rectangle(8, 10, 2, 1));
+  EXPECT_EQ(Cells(m.rows(12, 1)), Rectangle(12, 0, 1, 11));
+  EXPECT_EQ(m.rows(3, 0).size(), 0u);
+  const TypeParam& cm = m;
+  EXPECT_EQ(Cells(cm.rows(0, 2).cols(9, 2)), Rectangle(0, 9, 2, 2));
+  EXPECT_THROW(m.rows(10, 4), std::out_of_range);
+  EXPECT_THROW(m.rows(-1, 2), std::out_of_range);
+  EXPECT_THROW(m.cols(5, 7), std::out_of_range);
+  EXPECT_THROW(m.rows(7, 4).cols(0, 12), std::out_of_range);
+  m.barrier();
+}
+
+TYPED_TEST(MatrixRanges, WritesThroughRangesReachOnlyThem) {
+  TypeParam m(dash::SizeSpec<2>(12, 18), dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(6)));
+  FillLocal(m);
+  if (myid() == 0) {
+    auto range = m.rows(7, 4).cols(1, 6);
+    std::fill(range.begin(), range.end(), -1);
+  }
+  m.barrier();
+  for (long r = 0; r < 12; ++r)
+    for (long c = 0; c < 18; ++c) {
+      const bool inside = r >= 7 && r < 11 && c >= 1 && c < 7;
+      EXPECT_EQ(long(m(r, c)), inside ? -1 : Value(r, c)) << r << ", " << c;
+    }
+  m.barrier();
+}
+
+TYPED_TEST(MatrixRanges, BlockByLinearIndexIsTheBlockOfItsCoordinates) {
+  TypeParam m(dash::SizeSpec<2>(13, 11), dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)));
+  FillLocal(m);
+  const auto grid = m.pattern().blockspec();
+  ASSERT_EQ(grid.size(), 16u);  // 4 x 4 blocks
+  std::set<std::pair<long, long>> all;
+  for (long b = 0; b < long(grid.size()); ++b) {
+    // The pattern's linear block order (the matrix's Arrangement).
+    const auto rect = m.pattern().block(b);
+    const auto cells = Cells(m.block(b));
+    EXPECT_EQ(cells,
+              Rectangle(rect.offset(0), rect.offset(1), long(rect.extent(0)), long(rect.extent(1))))
+        << "block " << b;
+    all.insert(cells.begin(), cells.end());
+  }
+  EXPECT_EQ(all, Rectangle(0, 0, 13, 11));
+  // The last block is underfilled: rows 12, columns 9..10.
+  EXPECT_EQ(Cells(m.block(long(grid.size()) - 1)), Rectangle(12, 9, 1, 2));
+  EXPECT_THROW(m.block(long(grid.size())), std::out_of_range);
+  EXPECT_THROW(m.block(-1), std::out_of_range);
+  m.barrier();
+}
+
+TEST(MatrixRanges, LocalRowsOfABlockPatternAreContiguous) {
+  // NArray: one local array per unit (rows blocked over the units); odd extents.
+  dash::NArray<long, 2> m(19, 7);
+  FillLocal(m);
+  const dash::NArray<long, 2>& cm = m;
+  const long rows = long(cm.pattern().local_extents()[0]);
+  for (long i = 0; i < rows; ++i) {
+    auto row = cm.local.row(i);
+    ASSERT_EQ(row.size(), 7u);
+    const long* p = row.lbegin();
+    ASSERT_EQ(row.lend() - p, 7);
+    const auto g = cm.pattern().global_coords({i, 0});
+    for (long c = 0; c < 7; ++c) EXPECT_EQ(p[c], Value(g[0], c)) << i << ", " << c;
+    EXPECT_EQ(p, &m.local(i, 0));
+  }
+  // A column of a row-major local array is not contiguous: lend refuses it (lbegin is its
+  // first element).
+  if (rows > 1) {
+    auto col = m.local.col(3);
+    EXPECT_EQ(col.lbegin(), &m.local(0, 3));
+    EXPECT_THROW(col.lend(), std::invalid_argument);
+  }
+  EXPECT_THROW(m.local.row(rows), std::out_of_range);
+  EXPECT_THROW(m.local.col(7), std::out_of_range);
+  m.barrier();
+}
+
+TEST(MatrixRanges, LocalRowsOfTilesAreNotContiguous) {
+  // Tiles of 2 x 2 in a 4 x 8 matrix: a local row crosses several tiles in local memory.
+  dash::Matrix<long, 2> m(dash::SizeSpec<2>(4, 8),
+                          dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(2)));
+  FillLocal(m);
+  if (m.lsize() > 0) {
+    auto row = m.local.row(0);
+    EXPECT_EQ(row.lbegin(), &m.local(0, 0));
+    EXPECT_THROW(row.lend(), std::invalid_argument);
+    for (long c = 0; c < long(row.size()); ++c) {
+      const auto g = m.pattern().global_coords({0, c});
+      EXPECT_EQ(row(0, c), Value(g[0], g[1]));
+    }
+  }
+  m.barrier();
+}
+
+}  // namespace
