@@ -8,6 +8,7 @@
 #include <dart/dart.h>
 #include <dash/Array.h>
 #include <dash/Atomic.h>
+#include <dash/Coarray.h>
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
