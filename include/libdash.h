@@ -47,6 +47,7 @@
 #include <dash/bp/Sort.h>
 #include <dash/bp/SpillDirectory.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/internal/Annotation.h>
 #include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
 #include <dash/internal/Math.h>
@@ -71,6 +72,7 @@
 #include <dash/util/TeamLocality.h>
 #include <dash/util/TimeMeasure.h>
 #include <dash/util/Timer.h>
+#include <dash/util/Trace.h>
 #include <dash/util/UnitLocality.h>
 #include <dash/view/ViewFunctions.h>
 

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -195,6 +196,41 @@ class UnitLocality {
   Team* team_;
   Locality::UnitLocality loc_;
 };
+
+// The name of a scope as printed: "global", "node", "numa", "core", "unit".
+inline const char* locality_scope_name(LocalityScope scope) {
+  switch (scope) {
+    case LocalityScope::Global:
+      return "global";
+    case LocalityScope::Node:
+      return "node";
+    case LocalityScope::NUMA:
+      return "numa";
+    case LocalityScope::Core:
+      return "core";
+    case LocalityScope::Unit:
+      return "unit";
+  }
+  return "?";
+}
+// Writes d and the domains inside it, indented by depth (operator<< below). Local.
+inline void print_locality_domain(std::ostream& os, const LocalityDomain& d, int depth) {
+  os << std::string(2 * std::size_t(depth), ' ') << d.domain_tag() << " ("
+     << locality_scope_name(d.scope());
+  if (!d.host().empty()) os << ", host " << d.host();
+  os << ", units";
+  for (team_unit_t u : d.units()) os << " " << u.id;
+  os << ")\n";
+  if (d.scope() != LocalityScope::Unit)
+    for (const LocalityDomain& sub : d) print_locality_domain(os, sub, depth + 1);
+}
+
+// Writes the domain and every domain inside it, one line each, indented by depth:
+// "<tag> (<scope>[, host <host>], units <ids>)". Local.
+inline std::ostream& operator<<(std::ostream& os, const LocalityDomain& domain) {
+  print_locality_domain(os, domain, 0);
+  return os;
+}
 
 // A team's locality domains: the selected domain (the whole team at
 // first), or after split(scope [, parts]) its domains at that scope, dealt
