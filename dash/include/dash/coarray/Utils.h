@@ -42,22 +42,26 @@ namespace internal {
 // The message tag of sync_images (above the tags users are likely to take; below DART's 32767).
 inline constexpr int sync_images_tag = 30010;
 
-// Throws InvalidArgument naming `call` unless every image of `images` is a unit of Team::All()
-// and none is listed twice. Local, O(n^2) in the list's length.
+// Throws InvalidArgument naming `call` unless every image of `images` is a unit of Team::All().
+// Local, O(n) in the list's length.
 template <class Container>
 void check_images(const Container& images, const char* call) {
   const long n = static_cast<long>(dash::size());
-  long position = 0;
-  for (auto it = images.begin(); it != images.end(); ++it, ++position) {
-    const long id = static_cast<long>(*it);
+  for (const auto& image : images) {
+    const long id = static_cast<long>(image);
     if (id < 0 || id >= n)
       throw exception::InvalidArgument(std::string(call) + ": image " + std::to_string(id) +
                                        " is not one of the " + std::to_string(n) + " images");
-    for (auto earlier = images.begin(); earlier != it; ++earlier)
-      if (static_cast<long>(*earlier) == id)
-        throw exception::InvalidArgument(std::string(call) + ": image " + std::to_string(id) +
-                                         " is listed twice");
   }
+}
+
+// True if `it` is the first place of its image in `images` (a repeated image counts once).
+// Local, O(position).
+template <class Container, class It>
+bool first_listing(const Container& images, It it) {
+  for (auto earlier = images.begin(); earlier != it; ++earlier)
+    if (static_cast<long>(*earlier) == static_cast<long>(*it)) return false;
+  return true;
 }
 }  // namespace internal
 
@@ -73,9 +77,9 @@ inline void sync_all() { Team::All().barrier(); }
 
 // Waits until every image listed in `images` (ids of Team::All(), any container of integers or
 // unit ids) has called it with the same list; an image not in the list returns at once, as in
-// DASH. Throws InvalidArgument for an id that is no image or is listed twice. Does not complete
-// one-sided writes. Two-sided among the listed images: one message to the smallest id and one
-// back.
+// DASH; an image listed more than once counts once. Throws InvalidArgument for an id that is no
+// image. Does not complete one-sided writes. Two-sided among the listed images: one message to
+// the smallest id and one back.
 template <class Container>
 void sync_images(const Container& images) {
   static const char* const call = "dash::coarray::sync_images";
@@ -99,16 +103,16 @@ void sync_images(const Container& images) {
     return;
   }
   // The smallest image hears from every other one, then releases them.
-  for (const auto& image : images) {
-    const long id = static_cast<long>(image);
-    if (id == root) continue;
+  for (auto it = images.begin(); it != images.end(); ++it) {
+    const long id = static_cast<long>(*it);
+    if (id == root || !internal::first_listing(images, it)) continue;
     dash::internal::check_dart(dart_recv(&token, 1, DART_TYPE_BYTE, internal::sync_images_tag,
                                          DART_GLOBAL_UNIT_ID(static_cast<dart_unit_t>(id))),
                                call);
   }
-  for (const auto& image : images) {
-    const long id = static_cast<long>(image);
-    if (id == root) continue;
+  for (auto it = images.begin(); it != images.end(); ++it) {
+    const long id = static_cast<long>(*it);
+    if (id == root || !internal::first_listing(images, it)) continue;
     dash::internal::check_dart(dart_send(&token, 1, DART_TYPE_BYTE, internal::sync_images_tag,
                                          DART_GLOBAL_UNIT_ID(static_cast<dart_unit_t>(id))),
                                call);
