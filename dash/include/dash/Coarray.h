@@ -262,9 +262,11 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
   }
   Coarray(const Coarray&) = delete;
   Coarray& operator=(const Coarray&) = delete;
-  Coarray(Coarray&& other) noexcept : storage_(std::move(other.storage_)) {}
+  Coarray(Coarray&& other) noexcept
+      : storage_(std::move(other.storage_)), local_(std::exchange(other.local_, nullptr)) {}
   Coarray& operator=(Coarray&& other) noexcept {
     storage_ = std::move(other.storage_);
+    local_ = std::exchange(other.local_, nullptr);
     return *this;
   }
   using ScalarOps::operator=;
@@ -285,7 +287,10 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
     if (storage_.size() == 0) allocate_storage(first_extent, team);
   }
   // Frees the memory; the coarray is empty afterwards. Collective.
-  void deallocate() { storage_.deallocate(); }
+  void deallocate() {
+    storage_.deallocate();
+    local_ = nullptr;
+  }
 
   // Every image's value, as a global range in image order.
   iterator begin() { return storage_.begin(); }
@@ -295,7 +300,7 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
   const_iterator cbegin() const { return storage_.begin(); }
   const_iterator cend() const { return storage_.end(); }
   // The calling image's value as native pointers (local_size() elements).
-  local_pointer lbegin() const { return storage_.lbegin(); }
+  local_pointer lbegin() const { return local_; }
   local_pointer lend() const { return storage_.lend(); }
 
   // Elements of all images / of the calling image.
@@ -314,6 +319,7 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
   // Swaps the memory of two coarrays, then waits for every image. Collective.
   void swap(Coarray& other) {
     std::swap(storage_, other.storage_);
+    std::swap(local_, other.local_);
     storage_.barrier();
   }
 
@@ -359,7 +365,7 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
     } else if constexpr (Shape::value_rank == 1) {
       if constexpr (internal::bounds_checked)
         internal::check_index("dash::Coarray::operator[]", i, local_size());
-      return storage_.lbegin()[i];
+      return local_[i];
     } else {
       return storage_.local[0][i];
     }
@@ -368,7 +374,7 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
   const value_type& operator[](index_type i) const {
     if constexpr (internal::bounds_checked)
       internal::check_index("dash::Coarray::operator[]", i, local_size());
-    return storage_.lbegin()[i];
+    return local_[i];
   }
 
   // Throws the InvalidArgument of `call` unless the coarray has memory and `unit` is a unit of
@@ -390,18 +396,21 @@ class Coarray : public internal::CoarrayScalarOps<Coarray<T, IndexType, Arrangem
     const DistributionSpec<Shape::rank> dist;  // BLOCKED over the images, NONE inside
     storage_.allocate(
         pattern_type(sizes, dist, TeamSpec<Shape::rank, IndexType>(dist, team), team));
+    local_ = storage_.lbegin();
   }
   void check_image(index_type unit) const {
     if (unit < 0 || storage_.size() == 0 || static_cast<std::size_t>(unit) >= team().size())
       internal::throw_out_of_range_image(static_cast<long>(unit),
                                          storage_.size() == 0 ? 0 : team().size());
   }
-  value_type* local_value() const { return storage_.lbegin(); }
+  value_type* local_value() const { return local_; }
   reference own_ref() const {
     return const_cast<storage_type&>(storage_)(static_cast<index_type>(team().myid().id));
   }
 
   storage_type storage_;
+  // The calling image's value (storage_.lbegin() kept at hand: x[i] in a loop is one load).
+  value_type* local_ = nullptr;
 };
 
 }  // namespace dash
