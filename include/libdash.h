@@ -8,6 +8,7 @@
 #include <dart/dart.h>
 #include <dash/Array.h>
 #include <dash/Atomic.h>
+#include <dash/Coarray.h>
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
@@ -47,6 +48,7 @@
 #include <dash/bp/Sort.h>
 #include <dash/bp/SpillDirectory.h>
 #include <dash/halo/HaloMatrixWrapper.h>
+#include <dash/internal/Annotation.h>
 #include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
 #include <dash/internal/Math.h>
@@ -71,6 +73,7 @@
 #include <dash/util/TeamLocality.h>
 #include <dash/util/TimeMeasure.h>
 #include <dash/util/Timer.h>
+#include <dash/util/Trace.h>
 #include <dash/util/UnitLocality.h>
 #include <dash/view/ViewFunctions.h>
 

@@ -103,7 +103,14 @@ UNITS = {
 NOTES = {
     "bench.02.memhog": "takes no arguments: allocates 100 MB to 4 GB per unit in 25 MB steps, "
                        "longer than the time limit",
+    "bench.04.histo-tf": "takes no arguments: 2^29 keys, which at 2 and 4 units take about the "
+                         "time limit on two quiet cores and over it when the machine is shared "
+                         "(96 s measured at 2 units with a load of 5.6 on the two cores)",
     "bench.11.hdf-io": "without DASH_ENABLE_HDF5 (see --hdf5) it exits with 1, as DASH's does",
+    "ex.10.psort": "its prefix sums are read from other units without a barrier after each "
+                   "unit adds its predecessors' total, so on a loaded machine a unit can take "
+                   "stale sums and fill past its local part (a crash now and then, whatever the "
+                   "library; three reruns at 4 units ran cleanly)",
     "ex.10.radixsort": "its own MPI exchange does not empty its buckets between passes, so from "
                        "the second pass on a unit sends more than the counts announce "
                        "(MPI_ERR_TRUNCATE) whatever the library",

@@ -275,16 +275,28 @@ dart_ret_t dart_allgatherv(const void* sendbuf, size_t nsendelem, dart_datatype_
 static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* recvbuf, size_t nelem,
                                 const dart_type_info_t* t, dart_operation_t op, int root,
                                 dart_team_data_t* team) {
-  dart_ret_t ret = dart__check_op(call, op, t, false);
-  if (ret != DART_OK) return ret;
+  /* An operation of the program's own (dart_op_create) reduces over its own copy of the type. */
+  const dart_custom_op_t* custom = dart__custom_op(op);
+  if (custom != NULL) {
+    DART_CHECK_ARG(call, t->size == custom->size && t->kind != DART_KIND_STRIDED,
+                   "operation %d was made for type %ld (%zu bytes), not this one (%zu bytes)",
+                   (int)op, (long)custom->dtype, custom->size, t->size);
+  } else {
+    dart_ret_t ret = dart__check_op(call, op, t, false);
+    if (ret != DART_OK) return ret;
+  }
   CHECK_SPAN(call, nelem);
   /* DART_OP_MINMAX moves whole pairs: one MPI element is two of t. */
   const bool pairs = op == DART_OP_MINMAX;
   DART_CHECK_ARG(call, !pairs || nelem % 2 == 0,
                  "DART_OP_MINMAX needs (min, max) pairs: nelem %zu is odd", nelem);
   const size_t per = pairs ? 2 : 1;
-  const MPI_Datatype mt = pairs ? dart__minmax_pair_type(t) : t->mpi;
-  const MPI_Op mop = pairs ? dart__minmax_op() : dart__mpi_reduce_op(op, t);
+  const MPI_Datatype mt = custom != NULL ? custom->mpi_type
+                          : pairs        ? dart__minmax_pair_type(t)
+                                         : t->mpi;
+  const MPI_Op mop = custom != NULL ? custom->mpi_op
+                     : pairs        ? dart__minmax_op()
+                                    : dart__mpi_reduce_op(op, t);
   const size_t n = nelem / per;
   for (size_t first = 0; first < n; first += INT_MAX) {
     size_t count = n - first < INT_MAX ? n - first : INT_MAX;
@@ -391,14 +403,22 @@ dart_ret_t dart_iallreduce(const void* sendbuf, void* recvbuf, size_t nelem, dar
   DART_CHECK_ARG(call, handle != NULL, "handle is NULL");
   PREPARE(call, teamid, dtype);
   CHECK_COUNT(call, nelem);
-  dart_ret_t ret = dart__check_op(call, op, t, false);
-  if (ret != DART_OK) return ret;
+  const dart_custom_op_t* custom = dart__custom_op(op);
+  if (custom != NULL) {
+    DART_CHECK_ARG(call, t->size == custom->size,
+                   "operation %d was made for type %ld (%zu bytes), not this one (%zu bytes)",
+                   (int)op, (long)custom->dtype, custom->size, t->size);
+  } else {
+    dart_ret_t ret = dart__check_op(call, op, t, false);
+    if (ret != DART_OK) return ret;
+  }
   dart_handle_t h = dart__handle_new(DART_HANDLE_COLL, 1);
   if (h == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   h->team = team->id;
   h->collective = dart__wait_collective(call, team).collective;
-  int mpi_ret = MPI_Iallreduce(sendbuf, recvbuf, (int)nelem, t->mpi, dart__mpi_reduce_op(op, t),
-                               team->comm, &h->reqs[0]);
+  int mpi_ret = MPI_Iallreduce(
+      sendbuf, recvbuf, (int)nelem, custom != NULL ? custom->mpi_type : t->mpi,
+      custom != NULL ? custom->mpi_op : dart__mpi_reduce_op(op, t), team->comm, &h->reqs[0]);
   if (mpi_ret != MPI_SUCCESS) {
     dart__handle_release(h);
     return dart__mpi_error(mpi_ret, call, "MPI_Iallreduce");

@@ -285,6 +285,7 @@ dart_ret_t dart_exit(void) {
   dart_ret_t first_error = DART_OK;
   if (barrier != MPI_SUCCESS)
     first_error = dart__mpi_error(barrier, "dart_exit", "the closing barrier");
+  dart__ops_cleanup();
   dart__types_cleanup();
   dart__rma_layouts_free();
   const dart_ret_t released = release_state("dart_exit");

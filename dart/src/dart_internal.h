@@ -139,6 +139,26 @@ dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type
 /* Frees all derived types (at exit). */
 void dart__types_cleanup(void);
 
+/* ---- operations of the program's own (dart_ops.c) ---------------------- */
+
+/* An operation made by dart_op_create: the program's operator and its data, the DART type it
+ * was made for, and the MPI op and element type (a duplicate carrying this entry) reductions
+ * use. */
+typedef struct {
+  dart_operator_t fn;
+  void* userdata;
+  dart_datatype_t dtype;
+  size_t size; /* bytes of one element */
+  MPI_Datatype mpi_type;
+  MPI_Op mpi_op;
+} dart_custom_op_t;
+
+/* The operation made by dart_op_create with id op, or NULL (a predefined operation, or one not
+ * live). Local, O(1). */
+const dart_custom_op_t* dart__custom_op(dart_operation_t op);
+/* Frees every operation still live (at exit). */
+void dart__ops_cleanup(void);
+
 /* An MPI description (count x type) of nbytes bytes for point-to-point messages: MPI_BYTE x
  * nbytes up to INT_MAX, else one element of a type made now (1 GiB blocks and the rest), which the
  * caller frees with dart__byte_type_free once the call that uses it has started. Returns an MPI

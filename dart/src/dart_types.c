@@ -471,6 +471,10 @@ dart_ret_t dart__check_op(const char* call, dart_operation_t op, const dart_type
       DART_CHECK_ARG(call, atomic, "operation %d is only allowed in atomics", (int)op);
       return DART_OK;
     default:
+      if (dart__custom_op(op) != NULL)
+        return DART_LOG_ERROR_RET(DART_ERR_INVAL, call,
+                                  "operation %d (dart_op_create) is only allowed in reductions",
+                                  (int)op);
       return DART_LOG_ERROR_RET(DART_ERR_INVAL, call, "unknown operation %d", (int)op);
   }
 }

@@ -276,7 +276,8 @@ TEST(Algorithms, AllUnitsAgreeOnTiesAcrossUnits) {
 }  // namespace
 
 // DASH's forms on native ranges: reduce of every unit's own [lbegin, lend) is collective (init
-// counted once, units without elements skipped, a custom operation folded in unit order);
+// counted once, units without elements skipped, a custom operation folded in unit order, DASH's
+// non_empty flag accepted);
 // min_element / max_element of a native range are local and return a pointer into it.
 namespace {
 TEST(Algorithms, DashLocalRangeForms) {
@@ -293,6 +294,16 @@ TEST(Algorithms, DashLocalRangeForms) {
     }
   EXPECT_EQ(dash::reduce(mine.data(), mine.data() + mine.size(), 7L), expected);
   EXPECT_EQ(dash::reduce(mine.begin(), mine.end(), 7L, dash::plus<long>()), expected);
+  // DASH's non_empty flag (with and without an operation) changes nothing: empty units are
+  // always left out.
+  EXPECT_EQ(dash::reduce(mine.data(), mine.data() + mine.size(), 7L, true), expected);
+  EXPECT_EQ(dash::reduce(mine.data(), mine.data() + mine.size(), 7L, false, dash::Team::All()),
+            expected);
+  EXPECT_EQ(dash::reduce(mine.begin(), mine.end(), 7L, dash::plus<long>(), true), expected);
+  EXPECT_EQ(dash::reduce(
+                mine.begin(), mine.end(), 7L, [](long x, long y) { return x + y; }, false,
+                dash::Team::All()),
+            expected);
   // A custom operation without a DART op, associative but not commutative (composing affine
   // maps t -> a t + b mod p), so the unit order shows.
   struct Affine {

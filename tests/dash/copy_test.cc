@@ -3,7 +3,8 @@
 // blocks, empty and one-element ranges, both directions, futures (test,
 // wait twice, move, destroy without waiting), and bad input; copy_async with the copy
 // engine's worker thread on and off (many futures in flight, polling, moving, destroying
-// unwaited, bad input, restart, flag parsing). Run as is, with
+// unwaited, bad input, restart, flag parsing); DASH's explicit-template-argument form. Run as
+// is, with
 // every transfer over MPI RMA (shm_off) and across emulated nodes (vnode1).
 #include <dash/Array.h>
 #include <dash/Future.h>
@@ -80,6 +81,45 @@ TEST(Copy, LocalToGlobalEveryDistribution) {
       arr.barrier();
     }
   }
+}
+
+// DASH's explicit form dash::copy<ValueType, GlobIt, UseHandles>(...), both directions, over a
+// tiled 2-D NArray (DASH's bench.15.copy) and a 1-D array.
+TEST(Copy, DashExplicitTemplateArguments) {
+  using Matrix = dash::NArray<double, 2>;
+  Matrix m(dash::SizeSpec<2>(12, 10), dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(5)),
+           dash::Team::All(), dash::TeamSpec<2>(dash::Team::All()));
+  for (long i = 0; i < 12; ++i)
+    for (long j = 0; j < 10; ++j)
+      if (m.pattern().unit_at(std::array<long, 2>{i, j}) == dash::Team::All().myid())
+        m(i, j) = Value(10 * i + j);
+  m.barrier();
+  auto begin = m.begin();
+  auto end = m.end();
+  std::vector<double> with(m.size()), without(m.size());
+  EXPECT_EQ((dash::copy<double, decltype(begin), true>(begin, end, with.data())),
+            with.data() + m.size());
+  EXPECT_EQ((dash::copy<double, decltype(begin), false>(begin, end, without.data())),
+            without.data() + m.size());
+  for (long g = 0; g < long(m.size()); ++g) {
+    const double expected = static_cast<double>(*(begin + g));
+    ASSERT_EQ(with[g], expected) << g;
+    ASSERT_EQ(without[g], expected) << g;
+  }
+  m.barrier();
+
+  dash::Array<double> arr(3 * nunits() + 1);
+  std::vector<double> src(arr.size());
+  for (long k = 0; k < long(src.size()); ++k) src[k] = Value(k);
+  if (myid() == 0) {
+    auto out = dash::copy<double, decltype(arr.begin()), true>(src.data(), src.data() + src.size(),
+                                                               arr.begin());
+    EXPECT_EQ(out, arr.end());
+  }
+  arr.barrier();
+  for (std::size_t l = 0; l < arr.lsize(); ++l)
+    ASSERT_EQ(arr.local[l], Value(arr.local.global_index(l)));
+  arr.barrier();
 }
 
 TEST(Copy, TilePatternArray) {

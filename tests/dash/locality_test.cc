@@ -1,10 +1,12 @@
 // dash::util::Locality (unit records, domain counts, iteration over domains, children) and
 // dash::Team::locality_split(scope, parts) by node and NUMA domain, on Team::All() and on
 // sub-teams. Run plain, under virtual nodes (vnode1, vnode2) and with hwloc forced off
-// (hwloc_fail). DASH's TeamLocality, LocalityDomain and UnitLocality over the same hierarchy.
+// (hwloc_fail). DASH's TeamLocality, LocalityDomain and UnitLocality over the same hierarchy
+// (and UnitLocality's default, threads, cache lines; a domain's cores).
 #include <dart/dart.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
+#include <dash/util/Config.h>
 #include <dash/util/Locality.h>
 #include <dash/util/TeamLocality.h>
 #include <gtest/gtest.h>
@@ -281,6 +283,44 @@ TEST(Locality, DashTeamLocalityUnitLocalityAndDomains) {
   }
   dash::util::UnitLocality mine(dash::myid());
   EXPECT_EQ(mine.unit_id().id, myid());
+}
+
+// DASH's further UnitLocality queries: the default one is the calling unit's, the threads per
+// core (DASH_MAX_SMT chooses), cache line sizes (at least 64 bytes), and a domain's cores.
+TEST(Locality, DashUnitLocalityDefaultThreadsCachesAndCores) {
+  dash::util::UnitLocality here;
+  EXPECT_EQ(here.unit_id().id, myid());
+  EXPECT_EQ(here.domain_tag(), dash::util::UnitLocality(dash::myid()).domain_tag());
+  EXPECT_EQ(here.min_threads(), 1);
+  EXPECT_GE(here.max_threads(), 1);
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (here.node_cores() > 0) {
+    EXPECT_LE(here.max_threads() * here.node_cores(), cpus);
+  }
+  dash::util::Config::set("DASH_MAX_SMT", 1);
+  EXPECT_EQ(here.num_threads(), here.max_threads());
+  dash::util::Config::set("DASH_MAX_SMT", 0);
+  EXPECT_EQ(here.num_threads(), 1);
+  for (int level : {0, 1, 2, 7, -1}) {
+    const int bytes = here.cache_line_size(level);
+    EXPECT_GE(bytes, 64) << "level " << level;
+    EXPECT_EQ(bytes & (bytes - 1), 0) << "level " << level;  // a power of two
+  }
+  // A node's cores as its units report them; a core domain is one core.
+  const auto node = here.node_domain();
+  if (here.node_cores() > 0) {
+    EXPECT_EQ(node.num_cores(), here.node_cores());
+  }
+  EXPECT_GE(node.num_cores(), 1);
+  const auto cores = node.scope_domains(Locality::Scope::Core);
+  if (!cores.empty()) {
+    EXPECT_EQ(cores.front().num_cores(), 1);
+  }
+  int sum = 0;
+  for (const auto& n :
+       dash::util::LocalityDomain(dash::Team::All()).scope_domains(Locality::Scope::Node))
+    sum += n.num_cores();
+  EXPECT_EQ(dash::util::LocalityDomain(dash::Team::All()).num_cores(), sum);
 }
 
 }  // namespace

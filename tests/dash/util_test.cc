@@ -1,19 +1,28 @@
 // DASH's benchmark utilities: dash::util::Timer (both sources, the clock choice, the unit
 // conversions), dash::util::Config (types, unset keys, boolean words, _SIZE keys, the
-// environment, logging switch) and dash::util::BenchmarkParams (what unit 0 prints, that the
-// others print nothing, the settings it reads). Every unit checks its own values.
+// environment, logging switch), dash::util::BenchmarkParams (what unit 0 prints, that the
+// others print nothing, the settings it reads), dash::util::TraceStore and Trace (recording only
+// with DASH_ENABLE_TRACE, the records, their lines and files), dash::prevent_opt_elimination and
+// the printed locality hierarchy. Every unit checks its own values.
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Version.h>
+#include <dash/internal/Annotation.h>
 #include <dash/internal/Logging.h>
 #include <dash/internal/Macro.h>
 #include <dash/util/BenchmarkParams.h>
 #include <dash/util/Config.h>
+#include <dash/util/TeamLocality.h>
 #include <dash/util/Timer.h>
+#include <dash/util/Trace.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstddef>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -374,6 +383,151 @@ TEST(BenchmarkParams, ConfigHoldsTheEnvironmentFlags) {
   EXPECT_TRUE(config.env_hwloc);
   EXPECT_FALSE(config.env_mkl);
   EXPECT_FALSE(config.env_papi);
+}
+
+// ---------------------------------------------------------------------------------------------
+// TraceStore, Trace
+
+using dash::util::Trace;
+using dash::util::TraceStore;
+
+TEST(TraceStore, RecordsNothingWithoutDashEnableTrace) {
+  Config::set("DASH_ENABLE_TRACE", 0);
+  EXPECT_FALSE(TraceStore::on());
+  EXPECT_FALSE(TraceStore::enabled());
+  TraceStore::clear();
+  Trace trace("quiet");  // local while not recording
+  trace.enter_state("a");
+  trace.exit_state("a");
+  EXPECT_TRUE(TraceStore::context_trace("quiet").empty());
+  std::ostringstream out;
+  TraceStore::write(out);
+  EXPECT_EQ(out.str(), "");
+  TraceStore::write("never.csv");  // no file either
+  EXPECT_NE(access("./u00000.never.csv", F_OK), 0);
+  TraceStore::clear();
+}
+
+TEST(TraceStore, RecordsStatesInOrderAndWritesThemAsLines) {
+  Config::set("DASH_ENABLE_TRACE", 1);
+  ASSERT_TRUE(TraceStore::on());
+  TraceStore::clear();
+  {
+    Trace trace("phases");  // collective: a barrier, then the clock starts
+    trace.enter_state("local");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    trace.exit_state("local");
+    trace.enter_state("gather");
+    trace.exit_state("gather");
+  }
+  TraceStore::off();
+  Trace later("phases");  // not recording: appends nothing
+  later.enter_state("ignored");
+  const auto& events = TraceStore::context_trace("phases");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].state, "local");
+  EXPECT_EQ(events[1].state, "gather");
+  EXPECT_GE(events[0].end - events[0].start, 1000000u);  // the 2 ms sleep, in clock ticks (ns)
+  EXPECT_GE(events[1].start, events[0].end);
+  EXPECT_GE(events[1].end, events[1].start);
+
+  std::ostringstream out;
+  TraceStore::write(out);
+  const auto lines = lines_of(out.str());
+  const std::size_t header = myid() == 0 ? 1 : 0;
+  ASSERT_EQ(lines.size(), header + 2);
+  if (header == 1) {
+    EXPECT_EQ(lines[0].rfind("-- [TRACE] ", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find("context"), std::string::npos);
+    EXPECT_NE(lines[0].find("state"), std::string::npos);
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::string& line = lines[header + i];
+    std::ostringstream start, end;
+    start << events[i].start;
+    end << events[i].end;
+    EXPECT_EQ(line.rfind("-- [TRACE] ", 0), 0u) << line;
+    EXPECT_NE(line.find("phases, "), std::string::npos) << line;
+    EXPECT_NE(line.find(" " + std::to_string(myid()) + ", "), std::string::npos) << line;
+    EXPECT_NE(line.find(" " + start.str() + ", "), std::string::npos) << line;
+    EXPECT_NE(line.find(" " + end.str() + ", "), std::string::npos) << line;
+    EXPECT_EQ(line.substr(line.size() - events[i].state.size()), events[i].state) << line;
+  }
+  std::ostringstream no_header;
+  TraceStore::write(no_header, false);
+  EXPECT_EQ(lines_of(no_header.str()).size(), 2u);
+
+  TraceStore::clear("phases");
+  EXPECT_TRUE(TraceStore::context_trace("phases").empty());
+  TraceStore::clear();
+  Config::set("DASH_ENABLE_TRACE", 0);
+}
+
+TEST(TraceStore, WritesOneFilePerUnitUnderTheLogPath) {
+  char dir[] = "/tmp/dash_trace_test_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  ASSERT_EQ(mkdir((std::string(dir) + "/run").c_str(), 0700), 0);
+  Config::set("DASH_ENABLE_TRACE", 1);
+  Config::set("DASH_TRACE_LOG_PATH", dir);
+  ASSERT_TRUE(TraceStore::on());
+  TraceStore::clear();
+  TraceStore::context_trace("file").push_back({1, 2, "s"});
+  TraceStore::write("trace.csv", "run");
+  char name[16];
+  std::snprintf(name, sizeof(name), "u%05d", static_cast<int>(myid()));
+  const std::string path = std::string(dir) + "/run/" + name + ".trace.csv";
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << path;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("file, "), std::string::npos) << text;
+  std::remove(path.c_str());
+  rmdir((std::string(dir) + "/run").c_str());
+  rmdir(dir);
+  // A directory that does not exist: the file cannot be written.
+  EXPECT_THROW(TraceStore::write("trace.csv", "missing"), dash::exception::RuntimeError);
+  TraceStore::clear();
+  TraceStore::off();
+  Config::set("DASH_ENABLE_TRACE", 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// prevent_opt_elimination, the printed locality hierarchy
+
+TEST(Annotation, PreventOptEliminationKeepsValues) {
+  int counter = 0;
+  for (int i = 0; i < 100; ++i) {
+    ++counter;
+    dash::prevent_opt_elimination(counter);
+  }
+  const long fixed = 7;
+  std::vector<int> v(3, 1);
+  auto it = v.begin();
+  dash::prevent_opt_elimination(fixed);
+  dash::prevent_opt_elimination(it);
+  dash::prevent_opt_elimination();
+  EXPECT_EQ(counter, 100);
+  EXPECT_EQ(fixed, 7);
+  EXPECT_EQ(*it, 1);
+}
+
+TEST(LocalityDomain, PrintsEveryDomainWithItsTagScopeAndUnits) {
+  dash::util::TeamLocality tloc(dash::Team::All());
+  std::ostringstream out;
+  out << tloc.domain();
+  const auto lines = lines_of(out.str());
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0].rfind(". (global", 0), 0u) << lines[0];
+  std::string units;
+  for (long u = 0; u < nunits(); ++u) units += " " + std::to_string(u);
+  EXPECT_NE(lines[0].find("units" + units + ")"), std::string::npos) << lines[0];
+  // Every unit appears once as a unit domain, indented below its parents.
+  long unit_lines = 0;
+  for (const auto& line : lines)
+    if (line.find("(unit") != std::string::npos) {
+      ++unit_lines;
+      EXPECT_EQ(line.rfind("  ", 0), 0u) << line;
+    }
+  EXPECT_EQ(unit_lines, nunits());
 }
 
 }  // namespace

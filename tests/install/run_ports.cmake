@@ -20,7 +20,7 @@ run_checked("building the ports" ${CMAKE_COMMAND} --build ${build})
 
 set(ports matrix_subscripts heat_halo_rows tile_copy shared_counter atomic_histogram
           pattern_queries halo_stencil async_refs sort_minmax views_blocks team_locality
-          sendrecv_ring benchmark_utilities csr_array dynamic_map)
+          sendrecv_ring benchmark_utilities csr_array dynamic_map coarray_images)
 set(runs "2" "4" "3|DART_SHARED_WINDOWS=0" "3|DART_VIRTUAL_NODE_SIZE=1")
 foreach(run IN LISTS runs)
   string(REPLACE "|" ";" parts "${run}")

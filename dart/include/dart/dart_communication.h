@@ -20,6 +20,7 @@
 #define DART__DART_COMMUNICATION_H_
 
 #include <dart/dart_types.h>
+#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -165,6 +166,21 @@ dart_ret_t dart_alltoall(const void* sendbuf, void* recvbuf, size_t nelem, dart_
 dart_ret_t dart_alltoallv(const void* sendbuf, const size_t* nsendelem, const size_t* senddispls,
                           dart_datatype_t dtype, void* recvbuf, const size_t* nrecvelem,
                           const size_t* recvdispls, dart_team_t teamid);
+
+/* Makes *new_op, an operation for dart_reduce, dart_allreduce and dart_iallreduce over elements
+ * of dtype (a basic or custom type, dart_type_create_custom) that calls op(invec, inoutvec, len,
+ * userdata) on runs of len elements; commute says whether op is commutative (else units are
+ * combined in unit order). The ids of such operations start at DART_OP_LAST. dtype_is_tmp (dtype
+ * serves this operation only) is accepted as a hint; the operation keeps working after dtype is
+ * destroyed, but reductions name a live type equal to it. DART_ERR_INVAL for a NULL op or
+ * new_op or a strided type. Not for atomics or dart_accumulate (MPI allows only its own
+ * operations there). Local. */
+dart_ret_t dart_op_create(dart_operator_t op, void* userdata, bool commute, dart_datatype_t dtype,
+                          bool dtype_is_tmp, dart_operation_t* new_op);
+
+/* Frees an operation made by dart_op_create and sets *op to DART_OP_UNDEFINED. DART_ERR_INVAL
+ * for anything else (a predefined operation, one already freed). Local. */
+dart_ret_t dart_op_destroy(dart_operation_t* op);
 
 /* Non-blocking barrier; complete with dart_wait/dart_test. */
 dart_ret_t dart_ibarrier(dart_team_t teamid, dart_handle_t* handle);

@@ -96,6 +96,11 @@ typedef enum {
 #define DART_OP_MINMAX_MIN 0
 #define DART_OP_MINMAX_MAX 1
 
+/* A reduction operator of the program's own (dart_op_create): combines len elements,
+ * inoutvec[i] = invec[i] op inoutvec[i] for i in 0..len-1; user_data is the pointer given to
+ * dart_op_create. */
+typedef void (*dart_operator_t)(const void* invec, void* inoutvec, size_t len, void* user_data);
+
 /* Thread support levels for dart_init_thread. */
 typedef enum { DART_THREAD_SINGLE = 0, DART_THREAD_MULTIPLE = 1 } dart_thread_support_level_t;
 

@@ -131,8 +131,9 @@ internal::if_glob_iter_t<GlobIt, V> reduce(GlobIt first, GlobIt last, V init) {
 // native range [l_first, l_last) (possibly empty); every unit gets
 // op(init, fold of all of them), the units' folds combined in unit order.
 // Collective over team.
-template <class InputIt, class V, class BinaryOp,
-          class = std::enable_if_t<!internal::is_glob_iter_v<InputIt>>>
+template <
+    class InputIt, class V, class BinaryOp,
+    class = std::enable_if_t<!internal::is_glob_iter_v<InputIt> && !std::is_same_v<BinaryOp, bool>>>
 V reduce(InputIt l_first, InputIt l_last, V init, BinaryOp op, Team& team = Team::All()) {
   static_assert(std::is_trivially_copyable_v<V>,
                 "dash::reduce: the value type must be trivially copyable");
@@ -153,6 +154,22 @@ V reduce(InputIt l_first, InputIt l_last, V init, BinaryOp op, Team& team = Team
 template <class InputIt, class V, class = std::enable_if_t<!internal::is_glob_iter_v<InputIt>>>
 V reduce(InputIt l_first, InputIt l_last, V init) {
   return dash::reduce(l_first, l_last, init, dash::plus<V>());
+}
+
+// DASH's forms with its `non_empty` flag (every unit's range holds elements): the same
+// reductions; the flag changes nothing here, as empty ranges are always left out. Collective
+// over team.
+template <class InputIt, class V, class BinaryOp,
+          class = std::enable_if_t<!internal::is_glob_iter_v<InputIt>>>
+V reduce(InputIt l_first, InputIt l_last, V init, BinaryOp op, bool non_empty,
+         Team& team = Team::All()) {
+  (void)non_empty;
+  return dash::reduce(l_first, l_last, init, op, team);
+}
+template <class InputIt, class V, class = std::enable_if_t<!internal::is_glob_iter_v<InputIt>>>
+V reduce(InputIt l_first, InputIt l_last, V init, bool non_empty, Team& team = Team::All()) {
+  (void)non_empty;
+  return dash::reduce(l_first, l_last, init, dash::plus<V>(), team);
 }
 
 }  // namespace dash

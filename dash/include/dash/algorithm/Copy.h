@@ -29,6 +29,7 @@
 // |-------------------------|-----------------------------------------------|
 // | copy(global -> local)   | one-sided; <= 3 transfers per unit (1-D)      |
 // | copy(local -> global)   | one-sided; returns when the data is at target |
+// | copy<V, It, UseHandles> | DASH's explicit form: the same copies         |
 // | copy_async              | starts the same transfers, returns at once;   |
 // |                         | large same-node parts run on a worker thread  |
 #ifndef DASH__ALGORITHM__COPY_H_
@@ -401,6 +402,34 @@ GlobIter<U, Q> copy(GlobIter<T, P> first, GlobIter<T, P> last, GlobIter<U, Q> ou
     throw exception::InvalidArgument("dash::copy: source and destination ranges overlap");
   if (n == 0) return out;
   return internal::copy_through_staging<V>(first, last, out);
+}
+
+namespace internal {
+template <class T>
+struct given {
+  using type = T;
+};
+// T where it must be given, not deduced (std::type_identity_t of C++20).
+template <class T>
+using given_t = typename given<T>::type;
+}  // namespace internal
+
+// DASH's forms with explicit template arguments, dash::copy<ValueType, GlobIt, UseHandles>(...):
+// the same copies as above, global [first, last) to the local `out`, or local [in_first,
+// in_last) to the global range at `out`. UseHandles (DASH: wait on one handle per transfer
+// instead of a flush) changes nothing here: the copies above already start every transfer
+// before waiting for any. One-sided, blocking.
+template <class ValueType, class GlobIt, bool UseHandles = false,
+          class = std::enable_if_t<internal::is_glob_iter_v<GlobIt>>>
+ValueType* copy(GlobIt first, GlobIt last, internal::given_t<ValueType>* out) {
+  return dash::copy(first, last, out);
+}
+template <class ValueType, class GlobIt, bool UseHandles = false,
+          class = std::enable_if_t<internal::is_glob_iter_v<GlobIt>>>
+GlobIt copy(internal::given_t<ValueType>* in_first, internal::given_t<ValueType>* in_last,
+            GlobIt out) {
+  return dash::copy(static_cast<const ValueType*>(in_first), static_cast<const ValueType*>(in_last),
+                    out);
 }
 
 }  // namespace dash

@@ -19,10 +19,13 @@
 
 #include <dash/Exception.h>
 #include <dash/Team.h>
+#include <dash/util/Config.h>
 #include <dash/util/Locality.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <iterator>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +99,20 @@ class LocalityDomain {
   std::size_t num_units() const { return domain_.units.size(); }
   // True if this is a group made by TeamLocality::split.
   bool is_group() const { return !group_.empty(); }
+  // Cores in the domain: of a node (or the team), the usable cores of each node as its units
+  // report them; of a NUMA domain or core, the cores holding units of the team. Local.
+  int num_cores() const {
+    if (domain_.scope == Scope::Global || domain_.scope == Scope::Node) {
+      int cores = 0;
+      for (const LocalityDomain& node : scope_domains(Scope::Node)) {
+        const int reported =
+            node.units().empty() ? -1 : Locality(*team_).unit(node.units().front()).node_cores;
+        cores += reported > 0 ? reported : int(node.scope_domains(Scope::Core).size());
+      }
+      return cores;
+    }
+    return int(scope_domains(Scope::Core).size());
+  }
 
   // Subdomains: how many, the i-th, all of them by iteration.
   std::size_t size() const { return domain_.num_children; }
@@ -163,6 +180,8 @@ class UnitLocality {
   UnitLocality(Team& team, team_unit_t unit) : team_(&team), loc_(Locality(team).unit(unit)) {}
   // Global unit `unit`, in Team::All().
   explicit UnitLocality(global_unit_t unit) : UnitLocality(Team::All(), team_unit_t(unit.id)) {}
+  // The calling unit, in Team::All() (DASH's default).
+  UnitLocality() : UnitLocality(Team::All(), Team::All().myid()) {}
 
   Team& team() const { return *team_; }
   team_unit_t unit_id() const { return loc_.unit; }
@@ -183,6 +202,25 @@ class UnitLocality {
   int num_cores() const { return loc_.num_cores; }
   int num_numa() const { return loc_.num_numa; }
   int node_cores() const { return loc_.node_cores; }
+  // Hardware threads of the unit's cores: at least 1 (min_threads), and the threads per core of
+  // its node (max_threads: online CPUs over usable cores, 1 if unknown); num_threads() is
+  // max_threads() if DASH_MAX_SMT is set, else min_threads(), as in DASH. Local.
+  int min_threads() const { return 1; }
+  int max_threads() const {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return loc_.node_cores > 0 && cpus >= loc_.node_cores ? int(cpus / loc_.node_cores) : 1;
+  }
+  int num_threads() const {
+    return Config::get<bool>("DASH_MAX_SMT") ? max_threads() : min_threads();
+  }
+  // Line size in bytes of the cache of `level` (0: L1 data, 1: L2, 2: L3) of the calling unit's
+  // machine, at least 64 (DASH's floor). Local.
+  int cache_line_size(int level) const {
+    const int names[3] = {_SC_LEVEL1_DCACHE_LINESIZE, _SC_LEVEL2_CACHE_LINESIZE,
+                          _SC_LEVEL3_CACHE_LINESIZE};
+    const long bytes = level >= 0 && level < 3 ? sysconf(names[level]) : -1;
+    return bytes > 64 ? int(bytes) : 64;
+  }
   // The (real or emulated) node domain the unit belongs to.
   LocalityDomain node_domain() const {
     for (const auto& d : Locality(*team_).domains(Locality::Scope::Node))
@@ -195,6 +233,41 @@ class UnitLocality {
   Team* team_;
   Locality::UnitLocality loc_;
 };
+
+// The name of a scope as printed: "global", "node", "numa", "core", "unit".
+inline const char* locality_scope_name(LocalityScope scope) {
+  switch (scope) {
+    case LocalityScope::Global:
+      return "global";
+    case LocalityScope::Node:
+      return "node";
+    case LocalityScope::NUMA:
+      return "numa";
+    case LocalityScope::Core:
+      return "core";
+    case LocalityScope::Unit:
+      return "unit";
+  }
+  return "?";
+}
+// Writes d and the domains inside it, indented by depth (operator<< below). Local.
+inline void print_locality_domain(std::ostream& os, const LocalityDomain& d, int depth) {
+  os << std::string(2 * std::size_t(depth), ' ') << d.domain_tag() << " ("
+     << locality_scope_name(d.scope());
+  if (!d.host().empty()) os << ", host " << d.host();
+  os << ", units";
+  for (team_unit_t u : d.units()) os << " " << u.id;
+  os << ")\n";
+  if (d.scope() != LocalityScope::Unit)
+    for (const LocalityDomain& sub : d) print_locality_domain(os, sub, depth + 1);
+}
+
+// Writes the domain and every domain inside it, one line each, indented by depth:
+// "<tag> (<scope>[, host <host>], units <ids>)". Local.
+inline std::ostream& operator<<(std::ostream& os, const LocalityDomain& domain) {
+  print_locality_domain(os, domain, 0);
+  return os;
+}
 
 // A team's locality domains: the selected domain (the whole team at
 // first), or after split(scope [, parts]) its domains at that scope, dealt
