@@ -11,25 +11,20 @@
 #include <utility>
 #include <vector>
 
+#include "matrix_values.h"
 #include "mpi_test.h"
 
 namespace {
 
 using dash_test::myid;
 
-// Value stored at global coordinates (r, c).
-long Value(long r, long c) { return 10000 * r + c; }
-
-// Fills every unit's local part with Value(global coords).
+using dash_test::FillLocalWithValues;
+using dash_test::MatrixValue;
+// Shorter names for the shared helpers (tests/support/matrix_values.h).
+long Value(long r, long c) { return MatrixValue(r, c); }
 template <class M>
 void FillLocal(M& m) {
-  auto lv = m.local.view();
-  long pos = 0;
-  for (auto it = lv.begin(); it != lv.end(); ++it, ++pos) {
-    auto g = lv.global_coords(pos);
-    *it = Value(g[0], g[1]);
-  }
-  m.barrier();
+  FillLocalWithValues(m);
 }
 
 // The (row, column) pairs a view's elements hold, each once.
