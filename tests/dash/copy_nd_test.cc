@@ -240,9 +240,10 @@ TEST(CopyNdGlobal, BetweenPatternsAndDistributions) {
     EXPECT_EQ(out, tiles.begin() + 50);
   }
   tiles.barrier();
+  // Positions count in each container's own order: rows' row-major, tiles' tile by tile.
   for (long g = 0; g < 63; ++g) {
-    long r = g / 7, c = g % 7;
-    ASSERT_EQ(double(tiles(r, c)), Value(g, g >= 4 && g < 50 ? 0 : 5)) << g;
+    const auto c = tiles.pattern().coords(g);
+    ASSERT_EQ(double(tiles(c[0], c[1])), Value(g, g >= 4 && g < 50 ? 0 : 5)) << g;
   }
   tiles.barrier();
 }

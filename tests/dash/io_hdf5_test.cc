@@ -25,10 +25,22 @@ using dash_test::SharedDir;
 
 double Value(std::int64_t g) { return double(g) * 0.5 - 3; }
 
+// Row-major index (the dataset's order) of the element at global position g of c (a tiled
+// matrix's positions go tile by tile). Local.
+template <class C>
+std::int64_t RowMajor(const C& c, std::size_t g) {
+  const auto x = c.pattern().coords(typename C::index_type(g));
+  std::int64_t i = 0;
+  for (std::size_t d = 0; d < x.size(); ++d)
+    i = i * std::int64_t(c.pattern().extent(dash::dim_t(d))) + x[d];
+  return i;
+}
+
+// Each element holds Value of its row-major index (unit 0 writes them all).
 template <class C>
 void Fill(C& c) {
   std::vector<double> all(c.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = Value(std::int64_t(i));
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = Value(RowMajor(c, i));
   if (myid() == 0 && c.size() > 0) dash::copy(all.data(), all.data() + all.size(), c.begin());
   c.barrier();
 }
@@ -38,7 +50,7 @@ void ExpectValues(C& c) {
   std::vector<double> all(c.size());
   if (c.size() > 0) dash::copy(c.begin(), c.end(), all.data());
   for (std::size_t i = 0; i < all.size(); ++i)
-    ASSERT_EQ(all[i], Value(std::int64_t(i))) << "element " << i << " on unit " << myid();
+    ASSERT_EQ(all[i], Value(RowMajor(c, i))) << "element " << i << " on unit " << myid();
 }
 
 // The dataset read on unit 0 alone with serial HDF5: its extents and values.

@@ -73,15 +73,27 @@ inline dash::io::IoSettings Io(int aggregators, std::uint64_t buffer,
   return s;
 }
 
+// Row-major index (the file's order) of the element at global index g of pattern p (whose
+// own order may be column-major or tile by tile). Local.
+template <class P>
+std::int64_t RowMajorIndex(const P& p, std::int64_t g) {
+  const auto c = p.coords(typename P::index_type(g));
+  std::int64_t i = 0;
+  for (std::size_t d = 0; d < c.size(); ++d) i = i * std::int64_t(p.extent(dash::dim_t(d))) + c[d];
+  return i;
+}
+
 // Every element of a (read back through dash::copy, not through the file
-// code) equals Value of its row-major global index, on every unit.
+// code) equals Value of its row-major index, on every unit.
 template <class Container>
 void ExpectValues(Container& a, std::int64_t shift = 0) {
   std::vector<typename Container::value_type> all(a.size());
   if (a.size() > 0) dash::copy(a.begin(), a.end(), all.data());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    ASSERT_EQ(all[i], typename Container::value_type(Value(std::int64_t(i) + shift)))
-        << "element " << i << " of " << all.size() << " on unit " << myid();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::int64_t rm = RowMajorIndex(a.pattern(), std::int64_t(i));
+    ASSERT_EQ(all[i], typename Container::value_type(Value(rm + shift)))
+        << "element " << rm << " (row-major) of " << all.size() << " on unit " << myid();
+  }
 }
 
 // Fills a's local elements with Value of their global index.

@@ -115,11 +115,13 @@ TEST(LocalRange, MatrixRangesInDashForm) {
   EXPECT_EQ(segs[0].begin, lr.begin);
   auto idx = dash::local_index_range(rows.begin() + a, rows.begin() + b);
   EXPECT_EQ(idx.begin, lo - 24 * me);
-  // Row 0 of a matrix whose units hold two 2 x 3 tiles side by side: every unit's part is row 0
-  // of each tile, apart in its memory.
+  // A matrix whose units hold two 2 x 3 tiles side by side: its global order goes tile by tile,
+  // so the first 6 n elements are the first tile of every unit, and the next three the first
+  // row of unit 0's second tile, which follows its first in its memory.
   dash::Matrix<double, 2> cols(4, 6 * n, dash::TILE(2), dash::TILE(3), dash::TeamSpec<2>(1, n));
-  EXPECT_THROW(dash::local_range(cols.begin(), cols.begin() + 6 * n),
-               dash::exception::InvalidArgument);
+  auto first_tiles = dash::local_range(cols.begin(), cols.begin() + 6 * n + 3);
+  EXPECT_EQ(first_tiles.begin, cols.lbegin());
+  EXPECT_EQ(first_tiles.end, cols.lbegin() + (me == 0 ? 9 : 6));
   dash::barrier();
 }
 

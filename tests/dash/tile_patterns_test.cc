@@ -95,6 +95,7 @@ struct Reference {
   std::vector<std::int64_t> lsize;
   // Per global linear element index: owner and local offset.
   std::vector<std::int64_t> unit_of, offset_of;
+  std::vector<std::int64_t> order_of;  // [row- or column-major index] -> the patterns' global index
 
   Reference(Deal deal, MemArrange arr, const std::array<std::int64_t, N>& ext,
             const std::array<dash::Distribution, N>& dist, std::int64_t nunits)
@@ -114,6 +115,8 @@ struct Reference {
     }
     unit_of.assign(size, -1);
     offset_of.assign(size, -1);
+    order_of.assign(size, -1);
+    std::int64_t next = 0;  // the patterns' global order: tile by tile, as enumerated here
     for (std::int64_t b = 0; b < ntiles; ++b) {
       Tile t;
       t.bc = Delinear<N>(arr, b, nblocks);
@@ -136,6 +139,7 @@ struct Reference {
         std::int64_t gi = Linear<N>(arr, g, ext);
         unit_of[gi] = t.unit;
         offset_of[gi] = t.start + i;
+        order_of[gi] = next++;
       }
     }
   }
@@ -224,18 +228,22 @@ bool CheckPattern(const Pattern& p, Deal deal, const std::string& ctx) {
     auto c = Delinear<N>(Arr, g, ext);
     coords_t coords;
     for (dim_t d = 0; d < N; ++d) coords[d] = I(c[d]);
-    TP_CHECK_EQ(std::int64_t(p.global_index(coords)), g);
+    // The pattern's global index of the element (row-major or column-major g, its position
+    // in the tile-by-tile order).
+    const std::int64_t gi = ref.order_of[g];
+    TP_CHECK_EQ(std::int64_t(p.global_index(coords)), gi);
+    TP_CHECK_EQ(p.coords(I(gi)), coords);
     auto l = p.local_index(coords);
     std::int64_t u = l.unit, off = l.index;
     TP_CHECK_EQ(u, ref.unit_of[g]);
     TP_CHECK_EQ(off, ref.offset_of[g]);
-    auto lg = p.local(I(g));
+    auto lg = p.local(I(gi));
     TP_CHECK_EQ(std::int64_t(lg.unit), u);
     TP_CHECK_EQ(std::int64_t(lg.index), off);
     TP_CHECK_EQ(std::int64_t(p.unit_at(coords)), u);
-    TP_CHECK_EQ(std::int64_t(p.unit_at(I(g))), u);
+    TP_CHECK_EQ(std::int64_t(p.unit_at(I(gi))), u);
     TP_CHECK_EQ(std::int64_t(p.at(coords)), off);
-    TP_CHECK_EQ(p.is_local(I(g)), u == me);
+    TP_CHECK_EQ(p.is_local(I(gi)), u == me);
     // Inside the owner's memory, hit once, and back again.
     if (u < 0 || u >= P || off < 0 || off >= std::int64_t(hits[u].size())) {
       ADD_FAILURE() << ctx << ": element " << g << " -> unit " << u << " offset " << off
@@ -244,9 +252,9 @@ bool CheckPattern(const Pattern& p, Deal deal, const std::string& ctx) {
     }
     ++hits[u][off];
     dash::team_unit_t unit(static_cast<dart_unit_t>(u));
-    TP_CHECK_EQ(std::int64_t(p.global_index(unit, I(off))), g);
+    TP_CHECK_EQ(std::int64_t(p.global_index(unit, I(off))), gi);
     TP_CHECK_EQ(p.global(unit, I(off)), coords);
-    if (u == me) TP_CHECK_EQ(std::int64_t(p.global(I(off))), g);
+    if (u == me) TP_CHECK_EQ(std::int64_t(p.global(I(off))), gi);
   }
   // Local -> global -> local for every (unit, offset); each hit exactly once.
   for (std::int64_t u = 0; u < P; ++u) {

@@ -168,7 +168,8 @@ TEST(Transform, MatrixBlocksAndArrays) {
   dash::copy(arr.begin(), arr.end(), got_arr.data());
   for (long r = 0; r < 3; ++r)
     for (long c = 0; c < 5; ++c) {
-      long g = (3 + r) * 10 + (5 + c);
+      // tm holds its global index (tile by tile: TilePattern's order).
+      const long g = long(tm.pattern().global_index({3 + r, 5 + c}));
       EXPECT_EQ(got[std::size_t(r * 5 + c)], g + 1) << r << "," << c;
       EXPECT_EQ(got_arr[std::size_t(r * 5 + c)], 2 * g) << r << "," << c;
     }

@@ -8,7 +8,7 @@
 // |-----------------------------------|-----------------------------------------------|
 // | size(), extent(d), extents()      | global element count and extents              |
 // | capacity()                        | size(): every element is stored once          |
-// | coords(g), global_index(coords)   | global linear index <-> coordinates           |
+// | coords(g), global_index(coords)   | global linear index <-> coordinates (1)       |
 // | global_at(coords)                 | the same as global_index(coords) (DASH name)  |
 // | local(g), local_index(coords)     | local_index_t {unit, offset in unit's memory} |
 // | unit_at(coords), unit_at(g)       | owning unit                                   |
@@ -20,6 +20,12 @@
 // | block_at(coords), max_blocksize() | linear index of the block holding coords      |
 // | local_block(i), local_blockspec   | the calling unit's blocks                     |
 // | team(), teamspec(), distspec()    | who takes part, how units are arranged        |
+//
+// (1) The global linear order is the pattern's memory order, as DASH's:
+// row- or column-major (Arrangement) for BlockPattern and 1-D patterns, tile
+// by tile for the N-D TilePattern, ShiftTilePattern and SeqTilePattern
+// (tile_order(): tiles in the grid's Arrangement order, a tile's elements in
+// that order over its own extents).
 //
 // BlockPattern and TilePattern also have local coordinates (a unit's
 // elements as an N-D array of local_extents(unit)), with DASH's names:

@@ -30,7 +30,8 @@ int main(int argc, char* argv[]) {
   auto src = pattern.local_block(dash::team_unit_t(0), 0);
   for (long i = 0; i < b; ++i)
     for (long j = 0; j < b; ++j)
-      CHECK(matrix[b + i][3 * b + j] == (src.offset(0) + i) * (b * 5) + src.offset(1) + j);
+      CHECK(matrix[b + i][3 * b + j] ==
+            pattern.global_index({src.offset(0) + i, src.offset(1) + j}));
   matrix.barrier();
   report_ok("tile_copy");
   dash::finalize();

@@ -219,10 +219,20 @@ std::vector<Run> runs_of(Container& c, const char* who) {
       return out;
     }
   }
-  dash::internal::for_each_local_run(c.begin(), c.end(), [&](T* b, T* e, auto, auto gidx) {
-    runs.add(std::uint64_t(gidx) * sizeof(T), const_cast<char*>(reinterpret_cast<const char*>(b)),
-             std::uint64_t(e - b) * sizeof(T));
-  });
+  auto add = [&](T* b, T* e, auto file_index, auto) {
+    runs.add(std::uint64_t(file_index) * sizeof(T),
+             const_cast<char*>(reinterpret_cast<const char*>(b)), std::uint64_t(e - b) * sizeof(T));
+  };
+  if constexpr (P::ndim() == 1) {
+    dash::internal::for_each_local_run(c.begin(), c.end(), add);
+  } else if (c.size() > 0 && c.lbegin() != nullptr) {
+    // The file is row-major whatever the pattern's global order (a TilePattern's goes tile by
+    // tile): the whole matrix as a rectangle iterated row-major.
+    const P& p = c.pattern();
+    const std::array<typename P::index_type, P::ndim()> origin{};
+    dash::internal::for_each_local_run_of_rect<true, false>(p, const_cast<T*>(c.lbegin()), origin,
+                                                            p.extents(), origin, p.extents(), add);
+  }
   return std::move(runs.runs());
 }
 

@@ -9,8 +9,9 @@
 // Ranges it takes: GlobIter of any 1-D pattern (runs in global order), and
 // GlobIter or GlobViewIter of an N-D Cartesian pattern (BlockPattern,
 // TilePattern; runs in no particular order). An N-D range [first, last) of
-// iteration positions is cut into at most 2N - 1 rectangles, each rectangle
-// is mapped to the calling unit's local rectangle in O(N), and that one is
+// iteration positions is cut into rectangles (for_each_box_of_range: at most
+// 2N - 1, or O(N^2) for a container range in tile order), each rectangle is
+// mapped to the calling unit's local rectangle in O(N), and that one is
 // walked along its fastest local dimension.
 //
 // With Positions = false the caller ignores pos and gidx, and runs that
@@ -22,6 +23,7 @@
 
 #include <dash/Exception.h>
 #include <dash/algorithm/LocalRange.h>
+#include <dash/algorithm/internal/PositionBoxes.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/iterator/GlobViewIter.h>
 #include <dash/pattern/SizeSpec.h>
@@ -70,6 +72,58 @@ using glob_value_t = std::remove_const_t<glob_element_t<It>>;
 template <class It, class R = void>
 using if_glob_iter_t = std::enable_if_t<is_glob_iter_v<It>, R>;
 
+// The rectangle a range's positions count in: a view's for GlobViewIter, the
+// whole container's for GlobIter. Local.
+template <class It>
+auto positions_space(const It& it) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = typename P::index_type;
+  if constexpr (glob_iter_traits<It>::is_view)
+    return it.viewspec();
+  else
+    return ViewSpec<P::ndim(), I>(std::array<I, P::ndim()>{}, it.pattern().extents());
+}
+
+// True if the positions of ranges of It are global indices in tile order
+// (PatternBase::tile_order()).
+template <class It>
+inline constexpr bool tile_ordered_range_v =
+    !glob_iter_traits<It>::is_view && glob_iter_traits<It>::pattern::tile_order();
+
+// Calls box(goff, glen, at, stride) for rectangles of global coordinates that
+// make up positions [first, first + n) of an N-D range (GlobIter or
+// GlobViewIter), in order; the element at goff + r has position
+// at + sum_d r[d] * stride[d]. Strided = false: a container's tile-ordered
+// range may come as rectangles of whole tiles whose at and stride mean nothing
+// (O(N^2) rectangles); true: such a range comes a box per tile at most. Every
+// other range is at most 2N - 1 boxes. Local, no allocation.
+template <bool Strided, class It, class Box>
+void for_each_box_of_range(const It& first, std::size_t n, Box&& box) {
+  using P = typename glob_iter_traits<It>::pattern;
+  using I = typename P::index_type;
+  constexpr dim_t N = P::ndim();
+  constexpr MemArrange Arr = P::memory_order();
+  const I p = I(first.pos());
+  if constexpr (tile_ordered_range_v<It>) {
+    for_each_box_of_tile_range<Strided>(first.pattern(), p, p + I(n), box);
+  } else {
+    const auto space = positions_space(first);
+    std::array<dim_t, N> order;
+    for (dim_t k = 0; k < N; ++k) order[k] = dim_at_order<N, Arr>(k);
+    const auto stride = tile_strides<N, Arr, I>(space.extents());
+    for_each_box_of_positions<N>(p, p + I(n), space.extents(), order,
+                                 [&](const std::array<I, N>& off, const auto& len) {
+                                   std::array<I, N> goff;
+                                   I at = 0;
+                                   for (dim_t d = 0; d < N; ++d) {
+                                     goff[d] = space.offset(d) + off[d];
+                                     at += off[d] * stride[d];
+                                   }
+                                   box(goff, len, at, stride);
+                                 });
+  }
+}
+
 // Checks that first and last can form a range of a container that still exists. Local.
 template <class It>
 void check_glob_range(const It& first, const It& last, const char* who) {
@@ -83,48 +137,15 @@ void check_glob_range(const It& first, const It& last, const char* who) {
   if (last < first) throw exception::InvalidArgument(std::string(who) + ": last is before first");
 }
 
-// Calls box(offsets, extents) for the rectangles that make up iteration
-// positions [p, q) of a rectangle with extents `ext`, iterated with its
-// dimension order[N-1] fastest; offsets are relative to the rectangle.
-// At most 2N - 1 calls, in iteration order. Local.
-template <dim_t N, class I, class S, class Box>
-void for_each_box_of_positions(I p, I q, const std::array<S, N>& ext,
-                               const std::array<dim_t, N>& order, Box&& box) {
-  // stride[k]: elements per step of dimension order[k].
-  std::array<I, N + 1> stride;
-  stride[N] = 1;
-  for (dim_t k = N; k-- > 0;) stride[k] = stride[k + 1] * I(ext[order[k]]);
-  while (p < q) {
-    // The slowest dimension k whose faster dimensions are all at 0 and one of
-    // whose steps fits into what remains.
-    // (k = N - 1 always qualifies: its step is one element.)
-    dim_t k = 0;
-    while (p % stride[k + 1] != 0 || stride[k + 1] > q - p) ++k;
-    dim_t d = order[k];
-    I c = (p / stride[k + 1]) % I(ext[d]);
-    I steps = std::min<I>(I(ext[d]) - c, (q - p) / stride[k + 1]);
-    std::array<I, N> off{};
-    std::array<S, N> len{};
-    I rest = p;
-    for (dim_t j = N; j-- > 0;) {
-      dim_t dj = order[j];
-      off[dj] = rest % I(ext[dj]);
-      rest /= I(ext[dj]);
-      len[dj] = j < k ? S(1) : (j == k ? S(steps) : ext[dj]);
-    }
-    box(off, len);
-    p += steps * stride[k + 1];
-  }
-}
-
 // Walks the calling unit's part of the global rectangle (goff, glen) of an
-// N-D Cartesian pattern; see the file comment for f. `view_off`/`view_ext`
-// describe the space pos counts in. In a blocked layout (TilePattern) the
-// local rectangle is walked tile by tile, so that the lines of a tile, which
+// N-D Cartesian pattern; see the file comment for f. GlobalPositions: pos is
+// the global index (a container's range); else `view_off`/`view_ext` describe
+// the rectangle pos counts in, iterated in Arrangement order (a view). In a blocked layout
+// (TilePattern) the local rectangle is walked tile by tile, so that the lines of a tile, which
 // follow each other in memory, merge into one run; in a canonical layout
 // (BlockPattern) line by line, a line crossing local blocks being contiguous.
 // Local.
-template <bool Positions, class T, class P, class F>
+template <bool Positions, bool GlobalPositions, class T, class P, class F>
 void for_each_local_run_of_rect(const P& pattern, T* base,
                                 const std::array<typename P::index_type, P::ndim()>& goff,
                                 const std::array<typename P::size_type, P::ndim()>& glen,
@@ -154,10 +175,13 @@ void for_each_local_run_of_rect(const P& pattern, T* base,
     T* e = b + len;
     if constexpr (Positions) {
       auto gc = pattern.global_coords(lc);
-      std::array<I, N> vc;
-      for (dim_t d = 0; d < N; ++d) vc[d] = gc[d] - view_off[d];
-      I pos = linearize<N, Arr>(vc, view_ext);
-      I g = pattern.global_index(gc);
+      const I g = pattern.global_index(gc);
+      I pos = g;
+      if constexpr (!GlobalPositions) {
+        std::array<I, N> vc;
+        for (dim_t d = 0; d < N; ++d) vc[d] = gc[d] - view_off[d];
+        pos = linearize<N, Arr>(vc, view_ext);
+      }
       if (b == run_e && pos == run_pos + I(run_e - run_b) && g == run_g + I(run_e - run_b)) {
         run_e = e;
       } else {
@@ -244,20 +268,16 @@ void for_each_local_run(const It& first, const It& last, F&& f) {
       f(seg.begin, seg.end, g, g);
     }
   } else {
-    constexpr MemArrange Arr = P::memory_order();
-    std::array<dim_t, N> order;
-    for (dim_t k = 0; k < N; ++k) order[k] = Arr == ROW_MAJOR ? k : N - 1 - k;
-    std::array<I, N> view_off{};
-    std::array<typename P::size_type, N> view_ext = pattern.extents();
-    if constexpr (Tr::is_view) {
-      view_off = first.viewspec().offsets();
-      view_ext = first.viewspec().extents();
-    }
-    for_each_box_of_positions<N>(
-        I(first.pos()), I(last.pos()), view_ext, order, [&](const auto& off, const auto& len) {
-          std::array<I, N> goff;
-          for (dim_t d = 0; d < N; ++d) goff[d] = off[d] + view_off[d];
-          for_each_local_run_of_rect<Positions>(pattern, base, goff, len, view_off, view_ext, f);
+    for_each_box_of_range<false>(
+        first, I(last - first), [&](const auto& goff, const auto& len, auto, const auto&) {
+          if constexpr (Tr::is_view) {
+            const auto& space = first.viewspec();
+            for_each_local_run_of_rect<Positions, false>(pattern, base, goff, len, space.offsets(),
+                                                         space.extents(), f);
+          } else {
+            for_each_local_run_of_rect<Positions, true>(pattern, base, goff, len, {},
+                                                        pattern.extents(), f);
+          }
         });
   }
 }

@@ -91,7 +91,7 @@ void start_range_transfers(const It& first, std::size_t n, Buf* buf, Handles& ha
   using P = typename glob_iter_traits<It>::pattern;
   using I = glob_index_t<It>;
   if (n == 0) return;
-  if constexpr (!glob_iter_traits<It>::is_view && P::ndim() == 1) {
+  if constexpr (!glob_iter_traits<It>::is_view && (P::ndim() == 1 || P::tile_order())) {
     start_transfers<Get>(first, first + I(n), buf, handles);
   } else {
     auto v = as_view_iter(first);
@@ -111,11 +111,28 @@ void start_put_range(const glob_value_t<It>* buf, std::size_t n, const It& out, 
   start_range_transfers<false>(out, n, buf, handles);
 }
 
-// for_each_owner_run (OwnerRuns.h) for a GlobIter range, through a view
-// over the whole container. Local.
+// for_each_owner_run (OwnerRuns.h) for a GlobIter range: the pattern's runs
+// (Pattern::local_run), merged where they continue each other in their owner's
+// memory. Local, O(runs).
 template <class T, class P, class F>
 void for_each_owner_run(const GlobIter<T, P>& first, std::size_t n, F&& f) {
-  for_each_owner_run(as_view_iter(first), n, std::forward<F>(f));
+  using I = typename P::index_type;
+  const P& pattern = first.pattern();
+  const I p = I(first.pos());
+  team_unit_t unit;
+  I src = 0, pos = 0, len = 0;
+  for (I k = 0; k < I(n);) {
+    const auto r = pattern.local_run(p + k);
+    const I run = std::min(r.run, I(n) - k);
+    if (len > 0 && r.unit == unit && r.index == src + len) {
+      len += run;
+    } else {
+      if (len > 0) f(unit, src, pos, len);
+      unit = r.unit, src = r.index, pos = k, len = run;
+    }
+    k += run;
+  }
+  if (len > 0) f(unit, src, pos, len);
 }
 
 // Bounding rectangle, in global coordinates, of positions [first,
@@ -125,20 +142,15 @@ auto bounding_rectangle(const It& first, std::size_t n) {
   using P = typename glob_iter_traits<It>::pattern;
   using I = glob_index_t<It>;
   constexpr dim_t N = P::ndim();
-  constexpr MemArrange Arr = P::memory_order();
-  auto space = iteration_space(first);
-  std::array<dim_t, N> order;
-  for (dim_t k = 0; k < N; ++k) order[k] = Arr == ROW_MAJOR ? k : N - 1 - k;
   std::array<I, N> lo, hi;
   lo.fill(std::numeric_limits<I>::max());
   hi.fill(std::numeric_limits<I>::min());
-  for_each_box_of_positions<N>(I(first.pos()), I(first.pos()) + I(n), space.extents(), order,
-                               [&](const auto& off, const auto& len) {
-                                 for (dim_t d = 0; d < N; ++d) {
-                                   lo[d] = std::min(lo[d], space.offset(d) + off[d]);
-                                   hi[d] = std::max(hi[d], space.offset(d) + off[d] + I(len[d]));
-                                 }
-                               });
+  for_each_box_of_range<false>(first, n, [&](const auto& goff, const auto& len, auto, const auto&) {
+    for (dim_t d = 0; d < N; ++d) {
+      lo[d] = std::min(lo[d], goff[d]);
+      hi[d] = std::max(hi[d], goff[d] + I(len[d]));
+    }
+  });
   return std::make_pair(lo, hi);
 }
 

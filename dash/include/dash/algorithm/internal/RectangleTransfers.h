@@ -20,8 +20,9 @@
 // So a row range of a row-distributed matrix is one transfer per owner,
 // full rows of a 2-D block one transfer, a tile of a TilePattern one.
 //
-// An iteration range [p, q) of a container (canonical order) or of a view is
-// at most 2N - 1 rectangles (for_each_box_of_positions); each is cut as above.
+// An iteration range [p, q) of a container or of a view is at most 2N - 1
+// rectangles, or a few per tile for a container in tile order
+// (for_each_box_of_range); each is cut as above.
 #ifndef DASH__ALGORITHM__INTERNAL__RECTANGLE_TRANSFERS_H_
 #define DASH__ALGORITHM__INTERNAL__RECTANGLE_TRANSFERS_H_
 
@@ -285,50 +286,25 @@ void start_rectangle_transfers(const P& pattern,
   });
 }
 
-// The rectangle a range's positions count in: a view's for GlobViewIter, the
-// whole container's for GlobIter. Local.
-template <class It>
-auto positions_space(const It& it) {
-  using P = typename glob_iter_traits<It>::pattern;
-  using I = typename P::index_type;
-  if constexpr (glob_iter_traits<It>::is_view)
-    return it.viewspec();
-  else
-    return ViewSpec<P::ndim(), I>(std::array<I, P::ndim()>{}, it.pattern().extents());
-}
-
-// Calls f(rect, buffer_offset, buffer_stride) for the <= 2N - 1 rectangles of
+// Calls f(rect, buffer_offset, buffer_stride) for the rectangles of
 // positions [first, first + n) of an N-D range (GlobIter or GlobViewIter),
-// where buffer element k holds position first + k. Local.
+// where buffer element k holds position first + k: at most 2N - 1, or a few
+// per tile for a container range in tile order (for_each_box_of_range).
+// Local.
 template <class It, class F>
 void for_each_rectangle_of_range(const It& first, std::size_t n, F&& f) {
   using P = typename glob_iter_traits<It>::pattern;
   using I = typename P::index_type;
   constexpr dim_t N = P::ndim();
-  constexpr MemArrange Arr = P::memory_order();
   if (n == 0) return;
-  const auto space = positions_space(first);
-  std::array<dim_t, N> order;
-  for (dim_t k = 0; k < N; ++k) order[k] = dim_at_order<N, Arr>(k);
-  std::array<I, N> stride;
-  I s = 1;
-  for (dim_t k = N; k-- > 0;) {
-    stride[order[k]] = s;
-    s *= I(space.extent(order[k]));
-  }
   const I p = I(first.pos());
-  for_each_box_of_positions<N>(p, p + I(n), space.extents(), order,
-                               [&](const std::array<I, N>& off, const auto& len) {
-                                 std::array<I, N> goff;
-                                 std::array<typename P::size_type, N> ext;
-                                 I at = 0;
-                                 for (dim_t d = 0; d < N; ++d) {
-                                   goff[d] = space.offset(d) + off[d];
-                                   ext[d] = typename P::size_type(len[d]);
-                                   at += off[d] * stride[d];
-                                 }
-                                 f(ViewSpec<N, I>(goff, ext), at - p, stride);
-                               });
+  for_each_box_of_range<true>(
+      first, n,
+      [&](const std::array<I, N>& goff, const auto& len, I at, const std::array<I, N>& stride) {
+        std::array<typename P::size_type, N> ext;
+        for (dim_t d = 0; d < N; ++d) ext[d] = typename P::size_type(len[d]);
+        f(ViewSpec<N, I>(goff, ext), at - p, stride);
+      });
 }
 
 // Starts the transfers between positions [first, first + n) of an N-D range

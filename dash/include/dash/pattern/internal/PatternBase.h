@@ -2,7 +2,13 @@
 // two primitives of the concrete pattern (CRTP):
 //   local_index_t local_of_coords(coords)        owner + local offset
 //   coords_type   coords_of_local(unit, offset)  the inverse
-// plus the global linearisation (row- or column-major by Arrangement).
+// plus the global linearisation: row- or column-major by Arrangement, or, for
+// the N-D patterns whose local memory is blocked (TilePattern,
+// ShiftTilePattern, SeqTilePattern: tile_order()), tile by tile as DASH's:
+// the tiles in Arrangement order of the tile grid, the elements of a tile in
+// Arrangement order over its own extents (an underfilled last tile counts at
+// its real size), so a tile is one range of global indices, as it is one
+// range of its owner's memory.
 #ifndef DASH__PATTERN__INTERNAL__PATTERN_BASE_H_
 #define DASH__PATTERN__INTERNAL__PATTERN_BASE_H_
 
@@ -13,6 +19,7 @@
 #include <dash/pattern/LocalIndex.h>
 #include <dash/pattern/SizeSpec.h>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <ostream>
@@ -37,9 +44,18 @@ class PatternBase {
   size_type extent(dim_t d) const { return sizespec_.extent(d); }
   const std::array<size_type, N>& extents() const { return sizespec_.extents(); }
   const SizeSpec<N, IndexType>& sizespec() const { return sizespec_; }
+  // True if global indices go tile by tile (see the file comment).
+  static constexpr bool tile_order() {
+    if constexpr (N < 2)
+      return false;
+    else
+      return Derived::layout_properties::blocked;
+  }
   // Coordinates of global linear index gindex.
   coords_type coords(index_type gindex) const {
-    if constexpr (N == 1) {
+    if constexpr (tile_order()) {
+      return tile_of_index(gindex).coords;
+    } else if constexpr (N == 1) {
       return coords_type{gindex};
     } else {
       coords_type c{};
@@ -55,7 +71,71 @@ class PatternBase {
   }
   // Global linear index of coordinates.
   index_type global_index(const coords_type& coords) const {
-    return linearize<N, Arr>(coords, sizespec_.extents());
+    if constexpr (tile_order()) {
+      // Per dimension, slowest first: the whole tiles before the coordinate's tile (the
+      // dimensions already fixed at their tile's extents, the faster ones whole), then the
+      // position inside the tile.
+      index_type offset = 0, in_tile = 0, prefix = 1;
+      for (dim_t k = 0; k < N; ++k) {
+        const dim_t d = dim_at_order<N, Arr>(k);
+        const index_type b = derived().blocksize(d);
+        const index_type t = coords[d] / b;
+        const index_type e = tile_extent(d, t);
+        offset += prefix * t * b * faster_extents_[k];
+        prefix *= e;
+        in_tile = in_tile * e + (coords[d] - t * b);
+      }
+      return offset + in_tile;
+    } else {
+      return linearize<N, Arr>(coords, sizespec_.extents());
+    }
+  }
+  // The tile holding global index gindex of a tile_order() pattern: the
+  // element's coordinates, the tile's origin and extents and its first global
+  // index. Local, O(N) divisions.
+  struct tile_of_index_type {
+    coords_type coords;
+    coords_type origin;
+    std::array<size_type, N> extents;
+    index_type first;
+    index_type size() const {
+      index_type n = 1;
+      for (dim_t d = 0; d < N; ++d) n *= index_type(extents[d]);
+      return n;
+    }
+  };
+  tile_of_index_type tile_of_index(index_type gindex) const {
+    tile_of_index_type t{};
+    if (gindex < 0 || size_type(gindex) >= size()) {
+      // Past the end (an end iterator): past the slowest dimension, as the row-major order.
+      t.coords[dim_at_order<N, Arr>(0)] = index_type(extent(dim_at_order<N, Arr>(0)));
+      t.origin = t.coords;
+      t.first = gindex;
+      return t;
+    }
+    index_type rest = gindex, prefix = 1;
+    for (dim_t k = 0; k < N; ++k) {
+      const dim_t d = dim_at_order<N, Arr>(k);
+      const index_type b = derived().blocksize(d);
+      // One tile's slab in d: the fixed dimensions at their tile's extents, the faster ones
+      // whole (b may exceed the extent: one tile then).
+      const index_type slab = prefix * std::min(b, index_type(extent(d))) * faster_extents_[k];
+      const index_type tile = rest / slab;
+      rest -= tile * slab;
+      t.origin[d] = tile * b;
+      t.extents[d] = size_type(tile_extent(d, tile));
+      prefix *= index_type(t.extents[d]);
+    }
+    t.first = gindex - rest;
+    const coords_type phase = delinearize<N, Arr>(rest, t.extents);
+    for (dim_t d = 0; d < N; ++d) t.coords[d] = t.origin[d] + phase[d];
+    return t;
+  }
+  // Extent in dimension d of tile t of that dimension (the last may be underfilled). Local.
+  index_type tile_extent(dim_t d, index_type t) const {
+    const index_type b = derived().blocksize(d);
+    const index_type left = index_type(extent(d)) - t * b;
+    return left < b ? left : b;
   }
 
   // Global linear index of global coordinates (DASH's name).
@@ -108,7 +188,13 @@ class PatternBase {
     index_type index;
     index_type run;
   };
+  // (tile_order(): to the end of its tile.)
   [[gnu::always_inline]] local_run_type local_run(index_type gindex) const {
+    if constexpr (tile_order()) {
+      const auto t = tile_of_index(gindex);
+      const auto l = derived().local_of_coords(t.coords);
+      return local_run_type{l.unit, l.index, t.first + t.size() - gindex};
+    }
     constexpr dim_t fast = Arr == ROW_MAJOR ? N - 1 : 0;
     auto c = coords(gindex);
     auto l = derived().local_of_coords(c);
@@ -172,6 +258,11 @@ class PatternBase {
       total *= e;
       by_extent_[d] = FastDivisor(e > 0 ? e : 1);
     }
+    index_type faster = 1;
+    for (dim_t k = N; k-- > 0;) {
+      faster_extents_[k] = faster;
+      faster *= index_type(sizespec.extent(dim_at_order<N, Arr>(k)));
+    }
   }
   // Message prefix naming the pattern.
   static std::string where(const std::string& what) {
@@ -185,6 +276,8 @@ class PatternBase {
   team_unit_t myid_;
   size_type local_capacity_ = 0;
   std::array<FastDivisor, N> by_extent_;  // for coords()
+  // [k]: product of the extents of the dimensions faster than the k-th in Arrangement order.
+  std::array<index_type, N> faster_extents_{};
 };
 
 }  // namespace internal
