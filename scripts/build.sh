@@ -4,7 +4,8 @@
 # default empty), DASH_SANITIZE_SKIP (checks of those left out, e.g. alignment,null; default
 # empty), BUILD_TYPE (default RelWithDebInfo), DASH_BUILD_TARGETS (space-separated targets
 # to build; default all), DASH_BUILD_BENCH and DASH_BUILD_EXAMPLES (ON or OFF: build bench/,
-# examples/; default ON). Arguments go to the CMake configure step.
+# examples/; default ON), DASH_BENCH_COMPILE_CHECK (ON: bench/ compiled at -O0 as a check
+# only, its programs refuse to run; default OFF). Arguments go to the CMake configure step.
 # Prints the build directory on its last line.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -22,6 +23,7 @@ mkdir -p "$dir"
 if ! cmake -S "$DASH_ROOT" -B "$dir" -G Ninja -DDASH_MPI="$mpi" \
      -DDASH_SANITIZE="${DASH_SANITIZE:-}" -DDASH_SANITIZE_SKIP="${DASH_SANITIZE_SKIP:-}" \
      -DDASH_BUILD_BENCH="${DASH_BUILD_BENCH:-ON}" \
+     -DDASH_BENCH_COMPILE_CHECK="${DASH_BENCH_COMPILE_CHECK:-OFF}" \
      -DDASH_BUILD_EXAMPLES="${DASH_BUILD_EXAMPLES:-ON}" \
      -DCMAKE_BUILD_TYPE="$build_type" "$@" \
      >"$dir/configure.log"; then

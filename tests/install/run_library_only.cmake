@@ -18,9 +18,14 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${consumers})
 
 string(TIMESTAMP start "%s")
+# Compiled at -O0 without debug information: this checks the configuration, the install and its
+# consumers, not the code, which the build under test compiles as configured (the library's
+# compile time is most of this test's).
+string(TOUPPER "${BUILD_TYPE}" build_type_upper)
 run_checked("configuring the library alone" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${build}
             -G ${GENERATOR} -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
-            -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DDASH_MPI=${DASH_MPI}
+            -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_C_FLAGS_${build_type_upper}=-O0
+            -DCMAKE_CXX_FLAGS_${build_type_upper}=-O0 -DDASH_MPI=${DASH_MPI}
             -DDASH_SANITIZE=${DASH_SANITIZE} -DDASH_BUILD_TESTS=OFF
             -DDASH_BUILD_EXAMPLES=OFF -DDASH_BUILD_BENCH=OFF)
 string(TIMESTAMP configured "%s")
