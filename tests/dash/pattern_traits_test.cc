@@ -7,6 +7,9 @@
 #include <dash/pattern/MakePattern.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
+
 #include "mpi_test.h"
 
 namespace {
@@ -92,6 +95,40 @@ TEST(PatternTraits, MakePatternDeducesTypeFromLayoutAndMapping) {
       size, teamspec);
   static_assert(std::is_same_v<decltype(col), dash::BlockPattern<2, dash::COL_MAJOR>>, "");
   EXPECT_EQ(col.size(), 1200u);
+}
+
+// DASH's unsigned SizeSpec (SizeSpec<2, std::uint64_t>, extent type rather than index type):
+// make_team_spec and make_pattern take it with a TeamSpec of the signed index type, a pattern
+// converts it, TeamSpec::resize sets a grid.
+TEST(PatternTraits, UnsignedSizeSpecAsDashWritesIt) {
+  dash::SizeSpec<2, std::uint64_t> size(40, 30);
+  static_assert(std::is_same_v<decltype(size)::index_type, std::int64_t>, "");
+  static_assert(std::is_same_v<decltype(size)::size_type, std::uint64_t>, "");
+  EXPECT_EQ(size.size(), 1200u);
+  auto teamspec = dash::make_team_spec<NoPart, NoMap, Blocked>(size);
+  static_assert(std::is_same_v<decltype(teamspec), dash::TeamSpec<2, std::int64_t>>, "");
+  EXPECT_EQ(teamspec.size(), dash::size());
+  auto tiled = dash::make_pattern<NoPart, NoMap, Blocked>(size, teamspec);
+  static_assert(
+      std::is_same_v<decltype(tiled), dash::TilePattern<2, dash::ROW_MAJOR, std::int64_t>>, "");
+  EXPECT_EQ(tiled.extent(0), 40u);
+  EXPECT_EQ(tiled.extent(1), 30u);
+  const dash::SizeSpec<2> converted(size);
+  EXPECT_EQ(converted, dash::SizeSpec<2>(40, 30));
+  dash::TilePattern<2> direct(size, dash::DistributionSpec<2>(dash::TILE(8), dash::TILE(5)));
+  EXPECT_EQ(direct.size(), 1200u);
+  // resize: DASH's way to set the grid (bench.10.summa); a pattern then checks it.
+  dash::TeamSpec<2> grid(dash::Team::All());
+  grid.resize(std::array<std::uint64_t, 2>{1, dash::size()});
+  EXPECT_EQ(grid.extent(0), 1u);
+  EXPECT_EQ(grid.extent(1), dash::size());
+  dash::TilePattern<2> on_grid(dash::SizeSpec<2>(8, 6 * long(dash::size())),
+                               dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)), grid);
+  EXPECT_EQ(on_grid.teamspec().extent(1), dash::size());
+  grid.resize(std::array<std::uint64_t, 2>{2, dash::size()});
+  EXPECT_THROW(dash::TilePattern<2>(dash::SizeSpec<2>(8, 6),
+                                    dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)), grid),
+               dash::exception::InvalidArgument);
 }
 
 // Every constraint set make_pattern accepts is met by what it returns, for

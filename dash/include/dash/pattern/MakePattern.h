@@ -65,9 +65,10 @@ template <class PartC = pattern_partitioning_properties<>,
           class MapC = pattern_mapping_properties<>,
           class LayC =
               pattern_layout_properties<pattern_layout_tag::canonical, pattern_layout_tag::linear>,
-          dim_t N, class IndexType>
-TeamSpec<N, IndexType> make_team_spec(const SizeSpec<N, IndexType>& sizespec,
-                                      const Team& team = Team::All()) {
+          dim_t N, class SizeType>
+TeamSpec<N, std::make_signed_t<SizeType>> make_team_spec(const SizeSpec<N, SizeType>& sizespec,
+                                                         const Team& team = Team::All()) {
+  using IndexType = std::make_signed_t<SizeType>;
   std::vector<long> extents(N);
   for (dim_t d = 0; d < N; ++d) extents[d] = long(sizespec.extent(d));
   const auto factors = internal::balanced_factors_for_extents(team.size(), extents);
@@ -80,10 +81,12 @@ template <class PartC = pattern_partitioning_properties<>,
           class MapC = pattern_mapping_properties<>,
           class LayC =
               pattern_layout_properties<pattern_layout_tag::canonical, pattern_layout_tag::linear>,
-          dim_t N, class IndexType>
-auto make_pattern(const SizeSpec<N, IndexType>& sizespec, const TeamSpec<N, IndexType>& teamspec,
-                  Team& team = Team::All()) ->
+          dim_t N, class SizeType, class IndexType>
+auto make_pattern(const SizeSpec<N, SizeType>& sizespec_given,
+                  const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All()) ->
     typename internal::deduce_pattern<N, PartC, MapC, LayC, IndexType>::type {
+  // The pattern's index type is the TeamSpec's; the SizeSpec may be DASH's unsigned one.
+  const SizeSpec<N, IndexType> sizespec(sizespec_given);
   using P = typename internal::deduce_pattern<N, PartC, MapC, LayC, IndexType>::type;
   static_assert(pattern_constraints<PartC, MapC, LayC, P>::satisfied::value,
                 "dash::make_pattern: no pattern type offers all the requested properties");

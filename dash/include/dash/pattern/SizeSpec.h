@@ -53,10 +53,12 @@ constexpr std::array<I, N> delinearize(I index, const std::array<E, N>& extents)
 // An N-D index space of `extents` from the origin, linearised in
 // Arrangement order: at(coords) is the linear index, coords(index) the
 // inverse (DASH's CartesianIndexSpace). All local, O(N).
+// IndexType may be signed or unsigned (DASH writes SizeSpec<2, std::size_t>): the
+// coordinates are its signed twin, the extents its unsigned one.
 template <dim_t N, MemArrange Arr = ROW_MAJOR, class IndexType = default_index_t>
 class CartesianIndexSpace {
  public:
-  using index_type = IndexType;
+  using index_type = std::make_signed_t<IndexType>;
   using size_type = std::make_unsigned_t<IndexType>;
 
   constexpr CartesianIndexSpace() = default;
@@ -108,7 +110,20 @@ class SizeSpec : public CartesianIndexSpace<N, ROW_MAJOR, IndexType> {
 
  public:
   using Base::Base;
+  using typename Base::size_type;
   constexpr SizeSpec() = default;
+  // The same extents with another index or extent type (SizeSpec<2, std::uint64_t> where a
+  // pattern takes SizeSpec<2, std::int64_t>, as DASH programs pass it). Local.
+  template <class Other, class = std::enable_if_t<!std::is_same_v<Other, IndexType>>>
+  constexpr SizeSpec(const SizeSpec<N, Other>& other) : Base(converted(other.extents())) {}
+
+ private:
+  template <class E>
+  static constexpr std::array<size_type, N> converted(const std::array<E, N>& extents) {
+    std::array<size_type, N> out{};
+    for (dim_t d = 0; d < N; ++d) out[d] = static_cast<size_type>(extents[d]);
+    return out;
+  }
 };
 
 // A rectangle of an N-D index space: offsets (first coordinates) and extents.

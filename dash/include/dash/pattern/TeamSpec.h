@@ -88,6 +88,13 @@ class TeamSpec {
     assign_balanced(size());
     linear_ = false;
   }
+  // Sets the grid's extents (DASH's resize; a pattern built on it checks that they hold the
+  // team's units). Local.
+  template <class E>
+  void resize(const std::array<E, N>& extents) {
+    for (dim_t d = 0; d < N; ++d) extents_[d] = static_cast<size_type>(extents[d]);
+    linear_ = false;
+  }
   // Number of dimensions with more than one unit.
   dim_t rank() const {
     dim_t r = 0;
