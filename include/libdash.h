@@ -60,6 +60,7 @@
 #include <dash/memory/GlobMemAlloc.h>
 #include <dash/memory/GlobPtr.h>
 #include <dash/memory/GlobRef.h>
+#include <dash/meta/TypeInfo.h>
 #include <dash/ooc/BlockStore.h>  // the old names of bp/BlockStore.h
 #include <dash/ooc/Ghosts.h>
 #include <dash/ooc/Matrix.h>

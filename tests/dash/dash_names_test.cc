@@ -1,8 +1,8 @@
 // DASH's names for programs written for DASH, compiled as DASH's default build has them
 // (assertions and debug logging off; dash_names_checked_test.cc has them on):
 // DASH_THROW, DASH_ASSERT..., DASH_LOG_..., dash__toxstr/dash__unused, DASH_MPI_IMPL_ID,
-// dash__print_stacktrace, TeamSpec::num_units(d), x/y/z and at(x, y), Team::GlobalUnitID(). Every
-// unit checks.
+// dash__print_stacktrace, TeamSpec::num_units(d), x/y/z and at(x, y), Team::GlobalUnitID(),
+// dash::typestr. Every unit checks.
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
@@ -13,7 +13,9 @@
 #include <dash/internal/Macro.h>
 #include <dash/internal/Math.h>
 #include <dash/internal/StackTrace.h>
+#include <dash/meta/TypeInfo.h>
 #include <dash/pattern/TeamSpec.h>
+#include <dash/pattern/TilePattern.h>
 #include <dash/util/Locality.h>
 #include <gtest/gtest.h>
 
@@ -217,6 +219,15 @@ TEST(DashNames, TeamSpecUnitsPerDimension) {
 TEST(DashNames, GlobalUnitIdIsMyId) {
   EXPECT_EQ(dash::Team::GlobalUnitID(), dash::myid());
   EXPECT_EQ(int(dash::Team::GlobalUnitID()), myid());
+}
+
+TEST(DashNames, TypestrNamesTypesReadably) {
+  EXPECT_EQ(dash::typestr(42), "int");
+  EXPECT_EQ(dash::typestr<std::vector<double>>().rfind("std::vector<double", 0), 0u);
+  dash::TilePattern<2> p(dash::SizeSpec<2>(4, 4),
+                         dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(2)));
+  const std::string name = dash::typestr(p);
+  EXPECT_EQ(name.rfind("dash::TilePattern<2", 0), 0u) << name;
 }
 
 }  // namespace

@@ -8,8 +8,10 @@
 #include <dash/Matrix.h>
 #include <dash/algorithm/SUMMA.h>
 #include <dash/pattern/MakePattern.h>
+#include <dash/pattern/SeqTilePattern.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -78,6 +80,31 @@ TEST(Summa, NonSquareProductRowMajor) {
 }
 
 TEST(Summa, ProductColumnMajor) { CheckProduct<ColumnMajorTiles>(16, 24, 8); }
+
+// DASH's bench.10.summa: SeqTilePattern matrices (tiles dealt in sequence), square tiles of
+// extent / units (at least two per dimension), the TeamSpec given.
+TEST(Summa, SequentialTiles) {
+  using P = dash::SeqTilePattern<2>;
+  static_assert(
+      dash::summa_pattern_constraints<dash::Matrix<double, 2, long, P>>::satisfied::value);
+  // Tiles of 8 x 8, as many per dimension as units (two for one unit: SUMMA needs a cut in
+  // both dimensions).
+  const long tile = 8, n = tile * std::max(2L, long(nunits()));
+  P pattern(dash::SizeSpec<2>(n, n), dash::DistributionSpec<2>(dash::TILE(tile), dash::TILE(tile)),
+            Grid());
+  dash::Matrix<double, 2, dash::default_index_t, P> a(pattern), b(pattern), c(pattern);
+  Fill(a, AValue);
+  Fill(b, BValue);
+  Fill(c, [](long, long) { return 0.0; });
+  dash::summa(a, b, c);
+  for (long r = 0; r < n; ++r)
+    for (long col = 0; col < n; ++col) {
+      double expected = 0;
+      for (long k = 0; k < n; ++k) expected += AValue(r, k) * BValue(k, col);
+      ASSERT_DOUBLE_EQ(double(c(r, col)), expected) << r << ", " << col;
+    }
+  c.barrier();
+}
 
 TEST(Summa, MmultIsSumma) {
   auto pattern =

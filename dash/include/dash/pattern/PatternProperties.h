@@ -15,7 +15,7 @@
 // |              | ndimensional | cut in at least two dimensions                               |
 // |              | cache_align  | block extents are multiples of a cache line (not offered)    |
 // | mapping      | balanced     | block counts of any two units differ by at most one          |
-// |              | unbalanced   | block counts may differ more                                 |
+// |              | unbalanced   | block counts may differ                                      |
 // |              | neighbor     | blocks adjacent in a dimension go to adjacent units          |
 // |              | shifted      | the unit sequence shifts by one from one block row to next   |
 // |              | diagonal     | every block row and block column cycles through the units    |

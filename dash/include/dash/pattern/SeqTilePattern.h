@@ -34,10 +34,11 @@ class SeqTilePattern
       pattern_partitioning_tag::regular, pattern_partitioning_tag::balanced,
       pattern_partitioning_tag::unbalanced,
       (N >= 2 ? pattern_partitioning_tag::ndimensional : pattern_partitioning_tag::any)>;
-  // Tile counts of any two units differ by at most one; only in 1-D do
+  // Tile counts of any two units differ by at most one (equal where the
+  // units divide the tiles: balanced, else unbalanced); only in 1-D do
   // adjacent tiles always go to adjacent units.
   using mapping_properties = pattern_mapping_properties<
-      pattern_mapping_tag::balanced,
+      pattern_mapping_tag::balanced, pattern_mapping_tag::unbalanced,
       (N == 1 ? pattern_mapping_tag::neighbor : pattern_mapping_tag::any),
       pattern_mapping_tag::cyclic, pattern_mapping_tag::multiple, pattern_mapping_tag::remote>;
   using layout_properties =
