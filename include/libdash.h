@@ -53,6 +53,7 @@
 #include <dash/internal/Logging.h>
 #include <dash/internal/Math.h>
 #include <dash/internal/Macro.h>
+#include <dash/internal/StreamConversion.h>
 #include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
 #include <dash/io/Save.h>

@@ -6,6 +6,8 @@
 
 #include <dash/Exception.h>
 #include <dash/internal/Logging.h>
+#include <dash/pattern/TilePattern.h>
+#include <dash/pattern/internal/PatternLogging.h>
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -100,6 +102,24 @@ TEST(DashNamesChecked, DebugLogPrintsTraceDoesNot) {
   dash::internal::logging::disable_log();
   EXPECT_EQ(captured_clog([] { DASH_LOG_DEBUG("ctx", 1); }), "");
   dash::internal::logging::enable_log();
+}
+
+// print_pattern_mapping writes the callback's table to the debug log, block borders drawn.
+TEST(DashNamesChecked, PatternMappingIsLogged) {
+  dash::TilePattern<2> p(dash::SizeSpec<2>(4, 5),
+                         dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(3)));
+  int calls = 0;
+  const std::string log = captured_clog([&] {
+    dash::internal::print_pattern_mapping("ids", p, 3,
+                                          [&](const dash::TilePattern<2>&, int r, int c) {
+                                            ++calls;
+                                            return 10 * r + c;
+                                          });
+  });
+  EXPECT_EQ(calls, 20);
+  // Row 3: columns 0-2 (a block), then 3-4, each field 4 wide.
+  EXPECT_NE(log.find("|  30  31  32 |  33  34 |"), std::string::npos) << log;
+  EXPECT_NE(log.find(" " + std::string(5 * 4 + 2 * 2 - 1, '-')), std::string::npos) << log;
 }
 
 }  // namespace

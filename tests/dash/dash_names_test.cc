@@ -2,7 +2,8 @@
 // (assertions and debug logging off; dash_names_checked_test.cc has them on):
 // DASH_THROW, DASH_ASSERT..., DASH_LOG_..., dash__toxstr/dash__unused, DASH_MPI_IMPL_ID,
 // dash__print_stacktrace, TeamSpec::num_units(d), x/y/z and at(x, y), Team::GlobalUnitID(),
-// dash::typestr. Every unit checks.
+// dash::typestr, std::array and std::vector written to streams, print_pattern_mapping (silent
+// without logging). Every unit checks.
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Team.h>
@@ -13,9 +14,11 @@
 #include <dash/internal/Macro.h>
 #include <dash/internal/Math.h>
 #include <dash/internal/StackTrace.h>
+#include <dash/internal/StreamConversion.h>
 #include <dash/meta/TypeInfo.h>
 #include <dash/pattern/TeamSpec.h>
 #include <dash/pattern/TilePattern.h>
+#include <dash/pattern/internal/PatternLogging.h>
 #include <dash/util/Locality.h>
 #include <gtest/gtest.h>
 
@@ -228,6 +231,29 @@ TEST(DashNames, TypestrNamesTypesReadably) {
                          dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(2)));
   const std::string name = dash::typestr(p);
   EXPECT_EQ(name.rfind("dash::TilePattern<2", 0), 0u) << name;
+}
+
+TEST(DashNames, ArraysAndVectorsPrintAsDash) {
+  using namespace dash;  // as DASH's examples
+  std::ostringstream os;
+  os << std::array<long, 2>{24, 32} << "; " << std::vector<int>{1, 2, 3} << "; "
+     << std::vector<int>{};
+  EXPECT_EQ(os.str(), "long { 24 32 }; int { 1 2 3 }; int { }");
+}
+
+TEST(DashNames, PatternMappingIsSilentWithoutLogging) {
+  dash::TilePattern<2> p(dash::SizeSpec<2>(4, 5),
+                         dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(3)));
+  int calls = 0;
+  const std::string log = captured_clog([&] {
+    dash::internal::print_pattern_mapping("ids", p, 3,
+                                          [&](const dash::TilePattern<2>&, int r, int c) {
+                                            ++calls;
+                                            return 10 * r + c;
+                                          });
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(log, "");
 }
 
 }  // namespace

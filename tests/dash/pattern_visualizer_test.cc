@@ -2,15 +2,19 @@
 // pattern has one square per element (or per block with blocked_display), one border per block
 // and one legend swatch per unit; the title and description given are drawn; an N-D pattern is
 // drawn as the 2-D slice its arguments choose; shifted tiles get a legend without grid
-// coordinates. Local: every unit draws and checks.
+// coordinates; dash::util::PatternMetrics counts blocks and elements per unit. Local: every unit
+// draws and checks.
 #include <dash/Init.h>
 #include <dash/Pattern.h>
 #include <dash/pattern/ShiftTilePattern.h>
 #include <dash/tools/PatternVisualizer.h>
+#include <dash/util/PatternMetrics.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "mpi_test.h"
 
@@ -77,6 +81,34 @@ TEST(PatternVisualizer, ShiftedTilesCountUnitsOnly) {
   EXPECT_NE(svg.find("unit 0: " + std::to_string(12 * n) + " elements, " + std::to_string(n) +
                      (n == 1 ? " block" : " blocks")),
             std::string::npos);
+}
+
+TEST(PatternMetrics, CountsBlocksAndElementsPerUnit) {
+  // 10 x 7 in tiles of 4 x 3 (3 x 3 tiles, the last row and column underfilled) on every unit.
+  dash::TilePattern<2> p(dash::SizeSpec<2>(10, 7),
+                         dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)));
+  const std::size_t n = dash::size();
+  std::vector<int> blocks(n, 0), elements(n, 0);
+  for (long br = 0; br < 3; ++br)
+    for (long bc = 0; bc < 3; ++bc) ++blocks[std::size_t(p.unit_at({br * 4, bc * 3}).id)];
+  for (long r = 0; r < 10; ++r)
+    for (long c = 0; c < 7; ++c) ++elements[std::size_t(p.unit_at({r, c}).id)];
+  dash::util::PatternMetrics<dash::TilePattern<2>> pm(p);
+  EXPECT_EQ(pm.num_blocks(), 9);
+  const int min_b = *std::min_element(blocks.begin(), blocks.end());
+  const int max_b = *std::max_element(blocks.begin(), blocks.end());
+  const int min_e = *std::min_element(elements.begin(), elements.end());
+  const int max_e = *std::max_element(elements.begin(), elements.end());
+  EXPECT_EQ(pm.min_blocks_per_unit(), min_b);
+  EXPECT_EQ(pm.max_blocks_per_unit(), max_b);
+  EXPECT_EQ(pm.min_elements_per_unit(), min_e);
+  EXPECT_EQ(pm.max_elements_per_unit(), max_e);
+  EXPECT_EQ(pm.num_balanced_units(), int(std::count(blocks.begin(), blocks.end(), min_b)));
+  EXPECT_EQ(pm.num_imbalanced_units(),
+            min_b == max_b ? 0 : int(std::count(blocks.begin(), blocks.end(), max_b)));
+  EXPECT_DOUBLE_EQ(pm.imbalance_factor(), double(max_e) / double(min_e));
+  for (std::size_t u = 0; u < n; ++u)
+    EXPECT_EQ(pm.unit_local_blocks(dash::team_unit_t(dart_unit_t(u))), blocks[u]);
 }
 
 }  // namespace
