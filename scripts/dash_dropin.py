@@ -106,7 +106,14 @@ NOTES = {
     "bench.04.histo-tf": "takes no arguments: 2^29 keys, which at 2 and 4 units take about the "
                          "time limit on two quiet cores and over it when the machine is shared "
                          "(96 s measured at 2 units with a load of 5.6 on the two cores)",
+    "bench.04.histo": "takes no arguments: unit 0 writes 2^29 keys one by one through global "
+                      "references, longer than the time limit",
     "bench.11.hdf-io": "without DASH_ENABLE_HDF5 (see --hdf5) it exits with 1, as DASH's does",
+    "ex.02.matrix": "at 2 units it asks for rows 7..10 of its 8-row matrix: DASH reads past the "
+                    "matrix, this library throws OutOfRange",
+    "ex.02.unordered_map": "its main returns without dash::finalize(): a job whose processes "
+                           "end without MPI_Finalize fails (OpenMPI's launcher exits with 1, "
+                           "measured with a plain MPI program), here as with DASH",
     "ex.10.psort": "its prefix sums are read from other units without a barrier after each "
                    "unit adds its predecessors' total, so on a loaded machine a unit can take "
                    "stale sums and fill past its local part (a crash now and then, whatever the "
