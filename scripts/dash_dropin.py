@@ -106,8 +106,11 @@ NOTES = {
     "bench.04.histo-tf": "takes no arguments: 2^29 keys, which at 2 and 4 units take about the "
                          "time limit on two quiet cores and over it when the machine is shared "
                          "(96 s measured at 2 units with a load of 5.6 on the two cores)",
-    "bench.04.histo": "takes no arguments: unit 0 writes 2^29 keys one by one through global "
-                      "references, longer than the time limit",
+    "bench.04.histo": "it reads the other units' buffers through static_cast<int *> of their "
+                      "dash::memalloc pointers, which is nullptr on every unit but the owner, as "
+                      "in DASH, so it stops with a segmentation fault at more than one unit "
+                      "(and at a loaded machine's pace its 2^29 keys written one by one by unit "
+                      "0 take longer than the time limit)",
     "bench.11.hdf-io": "without DASH_ENABLE_HDF5 (see --hdf5) it exits with 1, as DASH's does",
     "ex.02.matrix": "at 2 units it asks for rows 7..10 of its 8-row matrix: DASH reads past the "
                     "matrix, this library throws OutOfRange",
