@@ -9,9 +9,36 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 namespace dash {
 namespace internal {
+
+// Joins pieces (unit, local offset, position, length) given in position order into runs
+// that continue each other both in their owner's memory and in position, passed to
+// f(unit, local offset, position, length); finish() passes the last. Local, no allocation.
+template <class I, class F>
+class OwnerRunJoiner {
+ public:
+  explicit OwnerRunJoiner(F& f) : f_(f) {}
+  void add(team_unit_t unit, I src, I pos, I len) {
+    if (len_ > 0 && unit == unit_ && src == src_ + len_ && pos == pos_ + len_) {
+      len_ += len;
+      return;
+    }
+    finish();
+    unit_ = unit, src_ = src, pos_ = pos, len_ = len;
+  }
+  void finish() {
+    if (len_ > 0) f_(unit_, src_, pos_, len_);
+    len_ = 0;
+  }
+
+ private:
+  F& f_;
+  team_unit_t unit_;
+  I src_ = 0, pos_ = 0, len_ = 0;
+};
 
 // Calls f(unit, local offset, k, len) for runs of view positions
 // [first, first + n) that are contiguous in their owner's memory, k being
@@ -29,8 +56,7 @@ void for_each_owner_run(const GlobViewIter<T, P>& first, std::size_t n, F&& f) {
   const auto& space = first.viewspec();
   const I block = pattern.blocksize(fast);
   const I view_end = space.offset(fast) + I(space.extent(fast));
-  team_unit_t unit;
-  I src = 0, pos = 0, len = 0;
+  OwnerRunJoiner<I, std::remove_reference_t<F>> runs(f);
   for (I k = 0; k < I(n);) {
     auto coords = (first + k).coords();
     auto l = pattern.local_index(coords);
@@ -44,15 +70,10 @@ void for_each_owner_run(const GlobViewIter<T, P>& first, std::size_t n, F&& f) {
       block_end = (x / block + 1) * block;
     }
     I run = std::min({block_end, view_end, x + (I(n) - k)}) - x;
-    if (len > 0 && l.unit == unit && l.index == src + len && k == pos + len) {
-      len += run;
-    } else {
-      if (len > 0) f(unit, src, pos, len);
-      unit = l.unit, src = l.index, pos = k, len = run;
-    }
+    runs.add(l.unit, l.index, k, run);
     k += run;
   }
-  if (len > 0) f(unit, src, pos, len);
+  runs.finish();
 }
 
 }  // namespace internal

@@ -119,20 +119,14 @@ void for_each_owner_run(const GlobIter<T, P>& first, std::size_t n, F&& f) {
   using I = typename P::index_type;
   const P& pattern = first.pattern();
   const I p = I(first.pos());
-  team_unit_t unit;
-  I src = 0, pos = 0, len = 0;
+  OwnerRunJoiner<I, std::remove_reference_t<F>> runs(f);
   for (I k = 0; k < I(n);) {
     const auto r = pattern.local_run(p + k);
     const I run = std::min(r.run, I(n) - k);
-    if (len > 0 && r.unit == unit && r.index == src + len) {
-      len += run;
-    } else {
-      if (len > 0) f(unit, src, pos, len);
-      unit = r.unit, src = r.index, pos = k, len = run;
-    }
+    runs.add(r.unit, r.index, k, run);
     k += run;
   }
-  if (len > 0) f(unit, src, pos, len);
+  runs.finish();
 }
 
 // Bounding rectangle, in global coordinates, of positions [first,
