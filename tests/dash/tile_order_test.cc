@@ -152,6 +152,14 @@ TEST(TileOrder, BlockPatternStaysRowMajor) {
 
 using TiledMatrix = dash::Matrix<long, 2, dash::default_index_t, dash::TilePattern<2>>;
 
+// Checks that the element of m with global index g (at coordinates order[g]) holds want(g), for
+// every g. Reads every element one-sided.
+template <class M, class F>
+void ExpectByGlobalIndex(M& m, const std::vector<std::array<long, 2>>& order, F want) {
+  for (std::size_t g = 0; g < order.size(); ++g)
+    ASSERT_EQ(long(m[order[g][0]][order[g][1]]), want(long(g))) << "global index " << g;
+}
+
 // The values of a matrix filled with MatrixValue in the tiled order of (rows, cols, br, bc).
 std::vector<long> ValuesInTiledOrder(long rows, long cols, long br, long bc) {
   std::vector<long> v;
@@ -205,10 +213,8 @@ TEST(TileOrder, CopyRangesBothWays) {
   }
   m.barrier();
   const auto order = TiledOrder<2>({rows, cols}, {4, 3}, {0, 1});
-  for (long g = 0; g < n; ++g) {
-    const long want = g >= a && g < b ? -g : expected[std::size_t(g)];
-    ASSERT_EQ(long(m[order[std::size_t(g)][0]][order[std::size_t(g)][1]]), want) << g;
-  }
+  ExpectByGlobalIndex(m, order,
+                      [&](long g) { return g >= a && g < b ? -g : expected[std::size_t(g)]; });
   m.barrier();
 }
 
@@ -219,7 +225,6 @@ TEST(TileOrder, AlgorithmsOverPartialRanges) {
   FillLocalWithValues(m);
   std::vector<long> expected = ValuesInTiledOrder(rows, cols, 3, 4);
   const auto order = TiledOrder<2>({rows, cols}, {3, 4}, {0, 1});
-  const long n = rows * cols;
   const long a = 5, b = 70;  // from inside the first tile to inside a later tile row
   // accumulate and find over [a, b): in global (tile) order.
   const long sum = dash::accumulate(m.begin() + a, m.begin() + b, 0L);
@@ -242,10 +247,8 @@ TEST(TileOrder, AlgorithmsOverPartialRanges) {
   // fill reaches exactly [a, b).
   dash::fill(m.begin() + a, m.begin() + b, -7L);
   m.barrier();
-  for (long g = 0; g < n; ++g)
-    ASSERT_EQ(long(m[order[std::size_t(g)][0]][order[std::size_t(g)][1]]),
-              g >= a && g < b ? -7 : expected[std::size_t(g)])
-        << g;
+  ExpectByGlobalIndex(m, order,
+                      [&](long g) { return g >= a && g < b ? -7L : expected[std::size_t(g)]; });
   m.barrier();
   // transform a range onto the same positions of another tiled matrix.
   FillLocalWithValues(m);
@@ -256,10 +259,8 @@ TEST(TileOrder, AlgorithmsOverPartialRanges) {
   dash::transform(m.begin() + a, m.begin() + b, m.begin() + a, out.begin() + a,
                   [](long x, long y) { return x + y; });
   out.barrier();
-  for (long g = 0; g < n; ++g)
-    ASSERT_EQ(long(out[order[std::size_t(g)][0]][order[std::size_t(g)][1]]),
-              g >= a && g < b ? 2 * expected[std::size_t(g)] : 0)
-        << g;
+  ExpectByGlobalIndex(out, order,
+                      [&](long g) { return g >= a && g < b ? 2 * expected[std::size_t(g)] : 0L; });
   out.barrier();
 }
 

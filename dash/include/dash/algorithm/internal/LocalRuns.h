@@ -110,7 +110,7 @@ void for_each_box_of_range(const It& first, std::size_t n, Box&& box) {
     const auto space = positions_space(first);
     std::array<dim_t, N> order;
     for (dim_t k = 0; k < N; ++k) order[k] = dim_at_order<N, Arr>(k);
-    const auto stride = tile_strides<N, Arr, I>(space.extents());
+    const auto stride = arrangement_strides<N, Arr, I>(space.extents());
     for_each_box_of_positions<N>(p, p + I(n), space.extents(), order,
                                  [&](const std::array<I, N>& off, const auto& len) {
                                    std::array<I, N> goff;

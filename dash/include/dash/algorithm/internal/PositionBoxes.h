@@ -49,10 +49,10 @@ void for_each_box_of_positions(I p, I q, const std::array<S, N>& ext,
   }
 }
 
-// Strides, in global indices, of the dimensions inside a tile of extents `ext` (Arrangement
-// order). Local.
+// Strides of the dimensions of a rectangle of extents `ext` iterated in Arrangement order (a
+// tile's elements, or a view's positions). Local.
 template <dim_t N, MemArrange Arr, class I, class S>
-std::array<I, N> tile_strides(const std::array<S, N>& ext) {
+std::array<I, N> arrangement_strides(const std::array<S, N>& ext) {
   std::array<I, N> stride;
   I s = 1;
   for (dim_t k = N; k-- > 0;) {
@@ -82,7 +82,7 @@ void for_each_box_of_tile_range(const P& pattern, typename P::index_type p,
   for (dim_t k = 0; k < N; ++k) order[k] = dim_at_order<N, Arr>(k);
   // Positions [lo, hi) counted from the start of tile t.
   auto part = [&](const auto& t, I lo, I hi) {
-    const auto stride = tile_strides<N, Arr, I>(t.extents);
+    const auto stride = arrangement_strides<N, Arr, I>(t.extents);
     for_each_box_of_positions<N>(lo, hi, t.extents, order, [&](const auto& off, const auto& len) {
       std::array<I, N> goff;
       I at = t.first;
@@ -134,7 +134,7 @@ void for_each_box_of_tile_range(const P& pattern, typename P::index_type p,
           origin[d] = (toff[d] + rel[d]) * bs[d];
           ext[d] = S(pattern.tile_extent(d, toff[d] + rel[d]));
         }
-        box(origin, ext, pattern.global_index(origin), tile_strides<N, Arr, I>(ext));
+        box(origin, ext, pattern.global_index(origin), arrangement_strides<N, Arr, I>(ext));
       }
     } else {
       box(goff, glen, I(0), std::array<I, N>{});

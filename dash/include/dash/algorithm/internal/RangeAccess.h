@@ -20,24 +20,14 @@
 namespace dash {
 namespace internal {
 
-// Iteration space of a range: offsets and extents of the rectangle its
-// positions count in (the container for GlobIter, the view for GlobViewIter).
-template <class It>
-auto iteration_space(const It& it) {
-  using P = typename glob_iter_traits<It>::pattern;
-  using I = typename P::index_type;
-  if constexpr (glob_iter_traits<It>::is_view) {
-    return it.viewspec();
-  } else {
-    return ViewSpec<P::ndim(), I>(std::array<I, P::ndim()>{}, it.pattern().extents());
-  }
-}
-
 // The same position as an iterator over a view: GlobIter of an N-D
-// container becomes a GlobViewIter over all of it. Local.
+// container becomes a GlobViewIter over all of it. Not for a tile-ordered
+// pattern, whose positions a view (row- or column-major) would read otherwise.
+// Local.
 template <class T, class P>
 GlobViewIter<T, P> as_view_iter(const GlobIter<T, P>& it) {
-  return GlobViewIter<T, P>(it.memory(), &it.pattern(), iteration_space(it), it.pos(), it.stamp());
+  static_assert(!P::tile_order(), "as_view_iter: a tiled container's positions are not a view's");
+  return GlobViewIter<T, P>(it.memory(), &it.pattern(), positions_space(it), it.pos(), it.stamp());
 }
 template <class T, class P>
 const GlobViewIter<T, P>& as_view_iter(const GlobViewIter<T, P>& it) {
@@ -47,7 +37,7 @@ const GlobViewIter<T, P>& as_view_iter(const GlobViewIter<T, P>& it) {
 // Number of positions of the range's iteration space. Local.
 template <class It>
 std::size_t space_size(const It& it) {
-  return std::size_t(iteration_space(it).size());
+  return std::size_t(positions_space(it).size());
 }
 
 // Throws unless [first, first + n) lies inside the iteration space of
@@ -156,8 +146,8 @@ bool same_range_start(const A& a, const B& b) {
   if constexpr (glob_iter_traits<A>::is_view != glob_iter_traits<B>::is_view) {
     return false;
   } else {
-    auto sa = iteration_space(a);
-    auto sb = iteration_space(b);
+    auto sa = positions_space(a);
+    auto sb = positions_space(b);
     return static_cast<const void*>(a.memory()) == static_cast<const void*>(b.memory()) &&
            a.pos() == b.pos() && sa.offsets() == sb.offsets() && sa.extents() == sb.extents();
   }
