@@ -11,8 +11,11 @@ arguments and timeout:
     2 units -> 2 nodes x 1 unit, 3 units -> 3 nodes x 1 unit, 4 units -> 2 nodes x 2 units and
     3 nodes x 2+1+1 units (--np4-nodes 3: only the latter).
 Runs that cannot mean the same thing across hosts are left out, each with its reason
-(LEFT_OUT below). Prints one line per run and a summary; exit code 1 if any run failed, 2 on a
-usage error (no cluster of 3 nodes up, no build).
+(LEFT_OUT below). Prints one line per run (a failed run's last 60 lines of output after it)
+and a summary; the whole output of each failed run goes to BUILD_DIR/multinode-logs/, and the
+lines that say why it failed to BUILD_DIR/multinode-logs/summary.txt (scripts/test_multinode.sh
+prints that file last). Exit code 1 if any run failed, 2 on a usage error (no cluster of 3 nodes
+up, no build).
 """
 import argparse
 import json
@@ -111,6 +114,17 @@ def collect(build_dir, variants, np4_nodes):
     return runs
 
 
+# Lines of a failed run's output that say why it failed (test failures, errors, aborts).
+WHY = re.compile(r"Failure|FAILED|[Ee]rror|[Aa]bort|WATCHDOG|timeout after|signal|Expected|"
+                 r"Which is|Actual|Value of|exited|killed", re.ASCII)
+
+
+def why_failed(output, limit=30):
+    """The lines of output that say why a run failed (at most limit, first ones first)."""
+    lines = [line for line in output.splitlines() if WHY.search(line)]
+    return lines[:limit] or output.splitlines()[-limit:]
+
+
 def run_one(run, timeout_override):
     env = dict(os.environ)
     for entry in run["environment"]:
@@ -199,7 +213,13 @@ def main():
     if not chosen:
         die("no runs selected")
 
+    logs = os.path.join(args.build_dir, "multinode-logs")
+    os.makedirs(logs, exist_ok=True)
+    summary_path = os.path.join(logs, "summary.txt")
+    if os.path.exists(summary_path):
+        os.remove(summary_path)
     failed = []
+    why = []
     start = time.monotonic()
     total = len(chosen)
     done = 0
@@ -212,9 +232,15 @@ def main():
         print(f"{done:4d}/{total} {run['name']:60s} {run['nodes']} nodes  {status:18s} "
               f"{seconds:7.2f} s", flush=True)
         if not ok:
-            failed.append(f"{run['name']} on {run['nodes']} nodes")
+            label = f"{run['name']} on {run['nodes']} nodes"
+            failed.append(label)
             tail = output.splitlines()[-60:]
             print("\n".join("    | " + line for line in tail), flush=True)
+            log = os.path.join(logs, f"{run['name']}.{run['nodes']}nodes.log")
+            with open(log, "w") as f:
+                f.write(output)
+            why.append(f"FAILED {label} ({status}; whole output: {log}):")
+            why.extend("    | " + line for line in why_failed(output))
 
     with ThreadPoolExecutor(max_workers=max(1, args.j)) as pool:
         futures = [(r, pool.submit(run_one, r, args.timeout)) for r in chosen]
@@ -225,6 +251,9 @@ def main():
           f"in {elapsed:.0f} s ({len(runs) - len(chosen)} left out: --list says why)")
     for name in failed:
         print(f"    FAILED {name}")
+    if why:
+        with open(summary_path, "w") as f:
+            f.write("\n".join(why) + "\n")
     return 1 if failed else 0
 
 

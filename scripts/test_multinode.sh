@@ -6,7 +6,8 @@
 # and launch.sh (tests/scripts/cluster_bad_input.sh); last, without arguments, a whole node
 # failing mid-run, killed and cut off the network (tests/scripts/node_failure.sh kill,
 # link-down). Arguments go to multinode_tests.py (e.g. -E '\.np4$', --variants); those that pick
-# runs by name or only list them (-R, --list) leave the node failures out. Needs root (network
+# runs by name or only list them (-R, --list) leave the node failures out; then, if runs failed,
+# the lines that say why (multinode-logs/summary.txt of the build). Needs root (network
 # namespaces). Exit code: non-zero when any part failed.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
@@ -29,6 +30,8 @@ fi
 trap '[[ $made_cluster -eq 0 ]] || "$here/cluster.sh" down' EXIT
 "$checks" up "$(cat /run/dash-cluster/nodes)"
 rc=0
+summary="$(dash_build_dir)/multinode-logs/summary.txt"
+rm -f "$summary"
 "$here/multinode_tests.py" "$(dash_build_dir)" "$@" || rc=$?
 node_failures=1
 for arg in "$@"; do
@@ -38,5 +41,10 @@ if [[ $node_failures -eq 1 ]]; then
   for mode in kill link-down; do
     "$DASH_ROOT/tests/scripts/node_failure.sh" "$mode" "$(dash_build_dir)" 40 || rc=1
   done
+fi
+# Why runs failed, last (a log's tail is what CI shows).
+if [[ -s $summary ]]; then
+  echo "test_multinode.sh: runs that failed across hosts, and why:"
+  cat "$summary"
 fi
 exit "$rc"
