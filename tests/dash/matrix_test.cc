@@ -255,6 +255,63 @@ TEST(Matrix, ThreeDimensional) {
   a.barrier();
 }
 
+// A pattern on a grid of fewer units than the team (DASH's rule): the units beyond the grid own
+// nothing and read every element; a grid with units the team lacks is refused with the counts.
+TEST(Matrix, PatternOnAGridOfAnotherSizeThanTheTeam) {
+  const long n = nunits();
+  for (auto dist : {dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(3)),
+                    dash::DistributionSpec<2>(dash::BLOCKED, dash::CYCLIC)}) {
+    dash::TilePattern<2> tiles(dash::SizeSpec<2>(7, 11),
+                               dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(3)),
+                               dash::TeamSpec<2>(1, 1));
+    dash::BlockPattern<2> blocks(dash::SizeSpec<2>(7, 11), dist,
+                                 dash::TeamSpec<2>(1, n > 1 ? n - 1 : 1));
+    dash::Matrix<long, 2, dash::default_index_t, dash::TilePattern<2>> m(tiles);
+    dash::Matrix<long, 2, dash::default_index_t, dash::BlockPattern<2>> b(blocks);
+    EXPECT_EQ(m.lsize(), myid() == 0 ? 77u : 0u);
+    EXPECT_EQ(b.lsize(), long(myid()) < long(blocks.num_units()) ? blocks.local_size() : 0u);
+    if (long(myid()) >= long(blocks.num_units())) EXPECT_EQ(b.lbegin(), b.lend());
+    FillLocal(m);
+    FillLocal(b);
+    for (long r = 0; r < 7; ++r)
+      for (long c = 0; c < 11; ++c) {
+        ASSERT_EQ(long(m(r, c)), Value(r, c)) << r << "," << c;
+        ASSERT_EQ(long(b(r, c)), Value(r, c)) << r << "," << c;
+      }
+    long sum = 0;
+    for (long v : b) sum += v;
+    long expect = 0;
+    for (long r = 0; r < 7; ++r)
+      for (long c = 0; c < 11; ++c) expect += Value(r, c);
+    EXPECT_EQ(sum, expect);
+    b.barrier();
+  }
+  auto refused = [&](auto make, const std::string& counts) {
+    try {
+      make();
+      ADD_FAILURE() << "no exception for " << counts;
+    } catch (const dash::exception::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(counts), std::string::npos) << e.what();
+    }
+  };
+  refused(
+      [&] {
+        dash::Matrix<long, 2, dash::default_index_t, dash::BlockPattern<2>> too_many(
+            dash::BlockPattern<2>(dash::SizeSpec<2>(6, 6),
+                                  dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED),
+                                  dash::TeamSpec<2>(n, 2)));
+      },
+      "maps elements to " + std::to_string(2 * n) + " units, its team has " + std::to_string(n));
+  refused(
+      [&] {
+        dash::Array<long, long, dash::ShiftTilePattern<1>> too_many(dash::ShiftTilePattern<1>(
+            dash::SizeSpec<1>(10), dash::DistributionSpec<1>(dash::TILE(2)),
+            dash::TeamSpec<1>(n + 1)));
+      },
+      "maps elements to " + std::to_string(n + 1) + " units");
+  dash::Team::All().barrier();
+}
+
 TEST(Matrix, ArrayViews) {
   dash::Array<int> arr(50, dash::BLOCKCYCLIC(4));
   for (std::size_t l = 0; l < arr.lsize(); ++l) arr.local[l] = int(arr.local.global_index(l));

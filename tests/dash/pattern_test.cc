@@ -1062,34 +1062,58 @@ void ExpectInvalidArgument(F&& f, const std::string& what) {
   }
 }
 
-TYPED_TEST(PatternMapping, TeamSpecOfWrongSizeThrowsInvalidArgument) {
+TYPED_TEST(PatternMapping, EmptyGridOrNullTeamThrowsInvalidArgument) {
   using I = typename TypeParam::Index;
   using S = typename TypeParam::Size;
   using P1 = typename TypeParam::template Pattern<1>;
   using P2 = typename TypeParam::template Pattern<2>;
-  using P3 = typename TypeParam::template Pattern<3>;
   const S n = nunits();
   dash::SizeSpec<1, I> s1(S(8));
   dash::SizeSpec<2, I> s2(S(8), S(8));
-  dash::SizeSpec<3, I> s3(S(4), S(4), S(4));
   dash::DistributionSpec<1> d1(dash::BLOCKED);
   dash::DistributionSpec<2> d2(dash::BLOCKED, dash::TILE(2));
-  dash::DistributionSpec<3> d3(dash::CYCLIC, dash::BLOCKED, dash::BLOCKCYCLIC(2));
-  ExpectInvalidArgument([&] { P1(s1, d1, dash::TeamSpec<1, I>(n + 1)); }, "1-D n+1 units");
   ExpectInvalidArgument([&] { P1(s1, d1, dash::TeamSpec<1, I>(S(0))); }, "1-D 0 units");
-  ExpectInvalidArgument([&] { P2(s2, d2, dash::TeamSpec<2, I>(n, S(2))); }, "2-D n x 2");
-  ExpectInvalidArgument([&] { P2(s2, d2, dash::TeamSpec<2, I>(S(1), n + 1)); }, "2-D 1 x n+1");
-  ExpectInvalidArgument([&] { P3(s3, d3, dash::TeamSpec<3, I>(S(1), n, S(2))); }, "3-D 1 x n x 2");
-  if (n > 1) {
-    ExpectInvalidArgument([&] { P2(s2, d2, dash::TeamSpec<2, I>(S(1), S(1))); }, "2-D 1 x 1");
-    ExpectInvalidArgument([&] { P3(s3, d3, dash::TeamSpec<3, I>(S(1), S(1), n - 1)); },
-                          "3-D 1 x 1 x n-1");
-  }
+  ExpectInvalidArgument([&] { P2(s2, d2, dash::TeamSpec<2, I>(n, S(0))); }, "2-D n x 0");
   ExpectInvalidArgument([&] { P2(s2, d2, dash::TeamSpec<2, I>(n, S(1)), dash::Team::Null()); },
                         "Null team");
-  // The matching grid is accepted.
-  EXPECT_NO_THROW(P2(s2, d2, dash::TeamSpec<2, I>(S(1), n)));
-  EXPECT_NO_THROW(P3(s3, d3, dash::TeamSpec<3, I>(S(1), S(1), n)));
+}
+
+// A grid of another size than the team (DASH's rule): the pattern maps every element to one
+// of the grid's units, each exactly once, with the local sizes of the grid's units summing to
+// the size; units of the team beyond the grid own nothing.
+TYPED_TEST(PatternMapping, GridOfAnotherSizeThanTheTeamMapsToItsUnits) {
+  using I = typename TypeParam::Index;
+  using S = typename TypeParam::Size;
+  using P2 = typename TypeParam::template Pattern<2>;
+  using P3 = typename TypeParam::template Pattern<3>;
+  const S n = nunits();
+  auto check = [&](const auto& p, S grid_units, const std::string& what) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(S(p.num_units()), grid_units);
+    std::vector<S> owned(grid_units + n, 0);
+    for (I g = 0; g < I(p.size()); ++g) {
+      const auto l = p.local(g);
+      ASSERT_GE(l.unit.id, 0);
+      ASSERT_LT(S(l.unit.id), grid_units) << "element " << g;
+      ASSERT_LT(S(l.index), S(p.local_size(l.unit))) << "element " << g;
+      EXPECT_EQ(p.global_index(l.unit, l.index), g);
+      ++owned[S(l.unit.id)];
+    }
+    for (S u = 0; u < grid_units + n; ++u)
+      EXPECT_EQ(S(p.local_size(dash::team_unit_t(dart_unit_t(u)))), owned[u]) << "unit " << u;
+    EXPECT_EQ(S(p.local_size()), owned[S(myid())]);
+  };
+  dash::SizeSpec<2, I> s2(S(9), S(7));
+  dash::SizeSpec<3, I> s3(S(4), S(5), S(3));
+  dash::DistributionSpec<2> d2(dash::BLOCKED, dash::TILE(2));
+  dash::DistributionSpec<3> d3(dash::CYCLIC, dash::BLOCKED, dash::BLOCKCYCLIC(2));
+  check(P2(s2, d2, dash::TeamSpec<2, I>(n, S(2))), 2 * n, "2-D n x 2");
+  check(P2(s2, d2, dash::TeamSpec<2, I>(S(1), n + 1)), n + 1, "2-D 1 x n+1");
+  check(P3(s3, d3, dash::TeamSpec<3, I>(S(1), n, S(2))), 2 * n, "3-D 1 x n x 2");
+  check(P2(s2, d2, dash::TeamSpec<2, I>(S(1), S(1))), 1, "2-D 1 x 1");
+  if (n > 1) check(P3(s3, d3, dash::TeamSpec<3, I>(S(1), S(1), n - 1)), n - 1, "3-D 1 x 1 x n-1");
+  // The matching grid as before.
+  check(P2(s2, d2, dash::TeamSpec<2, I>(S(1), n)), n, "2-D 1 x n");
 }
 
 TYPED_TEST(PatternMapping, NoneOverSeveralUnitsThrowsInvalidArgument) {
@@ -1300,8 +1324,8 @@ TYPED_TEST(TilePatternLayout, UnderfilledTilesArePacked) {
 
 // TeamSpec's constructors follow DASH: every unit in dimension 0 from a team, in the first TILE
 // (else the first distributed) dimension from a distribution; a grid made from a team and given
-// to a pattern that distributes more than one dimension is rearranged the same way, an
-// explicit grid is kept; balance_extents balances.
+// to a pattern that distributes more than one dimension (or made from another team) is
+// rearranged the same way, an explicit grid is kept; balance_extents balances.
 TEST(TeamSpecDash, UnitsGoWhereDashPutsThem) {
   const std::size_t n = std::size_t(nunits());
   using TS2 = dash::TeamSpec<2>;
@@ -1320,8 +1344,17 @@ TEST(TeamSpecDash, UnitsGoWhereDashPutsThem) {
   EXPECT_EQ(TS2(TS2(), DS2(dash::NONE, dash::BLOCKED), dash::Team::All()).extents(),
             (std::array<std::size_t, 2>{n, 1}));
   EXPECT_EQ(TS2(TS2(n, 1), tiles, dash::Team::All()).extents(), (std::array<std::size_t, 2>{n, 1}));
+  // An explicit grid of another size than the team is kept too (the pattern maps to its
+  // units); one made from another team is made the team's.
+  EXPECT_EQ(TS2(TS2(n + 1, 1), tiles, dash::Team::All()).extents(),
+            (std::array<std::size_t, 2>{n + 1, 1}));
   if (n > 1) {
-    EXPECT_THROW(TS2(TS2(n + 1, 1), tiles, dash::Team::All()), dash::exception::InvalidArgument);
+    dash::Team& half = dash::Team::All().split(2);
+    const TS2 of_half(half);
+    EXPECT_EQ(of_half.size(), half.size());
+    EXPECT_EQ(TS2(of_half, DS2(dash::NONE, dash::BLOCKED), dash::Team::All()).extents(),
+              (std::array<std::size_t, 2>{1, n}));
+    dash::Team::All().barrier();
   }
   TS2 balanced;
   balanced.balance_extents();

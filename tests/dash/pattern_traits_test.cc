@@ -125,7 +125,13 @@ TEST(PatternTraits, UnsignedSizeSpecAsDashWritesIt) {
   dash::TilePattern<2> on_grid(dash::SizeSpec<2>(8, 6 * long(dash::size())),
                                dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)), grid);
   EXPECT_EQ(on_grid.teamspec().extent(1), dash::size());
+  // A grid of more units than the team: the pattern deals over them (as DASH's; matrix_test
+  // checks that a container refuses it); an empty grid is refused.
   grid.resize(std::array<std::uint64_t, 2>{2, dash::size()});
+  dash::TilePattern<2> wide(dash::SizeSpec<2>(8, 6),
+                            dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)), grid);
+  EXPECT_EQ(wide.num_units(), 2 * dash::size());
+  grid.resize(std::array<std::uint64_t, 2>{0, dash::size()});
   EXPECT_THROW(dash::TilePattern<2>(dash::SizeSpec<2>(8, 6),
                                     dash::DistributionSpec<2>(dash::TILE(4), dash::TILE(3)), grid),
                dash::exception::InvalidArgument);

@@ -211,13 +211,21 @@ bool CheckPattern(const Pattern& p, Deal deal, const std::string& ctx) {
     TP_CHECK_EQ(std::int64_t(p.local_block_offset(unit, I(mine.size()))), ref.lsize[u]);
   }
   TP_CHECK_EQ(std::int64_t(p.local_capacity()), capacity);
-  // The calling unit's view.
+  // The calling unit's view (a unit of the team beyond the grid owns nothing).
   const std::int64_t me = p.myid();
-  TP_CHECK_EQ(std::int64_t(p.local_size()), ref.lsize[me]);
-  TP_CHECK_EQ(std::int64_t(p.local_nblocks()), std::int64_t(ref.of_unit[me].size()));
-  for (std::size_t i = 0; i < ref.of_unit[me].size(); ++i) {
-    TP_CHECK_EQ(p.local_block(I(i)), p.block(I(ref.of_unit[me][i])));
-    TP_CHECK_EQ(std::int64_t(p.local_block_offset(I(i))), ref.tiles[ref.of_unit[me][i]].start);
+  const std::int64_t my_size = me < P ? ref.lsize[me] : 0;
+  const std::vector<std::int64_t> no_tiles;
+  const auto& my_tiles = me < P ? ref.of_unit[me] : no_tiles;
+  TP_CHECK_EQ(std::int64_t(p.local_size()), my_size);
+  TP_CHECK_EQ(std::int64_t(p.local_nblocks()), std::int64_t(my_tiles.size()));
+  for (std::size_t i = 0; i < my_tiles.size(); ++i) {
+    TP_CHECK_EQ(p.local_block(I(i)), p.block(I(my_tiles[i])));
+    TP_CHECK_EQ(std::int64_t(p.local_block_offset(I(i))), ref.tiles[my_tiles[i]].start);
+  }
+  for (std::int64_t u = P; u < std::int64_t(p.team().size()); ++u) {
+    dash::team_unit_t unit(static_cast<dart_unit_t>(u));
+    TP_CHECK_EQ(std::int64_t(p.local_size(unit)), std::int64_t(0));
+    TP_CHECK_EQ(std::int64_t(p.local_nblocks(unit)), std::int64_t(0));
   }
 
   // Global -> local for every element, against the reference, counting hits.
@@ -367,17 +375,21 @@ TEST(TilePatterns, SmallIndexTypeAndOneDimConstructor) {
   EXPECT_EQ(s1.teamspec().size(), dash::Team::All().size());
 }
 
-// The TeamSpec's shape is irrelevant; only its size must match the team.
-TEST(TilePatterns, AnyTeamSpecShapeOfTheTeamSize) {
+// The TeamSpec's shape is irrelevant; its size is the number of units the tiles go to, which
+// may differ from the team's (DASH's rule: units of the team beyond it own nothing).
+TEST(TilePatterns, AnyTeamSpecShapeAndSize) {
   const std::size_t P = dash::Team::All().size();
   dash::SizeSpec<2> size(13, 10);
   dash::DistributionSpec<2> ds(dash::TILE(3), dash::TILE(2));
-  for (auto ts : {dash::TeamSpec<2>(P, 1), dash::TeamSpec<2>(1, P)}) {
+  for (auto ts : {dash::TeamSpec<2>(P, 1), dash::TeamSpec<2>(1, P), dash::TeamSpec<2>(P + 1, 1),
+                  dash::TeamSpec<2>(P, 2), dash::TeamSpec<2>(1, 1)}) {
     dash::ShiftTilePattern<2> s(size, ds, ts);
     dash::SeqTilePattern<2> q(size, ds, ts);
     EXPECT_EQ(s.teamspec(), ts);
-    EXPECT_TRUE(CheckPattern(s, Deal::Shift, "teamspec shape"));
-    EXPECT_TRUE(CheckPattern(q, Deal::Seq, "teamspec shape"));
+    EXPECT_EQ(s.num_units(), ts.size());
+    EXPECT_EQ(q.num_units(), ts.size());
+    EXPECT_TRUE(CheckPattern(s, Deal::Shift, "teamspec " + std::to_string(ts.size())));
+    EXPECT_TRUE(CheckPattern(q, Deal::Seq, "teamspec " + std::to_string(ts.size())));
   }
 }
 
@@ -414,8 +426,7 @@ void BadInput(const std::string& name) {
   dash::SizeSpec<2> size(10, 10);
   dash::DistributionSpec<2> tiles(dash::TILE(2), dash::TILE(2));
   ExpectInvalid([&] { P2 p(size, tiles, dash::Team::Null()); }, name, "Null");
-  ExpectInvalid([&] { P2 p(size, tiles, dash::TeamSpec<2>(P + 1, 1)); }, name, "TeamSpec");
-  ExpectInvalid([&] { P2 p(size, tiles, dash::TeamSpec<2>(P, 2)); }, name, "TeamSpec");
+  ExpectInvalid([&] { P2 p(size, tiles, dash::TeamSpec<2>(P, 0)); }, name, "TeamSpec holds no");
   ExpectInvalid([&] { P2 p(size, dash::DistributionSpec<2>(dash::TILE(0), dash::TILE(2))); }, name,
                 "block size 0");
   ExpectInvalid([&] { P2 p(size, dash::DistributionSpec<2>(dash::TILE(2), dash::BLOCKCYCLIC(0))); },

@@ -78,12 +78,22 @@ class PatternMemory {
   // distribution, team arrangement) and throw
   // dash::exception::InvalidArgument naming `who` on every unit if not.
   explicit PatternMemory(const PatternT& pattern, const char* who = "dash::PatternMemory")
-      : pattern_(std::make_unique<PatternT>(pattern)),
+      : pattern_(std::make_unique<PatternT>(checked_units(pattern, who))),
         mem_(std::make_unique<GlobStaticMem<T>>(pattern_->local_capacity(), pattern_->team(),
                                                 pattern_args_hash(*pattern_), who,
                                                 pattern_args_text(*pattern_))),
         lsize_(pattern_->local_size()) {}
   PatternMemory(PatternMemory&& other) noexcept = default;
+  // `pattern`, if its units are all in its team (a pattern's unit grid may hold more; see
+  // TeamSpec). Local; throws dash::exception::InvalidArgument naming `who` if not.
+  static const PatternT& checked_units(const PatternT& pattern, const char* who) {
+    if (pattern.num_units() > pattern.team().size())
+      throw exception::InvalidArgument(std::string(who) + ": the pattern maps elements to " +
+                                       std::to_string(pattern.num_units()) +
+                                       " units, its team has " +
+                                       std::to_string(pattern.team().size()));
+    return pattern;
+  }
   PatternMemory& operator=(PatternMemory&& other) noexcept {
     reset();
     mem_ = std::move(other.mem_);

@@ -38,28 +38,17 @@ class TeamSpec {
   TeamSpec(const DistributionSpec<N>& dist, const Team& team = Team::All()) {
     assign_in_dimension(team.size(), first_distributed(dist));
   }
-  // `other`'s grid for a pattern of `dist` over `team` (the grid the
-  // patterns use for a TeamSpec they are given): `other` itself, unless it
-  // was made by TeamSpec(team) and dist distributes more than one
-  // dimension, then TeamSpec(dist, team). Local; throws
-  // dash::exception::InvalidArgument when `other` does not hold the team's
-  // units.
+  // `other`'s grid for a pattern of `dist` over `team` (the grid the patterns use for a TeamSpec
+  // they are given): `other` itself, unless it was made by TeamSpec(team): then the team's units
+  // in the first dimension dist distributes (TeamSpec(dist, team)) when dist distributes more
+  // than one dimension or `other` holds another number of units. A grid of another size than
+  // the team stays as given (DASH's rule; see the patterns). Local.
   TeamSpec(const TeamSpec& other, const DistributionSpec<N>& dist, const Team& team)
       : extents_(other.extents_) {
-    if (other.size() != team.size())
-      throw exception::InvalidArgument("dash::TeamSpec: the grid holds " +
-                                       std::to_string(other.size()) + " units, the team " +
-                                       std::to_string(team.size()));
     std::size_t distributed = 0;
     for (dim_t d = 0; d < N; ++d) distributed += dist[d].type != DistributionType::NONE;
-    if (other.linear_ && distributed > 1) assign_in_dimension(team.size(), first_distributed(dist));
-  }
-  // What a pattern of `dist` over `team` makes of the grid it is given: the
-  // constructor above when the grid holds the team's units, else the grid
-  // unchanged (the pattern reports the mismatch). Local.
-  static TeamSpec for_pattern(const TeamSpec& given, const DistributionSpec<N>& dist,
-                              const Team& team) {
-    return given.size() == team.size() ? TeamSpec(given, dist, team) : given;
+    if (other.linear_ && (distributed > 1 || other.size() != team.size()))
+      assign_in_dimension(team.size(), first_distributed(dist));
   }
   TeamSpec(const TeamSpec&) = default;
   TeamSpec& operator=(const TeamSpec&) = default;

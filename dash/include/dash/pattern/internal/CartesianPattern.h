@@ -45,18 +45,21 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return SizeSpec<N, IndexType>(nb);
   }
   // Number of blocks per dimension that unit owns.
+  // (None for a unit of the team outside the grid.)
   SizeSpec<N, IndexType> local_blockspec(team_unit_t unit) const {
+    std::array<size_type, N> nb{};
+    if (!in_grid(unit)) return SizeSpec<N, IndexType>(nb);
     auto u = teamspec_.coords(unit);
-    std::array<size_type, N> nb;
     for (dim_t d = 0; d < N; ++d) nb[d] = dims_[d].local_nblocks(u[d]);
     return SizeSpec<N, IndexType>(nb);
   }
   SizeSpec<N, IndexType> local_blockspec() const { return local_blockspec(this->myid_); }
 
-  // Local extents of unit / the calling unit.
+  // Local extents of unit / the calling unit (0 for a unit outside the grid).
   std::array<size_type, N> local_extents(team_unit_t unit) const {
+    std::array<size_type, N> ext{};
+    if (!in_grid(unit)) return ext;
     auto u = teamspec_.coords(unit);
-    std::array<size_type, N> ext;
     for (dim_t d = 0; d < N; ++d) ext[d] = dims_[d].local_extent(u[d]);
     return ext;
   }
@@ -174,9 +177,10 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   // unit) owns, as a rectangle in its local coordinates (possibly empty).
   // Local, O(N).
   viewspec_type local_rectangle(team_unit_t unit, const viewspec_type& view) const {
+    coords_type off{};
+    std::array<size_type, N> ext{};
+    if (!in_grid(unit)) return viewspec_type(off, ext);
     auto u = teamspec_.coords(unit);
-    coords_type off;
-    std::array<size_type, N> ext;
     for (dim_t d = 0; d < N; ++d) {
       const auto& dim = dims_[d];
       index_type lo = dim.local_count_below(u[d], view.offset(d));
@@ -207,13 +211,16 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
 
  public:
   // The patterns inherit these constructors (using Base::Base).
-  // Explicit distribution and unit grid. Local; throws
-  // dash::exception::InvalidArgument if they do not fit each other or the team.
+  // Explicit distribution and unit grid. The grid may hold more or fewer units than the team, as
+  // in DASH: the pattern maps elements to the grid's units (num_units()), a unit of the team
+  // outside the grid owns nothing, and containers refuse a grid with units the team lacks.
+  // Local; throws dash::exception::InvalidArgument for an empty grid or team, or a grid that
+  // does not fit the distribution.
   CartesianPattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                    const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
       : Base(sizespec, team),
         distspec_(distspec),
-        teamspec_(TeamSpec<N, IndexType>::for_pattern(teamspec, distspec, team)) {
+        teamspec_(TeamSpec<N, IndexType>(teamspec, distspec, team)) {
     init_dimensions(sizespec, distspec, teamspec_, team);
   }
   // Every unit in the first distributed dimension (TeamSpec(distspec, team),
@@ -256,10 +263,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
       : CartesianPattern(args.sizespec(), args.distspec(), args.teamspec(), args.team()) {}
   void init_dimensions(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                        const TeamSpec<N, IndexType>& teamspec, Team& team) {
-    if (teamspec.size() != team.size())
-      throw exception::InvalidArgument(
-          this->where("the TeamSpec holds " + std::to_string(teamspec.size()) +
-                      " units, the team " + std::to_string(team.size())));
+    this->use_grid_units(teamspec_);
     for (dim_t d = 0; d < N; ++d) {
       const Distribution& dist = distspec[d];
       if (dist.type == DistributionType::NONE && teamspec.extent(d) > 1)
@@ -277,25 +281,32 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
                                                       std::numeric_limits<IndexType>::max());
       dims_[d] = DimBlocking<IndexType>(ext, units, static_cast<index_type>(block));
     }
-    my_coords_ = teamspec_.coords(this->myid_);
-    // Strides of the calling unit's local extents in Arrangement order (the
-    // canonical layout's local array).
-    index_type stride = 1;
-    for (dim_t k = N - 1; k >= 0; --k) {
-      const dim_t d = dim_at_order<N, Arr>(k);
-      my_lextents_[d] = static_cast<size_type>(dims_[d].local_extent(my_coords_[d]));
-      my_lstrides_[d] = stride;
-      stride *= dims_[d].local_extent(my_coords_[d]);
-    }
-    // With at most one local block along every dimension but the slowest,
-    // blocks stacked along the slowest one are the canonical layout too.
-    my_layout_canonical_ = true;
-    for (dim_t k = 1; k < N; ++k) {
-      const dim_t d = dim_at_order<N, Arr>(k);
-      if (dims_[d].local_nblocks(my_coords_[d]) > 1) my_layout_canonical_ = false;
+    // A calling unit outside the grid keeps zero extents and strides (it owns nothing).
+    if (in_grid(this->myid_)) {
+      my_coords_ = teamspec_.coords(this->myid_);
+      // Strides of the calling unit's local extents in Arrangement order (the
+      // canonical layout's local array).
+      index_type stride = 1;
+      for (dim_t k = N - 1; k >= 0; --k) {
+        const dim_t d = dim_at_order<N, Arr>(k);
+        my_lextents_[d] = static_cast<size_type>(dims_[d].local_extent(my_coords_[d]));
+        my_lstrides_[d] = stride;
+        stride *= dims_[d].local_extent(my_coords_[d]);
+      }
+      // With at most one local block along every dimension but the slowest,
+      // blocks stacked along the slowest one are the canonical layout too.
+      for (dim_t k = 1; k < N; ++k) {
+        const dim_t d = dim_at_order<N, Arr>(k);
+        if (dims_[d].local_nblocks(my_coords_[d]) > 1) my_layout_canonical_ = false;
+      }
     }
     // Unit 0 owns the most blocks in every dimension, hence the most elements.
     this->local_capacity_ = local_size(team_unit_t(0));
+  }
+
+  // Whether unit has a place in the grid (a team larger than the grid has units without).
+  bool in_grid(team_unit_t unit) const {
+    return unit.id >= 0 && static_cast<size_type>(unit.id) < this->nunits_;
   }
 
   std::array<DimBlocking<IndexType>, N> dims_;

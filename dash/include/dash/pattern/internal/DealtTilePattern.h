@@ -214,18 +214,16 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
   }
 
   // The constructors the patterns inherit (using Base::Base).
-  // Explicit unit grid (only its size matters). Local; throws
-  // dash::exception::InvalidArgument for a Null team, a TeamSpec of another
-  // size than the team, block size 0 or extents that overflow IndexType.
+  // Explicit unit grid (only its size matters; it may differ from the team's, as in DASH: tiles
+  // go to the grid's units, a unit of the team beyond them owns nothing, containers refuse a
+  // grid with units the team lacks). Local; throws dash::exception::InvalidArgument for a Null
+  // team, an empty grid, block size 0 or extents that overflow IndexType.
   DealtTilePattern(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
                    const TeamSpec<N, IndexType>& teamspec, Team& team = Team::All())
       : Base(sizespec, team),
         distspec_(distspec),
-        teamspec_(TeamSpec<N, IndexType>::for_pattern(teamspec, distspec, team)) {
-    if (teamspec.size() != team.size())
-      throw exception::InvalidArgument(
-          this->where("the TeamSpec holds " + std::to_string(teamspec.size()) +
-                      " units, the team " + std::to_string(team.size())));
+        teamspec_(TeamSpec<N, IndexType>(teamspec, distspec, team)) {
+    this->use_grid_units(teamspec_);
     units_ = static_cast<index_type>(this->nunits_);
     tb_[0] = nb_[0] = last_[0] = 1;  // virtual row dimension of 1-D patterns
     for (dim_t d = 0; d < N; ++d) {
@@ -363,7 +361,7 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
 
   // ---- ranks (local block indices) ----
   index_type nblocks_of(index_type u) const {
-    if (ntiles_ == 0) return 0;
+    if (ntiles_ == 0 || u < 0 || u >= units_) return 0;
     if constexpr (Deal == TileDeal::Shifted) {
       return tiles_before_row(u, nb_[0]);
     } else {
@@ -371,7 +369,7 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
     }
   }
   index_type nblocks_before_last_row(index_type u) const {
-    if (ntiles_ == 0) return 0;
+    if (ntiles_ == 0 || u < 0 || u >= units_) return 0;
     if constexpr (Deal == TileDeal::Shifted) {
       return tiles_before_row(u, nb_[0] - 1);
     } else {

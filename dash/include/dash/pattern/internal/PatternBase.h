@@ -264,6 +264,14 @@ class PatternBase {
       faster *= index_type(sizespec.extent(dim_at_order<N, Arr>(k)));
     }
   }
+  // The patterns on a unit grid map elements to the grid's units, which need not be the team's
+  // (DASH's rule): takes the grid's size as num_units(). Local; throws
+  // dash::exception::InvalidArgument for a grid of no units.
+  template <class Grid>
+  void use_grid_units(const Grid& grid) {
+    if (grid.size() == 0) throw exception::InvalidArgument(where("the TeamSpec holds no units"));
+    nunits_ = grid.size();
+  }
   // Message prefix naming the pattern.
   static std::string where(const std::string& what) {
     return std::string("dash::") + Derived::PatternName + ": " + what;
