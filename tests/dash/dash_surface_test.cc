@@ -4,7 +4,8 @@
 // addressof as free functions; a GlobPtr from a global iterator; GlobRef's set/put/get/swap
 // spellings; dash::local_begin; dash::is_container_compatible; Team::free and num_siblings;
 // dash::sort with a key function; array.async (GlobAsyncRef); as_view, blocks, domain,
-// intersect, view_traits and extent<D>() on views.
+// intersect, view_traits and extent<D>() on views; views of an Array's local part, index of
+// iterators and iterators printed.
 #include <dart/dart.h>
 #include <dash/Array.h>
 #include <dash/Exception.h>
@@ -251,6 +252,64 @@ TEST(DashSurface, ViewFunctionsAndTraits) {
   static_assert(LT::is_local::value && LT::rank::value == 2);
   static_assert(dash::view_traits<dash::Array<int>>::rank::value == 1);
   dash::barrier();
+}
+
+// Views of an Array's local part and of its ranges, as DASH's 1-D view example uses them:
+// sub(a, b, local(array)) is a local view whose index() gives local offsets; index(iterator)
+// gives the element's global index; iterators print their position and index.
+TEST(DashSurface, OneDimensionalViewsOfLocalAndGlobalRanges) {
+  const long n = nunits(), bs = 10;
+  dash::Array<int> array(n * bs);
+  for (std::size_t l = 0; l < array.local.size(); ++l)
+    array.local[l] = int((myid() + 1) * 1000 + l);
+  array.barrier();
+  auto v_subl = dash::sub(2, bs - 2, dash::local(array));
+  EXPECT_EQ(v_subl.size(), std::size_t(bs - 4));
+  auto idx = dash::index(v_subl);
+  EXPECT_EQ(*dash::begin(idx), 2);
+  EXPECT_EQ(*(dash::end(idx) - 1), bs - 3);
+  // Iterators of a range made on the spot outlive it, and assign.
+  auto first_index = dash::begin(dash::index(v_subl));
+  auto last_index = dash::end(dash::index(v_subl));
+  EXPECT_EQ(*first_index, 2);
+  EXPECT_EQ(last_index - first_index, bs - 4);
+  first_index = last_index - 1;
+  EXPECT_EQ(*first_index, bs - 3);
+  long k = 2;
+  for (auto it = v_subl.begin(); it != v_subl.end(); ++it, ++k) {
+    EXPECT_EQ(*it, (myid() + 1) * 1000 + k);
+    EXPECT_EQ(&*it, array.local.begin() + k);
+  }
+  EXPECT_EQ(Text(v_subl.begin() + 1), "dash::LocalView::iterator(position 1, local offset 3)");
+  EXPECT_EQ(Text(v_subl.end()), "dash::LocalView::iterator(position 6)");
+  // A range across the units' blocks, and a range of it.
+  const long first = bs / 2 * (n - 1);
+  auto sub_0 = dash::sub(first, first + bs, array);
+  auto sub_1 = dash::sub(2, bs - 2, sub_0);
+  EXPECT_EQ(dash::index(dash::begin(sub_0)), first);
+  EXPECT_EQ(dash::index(dash::end(sub_0)), first + bs);
+  EXPECT_EQ(dash::index(dash::begin(sub_1)), first + 2);
+  auto sub_0_index = dash::begin(dash::index(sub_0));
+  EXPECT_EQ(*sub_0_index, first);
+  sub_0_index = dash::end(dash::index(sub_0)) - 1;
+  EXPECT_EQ(*sub_0_index, first + bs - 1);
+  EXPECT_EQ(sub_1.size(), std::size_t(bs - 4));
+  for (auto i = sub_1.begin(); i != sub_1.end(); ++i) {
+    const long g = dash::index(i);
+    EXPECT_EQ(int(*i), int((g / bs + 1) * 1000 + g % bs));
+  }
+  EXPECT_EQ(Text(sub_1.begin() + 1),
+            "dash::GlobViewIter(position 1, index " + std::to_string(first + 3) + ")");
+  EXPECT_EQ(Text(array.begin() + 4), "dash::GlobIter(index 4)");
+  // The calling unit's part of a global range.
+  const long hi = std::min(bs + 2, n * bs);
+  auto v_sub = dash::sub(3, hi, array);
+  auto lsub = dash::local(v_sub);
+  const long mine_lo = std::max(3L, myid() * bs), mine_hi = std::min(hi, (myid() + 1) * bs);
+  EXPECT_EQ(long(lsub.size()), std::max(0L, mine_hi - mine_lo));
+  EXPECT_EQ(long(dash::end(lsub) - dash::begin(lsub)), long(lsub.size()));
+  if (!lsub.empty()) EXPECT_EQ(*dash::begin(dash::index(lsub)), mine_lo - myid() * bs);
+  array.barrier();
 }
 
 // The error helpers of Exception.h: DART errors map to one exception each (check_dart for

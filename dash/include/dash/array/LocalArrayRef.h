@@ -5,6 +5,7 @@
 #define DASH__ARRAY__LOCAL_ARRAY_REF_H_
 
 #include <dash/internal/BoundsCheck.h>
+#include <dash/view/LocalView.h>
 
 #include <cstddef>
 
@@ -37,6 +38,15 @@ class LocalArrayRef {
   T& at(size_type i) const {
     internal::check_index("dash::Array::local.at", i, size());
     return array_->lbegin()[i];
+  }
+  // The local part as a view (a dash::LocalView over the local extents), which dash::sub,
+  // dash::index and dash::begin/end take: dash::sub(2, 8, dash::local(array)). Local.
+  auto view() const {
+    using P = typename ArrayT::pattern_type;
+    using I = typename P::index_type;
+    return LocalView<T, P>(
+        array_->lbegin(), &array_->pattern(),
+        ViewSpec<P::ndim(), I>(std::array<I, P::ndim()>{}, array_->pattern().local_extents()));
   }
   // Global index of local index i. Local.
   typename ArrayT::index_type global_index(size_type i) const {

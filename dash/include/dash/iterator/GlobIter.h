@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <ostream>
 #include <type_traits>
 
 namespace dash {
@@ -135,6 +136,15 @@ class GlobIter
 template <class T, class P>
 typename P::index_type distance(const GlobIter<T, P>& first, const GlobIter<T, P>& last) {
   return last - first;
+}
+
+// Writes "dash::GlobIter(index 13)" (the element's global index; "freed container" for an
+// iterator of freed memory). Local.
+template <class T, class P>
+std::ostream& operator<<(std::ostream& os, const GlobIter<T, P>& it) {
+  os << "dash::GlobIter(";
+  if (!it.stamp().live()) return os << "freed container)";
+  return os << "index " << it.gpos() << ")";
 }
 
 }  // namespace dash

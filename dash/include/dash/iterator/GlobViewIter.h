@@ -13,6 +13,7 @@
 #include <dash/pattern/SizeSpec.h>
 
 #include <iterator>
+#include <ostream>
 #include <type_traits>
 
 namespace dash {
@@ -99,6 +100,15 @@ class GlobViewIter
 template <class T, class P>
 typename P::index_type distance(const GlobViewIter<T, P>& first, const GlobViewIter<T, P>& last) {
   return last - first;
+}
+
+// Writes "dash::GlobViewIter(position 2, index 13)": the position in the view and the element's
+// global index ("freed container" for an iterator of freed memory). Local.
+template <class T, class P>
+std::ostream& operator<<(std::ostream& os, const GlobViewIter<T, P>& it) {
+  os << "dash::GlobViewIter(position " << it.pos();
+  if (!it.stamp().live()) return os << ", freed container)";
+  return os << ", index " << it.gpos() << ")";
 }
 
 }  // namespace dash

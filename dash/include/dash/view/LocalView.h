@@ -21,6 +21,7 @@
 
 #include <array>
 #include <iterator>
+#include <ostream>
 #include <string>
 
 namespace dash {
@@ -59,6 +60,16 @@ class LocalView {
     T& operator[](index_type n) const {
       return LocalView(lbegin_, pattern_, rect_)
           .position(this->pos_ + n, "dash::LocalView::iterator::operator[]");
+    }
+
+    // Writes "dash::LocalView::iterator(position 2, local offset 12)": the position in the view
+    // and, before the view's end, the element's offset in local memory. Local.
+    friend std::ostream& operator<<(std::ostream& os, const iterator& it) {
+      os << "dash::LocalView::iterator(position " << it.pos_;
+      const LocalView view(it.lbegin_, it.pattern_, it.rect_);
+      if (it.pattern_ != nullptr && it.pos_ >= 0 && it.pos_ < index_type(view.size()))
+        os << ", local offset " << view.local_offset(it.pos_);
+      return os << ")";
     }
 
    private:

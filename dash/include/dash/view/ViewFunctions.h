@@ -3,8 +3,11 @@
 //   dash::local(view)              the calling unit's part of a view (LocalView)
 //   dash::blocks(view)             the pattern blocks a view touches, each cut to the view
 //   dash::index(view)              the global linear indices of a view's elements, in order
+//                                  (of a local view: the local offsets; of an iterator: its
+//                                  element's global index)
 //   dash::begin(x), dash::end(x)   x.begin(), x.end() of a container or view
-//   dash::local(container)         container.local; dash::index(container) of its view
+//   dash::local(container)         container.local; dash::index(container) of its view;
+//   dash::sub(first, last, dash::local(array)) a range of an Array's local part (a LocalView)
 // All are local and O(N) (blocks: O(number of blocks)); none moves elements.
 #ifndef DASH__VIEW__VIEW_FUNCTIONS_H_
 #define DASH__VIEW__VIEW_FUNCTIONS_H_
@@ -18,6 +21,7 @@
 
 #include <boost/hana/type.hpp>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -47,7 +51,8 @@ struct has_local_rectangle<P, std::void_t<decltype(std::declval<const P&>().loca
 // A random-access range of values f(0), f(1), ..., f(n - 1), computed on access
 // (operator[] checked against [0, n) under DASH_CHECK_BOUNDS; its iterators
 // are not: they do not know n, and a LocalView's f checks its position
-// itself).
+// itself). Its iterators hold a copy of f, so they outlive the range
+// (dash::begin(dash::index(view)) is a usable iterator).
 template <class F, class Value>
 class MappedRange {
  public:
@@ -56,13 +61,14 @@ class MappedRange {
     using value_type = Value;
     using reference = Value;
     using pointer = void;
-    iterator(const F* f, std::ptrdiff_t pos)
+    iterator() = default;
+    iterator(const F& f, std::ptrdiff_t pos)
         : PositionIterator<iterator, std::ptrdiff_t>(pos), f_(f) {}
     Value operator*() const { return (*f_)(this->pos_); }
     Value operator[](std::ptrdiff_t n) const { return (*f_)(this->pos_ + n); }
 
    private:
-    const F* f_;
+    std::optional<F> f_;  // empty only in a default-constructed iterator
   };
 
   MappedRange(F f, std::size_t n) : f_(std::move(f)), n_(n) {}
@@ -71,8 +77,8 @@ class MappedRange {
     if constexpr (bounds_checked) check_index("dash::index(view).operator[]", i, n_);
     return f_(static_cast<std::ptrdiff_t>(i));
   }
-  iterator begin() const { return iterator(&f_, 0); }
-  iterator end() const { return iterator(&f_, static_cast<std::ptrdiff_t>(n_)); }
+  iterator begin() const { return iterator(f_, 0); }
+  iterator end() const { return iterator(f_, static_cast<std::ptrdiff_t>(n_)); }
 
  private:
   F f_;
@@ -140,21 +146,45 @@ std::vector<GlobView<T, P>> blocks(const GlobView<T, P>& view) {
   return out;
 }
 
+namespace internal {
+// Position -> global index of a view's element, and position -> local offset of a local view's
+// element: the functions of dash::index (assignable, so the ranges' iterators are).
+template <class T, class P>
+struct GlobalIndexAt {
+  GlobView<T, P> view;
+  typename P::index_type operator()(std::ptrdiff_t pos) const {
+    return (view.begin() + typename P::index_type(pos)).gpos();
+  }
+};
+template <class T, class P>
+struct LocalOffsetAt {
+  LocalView<T, P> view;
+  typename P::index_type operator()(std::ptrdiff_t pos) const {
+    return view.local_offset(typename P::index_type(pos));
+  }
+};
+}  // namespace internal
+
 // The global linear indices of a view's elements, in iteration order. Local;
 // each index is computed on access.
 template <class T, class P>
 auto index(const GlobView<T, P>& view) {
-  using I = typename P::index_type;
-  auto f = [view](std::ptrdiff_t pos) -> I { return (view.begin() + I(pos)).gpos(); };
-  return internal::MappedRange<decltype(f), I>(f, view.size());
+  return internal::MappedRange<internal::GlobalIndexAt<T, P>, typename P::index_type>(
+      internal::GlobalIndexAt<T, P>{view}, view.size());
 }
 
 // The local offsets of a LocalView's elements, in iteration order. Local.
 template <class T, class P>
 auto index(const LocalView<T, P>& view) {
-  using I = typename P::index_type;
-  auto f = [view](std::ptrdiff_t pos) -> I { return view.local_offset(I(pos)); };
-  return internal::MappedRange<decltype(f), I>(f, view.size());
+  return internal::MappedRange<internal::LocalOffsetAt<T, P>, typename P::index_type>(
+      internal::LocalOffsetAt<T, P>{view}, view.size());
+}
+
+// The global linear index of the element a global iterator (of a container or a view) points
+// at (DASH's dash::index(iterator)). Local.
+template <class It>
+auto index(const It& it) -> decltype(it.gpos()) {
+  return it.gpos();
 }
 
 // DASH's free functions on containers and views. Local.
