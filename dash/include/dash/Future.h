@@ -44,9 +44,14 @@ class CallableState : public FutureState<T> {
   ~CallableState() override {
     if (destroy_) destroy_();
   }
+  // Without a test callable, as in DASH: completes the operation (get) and says true.
   bool test() override {
     if (ready_) return true;
-    if (!test_) return false;
+    if (!test_) {
+      result_ = get_();
+      ready_ = true;
+      return true;
+    }
     ready_ = test_(&result_);
     return ready_;
   }
@@ -79,7 +84,8 @@ class Future {
   explicit Future(std::unique_ptr<internal::FutureState<T>> state) : state_(std::move(state)) {}
   // DASH's form: an operation given as callables. get() completes it and
   // returns the result; test(T* result), if given, polls it (true and
-  // *result set once done); destroy(), if given, runs when the future goes.
+  // *result set once done; without it test() completes the operation, as
+  // get(), and says true); destroy(), if given, runs when the future goes.
   explicit Future(std::function<T()> get, std::function<bool(T*)> test = nullptr,
                   std::function<void()> destroy = nullptr)
       : state_(std::make_unique<internal::CallableState<T>>(std::move(get), std::move(test),

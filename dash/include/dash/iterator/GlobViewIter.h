@@ -10,6 +10,7 @@
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/memory/GlobStaticMem.h>
+#include <dash/pattern/LocalIndex.h>
 #include <dash/pattern/SizeSpec.h>
 
 #include <iterator>
