@@ -57,9 +57,17 @@ TEST(DashSurface, FuturesFromCallables) {
   EXPECT_EQ(destroyed, 1);
   dash::Future<long> g([] { return 5L; });
   EXPECT_EQ(g.wait(), 5);
+  // Without a test callable test() completes the operation once and says true (DASH's).
+  int gets = 0;
+  dash::Future<long> h([&gets] { return long(++gets) * 6; });
+  EXPECT_TRUE(h.test());
+  EXPECT_TRUE(h.test());
+  EXPECT_EQ(h.get(), 6);
+  EXPECT_EQ(gets, 1);
   int ran = 0;
   dash::Future<void> v([&ran] { ++ran; });
   EXPECT_TRUE(v.valid());
+  EXPECT_TRUE(v.test());
   v.wait();
   v.get();
   EXPECT_EQ(ran, 1);
