@@ -51,8 +51,8 @@
 #include <dash/internal/Annotation.h>
 #include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
-#include <dash/internal/Math.h>
 #include <dash/internal/Macro.h>
+#include <dash/internal/Math.h>
 #include <dash/internal/StreamConversion.h>
 #include <dash/io/CostModel.h>
 #include <dash/io/Pieces.h>
@@ -72,6 +72,7 @@
 #include <dash/util/Config.h>
 #include <dash/util/Locality.h>
 #include <dash/util/LocalityDomain.h>
+#include <dash/util/LocalityJSONPrinter.h>
 #include <dash/util/TeamLocality.h>
 #include <dash/util/TimeMeasure.h>
 #include <dash/util/Timer.h>

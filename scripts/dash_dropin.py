@@ -57,6 +57,11 @@ import tempfile
 # argument parser or usage text. Programs not listed run without arguments (their defaults end
 # quickly or they take none).
 ARGS = {
+    # -nw: no sleeps between the output phases (the ex.07 programs sleep up to 20 s without it)
+    "ex.07.locality": ["-nw"],
+    "ex.07.locality-group": ["-nw"],
+    "ex.07.locality-split": ["-nw"],
+    "ex.07.locality-threads": ["-nw"],
     # usage: <input file>: a MatrixMarket graph; the program's own data folder has small ones
     # ({src} is the program's folder)
     "app.01.mindeg": ["{src}/data/494_bus.mtx"],

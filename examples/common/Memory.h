@@ -23,13 +23,13 @@ namespace examples {
 inline double memory_of_nodes() {
   const double node_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   const int units = int(dash::size());
-  dart_unit_locality_t mine{}, other{};
-  dash::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(dash::myid().id), &mine),
-                   "dart_unit_locality");
+  dart_unit_placement_t mine{}, other{};
+  dash::check_dart(dart_unit_placement(DART_TEAM_ALL, DART_TEAM_UNIT_ID(dash::myid().id), &mine),
+                   "dart_unit_placement");
   int on_my_node = 0;
   for (int u = 0; u < units; ++u) {
-    dash::check_dart(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &other),
-                     "dart_unit_locality");
+    dash::check_dart(dart_unit_placement(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &other),
+                     "dart_unit_placement");
     on_my_node += other.real_node == mine.real_node;
   }
   const double share = node_bytes / std::max(1, on_my_node);

@@ -48,19 +48,70 @@ int TeamMe(dart_team_t team) {
   return me.id;
 }
 
-dart_unit_locality_t UnitLoc(dart_team_t team, int unit) {
-  dart_unit_locality_t loc;
+dart_unit_placement_t UnitLoc(dart_team_t team, int unit) {
+  dart_unit_placement_t loc;
   std::memset(&loc, 0x55, sizeof loc);
-  EXPECT_EQ(dart_unit_locality(team, DART_TEAM_UNIT_ID(unit), &loc), DART_OK);
+  EXPECT_EQ(dart_unit_placement(team, DART_TEAM_UNIT_ID(unit), &loc), DART_OK);
   return loc;
 }
 
+// The fields of a domain this file checks (a copy: DART's records hold pointers), with the
+// hardware index of its kind (node, NUMA domain, core; team unit id of a unit; 0 otherwise).
+struct DomainInfo {
+  char tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE];
+  dart_locality_scope_t scope;
+  int level, relative_index, index;
+  char host[DART_LOCALITY_HOST_MAX_SIZE];
+  size_t num_units, num_domains;
+};
+
+void Describe(dart_team_t team, const dart_domain_locality_t& d, DomainInfo* out) {
+  std::memset(out, 0, sizeof *out);
+  std::memcpy(out->tag, d.domain_tag, sizeof out->tag);
+  std::memcpy(out->host, d.host, sizeof out->host);
+  out->scope = d.scope;
+  out->level = d.level;
+  out->relative_index = d.relative_index;
+  out->num_units = size_t(d.num_units);
+  out->num_domains = size_t(d.num_domains);
+  std::vector<dart_team_unit_t> units(out->num_units);
+  EXPECT_EQ(dart_domain_units(team, d.domain_tag, units.size(), units.data()), DART_OK);
+  dart_unit_placement_t first;
+  if (!units.empty()) {
+    EXPECT_EQ(dart_unit_placement(team, units[0], &first), DART_OK);
+  }
+  switch (d.scope) {
+    case DART_LOCALITY_SCOPE_NODE:
+      out->index = first.node;
+      break;
+    case DART_LOCALITY_SCOPE_NUMA:
+      out->index = first.numa;
+      break;
+    case DART_LOCALITY_SCOPE_CORE:
+      out->index = first.core;
+      break;
+    case DART_LOCALITY_SCOPE_UNIT:
+      out->index = units[0].id;
+      break;
+    default:
+      out->index = 0;
+  }
+}
+
+// dart_domain_team_locality, as a DomainInfo.
+dart_ret_t TeamDomain(dart_team_t team, const char* tag, DomainInfo* out) {
+  dart_domain_locality_t* d = nullptr;
+  dart_ret_t ret = dart_domain_team_locality(team, tag, &d);
+  if (ret == DART_OK) Describe(team, *d, out);
+  return ret;
+}
+
 struct Domain {
-  dart_domain_locality_t info;
+  DomainInfo info;
   std::vector<int> units;  // team-relative, ascending
 };
 
-std::vector<int> DomainUnits(dart_team_t team, const dart_domain_locality_t& d) {
+std::vector<int> DomainUnits(dart_team_t team, const DomainInfo& d) {
   std::vector<dart_team_unit_t> units(d.num_units);
   EXPECT_EQ(dart_domain_units(team, d.tag, units.size(), units.data()), DART_OK);
   std::vector<int> ids;
@@ -71,22 +122,35 @@ std::vector<int> DomainUnits(dart_team_t team, const dart_domain_locality_t& d) 
 std::vector<Domain> DomainsAt(dart_team_t team, dart_locality_scope_t scope) {
   size_t count = 0;
   EXPECT_EQ(dart_domain_scope_count(team, scope, &count), DART_OK);
-  std::vector<Domain> out(count);
-  for (size_t i = 0; i < count; ++i) {
-    EXPECT_EQ(dart_domain_scope_locality(team, scope, i, &out[i].info), DART_OK);
-    out[i].units = DomainUnits(team, out[i].info);
+  dart_domain_locality_t* root = nullptr;
+  EXPECT_EQ(dart_domain_team_locality(team, ".", &root), DART_OK);
+  int n = 0;
+  dart_domain_locality_t** found = nullptr;
+  EXPECT_EQ(dart_domain_scope_domains(root, scope, &n, &found), DART_OK);
+  EXPECT_EQ(size_t(n), count);
+  std::vector<Domain> out(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Describe(team, *found[i], &out[size_t(i)].info);
+    out[size_t(i)].units = DomainUnits(team, out[size_t(i)].info);
   }
+  std::free(found);
   return out;
 }
 
+// The scopes of a team's tree, from the root down (level = position).
 const dart_locality_scope_t kScopes[] = {DART_LOCALITY_SCOPE_GLOBAL, DART_LOCALITY_SCOPE_NODE,
-                                         DART_LOCALITY_SCOPE_NUMA, DART_LOCALITY_SCOPE_CORE,
-                                         DART_LOCALITY_SCOPE_UNIT};
+                                         DART_LOCALITY_SCOPE_MODULE, DART_LOCALITY_SCOPE_NUMA,
+                                         DART_LOCALITY_SCOPE_CORE,   DART_LOCALITY_SCOPE_UNIT};
+
+int LevelOf(dart_locality_scope_t scope) {
+  return int(std::find(std::begin(kScopes), std::end(kScopes), scope) - std::begin(kScopes));
+}
 
 // Value of a unit's record that a domain at scope is indexed by.
-int ScopeIndexOf(const dart_unit_locality_t& loc, dart_locality_scope_t scope) {
+int ScopeIndexOf(const dart_unit_placement_t& loc, dart_locality_scope_t scope) {
   switch (scope) {
     case DART_LOCALITY_SCOPE_GLOBAL:
+    case DART_LOCALITY_SCOPE_MODULE:
       return 0;
     case DART_LOCALITY_SCOPE_NODE:
       return loc.node;
@@ -108,7 +172,7 @@ std::string ParentTag(const std::string& tag) {
 // Checks the whole domain tree of a team against the unit records.
 void ExpectTreeMatchesRecords(dart_team_t team) {
   const int n = TeamSize(team);
-  std::vector<dart_unit_locality_t> locs;
+  std::vector<dart_unit_placement_t> locs;
   for (int u = 0; u < n; ++u) locs.push_back(UnitLoc(team, u));
   std::map<std::string, Domain> by_tag;
   for (dart_locality_scope_t scope : kScopes) {
@@ -123,7 +187,7 @@ void ExpectTreeMatchesRecords(dart_team_t team) {
       const Domain& d = level[i];
       SCOPED_TRACE(std::string("domain ") + d.info.tag);
       EXPECT_EQ(d.info.scope, scope);
-      EXPECT_EQ(d.info.level, int(scope));
+      EXPECT_EQ(d.info.level, LevelOf(scope));
       EXPECT_EQ(d.info.num_units, d.units.size());
       EXPECT_FALSE(d.units.empty());
       EXPECT_TRUE(std::is_sorted(d.units.begin(), d.units.end()));
@@ -137,7 +201,10 @@ void ExpectTreeMatchesRecords(dart_team_t team) {
       }
       if (scope == DART_LOCALITY_SCOPE_GLOBAL) {
         EXPECT_STREQ(d.info.tag, ".");
-        EXPECT_STREQ(d.info.host, "");
+        // The root's host: the team's one host, or "" if it spans several.
+        bool one_host = true;
+        for (const auto& u : locs) one_host = one_host && std::strcmp(u.host, locs[0].host) == 0;
+        EXPECT_STREQ(d.info.host, one_host ? locs[0].host : "");
         EXPECT_EQ(d.info.index, 0);
         EXPECT_EQ(int(d.units.size()), n);
       } else {
@@ -167,8 +234,8 @@ void ExpectTreeMatchesRecords(dart_team_t team) {
         EXPECT_EQ(d.info.num_domains, 0u);
       }
       // The tag resolves to the same domain.
-      dart_domain_locality_t again;
-      EXPECT_EQ(dart_domain_team_locality(team, d.info.tag, &again), DART_OK);
+      DomainInfo again;
+      EXPECT_EQ(TeamDomain(team, d.info.tag, &again), DART_OK);
       EXPECT_EQ(std::memcmp(&again, &d.info, sizeof again), 0);
       by_tag[d.info.tag] = d;
     }
@@ -222,7 +289,7 @@ TEST(Locality, UnitRecordsAreConsistent) {
   const int my_node = UnitLoc(DART_TEAM_ALL, Me()).node;
   for (int u = 0; u < N(); ++u) {
     SCOPED_TRACE("unit " + std::to_string(u));
-    dart_unit_locality_t loc = UnitLoc(DART_TEAM_ALL, u);
+    dart_unit_placement_t loc = UnitLoc(DART_TEAM_ALL, u);
     EXPECT_EQ(loc.unit.id, u);
     EXPECT_EQ(loc.team_unit.id, u);
     EXPECT_GT(std::strlen(loc.host), 0u);
@@ -262,7 +329,7 @@ TEST(Locality, UnitRecordsAreConsistent) {
 // core count is the cores met by this unit's affinity mask; a unit bound to one core reports
 // that core (sched_getcpu must be on it).
 TEST(Locality, HardwareIndicesMatchHwloc) {
-  dart_unit_locality_t loc = UnitLoc(DART_TEAM_ALL, Me());
+  dart_unit_placement_t loc = UnitLoc(DART_TEAM_ALL, Me());
   if (HwlocForcedOff()) {
     EXPECT_EQ(loc.core, -1);
     return;
@@ -321,7 +388,7 @@ TEST(Locality, BoundVariantBindsEveryUnitToOneCore) {
   if (policy == nullptr || std::strncmp(policy, "core", 4) != 0 || HwlocForcedOff()) {
     GTEST_SKIP() << "not the bound variant";
   }
-  dart_unit_locality_t loc = UnitLoc(DART_TEAM_ALL, Me());
+  dart_unit_placement_t loc = UnitLoc(DART_TEAM_ALL, Me());
   EXPECT_EQ(loc.num_cores, 1);
   EXPECT_EQ(loc.num_numa, 1);
 }
@@ -339,9 +406,9 @@ TEST(Locality, TreeOfTeamAllPartitionsUnits) {
   EXPECT_EQ(units, size_t(N()));
   // Node ".i" is node i here (nodes are numbered densely from 0 and ordered by id).
   for (size_t i = 0; i < nodes; ++i) {
-    dart_domain_locality_t d;
+    DomainInfo d;
     std::string tag = "." + std::to_string(i);
-    ASSERT_EQ(dart_domain_team_locality(DART_TEAM_ALL, tag.c_str(), &d), DART_OK);
+    ASSERT_EQ(TeamDomain(DART_TEAM_ALL, tag.c_str(), &d), DART_OK);
     EXPECT_EQ(d.index, int(i));
     EXPECT_EQ(d.scope, DART_LOCALITY_SCOPE_NODE);
   }
@@ -371,8 +438,8 @@ TEST(Locality, SubTeamsHaveTheirOwnTrees) {
     SCOPED_TRACE("team " + std::to_string(team));
     std::vector<int> members = TeamUnits(team);
     for (int u = 0; u < int(members.size()); ++u) {
-      dart_unit_locality_t in_team = UnitLoc(team, u);
-      dart_unit_locality_t in_all = UnitLoc(DART_TEAM_ALL, members[u]);
+      dart_unit_placement_t in_team = UnitLoc(team, u);
+      dart_unit_placement_t in_all = UnitLoc(DART_TEAM_ALL, members[u]);
       EXPECT_EQ(in_team.unit.id, members[u]);
       EXPECT_EQ(in_team.team_unit.id, u);
       in_team.team_unit = in_all.team_unit;
@@ -380,8 +447,8 @@ TEST(Locality, SubTeamsHaveTheirOwnTrees) {
     }
     ExpectTreeMatchesRecords(team);
     ExpectSameOnAllMembers(team, TreeDigest(team));
-    dart_domain_locality_t root;
-    ASSERT_EQ(dart_domain_team_locality(team, ".", &root), DART_OK);
+    DomainInfo root;
+    ASSERT_EQ(TeamDomain(team, ".", &root), DART_OK);
     EXPECT_EQ(root.num_units, members.size());
   }
   EXPECT_EQ(dart_team_destroy(&half), DART_OK);
@@ -395,15 +462,15 @@ TEST(Locality, TeamIdReuseRebuildsTree) {
   // Team A = units of the first half; destroyed; team B (all units) likely takes A's id.
   dart_team_t a = DART_TEAM_NULL;
   ASSERT_EQ(dart_team_split(DART_TEAM_ALL, Me() < (N() + 1) / 2 ? 0 : 1, Me(), &a), DART_OK);
-  dart_domain_locality_t root;
-  ASSERT_EQ(dart_domain_team_locality(a, ".", &root), DART_OK);  // builds A's tree
+  DomainInfo root;
+  ASSERT_EQ(TeamDomain(a, ".", &root), DART_OK);  // builds A's tree
   EXPECT_EQ(root.num_units, size_t(TeamSize(a)));
   dart_team_t a_id = a;
   EXPECT_EQ(dart_team_destroy(&a), DART_OK);
   dart_team_t b = DART_TEAM_NULL;
   ASSERT_EQ(dart_team_clone(DART_TEAM_ALL, &b), DART_OK);
   EXPECT_EQ(b, a_id) << "DART gives a new team the lowest free id: the test needs the reuse";
-  EXPECT_EQ(dart_domain_team_locality(b, ".", &root), DART_OK);
+  EXPECT_EQ(TeamDomain(b, ".", &root), DART_OK);
   EXPECT_EQ(root.num_units, size_t(N()));
   ExpectTreeMatchesRecords(b);
   size_t units = 0;
@@ -413,36 +480,39 @@ TEST(Locality, TeamIdReuseRebuildsTree) {
 }
 
 TEST(Locality, TagsResolveAndBadTagsAreRejected) {
-  dart_domain_locality_t d;
+  dart_domain_locality_t* record = nullptr;
+  DomainInfo d;
   for (const char* tag :
        {"", "0", "..", ".0.", ".a", ".-1", ".01", " .0", ".0 ", ".0..0", ".+1", "./", ".0x1"}) {
-    EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, tag, &d), DART_ERR_INVAL)
+    EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, tag, &record), DART_ERR_INVAL)
         << "tag '" << tag << "'";
     dart_team_unit_t u[4];
     EXPECT_EQ(dart_domain_units(DART_TEAM_ALL, tag, 4, u), DART_ERR_INVAL) << tag;
   }
-  EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, nullptr, &d), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, nullptr, &record), DART_ERR_INVAL);
   size_t nodes = 0;
   ASSERT_EQ(dart_domain_scope_count(DART_TEAM_ALL, DART_LOCALITY_SCOPE_NODE, &nodes), DART_OK);
   std::string past_last = "." + std::to_string(nodes);
   for (const std::string& tag :
-       {past_last, std::string(".99999999999999999999"), std::string(".0.0.0.0.0"),
-        std::string(".0.0.0.1000"), std::string(".0.7")}) {
-    EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, tag.c_str(), &d), DART_ERR_NOTFOUND) << tag;
+       {past_last, std::string(".99999999999999999999"), std::string(".0.0.0.0.0.0"),
+        std::string(".0.0.0.1000"), std::string(".0.1"), std::string(".0.0.7")}) {
+    EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, tag.c_str(), &record), DART_ERR_NOTFOUND)
+        << tag;
   }
-  // Every unit leaf is four levels down and named by its path.
+  // Every unit leaf is five levels down and named by its path.
   for (int u = 0; u < N(); ++u) {
-    dart_unit_locality_t loc = UnitLoc(DART_TEAM_ALL, u);
+    dart_unit_placement_t loc = UnitLoc(DART_TEAM_ALL, u);
     bool found = false;
     for (const auto& leaf : DomainsAt(DART_TEAM_ALL, DART_LOCALITY_SCOPE_UNIT)) {
       if (leaf.info.index != u) continue;
       found = true;
       EXPECT_EQ(leaf.units, std::vector<int>{u});
-      EXPECT_EQ(std::count(leaf.info.tag, leaf.info.tag + std::strlen(leaf.info.tag), '.'), 4);
-      // Walk up: the core, NUMA domain and node holding the leaf have the unit's indices.
+      EXPECT_EQ(std::count(leaf.info.tag, leaf.info.tag + std::strlen(leaf.info.tag), '.'), 5);
+      // Walk up: the core, NUMA domain, module (0) and node holding the leaf have the unit's
+      // indices.
       std::string tag = ParentTag(leaf.info.tag);
-      for (int want : {loc.core, loc.numa, loc.node}) {
-        ASSERT_EQ(dart_domain_team_locality(DART_TEAM_ALL, tag.c_str(), &d), DART_OK);
+      for (int want : {loc.core, loc.numa, 0, loc.node}) {
+        ASSERT_EQ(TeamDomain(DART_TEAM_ALL, tag.c_str(), &d), DART_OK);
         EXPECT_EQ(d.index, want) << tag;
         tag = ParentTag(tag);
       }
@@ -452,39 +522,40 @@ TEST(Locality, TagsResolveAndBadTagsAreRejected) {
 }
 
 TEST(Locality, BadInputIsAnErrorNotACrash) {
-  dart_unit_locality_t loc;
-  dart_domain_locality_t d;
+  dart_unit_placement_t loc;
+  dart_unit_locality_t* uloc = nullptr;
+  dart_domain_locality_t* d = nullptr;
   size_t count = 0;
   dart_team_unit_t units[8];
   dart_team_t out = DART_TEAM_NULL;
   const dart_team_t bad_teams[] = {DART_TEAM_NULL, dart_team_t(1234), dart_team_t(-7)};
   for (dart_team_t team : bad_teams) {
-    EXPECT_EQ(dart_unit_locality(team, DART_TEAM_UNIT_ID(0), &loc), DART_ERR_INVAL);
+    EXPECT_EQ(dart_unit_placement(team, DART_TEAM_UNIT_ID(0), &loc), DART_ERR_INVAL);
     EXPECT_EQ(dart_domain_team_locality(team, ".", &d), DART_ERR_INVAL);
     EXPECT_EQ(dart_domain_scope_count(team, DART_LOCALITY_SCOPE_NODE, &count), DART_ERR_INVAL);
-    EXPECT_EQ(dart_domain_scope_locality(team, DART_LOCALITY_SCOPE_NODE, 0, &d), DART_ERR_INVAL);
+    EXPECT_EQ(dart_unit_locality(team, DART_TEAM_UNIT_ID(0), &uloc), DART_ERR_INVAL);
+    EXPECT_EQ(dart_team_locality_init(team), DART_ERR_INVAL);
     EXPECT_EQ(dart_domain_units(team, ".", 8, units), DART_ERR_INVAL);
     EXPECT_EQ(dart_team_locality_split(team, DART_LOCALITY_SCOPE_NODE, 1, &out), DART_ERR_INVAL);
   }
   for (int unit : {-1, N(), N() + 5, INT_MIN}) {
-    EXPECT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(unit), &loc), DART_ERR_INVAL)
+    EXPECT_EQ(dart_unit_placement(DART_TEAM_ALL, DART_TEAM_UNIT_ID(unit), &loc), DART_ERR_INVAL)
         << unit;
   }
+  EXPECT_EQ(dart_unit_placement(DART_TEAM_ALL, DART_TEAM_UNIT_ID(0), nullptr), DART_ERR_INVAL);
+  EXPECT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(N()), &uloc), DART_ERR_INVAL);
   EXPECT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(0), nullptr), DART_ERR_INVAL);
   EXPECT_EQ(dart_domain_team_locality(DART_TEAM_ALL, ".", nullptr), DART_ERR_INVAL);
   EXPECT_EQ(dart_domain_scope_count(DART_TEAM_ALL, DART_LOCALITY_SCOPE_NODE, nullptr),
             DART_ERR_INVAL);
-  for (int scope : {-1, 5, 100}) {
+  // Scopes the trees do not use: no domains, and no split.
+  for (int scope : {-1, 1, 5, 500, 600}) {
     auto s = static_cast<dart_locality_scope_t>(scope);
-    EXPECT_EQ(dart_domain_scope_count(DART_TEAM_ALL, s, &count), DART_ERR_INVAL);
-    EXPECT_EQ(dart_domain_scope_locality(DART_TEAM_ALL, s, 0, &d), DART_ERR_INVAL);
+    count = 7;
+    EXPECT_EQ(dart_domain_scope_count(DART_TEAM_ALL, s, &count), DART_OK);
+    EXPECT_EQ(count, 0u);
     EXPECT_EQ(dart_team_locality_split(DART_TEAM_ALL, s, 1, &out), DART_ERR_INVAL);
   }
-  ASSERT_EQ(dart_domain_scope_count(DART_TEAM_ALL, DART_LOCALITY_SCOPE_CORE, &count), DART_OK);
-  EXPECT_EQ(dart_domain_scope_locality(DART_TEAM_ALL, DART_LOCALITY_SCOPE_CORE, count, &d),
-            DART_ERR_INVAL);
-  EXPECT_EQ(dart_domain_scope_locality(DART_TEAM_ALL, DART_LOCALITY_SCOPE_CORE, 0, nullptr),
-            DART_ERR_INVAL);
   // Too little room for the units of the root.
   EXPECT_EQ(dart_domain_units(DART_TEAM_ALL, ".", size_t(N() - 1), units), DART_ERR_INVAL);
   EXPECT_EQ(dart_domain_units(DART_TEAM_ALL, ".", 8, nullptr), DART_ERR_INVAL);
@@ -541,10 +612,10 @@ void ExpectLocalitySplitWorks(dart_team_t team) {
       if (parts >= domains && scope == DART_LOCALITY_SCOPE_NODE) {
         int node = UnitLoc(sub, 0).node;
         for (int u = 0; u < TeamSize(sub); ++u) EXPECT_EQ(UnitLoc(sub, u).node, node);
-        dart_domain_locality_t root;
+        DomainInfo root;
         EXPECT_EQ(dart_domain_scope_count(sub, DART_LOCALITY_SCOPE_NODE, &domains), DART_OK);
         EXPECT_EQ(domains, 1u);
-        EXPECT_EQ(dart_domain_team_locality(sub, ".0", &root), DART_OK);
+        EXPECT_EQ(TeamDomain(sub, ".0", &root), DART_OK);
         EXPECT_EQ(root.index, node);
       }
       EXPECT_EQ(dart_team_destroy(&sub), DART_OK);
@@ -572,6 +643,399 @@ TEST(Locality, SplitByNodeMatchesSplitNode) {
   EXPECT_EQ(TeamUnits(by_locality), TeamUnits(by_node));
   EXPECT_EQ(dart_team_destroy(&by_locality), DART_OK);
   EXPECT_EQ(dart_team_destroy(&by_node), DART_OK);
+}
+
+// ---- DASH's shapes: records, links, copies and their operations ----------------------------
+
+dart_domain_locality_t* Root(dart_team_t team) {
+  dart_domain_locality_t* root = nullptr;
+  EXPECT_EQ(dart_domain_team_locality(team, ".", &root), DART_OK);
+  return root;
+}
+
+std::vector<int> Ids(const dart_domain_locality_t& d) {
+  std::vector<int> ids;
+  for (int i = 0; i < d.num_units; ++i) ids.push_back(d.unit_ids[i].id);
+  return ids;
+}
+
+// Checks the links of a hierarchy below d: parents, levels, relative indices, children's units
+// partitioning their parent's (ascending global ids), tags below the parent's.
+void ExpectLinksConsistent(const dart_domain_locality_t& d) {
+  SCOPED_TRACE(std::string("domain ") + d.domain_tag);
+  std::vector<int> ids = Ids(d), from_children;
+  EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+  for (int i = 0; i < d.num_domains; ++i) {
+    const dart_domain_locality_t& c = *d.children[i];
+    EXPECT_EQ(c.parent, &d);
+    EXPECT_EQ(c.level, d.level + 1);
+    EXPECT_EQ(c.relative_index, i);
+    const std::string prefix = std::strcmp(d.domain_tag, ".") == 0 ? "" : d.domain_tag;
+    EXPECT_EQ(std::string(c.domain_tag).rfind(prefix + ".", 0), 0u) << c.domain_tag;
+    for (int u : Ids(c)) from_children.push_back(u);
+    ExpectLinksConsistent(c);
+  }
+  if (d.num_domains > 0) {
+    std::sort(from_children.begin(), from_children.end());
+    EXPECT_EQ(from_children, ids);
+  }
+}
+
+// Structure of a hierarchy as text (tags, scopes, units), for comparing copies.
+std::string Shape(const dart_domain_locality_t& d) {
+  std::string out = std::string(d.domain_tag) + ":" + std::to_string(int(d.scope)) + "[";
+  for (int u : Ids(d)) out += std::to_string(u) + ",";
+  out += "](";
+  for (int i = 0; i < d.num_domains; ++i) out += Shape(*d.children[i]);
+  return out + ")";
+}
+
+TEST(Locality, DashRecordsMatchPlacements) {
+  const dart_domain_locality_t* root = Root(DART_TEAM_ALL);
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->parent, nullptr);
+  EXPECT_EQ(root->scope, DART_LOCALITY_SCOPE_GLOBAL);
+  EXPECT_EQ(root->team, DART_TEAM_ALL);
+  EXPECT_EQ(root->num_units, N());
+  std::set<int> nodes;
+  for (int u = 0; u < N(); ++u) nodes.insert(ExpectedNode(u));
+  EXPECT_EQ(root->num_nodes, int(nodes.size()));
+  EXPECT_EQ(root->node_id, nodes.size() == 1 ? *nodes.begin() : -1);
+  ExpectLinksConsistent(*root);
+  // Global indices count the domains of each scope in tag order.
+  for (dart_locality_scope_t scope : kScopes) {
+    int n = 0;
+    dart_domain_locality_t** found = nullptr;
+    ASSERT_EQ(dart_domain_scope_domains(root, scope, &n, &found), DART_OK);
+    for (int i = 0; i < n; ++i) EXPECT_EQ(found[i]->global_index, i);
+    char** tags = nullptr;
+    int m = 0;
+    ASSERT_EQ(dart_domain_scope_tags(root, scope, &m, &tags), DART_OK);
+    ASSERT_EQ(m, n);
+    for (int i = 0; i < m; ++i) {
+      EXPECT_STREQ(tags[i], found[i]->domain_tag);
+      std::free(tags[i]);
+    }
+    std::free(tags);
+    std::free(found);
+  }
+  for (int u = 0; u < N(); ++u) {
+    SCOPED_TRACE("unit " + std::to_string(u));
+    dart_unit_locality_t* loc = nullptr;
+    ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &loc), DART_OK);
+    dart_unit_placement_t place = UnitLoc(DART_TEAM_ALL, u);
+    EXPECT_EQ(loc->unit.id, u);
+    EXPECT_EQ(loc->team, DART_TEAM_ALL);
+    EXPECT_STREQ(loc->hwinfo.host, place.host);
+    EXPECT_EQ(loc->hwinfo.numa_id, place.numa);
+    EXPECT_EQ(loc->hwinfo.core_id, place.core);
+    EXPECT_EQ(loc->hwinfo.cpu_id, place.cpu);
+    EXPECT_EQ(loc->hwinfo.num_cores, place.num_cores);
+    EXPECT_EQ(loc->hwinfo.num_numa, place.num_numa);
+    if (HwlocForcedOff()) {
+      EXPECT_EQ(loc->hwinfo.min_threads, -1);
+      EXPECT_EQ(loc->hwinfo.cache_sizes[0], -1);
+      EXPECT_EQ(loc->hwinfo.num_scopes, 1);  // the node only
+    } else {
+      EXPECT_GE(loc->hwinfo.min_threads, 1);
+      EXPECT_LE(loc->hwinfo.min_threads, loc->hwinfo.max_threads);
+      EXPECT_GE(loc->hwinfo.num_sockets, 1);
+      EXPECT_EQ(loc->hwinfo.num_scopes, 4);
+      EXPECT_EQ(loc->hwinfo.scopes[0].scope, DART_LOCALITY_SCOPE_CORE);
+      EXPECT_EQ(loc->hwinfo.scopes[0].index, place.core);
+    }
+    EXPECT_EQ(loc->hwinfo.scopes[loc->hwinfo.num_scopes - 1].scope, DART_LOCALITY_SCOPE_NODE);
+    EXPECT_EQ(loc->hwinfo.scopes[loc->hwinfo.num_scopes - 1].index, place.node);
+    // Its tag names its UNIT domain, whose parents are its core, NUMA domain, module, node.
+    dart_domain_locality_t* leaf = nullptr;
+    ASSERT_EQ(dart_domain_team_locality(DART_TEAM_ALL, loc->domain_tag, &leaf), DART_OK);
+    EXPECT_EQ(leaf->scope, DART_LOCALITY_SCOPE_UNIT);
+    EXPECT_EQ(Ids(*leaf), std::vector<int>{u});
+    EXPECT_EQ(leaf->num_cores, place.num_cores);
+    EXPECT_EQ(leaf->parent->scope, DART_LOCALITY_SCOPE_CORE);
+    EXPECT_EQ(leaf->parent->parent->parent->scope, DART_LOCALITY_SCOPE_MODULE);
+    EXPECT_EQ(leaf->parent->parent->parent->parent->node_id, place.node);
+    EXPECT_STREQ(leaf->host, place.host);
+  }
+}
+
+TEST(Locality, CloneFindDestroyLeaveTheTeamTreeIntact) {
+  dart_domain_locality_t* root = Root(DART_TEAM_ALL);
+  const std::string before = Shape(*root);
+  dart_domain_locality_t* copy = nullptr;
+  ASSERT_EQ(dart_domain_clone(root, &copy), DART_OK);
+  EXPECT_NE(copy, root);
+  EXPECT_EQ(Shape(*copy), before);
+  ExpectLinksConsistent(*copy);
+  dart_unit_locality_t* loc = nullptr;
+  ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(Me()), &loc), DART_OK);
+  dart_domain_locality_t* mine = nullptr;
+  ASSERT_EQ(dart_domain_find(copy, loc->domain_tag, &mine), DART_OK);
+  EXPECT_EQ(Ids(*mine), std::vector<int>{Me()});
+  const dart_domain_locality_t* top = mine;
+  while (top->parent != nullptr) top = top->parent;
+  EXPECT_EQ(top, copy);
+  // A clone of a subdomain is a root of its own, tags kept.
+  dart_domain_locality_t* node_copy = nullptr;
+  ASSERT_EQ(dart_domain_clone(root->children[0], &node_copy), DART_OK);
+  EXPECT_EQ(node_copy->parent, nullptr);
+  EXPECT_STREQ(node_copy->domain_tag, ".0");
+  EXPECT_EQ(Shape(*node_copy), Shape(*root->children[0]));
+  // assign overwrites a copy.
+  ASSERT_EQ(dart_domain_assign(node_copy, copy), DART_OK);
+  EXPECT_EQ(Shape(*node_copy), before);
+  // DART's own records cannot be destroyed or changed; an inner domain of a copy cannot be
+  // destroyed alone.
+  const char* tags[] = {"."};
+  EXPECT_EQ(dart_domain_destroy(root), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_destroy(root->children[0]), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_select(root, 1, tags), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_assign(root, copy), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_destroy(mine), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  EXPECT_EQ(dart_domain_destroy(node_copy), DART_OK);
+  EXPECT_EQ(Shape(*Root(DART_TEAM_ALL)), before);
+  ExpectSameOnAllMembers(DART_TEAM_ALL, TreeDigest(DART_TEAM_ALL));
+  // create: an empty domain.
+  dart_domain_locality_t* empty = nullptr;
+  ASSERT_EQ(dart_domain_create(&empty), DART_OK);
+  EXPECT_STREQ(empty->domain_tag, ".");
+  EXPECT_EQ(empty->num_units, 0);
+  EXPECT_EQ(empty->num_domains, 0);
+  EXPECT_EQ(dart_domain_destroy(empty), DART_OK);
+}
+
+// The UNIT domain tag of team unit u of Team::All().
+std::string LeafTag(int u) {
+  dart_unit_locality_t* loc = nullptr;
+  EXPECT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(u), &loc), DART_OK);
+  return loc->domain_tag;
+}
+
+// The tag both a and b lie strictly below, deepest: their common leading components, cut
+// short of either.
+std::string CommonStrictAncestor(const std::string& a, const std::string& b) {
+  std::string pa = ParentTag(a), pb = ParentTag(b);
+  while (!(pa == pb || (pb.rfind(pa + ".", 0) == 0) || pa == ".")) pa = ParentTag(pa);
+  while (!(pa == pb || (pa.rfind(pb + ".", 0) == 0) || pb == ".")) pb = ParentTag(pb);
+  return pa.size() < pb.size() ? pa : pb;
+}
+
+TEST(Locality, SelectExcludeGroupOnTheRealTree) {
+  dart_domain_locality_t* copy = nullptr;
+  const std::string first = LeafTag(0), last = LeafTag(N() - 1);
+  // select one leaf: only it and its ancestors stay.
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  const char* one[] = {first.c_str()};
+  ASSERT_EQ(dart_domain_select(copy, 1, one), DART_OK);
+  EXPECT_EQ(Ids(*copy), std::vector<int>{0});
+  EXPECT_EQ(copy->num_domains, 1);
+  dart_domain_locality_t* found = nullptr;
+  EXPECT_EQ(dart_domain_find(copy, first.c_str(), &found), DART_OK);
+  EXPECT_EQ(found->level, 5);
+  if (N() > 1) {
+    EXPECT_EQ(dart_domain_find(copy, last.c_str(), &found), DART_ERR_NOTFOUND);
+  }
+  ExpectLinksConsistent(*copy);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // exclude one leaf: every other unit stays.
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  ASSERT_EQ(dart_domain_exclude(copy, 1, one), DART_OK);
+  std::vector<int> rest;
+  for (int u = 1; u < N(); ++u) rest.push_back(u);
+  EXPECT_EQ(Ids(*copy), rest);
+  EXPECT_EQ(dart_domain_find(copy, first.c_str(), &found), DART_ERR_NOTFOUND);
+  if (N() > 1) {
+    EXPECT_EQ(dart_domain_find(copy, last.c_str(), &found), DART_OK);
+    EXPECT_EQ(Ids(*found), std::vector<int>{N() - 1});
+  }
+  ExpectLinksConsistent(*copy);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // group the first and last leaves: a GROUP domain below their deepest common ancestor.
+  if (N() > 1) {
+    ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+    const char* two[] = {first.c_str(), last.c_str()};
+    char tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE] = "";
+    ASSERT_EQ(dart_domain_group(copy, 2, two, tag), DART_OK);
+    const std::string lca = CommonStrictAncestor(first, last);
+    EXPECT_EQ(ParentTag(tag), lca);
+    dart_domain_locality_t* group = nullptr;
+    ASSERT_EQ(dart_domain_find(copy, tag, &group), DART_OK);
+    EXPECT_EQ(group->scope, DART_LOCALITY_SCOPE_GROUP);
+    EXPECT_EQ(Ids(*group), (std::vector<int>{0, N() - 1}));
+    EXPECT_EQ(group->relative_index, group->parent->num_domains - 1);  // appended last
+    EXPECT_STREQ(group->parent->domain_tag, lca.c_str());
+    EXPECT_EQ(copy->num_units, N());  // nothing lost
+    ExpectLinksConsistent(*copy);
+    // The grouped leaves are found below the group only.
+    int n = 0;
+    dart_domain_locality_t** leaves = nullptr;
+    ASSERT_EQ(dart_domain_scope_domains(copy, DART_LOCALITY_SCOPE_UNIT, &n, &leaves), DART_OK);
+    EXPECT_EQ(n, N());
+    for (int i = 0; i < n; ++i) {
+      const bool grouped =
+          Ids(*leaves[i]) == std::vector<int>{0} || Ids(*leaves[i]) == std::vector<int>{N() - 1};
+      EXPECT_EQ(std::string(leaves[i]->domain_tag).rfind(std::string(tag) + ".", 0) == 0, grouped)
+          << leaves[i]->domain_tag;
+    }
+    std::free(leaves);
+    EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  }
+}
+
+// With one unit per node (DART_VIRTUAL_NODE_SIZE=1), worked out by hand: nodes ".0" .. ".N-1",
+// unit u alone on node ".u".
+TEST(Locality, SelectExcludeGroupSplitOnEmulatedNodes) {
+  for (int u = 0; u < N(); ++u) {
+    if (ExpectedNode(u) != u) GTEST_SKIP() << "not one unit per node";
+  }
+  if (N() < 3) GTEST_SKIP() << "needs 3 units";
+  dart_domain_locality_t* copy = nullptr;
+  dart_domain_locality_t* found = nullptr;
+  // select {.1}: one child ".1", relative index 0, units {1}.
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  const char* node1[] = {".1"};
+  ASSERT_EQ(dart_domain_select(copy, 1, node1), DART_OK);
+  ASSERT_EQ(copy->num_domains, 1);
+  EXPECT_STREQ(copy->children[0]->domain_tag, ".1");
+  EXPECT_EQ(copy->children[0]->relative_index, 0);
+  EXPECT_EQ(Ids(*copy), std::vector<int>{1});
+  EXPECT_EQ(copy->num_nodes, 1);
+  EXPECT_EQ(copy->node_id, 1);
+  EXPECT_EQ(dart_domain_find(copy, ".0", &found), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // exclude {.0}: children ".1" .. ".N-1", units 1..N-1.
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  const char* node0[] = {".0"};
+  ASSERT_EQ(dart_domain_exclude(copy, 1, node0), DART_OK);
+  ASSERT_EQ(copy->num_domains, N() - 1);
+  EXPECT_STREQ(copy->children[0]->domain_tag, ".1");
+  EXPECT_EQ(copy->num_units, N() - 1);
+  EXPECT_EQ(copy->num_nodes, N() - 1);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // group {.0, .1}: ".2" .. ".N-1" stay, then group ".N" holding ".N.0" (unit 0) and ".N.1"
+  // (unit 1); unit 0's leaf becomes ".N.0.0.0.0.0".
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  const char* nodes01[] = {".1", ".0", ".1"};  // out of order, repeated: the same group
+  char tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE] = "";
+  ASSERT_EQ(dart_domain_group(copy, 3, nodes01, tag), DART_OK);
+  const std::string g = "." + std::to_string(N());
+  EXPECT_EQ(std::string(tag), g);
+  ASSERT_EQ(copy->num_domains, N() - 1);
+  EXPECT_STREQ(copy->children[0]->domain_tag, ".2");
+  const dart_domain_locality_t* group = copy->children[N() - 2];
+  EXPECT_EQ(std::string(group->domain_tag), g);
+  EXPECT_EQ(group->scope, DART_LOCALITY_SCOPE_GROUP);
+  EXPECT_EQ(group->level, 1);
+  EXPECT_EQ(group->num_nodes, 2);
+  ASSERT_EQ(group->num_domains, 2);
+  EXPECT_EQ(std::string(group->children[0]->domain_tag), g + ".0");
+  EXPECT_EQ(Ids(*group->children[0]), std::vector<int>{0});
+  EXPECT_EQ(Ids(*group->children[1]), std::vector<int>{1});
+  ASSERT_EQ(dart_domain_find(copy, (g + ".0.0.0.0.0").c_str(), &found), DART_OK);
+  EXPECT_EQ(found->scope, DART_LOCALITY_SCOPE_UNIT);
+  EXPECT_EQ(found->level, 6);
+  EXPECT_EQ(Ids(*found), std::vector<int>{0});
+  EXPECT_EQ(copy->num_units, N());
+  ExpectLinksConsistent(*copy);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // group the modules {.0.0, .1.0}: copies of nodes .0 and .1 cut down to them go into the
+  // group; the emptied originals go.
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  const char* modules[] = {".0.0", ".1.0"};
+  ASSERT_EQ(dart_domain_group(copy, 2, modules, tag), DART_OK);
+  EXPECT_EQ(std::string(tag), g);
+  ASSERT_EQ(dart_domain_find(copy, (g + ".1.0").c_str(), &found), DART_OK);
+  EXPECT_EQ(found->scope, DART_LOCALITY_SCOPE_MODULE);
+  EXPECT_EQ(found->parent->scope, DART_LOCALITY_SCOPE_NODE);
+  EXPECT_EQ(Ids(*found), std::vector<int>{1});
+  EXPECT_EQ(dart_domain_find(copy, ".0", &found), DART_ERR_NOTFOUND);
+  EXPECT_EQ(copy->num_domains, N() - 1);
+  ExpectLinksConsistent(*copy);
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // split by node into 2: groups of nodes {0 .. N/2-1} and {N/2 .. N-1}.
+  dart_domain_locality_t split;
+  std::memset(&split, 0, sizeof split);
+  ASSERT_EQ(dart_domain_split_scope(Root(DART_TEAM_ALL), DART_LOCALITY_SCOPE_NODE, 2, &split),
+            DART_OK);
+  ASSERT_EQ(split.num_domains, 2);
+  std::vector<int> low, high;
+  for (int u = 0; u < N(); ++u) (u < N() / 2 ? low : high).push_back(u);
+  EXPECT_EQ(split.children[0]->scope, DART_LOCALITY_SCOPE_GROUP);
+  EXPECT_EQ(Ids(*split.children[0]), low);
+  EXPECT_EQ(Ids(*split.children[1]), high);
+  EXPECT_EQ(split.children[0]->num_domains, N() / 2);
+  EXPECT_EQ(split.num_units, N());
+  for (int i = 0; i < split.num_domains; ++i) {
+    EXPECT_EQ(split.children[i]->parent, &split);
+    ExpectLinksConsistent(*split.children[i]);
+  }
+  dart_domain_locality_t* heap = nullptr;  // free what split made through a heap copy
+  ASSERT_EQ(dart_domain_clone(&split, &heap), DART_OK);
+  EXPECT_EQ(Shape(*heap), Shape(split));
+  for (int i = 0; i < split.num_domains; ++i) {
+    split.children[i]->parent = nullptr;
+    EXPECT_EQ(dart_domain_destroy(split.children[i]), DART_OK);
+  }
+  std::free(split.children);
+  std::free(split.unit_ids);
+  EXPECT_EQ(dart_domain_destroy(heap), DART_OK);
+}
+
+TEST(Locality, DashCallsRejectBadInput) {
+  dart_domain_locality_t* copy = nullptr;
+  ASSERT_EQ(dart_domain_clone(Root(DART_TEAM_ALL), &copy), DART_OK);
+  dart_domain_locality_t* found = nullptr;
+  char tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE];
+  const char* bad[] = {".x"};
+  const char* missing[] = {".77"};
+  const char* root_tag[] = {"."};
+  const char* nested[] = {".0", ".0.0"};
+  EXPECT_EQ(dart_domain_clone(nullptr, &found), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_clone(copy, nullptr), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_create(nullptr), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_destroy(nullptr), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_find(copy, ".x", &found), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_find(copy, nullptr, &found), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_find(nullptr, ".", &found), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_find(copy, ".77", &found), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_select(copy, 1, bad), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_select(copy, 1, missing), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_select(copy, 0, missing), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_select(copy, 1, nullptr), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_exclude(copy, 1, root_tag), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_exclude(copy, 1, missing), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_group(copy, 1, root_tag, tag), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_group(copy, 2, nested, tag), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_group(copy, 1, missing, nullptr), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_split_scope(copy, DART_LOCALITY_SCOPE_NODE, 0, copy), DART_ERR_INVAL);
+  EXPECT_EQ(dart_domain_split_scope(nullptr, DART_LOCALITY_SCOPE_NODE, 1, copy), DART_ERR_INVAL);
+  int n = 5;
+  dart_domain_locality_t** domains = nullptr;
+  EXPECT_EQ(dart_domain_scope_domains(copy, DART_LOCALITY_SCOPE_GROUP, &n, &domains),
+            DART_ERR_NOTFOUND);
+  EXPECT_EQ(n, 0);
+  EXPECT_EQ(domains, nullptr);
+  char** tags = nullptr;
+  EXPECT_EQ(dart_domain_scope_tags(copy, DART_LOCALITY_SCOPE_CPU, &n, &tags), DART_ERR_NOTFOUND);
+  EXPECT_EQ(dart_domain_scope_tags(copy, DART_LOCALITY_SCOPE_NODE, &n, nullptr), DART_ERR_INVAL);
+  // Nothing above changed the copy.
+  EXPECT_EQ(Shape(*copy), Shape(*Root(DART_TEAM_ALL)));
+  // A moved subdomain: the last node moves below the first (its units follow).
+  if (copy->num_domains > 1) {
+    dart_domain_locality_t* last = copy->children[copy->num_domains - 1];
+    std::vector<int> last_units = Ids(*last);
+    EXPECT_EQ(dart_domain_move_subdomain(copy->children[0], last, -1), DART_OK);
+    EXPECT_EQ(copy->num_units, N());
+    ExpectLinksConsistent(*copy);
+  }
+  EXPECT_EQ(dart_domain_move_subdomain(copy, copy, 0), DART_ERR_INVAL);  // a root
+  EXPECT_EQ(dart_domain_destroy(copy), DART_OK);
+  // Team finalize drops the tree; the next query builds it again, the same.
+  const std::string before = Shape(*Root(DART_TEAM_ALL));
+  EXPECT_EQ(dart_team_locality_finalize(DART_TEAM_ALL), DART_OK);
+  EXPECT_EQ(dart_team_locality_init(DART_TEAM_ALL), DART_OK);
+  EXPECT_EQ(Shape(*Root(DART_TEAM_ALL)), before);
 }
 
 }  // namespace

@@ -197,9 +197,9 @@ TEST(UnitMapping, LinkCostFollowsNodesAndTheLadder) {
           dart_unit_link_cost(dart_global_unit_t{b}, dart_global_unit_t{a}, &back, &cost_back),
           DART_OK);
       EXPECT_EQ(rung, back);
-      dart_unit_locality_t la, lb;
-      ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, dart_team_unit_t{a}, &la), DART_OK);
-      ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, dart_team_unit_t{b}, &lb), DART_OK);
+      dart_unit_placement_t la, lb;
+      ASSERT_EQ(dart_unit_placement(DART_TEAM_ALL, dart_team_unit_t{a}, &la), DART_OK);
+      ASSERT_EQ(dart_unit_placement(DART_TEAM_ALL, dart_team_unit_t{b}, &lb), DART_OK);
       EXPECT_EQ(rung == 0, la.node == lb.node) << a << " and " << b;
       ASSERT_GE(rung, 0);
       ASSERT_LT(rung, info.nlevels);

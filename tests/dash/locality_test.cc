@@ -8,7 +8,9 @@
 #include <dash/Team.h>
 #include <dash/util/Config.h>
 #include <dash/util/Locality.h>
+#include <dash/util/LocalityJSONPrinter.h>
 #include <dash/util/TeamLocality.h>
+#include <dash/util/UnitLocality.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -86,8 +89,8 @@ void ExpectIterationCoversTeam(const dash::Team& team) {
   Locality loc(team);
   std::vector<Locality::Domain> level{loc.domain(".")};
   EXPECT_EQ(level[0].units.size(), team.size());
-  for (auto scope : {Locality::Scope::Global, Locality::Scope::Node, Locality::Scope::NUMA,
-                     Locality::Scope::Core, Locality::Scope::Unit}) {
+  for (auto scope : {Locality::Scope::Global, Locality::Scope::Node, Locality::Scope::Module,
+                     Locality::Scope::NUMA, Locality::Scope::Core, Locality::Scope::Unit}) {
     std::vector<Locality::Domain> listed = loc.domains(scope);
     ASSERT_EQ(listed.size(), level.size());
     std::vector<int> seen(team.size(), 0);
@@ -321,6 +324,70 @@ TEST(Locality, DashUnitLocalityDefaultThreadsCachesAndCores) {
        dash::util::LocalityDomain(dash::Team::All()).scope_domains(Locality::Scope::Node))
     sum += n.num_cores();
   EXPECT_EQ(dash::util::LocalityDomain(dash::Team::All()).num_cores(), sum);
+}
+
+// DASH's shapes on the C++ side: UnitLocality's DART records (domain() and its parents,
+// hwinfo()), Locality's static counts, the JSON printer (every domain's tag and units), scope
+// names, and locality_split with DART's scope type.
+TEST(Locality, DashRecordsPrinterAndStatics) {
+  dash::Team& all = dash::Team::All();
+  for (int u = 0; u < nunits(); ++u) {
+    dash::util::UnitLocality ul{dash::global_unit_t(u)};
+    const dart_domain_locality_t& leaf = ul.domain();
+    EXPECT_EQ(leaf.scope, DART_LOCALITY_SCOPE_UNIT);
+    EXPECT_EQ(std::string(leaf.domain_tag), ul.domain_tag());
+    ASSERT_EQ(leaf.num_units, 1);
+    EXPECT_EQ(leaf.unit_ids[0].id, u);
+    ASSERT_NE(leaf.parent, nullptr);
+    EXPECT_EQ(leaf.parent->scope, DART_LOCALITY_SCOPE_CORE);
+    EXPECT_EQ(ul.parent().domain_tag(), std::string(leaf.parent->domain_tag));
+    EXPECT_EQ(ul.node_domain().scope(), Locality::Scope::Node);
+    EXPECT_EQ(ul.parent_in_scope(Locality::Scope::NUMA).domain_tag(),
+              std::string(leaf.parent->parent->domain_tag));
+    EXPECT_EQ(ul.hwinfo().core_id, ul.core_id());
+    EXPECT_EQ(ul.hwinfo().numa_id, ul.numa_id());
+    EXPECT_STREQ(ul.hwinfo().host, ul.host().c_str());
+    EXPECT_GE(ul.min_threads(), 1);
+    EXPECT_LE(ul.min_threads(), ul.max_threads());
+  }
+  EXPECT_THROW(dash::util::UnitLocality().parent_in_scope(Locality::Scope::Group),
+               dash::exception::InvalidArgument);
+  Locality loc(all);
+  EXPECT_EQ(Locality::NumNodes(), int(loc.num_nodes()));
+  EXPECT_EQ(Locality::NumNUMANodes(), int(loc.num_numa()));
+  EXPECT_EQ(Locality::NumUnits(), nunits());
+  EXPECT_EQ(Locality::NumCores(), loc.root().num_cores);
+  EXPECT_EQ(dash::util::LocalityDomain(all).num_cores(), loc.root().num_cores);
+  // The printer: every domain's tag, and its units as a JSON list.
+  const std::string text = (dash::util::LocalityJSONPrinter() << loc.root()).str();
+  for (auto scope : {Locality::Scope::Global, Locality::Scope::Node, Locality::Scope::Module,
+                     Locality::Scope::NUMA, Locality::Scope::Core, Locality::Scope::Unit}) {
+    for (const auto& d : loc.domains(scope)) {
+      EXPECT_NE(text.find("\"tag\": \"" + d.tag + "\""), std::string::npos) << d.tag;
+    }
+  }
+  std::string all_units = "\"units\": [";
+  for (int u = 0; u < nunits(); ++u) all_units += (u ? ", " : "") + std::to_string(u);
+  EXPECT_NE(text.find(all_units + "]"), std::string::npos) << text;
+  std::ostringstream os;
+  os << loc.root();
+  EXPECT_EQ(os.str(), text);
+  dart_unit_locality_t* mine = nullptr;
+  ASSERT_EQ(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID(myid()), &mine), DART_OK);
+  const std::string unit_text = (dash::util::LocalityJSONPrinter() << *mine).str();
+  EXPECT_NE(unit_text.find(std::string("\"domain_tag\": \"") + mine->domain_tag + "\""),
+            std::string::npos);
+  EXPECT_NE(unit_text.find("\"core_id\": " + std::to_string(mine->hwinfo.core_id)),
+            std::string::npos);
+  // Scope names, for both scope types.
+  std::ostringstream names;
+  names << DART_LOCALITY_SCOPE_NODE << " " << Locality::Scope::NUMA << " "
+        << DART_LOCALITY_SCOPE_MODULE;
+  EXPECT_EQ(names.str(), "node numa module");
+  // locality_split with DART's scope: the same parts as with ours.
+  dash::Team& by_dart = all.locality_split(DART_LOCALITY_SCOPE_NODE, 2);
+  dash::Team& by_ours = all.locality_split(Locality::Scope::Node, 2);
+  EXPECT_EQ(Globals(by_dart), Globals(by_ours));
 }
 
 }  // namespace

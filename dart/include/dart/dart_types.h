@@ -161,6 +161,104 @@ typedef struct dart_group_struct* dart_group_t;
 /* A team lock (see dart_synchronization.h). */
 typedef struct dart_lock_struct* dart_lock_t;
 
+/* ---- locality (see dart_locality.h) ------------------------------------ */
+
+/* Bytes of a host name, including the terminating NUL (longer names are
+ * truncated). */
+#define DART_LOCALITY_HOST_MAX_SIZE ((int)(128))
+/* Bytes of a domain tag, including the terminating NUL. */
+#define DART_LOCALITY_DOMAIN_TAG_MAX_SIZE ((int)(32))
+/* Entries of dart_hwinfo_t.scopes. */
+#define DART_LOCALITY_MAX_DOMAIN_SCOPES ((int)(12))
+/* Cache levels described in dart_hwinfo_t (L1 .. L5). */
+#define DART_LOCALITY_MAX_CACHE_LEVELS ((int)(5))
+
+/* Kinds of locality domain (DASH's names and values). The domains DART
+ * builds for a team use GLOBAL, NODE, MODULE, NUMA, CORE and UNIT (in this
+ * order from the root: see dart_locality.h); GROUP is what
+ * dart_domain_group makes; the others name hardware levels in
+ * dart_hwinfo_t.scopes or are unused. */
+typedef enum {
+  DART_LOCALITY_SCOPE_UNDEFINED = -1,
+  DART_LOCALITY_SCOPE_GLOBAL = 0, /* the whole team */
+  DART_LOCALITY_SCOPE_GROUP = 1,  /* a group made by dart_domain_group */
+  DART_LOCALITY_SCOPE_NETWORK = 50,
+  DART_LOCALITY_SCOPE_NODE = 100,   /* a (real or emulated) node */
+  DART_LOCALITY_SCOPE_MODULE = 200, /* a module of a node (here: one per node) */
+  DART_LOCALITY_SCOPE_NUMA = 300,   /* a NUMA domain of a module */
+  DART_LOCALITY_SCOPE_UNIT = 400,   /* one unit */
+  DART_LOCALITY_SCOPE_PACKAGE = 500,
+  DART_LOCALITY_SCOPE_UNCORE = 510,
+  DART_LOCALITY_SCOPE_CACHE = 530,
+  DART_LOCALITY_SCOPE_CORE = 550, /* a core of a NUMA domain */
+  DART_LOCALITY_SCOPE_CPU = 600
+} dart_locality_scope_t;
+
+/* A domain's scope and its index in that scope. */
+typedef struct {
+  dart_locality_scope_t scope;
+  int index;
+} dart_locality_scope_pos_t;
+
+/* The hardware a unit runs on, as hwloc saw it at start-up. Indices are
+ * logical indices on the unit's real node; -1 means unknown (hwloc gave no
+ * answer, or the value is not measured: clock rates, bandwidth, memory). */
+typedef struct {
+  char host[DART_LOCALITY_HOST_MAX_SIZE];
+  int num_cores;                                   /* cores the unit's binding allows */
+  int num_numa;                                    /* NUMA domains the unit's binding allows */
+  int numa_id;                                     /* NUMA domain the unit ran on */
+  int num_sockets;                                 /* packages the unit's binding allows */
+  int core_id;                                     /* core the unit ran on */
+  int cpu_id;                                      /* OS index of the hardware thread it ran on */
+  int min_cpu_mhz;                                 /* not measured: -1 */
+  int max_cpu_mhz;                                 /* not measured: -1 */
+  int cache_sizes[DART_LOCALITY_MAX_CACHE_LEVELS]; /* bytes, L1 data first */
+  int cache_line_sizes[DART_LOCALITY_MAX_CACHE_LEVELS]; /* bytes */
+  int cache_ids[DART_LOCALITY_MAX_CACHE_LEVELS];        /* logical index of the cache */
+  int min_threads;                                      /* hardware threads per core, */
+  int max_threads;                                      /* over the unit's cores */
+  int max_shmem_mbps;                                   /* not measured: -1 */
+  int system_memory_bytes;                              /* not filled (does not fit an int): -1 */
+  int numa_memory_bytes;                                /* not filled (does not fit an int): -1 */
+  /* Hardware levels above the unit, innermost first: CORE, NUMA, PACKAGE,
+   * NODE (known ones only), each with the unit's index in it. */
+  dart_locality_scope_pos_t scopes[DART_LOCALITY_MAX_DOMAIN_SCOPES];
+  int num_scopes;
+} dart_hwinfo_t;
+
+/* One domain of a locality hierarchy (see dart_locality.h). */
+struct dart_domain_locality_s {
+  char host[DART_LOCALITY_HOST_MAX_SIZE]; /* host of the domain; "" if it spans several */
+  char domain_tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE]; /* ".0.1"; "." for the root */
+  struct dart_domain_locality_s** aliases;            /* unused: NULL */
+  int num_aliases;                                    /* 0 */
+  dart_locality_scope_t scope;
+  int level;          /* depth below the root (0) */
+  int global_index;   /* position among the team's domains of the same scope, in tag order */
+  int relative_index; /* position among its parent's children */
+  struct dart_domain_locality_s* parent;    /* NULL for a root */
+  int num_domains;                          /* children */
+  struct dart_domain_locality_s** children; /* num_domains of them, in tag order */
+  int is_symmetric;                         /* 1 if all children have as many cores */
+  dart_team_t team;                         /* team whose units the domain holds */
+  int num_units;
+  dart_global_unit_t* unit_ids; /* global ids of the units inside, in team-unit order */
+  int num_nodes;                /* (real or emulated) nodes inside */
+  int node_id;                  /* the node, if one; else -1 */
+  int num_cores;                /* cores: see dart_locality.h */
+  int shared_mem_bytes;         /* not filled: -1 */
+};
+typedef struct dart_domain_locality_s dart_domain_locality_t;
+
+/* Where one unit of a team runs. */
+typedef struct {
+  dart_team_unit_t unit; /* id in the team */
+  dart_team_t team;
+  dart_hwinfo_t hwinfo;
+  char domain_tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE]; /* its UNIT domain in the team's tree */
+} dart_unit_locality_t;
+
 #ifdef __cplusplus
 }
 #endif

@@ -102,6 +102,10 @@ class Team {
   // by at most one. num_split is raised to at least 1. Returns the caller's
   // sub-team, owned by this team. Collective.
   Team& locality_split(util::LocalityScope scope, unsigned num_split);
+  // The same with DART's scope type (DASH has both). Collective.
+  Team& locality_split(dart_locality_scope_t scope, unsigned num_split) {
+    return locality_split(static_cast<util::LocalityScope>(scope), num_split);
+  }
 
   // The team this one was split from; Null() for All(). Local.
   Team& parent() const;

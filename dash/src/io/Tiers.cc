@@ -263,9 +263,9 @@ std::string tier_file_path(const std::string& raw) {
         throw exception::InvalidArgument("DASH_IO_TIERS: '" + raw +
                                          "' names the node (%n) before DART started");
       dart_global_unit_t me;
-      dart_unit_locality_t loc;
+      dart_unit_placement_t loc;
       if (dart_myid(&me) != DART_OK ||
-          dart_unit_locality(DART_TEAM_ALL, dart_team_unit_t{me.id}, &loc) != DART_OK)
+          dart_unit_placement(DART_TEAM_ALL, dart_team_unit_t{me.id}, &loc) != DART_OK)
         throw exception::RuntimeError("DASH_IO_TIERS: cannot find this unit's node");
       path += std::to_string(loc.node);
     } else if (c == '%') {

@@ -40,8 +40,8 @@ int unit_count(dart_team_t team) {
 std::vector<int> unit_nodes(dart_team_t team) {
   std::vector<int> node(static_cast<std::size_t>(unit_count(team)));
   for (std::size_t u = 0; u < node.size(); ++u) {
-    dart_unit_locality_t loc;
-    check_io(dart_unit_locality(team, dart_team_unit_t{int(u)}, &loc), "dart_unit_locality");
+    dart_unit_placement_t loc;
+    check_io(dart_unit_placement(team, dart_team_unit_t{int(u)}, &loc), "dart_unit_placement");
     node[u] = loc.node;
   }
   return node;

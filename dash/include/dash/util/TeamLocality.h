@@ -23,6 +23,7 @@
 #include <dash/util/Locality.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <ostream>
@@ -99,19 +100,23 @@ class LocalityDomain {
   std::size_t num_units() const { return domain_.units.size(); }
   // True if this is a group made by TeamLocality::split.
   bool is_group() const { return !group_.empty(); }
-  // Cores in the domain: of a node (or the team), the usable cores of each node as its units
-  // report them; of a NUMA domain or core, the cores holding units of the team. Local.
+  // Cores in the domain (dart_domain_locality_t::num_cores, see dart_locality.h): of a node
+  // (or the team), the usable cores of its nodes; of a module or NUMA domain, its cores holding
+  // units of the team; of a core 1; of a unit, the cores its binding allows (-1 unknown); of a
+  // group, its members' sum. Local.
   int num_cores() const {
-    if (domain_.scope == Scope::Global || domain_.scope == Scope::Node) {
-      int cores = 0;
-      for (const LocalityDomain& node : scope_domains(Scope::Node)) {
-        const int reported =
-            node.units().empty() ? -1 : Locality(*team_).unit(node.units().front()).node_cores;
-        cores += reported > 0 ? reported : int(node.scope_domains(Scope::Core).size());
-      }
-      return cores;
-    }
-    return int(scope_domains(Scope::Core).size());
+    if (!is_group()) return Locality(*team_).record(domain_.tag).num_cores;
+    int cores = 0;
+    for (const LocalityDomain& member : group_) cores += std::max(0, member.num_cores());
+    return cores;
+  }
+  // DART's record of the domain (owned by DART, valid while the team lives); throws
+  // InvalidArgument for a group. Local.
+  const dart_domain_locality_t& dart_type() const {
+    if (is_group())
+      throw exception::InvalidArgument("dash::util::LocalityDomain::dart_type: " + domain_.tag +
+                                       " is a group of this library's TeamLocality::split");
+    return Locality(*team_).record(domain_.tag);
   }
 
   // Subdomains: how many, the i-th, all of them by iteration.
@@ -164,7 +169,6 @@ class LocalityDomain {
       out.push_back(*this);
       return;
     }
-    if (static_cast<int>(domain_.scope) > static_cast<int>(scope) && !is_group()) return;
     for (std::size_t i = 0; i < size(); ++i) at(i).collect(scope, out);
   }
 
@@ -173,11 +177,14 @@ class LocalityDomain {
   std::vector<LocalityDomain> group_;  // the members of a group
 };
 
-// Where one unit of a team runs.
+// Where one unit of a team runs: DART's records of it (dart_unit_locality, dart_unit_placement).
 class UnitLocality {
  public:
   // Team unit `unit` of `team`.
-  UnitLocality(Team& team, team_unit_t unit) : team_(&team), loc_(Locality(team).unit(unit)) {}
+  UnitLocality(Team& team, team_unit_t unit) : team_(&team), loc_(Locality(team).unit(unit)) {
+    internal::check_dart(dart_unit_locality(team.dart_id(), unit, &record_),
+                         "dash::util::UnitLocality");
+  }
   // Global unit `unit`, in Team::All().
   explicit UnitLocality(global_unit_t unit) : UnitLocality(Team::All(), team_unit_t(unit.id)) {}
   // The calling unit, in Team::All() (DASH's default).
@@ -187,69 +194,72 @@ class UnitLocality {
   team_unit_t unit_id() const { return loc_.unit; }
   global_unit_t global_unit_id() const { return loc_.global_unit; }
   const std::string& host() const { return loc_.host; }
-  // The unit's domain tag ".node.numa.core.unit".
-  std::string domain_tag() const {
-    for (const auto& d : Locality(*team_).domains(Locality::Scope::Unit))
-      if (d.index == loc_.unit.id) return d.tag;
-    return "";
+  // DASH's other name for host().
+  std::string hostname() const { return loc_.host; }
+  // The unit's domain tag ".node.0.numa.core.unit".
+  std::string domain_tag() const { return record_->domain_tag; }
+  // DART's record of the unit's hardware (caches, threads per core, ...; -1 unknown).
+  const dart_hwinfo_t& hwinfo() const { return record_->hwinfo; }
+  // DART's record of the unit's UNIT domain in the team's tree (owned by DART, valid while the
+  // team lives): domain().parent is its core's domain, and so on up.
+  const dart_domain_locality_t& domain() const {
+    return Locality(*team_).record(record_->domain_tag);
+  }
+  // The domain above the unit's (its core).
+  LocalityDomain parent() const { return LocalityDomain(*team_, domain().parent->domain_tag); }
+  // The domain above the unit's of `scope` (Node, Module, NUMA, Core); throws InvalidArgument if
+  // there is none.
+  LocalityDomain parent_in_scope(Locality::Scope scope) const {
+    for (const dart_domain_locality_t* d = &domain(); d != nullptr; d = d->parent)
+      if (d->scope == static_cast<dart_locality_scope_t>(scope))
+        return LocalityDomain(*team_, d->domain_tag);
+    throw exception::InvalidArgument(std::string("dash::util::UnitLocality::parent_in_scope: no ") +
+                                     locality_scope_name(scope) + " domain above " +
+                                     record_->domain_tag);
   }
   int node_id() const { return loc_.node; }
   int numa_id() const { return loc_.numa; }
   int core_id() const { return loc_.core; }
   int cpu_id() const { return loc_.cpu; }
-  // Cores and NUMA domains its binding allows; cores of its node (-1:
-  // unknown).
+  // Cores and NUMA domains its binding allows; cores of its node (-1: unknown).
   int num_cores() const { return loc_.num_cores; }
   int num_numa() const { return loc_.num_numa; }
   int node_cores() const { return loc_.node_cores; }
-  // Hardware threads of the unit's cores: at least 1 (min_threads), and the threads per core of
-  // its node (max_threads: online CPUs over usable cores, 1 if unknown); num_threads() is
-  // max_threads() if DASH_MAX_SMT is set, else min_threads(), as in DASH. Local.
-  int min_threads() const { return 1; }
-  int max_threads() const {
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return loc_.node_cores > 0 && cpus >= loc_.node_cores ? int(cpus / loc_.node_cores) : 1;
-  }
+  // Hardware threads per core over the unit's cores, fewest and most (hwloc; 1 where unknown);
+  // num_threads() is max_threads() if DASH_MAX_SMT is set, else min_threads(), as in DASH.
+  // Local.
+  int min_threads() const { return std::max(1, record_->hwinfo.min_threads); }
+  int max_threads() const { return std::max(1, record_->hwinfo.max_threads); }
   int num_threads() const {
     return Config::get<bool>("DASH_MAX_SMT") ? max_threads() : min_threads();
   }
-  // Line size in bytes of the cache of `level` (0: L1 data, 1: L2, 2: L3) of the calling unit's
-  // machine, at least 64 (DASH's floor). Local.
+  // Clock rates and bandwidth are not measured: -1.
+  int min_cpu_mhz() const { return record_->hwinfo.min_cpu_mhz; }
+  int max_cpu_mhz() const { return record_->hwinfo.max_cpu_mhz; }
+  int max_shmem_mbps() const { return record_->hwinfo.max_shmem_mbps; }
+  // Line size in bytes of the cache of `level` (0: L1 data, 1: L2, 2: L3) of the unit's core as
+  // hwloc saw it (else the calling unit's machine, as sysconf tells), at least 64 (DASH's
+  // floor). Local.
   int cache_line_size(int level) const {
-    const int names[3] = {_SC_LEVEL1_DCACHE_LINESIZE, _SC_LEVEL2_CACHE_LINESIZE,
-                          _SC_LEVEL3_CACHE_LINESIZE};
-    const long bytes = level >= 0 && level < 3 ? sysconf(names[level]) : -1;
+    long bytes = level >= 0 && level < DART_LOCALITY_MAX_CACHE_LEVELS
+                     ? record_->hwinfo.cache_line_sizes[level]
+                     : -1;
+    if (bytes <= 0 && level >= 0 && level < 3) {
+      const int names[3] = {_SC_LEVEL1_DCACHE_LINESIZE, _SC_LEVEL2_CACHE_LINESIZE,
+                            _SC_LEVEL3_CACHE_LINESIZE};
+      bytes = sysconf(names[level]);
+    }
     return bytes > 64 ? int(bytes) : 64;
   }
   // The (real or emulated) node domain the unit belongs to.
-  LocalityDomain node_domain() const {
-    for (const auto& d : Locality(*team_).domains(Locality::Scope::Node))
-      for (team_unit_t u : d.units)
-        if (u == loc_.unit) return LocalityDomain(*team_, d.tag);
-    return LocalityDomain();
-  }
+  LocalityDomain node_domain() const { return parent_in_scope(Locality::Scope::Node); }
 
  private:
   Team* team_;
   Locality::UnitLocality loc_;
+  dart_unit_locality_t* record_ = nullptr;  // DART's
 };
 
-// The name of a scope as printed: "global", "node", "numa", "core", "unit".
-inline const char* locality_scope_name(LocalityScope scope) {
-  switch (scope) {
-    case LocalityScope::Global:
-      return "global";
-    case LocalityScope::Node:
-      return "node";
-    case LocalityScope::NUMA:
-      return "numa";
-    case LocalityScope::Core:
-      return "core";
-    case LocalityScope::Unit:
-      return "unit";
-  }
-  return "?";
-}
 // Writes d and the domains inside it, indented by depth (operator<< below). Local.
 inline void print_locality_domain(std::ostream& os, const LocalityDomain& d, int depth) {
   os << std::string(2 * std::size_t(depth), ' ') << d.domain_tag() << " ("
