@@ -285,13 +285,14 @@ def run_summary(text, status):
     return shorten(lines[-1], 100) if lines else "(no output)"
 
 
-def run_program(name, binary, src_dir, units, timeout, work):
-    run_dir = os.path.join(work, name, f"run-{units}")
+def run_mpi(binary, args, units, run_dir, timeout):
+    """Runs binary on `units` units under OpenMPI's mpiexec in a fresh run_dir (killed after
+    timeout seconds); returns (exit status or 'timeout', output), the output also in
+    run_dir/output.log."""
     shutil.rmtree(run_dir, ignore_errors=True)
     os.makedirs(run_dir)
     cmd = ["mpiexec.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", str(units),
-           binary,
-           *(a.replace("{src}", src_dir) for a in ARGS.get(name, []))]
+           binary, *args]
     # Own process group: a timeout ends mpiexec and every unit it started, nothing else.
     proc = subprocess.Popen(cmd, cwd=run_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, errors="replace", start_new_session=True)
@@ -304,6 +305,12 @@ def run_program(name, binary, src_dir, units, timeout, work):
         status = "timeout"
     with open(os.path.join(run_dir, "output.log"), "w") as f:
         f.write(" ".join(cmd) + "\n" + output)
+    return status, output
+
+
+def run_program(name, binary, src_dir, units, timeout, work):
+    status, output = run_mpi(binary, [a.replace("{src}", src_dir) for a in ARGS.get(name, [])],
+                             units, os.path.join(work, name, f"run-{units}"), timeout)
     return {"status": status, "last": run_summary(output, status)}
 
 

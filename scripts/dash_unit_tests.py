@@ -32,14 +32,13 @@ import datetime
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dash_dropin import (all_missing, dash_commit, embedded, first_error,  # noqa: E402
-                         md_cell, log)
+                         md_cell, log, run_mpi)
 
 FLAGS = ["-O0", "-g0", "-DMPI_SUPPORT"]
 
@@ -99,21 +98,8 @@ def build_file(rel, tests, prefix, work, main_obj, extra):
 
 
 def run_file(name, binary, units, timeout, work):
-    run_dir = os.path.join(work, name, f"run-{units}")
-    shutil.rmtree(run_dir, ignore_errors=True)
-    os.makedirs(run_dir)
-    cmd = ["mpiexec.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", str(units), binary]
-    proc = subprocess.Popen(cmd, cwd=run_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, errors="replace", start_new_session=True)
-    try:
-        output, _ = proc.communicate(timeout=timeout)
-        status = str(proc.returncode)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        output, _ = proc.communicate()
-        status = "timeout"
-    with open(os.path.join(run_dir, "output.log"), "w") as f:
-        f.write(" ".join(cmd) + "\n" + output)
+    status, output = run_mpi(binary, [], units, os.path.join(work, name, f"run-{units}"),
+                             timeout)
     output = re.sub(r"\x1b\[[0-9;]*m", "", output)  # DASH's printer colours its lines
     passed = re.findall(r"(\d+) tests passed", output)
     failed = re.findall(r"(\d+) tests, listed below", output)
