@@ -223,10 +223,17 @@ int visualize(const Options& o) {
   const dash::DistributionSpec<2> distspec(o.dist[0], o.dist[1]);
   // Every unit builds the same pattern, so all agree when it rejects the combination (a
   // --team grid that does not hold every unit, a NONE dimension spread over several units).
+  // Patterns themselves take a grid of any size (DASH's rule); this program draws the run's
+  // own units, so it asks for the team's.
   const Pattern pattern = [&] {
     try {
       const dash::TeamSpec<2> teamspec = o.team ? dash::TeamSpec<2>((*o.team)[0], (*o.team)[1])
                                                 : balanced_team_spec(distspec, team);
+      if (teamspec.size() != team.size())
+        throw UsageError("--team " + std::to_string(teamspec.extent(0)) + "x" +
+                         std::to_string(teamspec.extent(1)) + " holds " +
+                         std::to_string(teamspec.size()) + " units, the run has " +
+                         std::to_string(team.size()));
       return Pattern(sizespec, distspec, teamspec, team);
     } catch (const dash::exception::InvalidArgument& e) {
       throw UsageError(e.what());

@@ -316,7 +316,9 @@ TEST(DashSurface, OneDimensionalViewsOfLocalAndGlobalRanges) {
   const long mine_lo = std::max(3L, myid() * bs), mine_hi = std::min(hi, (myid() + 1) * bs);
   EXPECT_EQ(long(lsub.size()), std::max(0L, mine_hi - mine_lo));
   EXPECT_EQ(long(dash::end(lsub) - dash::begin(lsub)), long(lsub.size()));
-  if (!lsub.empty()) EXPECT_EQ(*dash::begin(dash::index(lsub)), mine_lo - myid() * bs);
+  if (!lsub.empty()) {
+    EXPECT_EQ(*dash::begin(dash::index(lsub)), mine_lo - myid() * bs);
+  }
   array.barrier();
 }
 

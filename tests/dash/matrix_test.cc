@@ -270,7 +270,9 @@ TEST(Matrix, PatternOnAGridOfAnotherSizeThanTheTeam) {
     dash::Matrix<long, 2, dash::default_index_t, dash::BlockPattern<2>> b(blocks);
     EXPECT_EQ(m.lsize(), myid() == 0 ? 77u : 0u);
     EXPECT_EQ(b.lsize(), long(myid()) < long(blocks.num_units()) ? blocks.local_size() : 0u);
-    if (long(myid()) >= long(blocks.num_units())) EXPECT_EQ(b.lbegin(), b.lend());
+    if (long(myid()) >= long(blocks.num_units())) {
+      EXPECT_EQ(b.lbegin(), b.lend());
+    }
     FillLocal(m);
     FillLocal(b);
     for (long r = 0; r < 7; ++r)

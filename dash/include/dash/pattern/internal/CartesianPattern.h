@@ -221,7 +221,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
       : Base(sizespec, team),
         distspec_(distspec),
         teamspec_(TeamSpec<N, IndexType>(teamspec, distspec, team)) {
-    init_dimensions(sizespec, distspec, teamspec_, team);
+    init_dimensions(sizespec, distspec, teamspec_);
   }
   // Every unit in the first distributed dimension (TeamSpec(distspec, team),
   // as DASH has it). Local.
@@ -262,7 +262,7 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   explicit CartesianPattern(const PatternArguments<N, IndexType>& args)
       : CartesianPattern(args.sizespec(), args.distspec(), args.teamspec(), args.team()) {}
   void init_dimensions(const SizeSpec<N, IndexType>& sizespec, const DistributionSpec<N>& distspec,
-                       const TeamSpec<N, IndexType>& teamspec, Team& team) {
+                       const TeamSpec<N, IndexType>& teamspec) {
     this->use_grid_units(teamspec_);
     for (dim_t d = 0; d < N; ++d) {
       const Distribution& dist = distspec[d];
