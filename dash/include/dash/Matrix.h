@@ -236,6 +236,15 @@ class Matrix {
   view_type sub(index_type offset, size_type extent) {
     return view().template sub<D>(offset, extent);
   }
+  // DASH's slice sub<0>(i): the elements with first coordinate i, as m[i] (a dash::MatrixRef
+  // of one dimension less). Checked as m[i]. Local.
+  template <dim_t D>
+  decltype(auto) sub(index_type i) {
+    static_assert(D == 0,
+                  "dash::Matrix::sub<D>(i): only D = 0 (m[i]); for D > 0 use "
+                  "sub<D>(i, 1) or col(i)");
+    return (*this)[i];
+  }
   // DASH's ranges: rows [offset, offset + extent) (sub<0>), columns (sub<1>), as views that
   // take rows()/cols() again, e.g. m.rows(7, 4).cols(1, 6). Throw dash::exception::OutOfRange
   // outside the extents. Local, O(N).

@@ -31,7 +31,9 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   using typename Base::index_type;
   using typename Base::local_index_type;
   using typename Base::size_type;
-  using local_coords_type = local_coords_t<IndexType, N>;
+  // The type local(coords) returns ({unit, local coordinates}), under DASH's name too.
+  using local_coords_t = ::dash::local_coords_t<IndexType, N>;
+  using local_coords_type = local_coords_t;
   using viewspec_type = ViewSpec<N, IndexType>;
 
   const DistributionSpec<N>& distspec() const { return distspec_; }
