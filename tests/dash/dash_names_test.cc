@@ -17,6 +17,7 @@
 #include <dash/internal/StackTrace.h>
 #include <dash/internal/StreamConversion.h>
 #include <dash/meta/TypeInfo.h>
+#include <dash/pattern/BlockPattern.h>
 #include <dash/pattern/SeqTilePattern.h>
 #include <dash/pattern/TeamSpec.h>
 #include <dash/pattern/TilePattern.h>
@@ -251,6 +252,10 @@ TEST(DashNames, NamesOfDashsUnitTests) {
     EXPECT_EQ(seq.local_blockspec(unit).extent(0), seq.local_nblocks(unit));
     EXPECT_EQ(seq.local_blockspec(unit).size(), seq.local_nblocks(unit));
   }
+  EXPECT_EQ(tiles.underfilled_blocksize(0), 0u);
+  dash::BlockPattern<1> cyclic3(dash::SizeSpec<1>(10),
+                                dash::DistributionSpec<1>(dash::BLOCKCYCLIC(3)));
+  EXPECT_EQ(cyclic3.underfilled_blocksize(0), 2u);  // the last block holds 1 of 3
   EXPECT_TRUE(dash::util::DashConfig.avail_algo_summa);
   EXPECT_FALSE(dash::util::DashConfig.avail_mkl);
   EXPECT_EQ(dash::math::div_ceil(7, 2), 4);  // through the pattern headers, as DASH's

@@ -321,6 +321,8 @@ TEST(Matrix, SliceAndIteratorTeam) {
     auto row = m.sub<0>(r);
     for (long c = 0; c < 5; ++c) ASSERT_EQ(long(row[c]), Value(r, c)) << r << "," << c;
   }
+  for (long g = 0; g < long(m.size()); ++g)
+    EXPECT_EQ(m.is_local(g), m.pattern().unit_at(g) == dash::Team::All().myid()) << g;
   EXPECT_EQ(&m.begin().team(), &dash::Team::All());
   EXPECT_EQ(&m.view().begin().team(), &dash::Team::All());
   m.barrier();

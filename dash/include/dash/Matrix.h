@@ -121,6 +121,8 @@ class Matrix {
   const std::array<size_type, N>& extents() const { return pattern().extents(); }
   // Elements of the calling unit.
   size_type lsize() const { return storage_.lsize(); }
+  // Whether the calling unit owns the element at global linear index g (DASH's). Local.
+  bool is_local(index_type g) const { return pattern().is_local(g); }
   size_type local_size() const { return lsize(); }
   // Elements every unit has allocated (the largest local size).
   size_type local_capacity() const {

@@ -40,6 +40,13 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   const TeamSpec<N, IndexType>& teamspec() const { return teamspec_; }
   // Full block extent in dimension d.
   index_type blocksize(dim_t d) const { return dims_[d].blocksize; }
+  // How many elements the last block of dimension d lacks of a full block (0 if the extent is
+  // a multiple of the block size; DASH's underfilled_blocksize). Local.
+  size_type underfilled_blocksize(dim_t d) const {
+    const index_type b = dims_[d].blocksize;
+    const index_type over = b > 0 ? index_type(this->extent(d)) % b : 0;
+    return size_type(over == 0 ? 0 : b - over);
+  }
   // Number of blocks per dimension.
   SizeSpec<N, IndexType> blockspec() const {
     std::array<size_type, N> nb;
