@@ -129,6 +129,12 @@ void finalize() {
 
 bool is_initialized() { return dart_initialized() != 0; }
 
+bool is_multithreaded() {
+  dart_thread_support_level_t level = DART_THREAD_SINGLE;
+  return is_initialized() && dart_thread_support_level(&level) == DART_OK &&
+         level == DART_THREAD_MULTIPLE;
+}
+
 global_unit_t myid() {
   dart_global_unit_t id;
   internal::check_dart(dart_myid(&id), "dash::myid");

@@ -9,6 +9,7 @@
 #include <dash/Team.h>
 #include <dash/Version.h>
 #include <dash/algorithm/Operation.h>
+#include <dash/internal/Config.h>
 #include <dash/internal/DartType.h>
 #include <dash/internal/Logging.h>
 #include <dash/internal/Macro.h>
@@ -16,6 +17,8 @@
 #include <dash/internal/StackTrace.h>
 #include <dash/internal/StreamConversion.h>
 #include <dash/meta/TypeInfo.h>
+#include <dash/pattern/BlockPattern.h>
+#include <dash/pattern/SeqTilePattern.h>
 #include <dash/pattern/TeamSpec.h>
 #include <dash/pattern/TilePattern.h>
 #include <dash/pattern/internal/PatternLogging.h>
@@ -217,6 +220,51 @@ TEST(DashNames, TeamSpecUnitsPerDimension) {
     EXPECT_EQ(all.y(u), std::size_t(c[1]));
     EXPECT_EQ(all.z(u), std::size_t(c[2]));
   }
+}
+
+// The smaller names DASH's own unit tests use: ranks (an index space's is its dimension count,
+// a grid's the dimensions with more than one unit, at least 1), coordinates of an index in a
+// rectangle, the owner of a rectangle's element, a dealt-tile pattern's local tile shape,
+// local_coords_t, DASH's configuration record and macros, is_multithreaded.
+TEST(DashNames, NamesOfDashsUnitTests) {
+  EXPECT_EQ(dash::CartesianIndexSpace<4>().rank(), 4);
+  EXPECT_EQ(dash::SizeSpec<2>(5, 1).rank(), 2);
+  EXPECT_EQ(dash::TeamSpec<2>(1, 1).rank(), 1);
+  EXPECT_EQ(dash::TeamSpec<3>(1, 4, 2).rank(), 2);
+  dash::CartesianIndexSpace<2> space(10, 10);
+  const dash::ViewSpec<2> rect({2, 3}, {4, 5});
+  EXPECT_EQ(space.coords(7, rect), (std::array<long, 2>{3, 5}));  // 7 = 1 * 5 + 2 in 4 x 5
+  dash::CartesianIndexSpace<2, dash::COL_MAJOR> by_cols(10, 10);
+  EXPECT_EQ(by_cols.coords(7, rect), (std::array<long, 2>{5, 4}));  // 7 = 1 * 4 + 3
+  const long n = nunits();
+  dash::TilePattern<2> tiles(4, 6 * n, dash::TILE(2), dash::TILE(3), dash::TeamSpec<2>(1, n));
+  for (long b = 0; b < 2 * n; ++b) {
+    const auto block = tiles.block(b);
+    EXPECT_EQ(tiles.unit_at(std::array<long, 2>{1, 2}, block),
+              tiles.unit_at(std::array<long, 2>{block.offset(0) + 1, block.offset(1) + 2}));
+  }
+  dash::TilePattern<2>::local_coords_t l = tiles.local(std::array<long, 2>{3, 4});
+  EXPECT_EQ(l.unit, tiles.unit_at(std::array<long, 2>{3, 4}));
+  dash::SeqTilePattern<2> seq(dash::SizeSpec<2>(6, 6 * n),
+                              dash::DistributionSpec<2>(dash::TILE(3), dash::TILE(3)));
+  for (long u = 0; u < n; ++u) {
+    const dash::team_unit_t unit(static_cast<dart_unit_t>(u));
+    EXPECT_EQ(seq.local_blockspec(unit).extent(0), seq.local_nblocks(unit));
+    EXPECT_EQ(seq.local_blockspec(unit).size(), seq.local_nblocks(unit));
+  }
+  EXPECT_EQ(tiles.underfilled_blocksize(0), 0u);
+  dash::BlockPattern<1> cyclic3(dash::SizeSpec<1>(10),
+                                dash::DistributionSpec<1>(dash::BLOCKCYCLIC(3)));
+  EXPECT_EQ(cyclic3.underfilled_blocksize(0), 2u);  // the last block holds 1 of 3
+  EXPECT_TRUE(dash::util::DashConfig.avail_algo_summa);
+  EXPECT_FALSE(dash::util::DashConfig.avail_mkl);
+  EXPECT_EQ(dash::math::div_ceil(7, 2), 4);  // through the pattern headers, as DASH's
+  const std::string compiler = DASH_COMPILER_ID;
+  EXPECT_TRUE(compiler.rfind("gcc-", 0) == 0 || compiler.rfind("clang-", 0) == 0) << compiler;
+#if !defined(DASH__ARCH__ARCH_64) || !defined(DASH__PLATFORM__LINUX)
+  ADD_FAILURE() << "DASH__ARCH__ARCH_64 and DASH__PLATFORM__LINUX are defined on this machine";
+#endif
+  EXPECT_FALSE(dash::is_multithreaded());  // the suite's main uses dash::init
 }
 
 TEST(DashNames, GlobalUnitIdIsMyId) {

@@ -314,6 +314,22 @@ TEST(Matrix, PatternOnAGridOfAnotherSizeThanTheTeam) {
   dash::Team::All().barrier();
 }
 
+// DASH's slice m.sub<0>(i) is m[i]; a global iterator names its container's team.
+TEST(Matrix, SliceAndIteratorTeam) {
+  const long n = nunits();
+  dash::Matrix<long, 2> m(3 * n, 5);
+  FillLocal(m);
+  for (long r = 0; r < 3 * n; ++r) {
+    auto row = m.sub<0>(r);
+    for (long c = 0; c < 5; ++c) ASSERT_EQ(long(row[c]), Value(r, c)) << r << "," << c;
+  }
+  for (long g = 0; g < long(m.size()); ++g)
+    EXPECT_EQ(m.is_local(g), m.pattern().unit_at(g) == dash::Team::All().myid()) << g;
+  EXPECT_EQ(&m.begin().team(), &dash::Team::All());
+  EXPECT_EQ(&m.view().begin().team(), &dash::Team::All());
+  m.barrier();
+}
+
 TEST(Matrix, ArrayViews) {
   dash::Array<int> arr(50, dash::BLOCKCYCLIC(4));
   for (std::size_t l = 0; l < arr.lsize(); ++l) arr.local[l] = int(arr.local.global_index(l));

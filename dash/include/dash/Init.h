@@ -28,6 +28,11 @@ void finalize();
 // True between init and finalize. Local.
 bool is_initialized();
 
+// True if the runtime was started with MPI_THREAD_MULTIPLE (init_thread, and the MPI granted
+// it), so units may call DASH from several threads (DASH's is_multithreaded). False before init.
+// Local.
+bool is_multithreaded();
+
 // Global id of the calling unit. Local.
 global_unit_t myid();
 

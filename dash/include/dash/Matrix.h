@@ -121,6 +121,8 @@ class Matrix {
   const std::array<size_type, N>& extents() const { return pattern().extents(); }
   // Elements of the calling unit.
   size_type lsize() const { return storage_.lsize(); }
+  // Whether the calling unit owns the element at global linear index g (DASH's). Local.
+  bool is_local(index_type g) const { return pattern().is_local(g); }
   size_type local_size() const { return lsize(); }
   // Elements every unit has allocated (the largest local size).
   size_type local_capacity() const {
@@ -235,6 +237,15 @@ class Matrix {
   template <dim_t D>
   view_type sub(index_type offset, size_type extent) {
     return view().template sub<D>(offset, extent);
+  }
+  // DASH's slice sub<0>(i): the elements with first coordinate i, as m[i] (a dash::MatrixRef
+  // of one dimension less). Checked as m[i]. Local.
+  template <dim_t D>
+  decltype(auto) sub(index_type i) {
+    static_assert(D == 0,
+                  "dash::Matrix::sub<D>(i): only D = 0 (m[i]); for D > 0 use "
+                  "sub<D>(i, 1) or col(i)");
+    return (*this)[i];
   }
   // DASH's ranges: rows [offset, offset + extent) (sub<0>), columns (sub<1>), as views that
   // take rows()/cols() again, e.g. m.rows(7, 4).cols(1, 6). Throw dash::exception::OutOfRange

@@ -29,6 +29,7 @@
 #include <dash/algorithm/CopyView.h>
 #include <dash/internal/DartType.h>
 #include <dash/pattern/PatternProperties.h>
+#include <dash/util/Trace.h>  // dash::util::TraceStore, which DASH's summa records into
 
 #include <algorithm>
 #include <array>

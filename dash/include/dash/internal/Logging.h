@@ -24,6 +24,7 @@
 #define DASH__INTERNAL__LOGGING_H_
 
 #include <dash/internal/Macro.h>
+#include <dash/util/Config.h>
 
 #include <atomic>
 #include <iomanip>

@@ -87,6 +87,8 @@ class GlobIter
     return l.unit == pattern_->myid() ? mem_->lbegin() + l.index : nullptr;
   }
   const PatternT& pattern() const { return *pattern_; }
+  // The team of the container (its pattern's). Local.
+  Team& team() const { return pattern_->team(); }
   const memory_type* memory() const { return mem_; }
   internal::MemoryStamp stamp() const { return stamp_; }
 

@@ -78,6 +78,8 @@ class GlobViewIter
     return l.unit == pattern_->myid() ? mem_->lbegin() + l.index : nullptr;
   }
   const PatternT& pattern() const { return *pattern_; }
+  // The team of the container (its pattern's). Local.
+  Team& team() const { return pattern_->team(); }
   const memory_type* memory() const { return mem_; }
   const viewspec_type& viewspec() const { return view_; }
   internal::MemoryStamp stamp() const { return stamp_; }

@@ -71,12 +71,9 @@ class CartesianIndexSpace {
   static constexpr dim_t ndim() { return N; }
   constexpr size_type extent(dim_t d) const { return extents_[d]; }
   constexpr const std::array<size_type, N>& extents() const { return extents_; }
-  // Number of dimensions with an extent above 1.
-  constexpr dim_t rank() const {
-    dim_t r = 0;
-    for (auto e : extents_) r += e > 1;
-    return r;
-  }
+  // Number of dimensions, N (DASH's; TeamSpec::rank() counts the dimensions that hold more
+  // than one unit).
+  constexpr dim_t rank() const { return N; }
   // Number of elements (product of the extents).
   constexpr size_type size() const {
     size_type n = 1;
@@ -95,6 +92,17 @@ class CartesianIndexSpace {
   // Coordinates of a linear index.
   constexpr std::array<index_type, N> coords(index_type index) const {
     return internal::delinearize<N, Arr>(index, extents_);
+  }
+  // Coordinates of linear index `index` of a rectangle `view` (a ViewSpec: the index runs over
+  // the view's extents in Arrangement order), offset by the view's offsets (DASH's
+  // coords(index, viewspec)). Local, O(N).
+  template <class View>
+  constexpr std::array<index_type, N> coords(index_type index, const View& view) const {
+    std::array<size_type, N> view_extents{};
+    for (dim_t d = 0; d < N; ++d) view_extents[d] = static_cast<size_type>(view.extent(d));
+    auto c = internal::delinearize<N, Arr>(index, view_extents);
+    for (dim_t d = 0; d < N; ++d) c[d] += static_cast<index_type>(view.offset(d));
+    return c;
   }
   constexpr bool operator==(const CartesianIndexSpace& o) const { return extents_ == o.extents_; }
   constexpr bool operator!=(const CartesianIndexSpace& o) const { return !(*this == o); }

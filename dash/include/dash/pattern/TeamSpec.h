@@ -84,11 +84,12 @@ class TeamSpec {
     for (dim_t d = 0; d < N; ++d) extents_[d] = static_cast<size_type>(extents[d]);
     linear_ = false;
   }
-  // Number of dimensions with more than one unit.
+  // Number of dimensions with more than one unit, at least 1 (DASH's: a grid of one unit has
+  // rank 1).
   dim_t rank() const {
     dim_t r = 0;
     for (auto e : extents_) r += e > 1;
-    return r;
+    return r > 0 ? r : 1;
   }
   // Grid coordinates of unit `unit`. Local.
   std::array<index_type, N> coords(index_type unit) const {

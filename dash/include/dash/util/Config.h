@@ -32,6 +32,8 @@
 #ifndef DASH__UTIL__CONFIG_H_
 #define DASH__UTIL__CONFIG_H_
 
+#include <dash/util/StaticConfig.h>
+
 #include <charconv>
 #include <map>
 #include <optional>

@@ -31,13 +31,22 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   using typename Base::index_type;
   using typename Base::local_index_type;
   using typename Base::size_type;
-  using local_coords_type = local_coords_t<IndexType, N>;
+  // The type local(coords) returns ({unit, local coordinates}), under DASH's name too.
+  using local_coords_t = ::dash::local_coords_t<IndexType, N>;
+  using local_coords_type = local_coords_t;
   using viewspec_type = ViewSpec<N, IndexType>;
 
   const DistributionSpec<N>& distspec() const { return distspec_; }
   const TeamSpec<N, IndexType>& teamspec() const { return teamspec_; }
   // Full block extent in dimension d.
   index_type blocksize(dim_t d) const { return dims_[d].blocksize; }
+  // How many elements the last block of dimension d lacks of a full block (0 if the extent is
+  // a multiple of the block size; DASH's underfilled_blocksize). Local.
+  size_type underfilled_blocksize(dim_t d) const {
+    const index_type b = dims_[d].blocksize;
+    const index_type over = b > 0 ? index_type(this->extent(d)) % b : 0;
+    return size_type(over == 0 ? 0 : b - over);
+  }
   // Number of blocks per dimension.
   SizeSpec<N, IndexType> blockspec() const {
     std::array<size_type, N> nb;

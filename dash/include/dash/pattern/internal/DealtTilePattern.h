@@ -136,6 +136,15 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
     return static_cast<size_type>(nblocks_of(unit.id));
   }
   size_type local_nblocks() const { return local_nblocks(this->myid_); }
+  // DASH's shape of a unit's tiles: local_nblocks(unit) in dimension 0, 1 in the others (the
+  // tiles of a unit are a sequence, not a rectangle). Local.
+  SizeSpec<N, IndexType> local_blockspec(team_unit_t unit) const {
+    std::array<size_type, N> nb;
+    nb.fill(1);
+    nb[0] = local_nblocks(unit);
+    return SizeSpec<N, IndexType>(nb);
+  }
+  SizeSpec<N, IndexType> local_blockspec() const { return local_blockspec(this->myid_); }
   // Rectangle (global coordinates) of local tile lblock of unit / of the
   // calling unit; local tiles are numbered in increasing global tile index,
   // lblock < local_nblocks(unit).

@@ -15,6 +15,7 @@
 #include <dash/Exception.h>
 #include <dash/Team.h>
 #include <dash/internal/FastDivisor.h>
+#include <dash/internal/Math.h>  // dash::math, which DASH's pattern headers bring
 #include <dash/pattern/Distribution.h>
 #include <dash/pattern/LocalIndex.h>
 #include <dash/pattern/SizeSpec.h>
@@ -25,6 +26,7 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace dash {
 namespace internal {
@@ -153,6 +155,14 @@ class PatternBase {
   // Owner of the element at global coordinates / linear index.
   team_unit_t unit_at(const coords_type& coords) const { return local_index(coords).unit; }
   team_unit_t unit_at(index_type gindex) const { return local(gindex).unit; }
+  // Owner of the element at coordinates `rel` of rectangle `view` (rel plus the view's
+  // offsets; DASH's unit_at(coords, viewspec)). Local, O(N).
+  template <class View, class = decltype(std::declval<const View&>().offset(0))>
+  team_unit_t unit_at(const coords_type& rel, const View& view) const {
+    coords_type c = rel;
+    for (dim_t d = 0; d < N; ++d) c[d] += static_cast<index_type>(view.offset(d));
+    return unit_at(c);
+  }
   // Local offset (at its owner) of the element at global coordinates, given
   // as an array or as N integers: at({i, j}) or at(i, j).
   index_type at(const coords_type& coords) const { return local_index(coords).index; }
