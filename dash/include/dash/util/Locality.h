@@ -82,7 +82,7 @@ class Locality {
   // Where team unit u runs. Local.
   UnitLocality unit(team_unit_t u) const {
     dart_unit_placement_t loc;
-    internal::check_dart(dart_unit_placement(team_, u, &loc), "dash::util::Locality::unit");
+    dash::internal::check_dart(dart_unit_placement(team_, u, &loc), "dash::util::Locality::unit");
     UnitLocality out;
     out.unit = team_unit_t(loc.team_unit);
     out.global_unit = global_unit_t(loc.unit);
@@ -102,7 +102,7 @@ class Locality {
   // Number of the team's domains at `scope`. Local.
   std::size_t num_domains(Scope scope) const {
     std::size_t n = 0;
-    internal::check_dart(dart_domain_scope_count(team_, to_dart(scope), &n),
+    dash::internal::check_dart(dart_domain_scope_count(team_, to_dart(scope), &n),
                          "dash::util::Locality::num_domains");
     return n;
   }
@@ -131,7 +131,7 @@ class Locality {
   const dart_domain_locality_t& record(const std::string& tag) const {
     dart_domain_locality_t* d = nullptr;
     const std::string call = "dash::util::Locality::domain(\"" + tag + "\")";
-    internal::check_dart(dart_domain_team_locality(team_, tag.c_str(), &d), call.c_str());
+    dash::internal::check_dart(dart_domain_team_locality(team_, tag.c_str(), &d), call.c_str());
     return *d;
   }
 
@@ -148,7 +148,7 @@ class Locality {
     dart_domain_locality_t** found = nullptr;
     const dart_ret_t ret = dart_domain_scope_domains(&root(), to_dart(scope), &n, &found);
     if (ret == DART_ERR_NOTFOUND) return out;
-    internal::check_dart(ret, "dash::util::Locality::domains");
+    dash::internal::check_dart(ret, "dash::util::Locality::domains");
     try {
       for (int i = 0; i < n; ++i)
         out.push_back(convert(*found[i], "dash::util::Locality::domains"));
@@ -184,7 +184,7 @@ class Locality {
     out.host = d.host;
     out.num_children = std::size_t(d.num_domains);
     std::vector<dart_team_unit_t> units(std::size_t(d.num_units));
-    internal::check_dart(dart_domain_units(team_, d.domain_tag, units.size(), units.data()),
+    dash::internal::check_dart(dart_domain_units(team_, d.domain_tag, units.size(), units.data()),
                          call.c_str());
     out.units.assign(units.begin(), units.end());
     // The hardware index, from the placement of its first unit.

@@ -182,7 +182,7 @@ class UnitLocality {
  public:
   // Team unit `unit` of `team`.
   UnitLocality(Team& team, team_unit_t unit) : team_(&team), loc_(Locality(team).unit(unit)) {
-    internal::check_dart(dart_unit_locality(team.dart_id(), unit, &record_),
+    dash::internal::check_dart(dart_unit_locality(team.dart_id(), unit, &record_),
                          "dash::util::UnitLocality");
   }
   // Global unit `unit`, in Team::All().
