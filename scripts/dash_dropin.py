@@ -101,6 +101,8 @@ ARGS = {
 UNITS = {
     "ex.02.halo-swap": [9],  # its TeamSpec is 3 x 3 units
     "ex.02.matrix_distribution_patterns": [6],  # "run me with 6 units"
+    "ex.06.pattern-visualizer": [4],  # "must be called with 4 units"
+    "ex.07.locality-group": [4],  # "require least 3 units" (and returns without finalize)
 }
 
 # What a run of a program cannot show on this machine, whatever the library does: printed with
