@@ -132,8 +132,9 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
   }
 
   // Number of tiles unit / the calling unit owns.
+  // (None for a unit of the team beyond the grid.)
   size_type local_nblocks(team_unit_t unit) const {
-    return static_cast<size_type>(nblocks_of(unit.id));
+    return in_grid(unit) ? static_cast<size_type>(nblocks_of(unit.id)) : 0;
   }
   size_type local_nblocks() const { return local_nblocks(this->myid_); }
   // DASH's shape of a unit's tiles: local_nblocks(unit) in dimension 0, 1 in the others (the
@@ -164,7 +165,7 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
 
   // Elements unit owns.
   size_type local_size(team_unit_t unit) const {
-    return static_cast<size_type>(offset_of_rank(unit.id, nblocks_of(unit.id)));
+    return in_grid(unit) ? static_cast<size_type>(offset_of_rank(unit.id, nblocks_of(unit.id))) : 0;
   }
   using Base::local_size;
 
@@ -308,6 +309,9 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
     index_type row, col;
   };
 
+  // Whether unit has a place in the grid (a team larger than the grid has units without); the
+  // functions below take units of the grid only.
+  bool in_grid(team_unit_t unit) const { return unit.id >= 0 && unit.id < units_; }
   // Internal slot (0: rows, 1: columns) of dimension d, and back.
   static constexpr int slot_of(dim_t d) {
     return N == 1 ? 1 : (Arr == ROW_MAJOR ? int(d) : 1 - int(d));
@@ -370,7 +374,7 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
 
   // ---- ranks (local block indices) ----
   index_type nblocks_of(index_type u) const {
-    if (ntiles_ == 0 || u < 0 || u >= units_) return 0;
+    if (ntiles_ == 0) return 0;
     if constexpr (Deal == TileDeal::Shifted) {
       return tiles_before_row(u, nb_[0]);
     } else {
@@ -378,7 +382,7 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
     }
   }
   index_type nblocks_before_last_row(index_type u) const {
-    if (ntiles_ == 0 || u < 0 || u >= units_) return 0;
+    if (ntiles_ == 0) return 0;
     if constexpr (Deal == TileDeal::Shifted) {
       return tiles_before_row(u, nb_[0] - 1);
     } else {
