@@ -151,7 +151,7 @@ static dart_ret_t create_team_all(const char* call) {
   pool->generation = DART_POOL_GENERATION;
   dart__team_add_segment(team, pool);
   dart__state.pool_segment = pool;
-  dart__state.pool = dart__pool_create(dart__state.config.local_pool_size);
+  dart__state.pool = dart__pool_create(dart__state.config.local_pool_size, 64);
   if (dart__state.pool == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
   return DART_OK;
 }

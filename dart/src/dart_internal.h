@@ -286,10 +286,12 @@ dart_ret_t dart__group_from_units(const int* units, size_t count, dart_group_t* 
 
 typedef struct dart_pool dart_pool_t;
 
-/* A first-fit allocator over [0, capacity) with coalescing frees. */
-dart_pool_t* dart__pool_create(size_t capacity);
+/* A first-fit allocator over [0, capacity) with coalescing frees; blocks
+ * start at multiples of alignment and take whole multiples of it. */
+dart_pool_t* dart__pool_create(size_t capacity, size_t alignment);
 void dart__pool_destroy(dart_pool_t* pool);
-/* Offset of a block of nbytes (aligned to 64 bytes), or false when full. */
+/* Offset of a block of nbytes (rounded up to the alignment), or false when
+ * full. */
 bool dart__pool_alloc(dart_pool_t* pool, size_t nbytes, uint64_t* offset);
 /* Frees the block at offset; false if no block starts there. */
 bool dart__pool_free(dart_pool_t* pool, uint64_t offset);

@@ -8,7 +8,6 @@
 
 #include "dart_internal.h"
 
-#define POOL_ALIGNMENT 64
 
 typedef struct {
   uint64_t offset;
@@ -23,6 +22,7 @@ typedef struct {
 
 struct dart_pool {
   uint64_t capacity;
+  uint64_t alignment; /* every block starts and ends at a multiple */
   uint64_t used;
   range_list_t free_ranges; /* sorted by offset, never adjacent */
   range_list_t blocks;      /* allocated blocks, sorted by offset */
@@ -62,10 +62,11 @@ static size_t list_lower_bound(const range_list_t* list, uint64_t offset) {
   return lo;
 }
 
-dart_pool_t* dart__pool_create(size_t capacity) {
+dart_pool_t* dart__pool_create(size_t capacity, size_t alignment) {
   dart_pool_t* pool = calloc(1, sizeof *pool);
   if (pool == NULL) return NULL;
   pool->capacity = capacity;
+  pool->alignment = alignment > 0 ? alignment : 1;
   if (capacity > 0 && !list_insert(&pool->free_ranges, 0, (pool_range_t){0, capacity})) {
     free(pool);
     return NULL;
@@ -82,7 +83,7 @@ void dart__pool_destroy(dart_pool_t* pool) {
 
 bool dart__pool_alloc(dart_pool_t* pool, size_t nbytes, uint64_t* offset) {
   if (nbytes == 0 || nbytes > pool->capacity) return false;
-  uint64_t size = (nbytes + POOL_ALIGNMENT - 1) / POOL_ALIGNMENT * POOL_ALIGNMENT;
+  uint64_t size = (nbytes + pool->alignment - 1) / pool->alignment * pool->alignment;
   for (size_t i = 0; i < pool->free_ranges.count; ++i) {
     pool_range_t* range = &pool->free_ranges.items[i];
     if (range->size < size) continue;

@@ -587,4 +587,132 @@ TEST(DartTeamMemregister, OwnMemoryReachedByEveryUnit_SizesMustAgree) {
   }
 }
 
+// ---- dart_allocator_*
+// ----------------------------------------------------------------------------
+
+// Each unit allocates blocks of several sizes alone, writes them, sends the pointers to the others
+// (bcast); every unit reads every block, and writes one slot of each, which the owner checks;
+// blocks freed in an odd order are reused; a full pool says DART_ERR_NOMEM and loses nothing.
+TEST(DartAllocator, UnitsAllocateAloneAndEveryUnitReachesTheBlocks) {
+  const std::size_t pool = (1 << 16) + 8 * N();
+  dart_allocator_t alloc = nullptr;
+  ASSERT_EQ(dart_allocator_new(pool, DART_TEAM_ALL, &alloc), DART_OK);
+  ASSERT_NE(alloc, nullptr);
+  const int sizes[] = {1, 7, 100 + Me(), 1000};
+  std::vector<dart_gptr_t> mine;
+  for (int k = 0; k < 4; ++k) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    ASSERT_EQ(dart_allocator_alloc(sizes[k] + N(), DART_TYPE_LONG, &g, alloc), DART_OK);
+    EXPECT_EQ(g.unitid, Me());
+    long* p = nullptr;
+    ASSERT_EQ(dart_gptr_getaddr(g, reinterpret_cast<void**>(&p)), DART_OK);
+    for (int i = 0; i < sizes[k]; ++i) p[i] = 10000L * Me() + 100L * k + i;
+    mine.push_back(g);
+  }
+  ASSERT_EQ(dart_barrier(DART_TEAM_ALL), DART_OK);
+  for (int root = 0; root < N(); ++root) {
+    for (int k = 0; k < 4; ++k) {
+      dart_gptr_t g = root == Me() ? mine[k] : DART_GPTR_NULL;
+      ASSERT_EQ(dart_bcast(&g, sizeof g, DART_TYPE_BYTE, DART_TEAM_UNIT_ID(root), DART_TEAM_ALL),
+                DART_OK);
+      const int n = k == 2 ? 100 + root : sizes[k];
+      std::vector<long> got(n, -1);
+      ASSERT_EQ(dart_get_blocking(got.data(), g, n, DART_TYPE_LONG, DART_TYPE_LONG), DART_OK);
+      for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], 10000L * root + 100L * k + i);
+      dart_gptr_t slot = g;
+      ASSERT_EQ(dart_gptr_incaddr(&slot, (n + Me()) * sizeof(long)), DART_OK);
+      const long v = -1 - Me();
+      ASSERT_EQ(dart_put_blocking(slot, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG), DART_OK);
+    }
+  }
+  ASSERT_EQ(dart_barrier(DART_TEAM_ALL), DART_OK);
+  for (int k = 0; k < 4; ++k) {
+    long* p = nullptr;
+    ASSERT_EQ(dart_gptr_getaddr(mine[k], reinterpret_cast<void**>(&p)), DART_OK);
+    for (int u = 0; u < N(); ++u) EXPECT_EQ(p[sizes[k] + u], -1 - u) << "block " << k;
+  }
+  ASSERT_EQ(dart_barrier(DART_TEAM_ALL), DART_OK);
+  // Another unit's block is not this unit's to free; a freed pointer becomes null.
+  dart_gptr_t other = mine[0];
+  other.unitid = (Me() + 1) % N();
+  if (N() > 1) EXPECT_EQ(dart_allocator_free(&other, alloc), DART_ERR_INVAL);
+  for (int k : {2, 0, 3, 1}) {
+    ASSERT_EQ(dart_allocator_free(&mine[k], alloc), DART_OK);
+    EXPECT_TRUE(DART_GPTR_ISNULL(mine[k]));
+  }
+  EXPECT_EQ(dart_allocator_free(&mine[0], alloc), DART_OK);  // null: nothing to do
+  // The whole pool again, then one more: NOMEM, and the blocks held stay usable.
+  std::vector<dart_gptr_t> held;
+  dart_ret_t ret = DART_OK;
+  while (ret == DART_OK && held.size() < 10000) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    ret = dart_allocator_alloc(4096, DART_TYPE_BYTE, &g, alloc);
+    if (ret == DART_OK)
+      held.push_back(g);
+    else
+      EXPECT_TRUE(DART_GPTR_ISNULL(g));
+  }
+  EXPECT_EQ(ret, DART_ERR_NOMEM);
+  EXPECT_EQ(held.size(), pool / 4096);
+  dart_gptr_t g = DART_GPTR_NULL;
+  EXPECT_EQ(dart_allocator_alloc(0, DART_TYPE_BYTE, &g, alloc), DART_ERR_INVAL);
+  EXPECT_EQ(dart_allocator_alloc(1, DART_TYPE_BYTE, &g, nullptr), DART_ERR_INVAL);
+  for (auto& h : held) EXPECT_EQ(dart_allocator_free(&h, alloc), DART_OK);
+  ASSERT_EQ(dart_barrier(DART_TEAM_ALL), DART_OK);
+  ASSERT_EQ(dart_allocator_destroy(&alloc), DART_OK);
+  EXPECT_EQ(alloc, nullptr);
+  EXPECT_EQ(dart_allocator_destroy(&alloc), DART_ERR_INVAL);
+}
+
+// Blocks take multiples of 16 bytes: a pool of 128 x 32 bytes holds exactly 128 blocks of 32, on
+// one unit while the others allocate nothing.
+TEST(DartAllocator, PoolOfWholeBlocksIsUsedToTheLastByte) {
+  dart_allocator_t alloc = nullptr;
+  ASSERT_EQ(dart_allocator_new(128 * 32, DART_TEAM_ALL, &alloc), DART_OK);
+  if (Me() == N() - 1) {
+    std::vector<dart_gptr_t> blocks(128, DART_GPTR_NULL);
+    for (auto& b : blocks) ASSERT_EQ(dart_allocator_alloc(8, DART_TYPE_INT, &b, alloc), DART_OK);
+    dart_gptr_t more = DART_GPTR_NULL;
+    EXPECT_EQ(dart_allocator_alloc(8, DART_TYPE_INT, &more, alloc), DART_ERR_NOMEM);
+    EXPECT_TRUE(DART_GPTR_ISNULL(more));
+    EXPECT_EQ(dart_allocator_alloc(1, DART_TYPE_BYTE, &more, alloc), DART_ERR_NOMEM);
+    for (auto& b : blocks) EXPECT_EQ(dart_allocator_free(&b, alloc), DART_OK);
+    EXPECT_EQ(dart_allocator_alloc(1024, DART_TYPE_INT, &more, alloc), DART_OK);  // all of it
+    EXPECT_EQ(dart_allocator_free(&more, alloc), DART_OK);
+  }
+  ASSERT_EQ(dart_allocator_destroy(&alloc), DART_OK);
+}
+
+// An allocator of a sub-team: pointers carry team-relative unit ids.
+TEST(DartAllocator, SubTeamPointersAreTeamRelative) {
+  dart_team_t half = DART_TEAM_NULL;
+  ASSERT_EQ(dart_team_split(DART_TEAM_ALL, Me() % 2, Me(), &half), DART_OK);
+  dart_team_unit_t me;
+  ASSERT_EQ(dart_team_myid(half, &me), DART_OK);
+  size_t size = 0;
+  ASSERT_EQ(dart_team_size(half, &size), DART_OK);
+  dart_allocator_t alloc = nullptr;
+  ASSERT_EQ(dart_allocator_new(1024, half, &alloc), DART_OK);
+  dart_gptr_t g = DART_GPTR_NULL;
+  ASSERT_EQ(dart_allocator_alloc(3, DART_TYPE_INT, &g, alloc), DART_OK);
+  EXPECT_EQ(g.unitid, me.id);
+  int* p = nullptr;
+  ASSERT_EQ(dart_gptr_getaddr(g, reinterpret_cast<void**>(&p)), DART_OK);
+  p[0] = Me(), p[1] = 7, p[2] = -Me();
+  ASSERT_EQ(dart_barrier(half), DART_OK);
+  const int root = static_cast<int>(size) - 1;
+  dart_gptr_t r = g;
+  ASSERT_EQ(dart_bcast(&r, sizeof r, DART_TYPE_BYTE, DART_TEAM_UNIT_ID(root), half), DART_OK);
+  int got[3] = {0, 0, 0};
+  ASSERT_EQ(dart_get_blocking(got, r, 3, DART_TYPE_INT, DART_TYPE_INT), DART_OK);
+  const int root_global = Me() % 2 + 2 * root;  // the split keeps the order of global ids
+  EXPECT_EQ(got[0], root_global);
+  EXPECT_EQ(got[1], 7);
+  EXPECT_EQ(got[2], -root_global);
+  ASSERT_EQ(dart_barrier(half), DART_OK);
+  ASSERT_EQ(dart_allocator_free(&g, alloc), DART_OK);
+  ASSERT_EQ(dart_allocator_destroy(&alloc), DART_OK);
+  ASSERT_EQ(dart_team_destroy(&half), DART_OK);
+}
+
 }  // namespace

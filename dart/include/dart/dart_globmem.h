@@ -5,6 +5,8 @@
  * | dart_team_memalloc_aligned  | collective over the team               |
  * | dart_team_memfree           | collective over the team               |
  * | dart_memalloc / memfree     | local (from the unit's allocation pool)|
+ * | dart_allocator_new/destroy  | collective over the team               |
+ * | dart_allocator_alloc / free | local (from the unit's pool)           |
  * | dart_gptr_*                 | local, no communication                |
  *
  * Team memory lives in one MPI-3 shared window over the team: units of the
@@ -82,6 +84,29 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr)
 
 /* Frees memory from dart_memalloc; must be called by the owning unit. Local. */
 dart_ret_t dart_memfree(dart_gptr_t gptr);
+
+/* ---- allocators: units allocate alone from a team's pools ---------------- */
+
+/* An allocator (DASH's): a pool of global memory per unit of a team, from
+ * which each unit allocates alone; the pointers reach every unit of the team. */
+typedef struct dart_allocator_struct* dart_allocator_t;
+
+/* Makes an allocator with pool_size bytes per unit of team. Collective over
+ * the team (one team allocation). */
+dart_ret_t dart_allocator_new(size_t pool_size, dart_team_t team, dart_allocator_t* new_allocator);
+
+/* Allocates nelem elements of dtype in the calling unit's pool of allocator.
+ * Local. Returns DART_ERR_NOMEM when the pool is full. Thread-safe. */
+dart_ret_t dart_allocator_alloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr,
+                                dart_allocator_t allocator);
+
+/* Frees memory from dart_allocator_alloc and sets *gptr to DART_GPTR_NULL;
+ * only the allocating unit may. Local. Thread-safe. */
+dart_ret_t dart_allocator_free(dart_gptr_t* gptr, dart_allocator_t allocator);
+
+/* Frees the allocator's pools (allocations not freed go with them) and sets
+ * *allocator to NULL. Collective over its team. */
+dart_ret_t dart_allocator_destroy(dart_allocator_t* allocator);
 
 /* ---- global pointers (all local) ---------------------------------------- */
 

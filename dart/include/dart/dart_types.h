@@ -26,17 +26,26 @@ typedef enum {
 /* Raw unit id; use the strong forms below in interfaces. */
 typedef int32_t dart_unit_t;
 
-/* Unit id relative to DART_TEAM_ALL. */
-typedef struct {
+#define DART_UNDEFINED_UNIT_ID ((dart_unit_t)(-1))
+
+/* Unit id relative to DART_TEAM_ALL. In C++ (as in DASH) it is made from a
+ * dart_unit_t implicitly, and a default-made one is undefined (-1). */
+typedef struct dart_global_unit {
+#ifdef __cplusplus
+  constexpr dart_global_unit() : id(DART_UNDEFINED_UNIT_ID) {}
+  constexpr dart_global_unit(dart_unit_t uid) : id(uid) {}
+#endif
   dart_unit_t id;
 } dart_global_unit_t;
 
-/* Unit id relative to some team. */
-typedef struct {
+/* Unit id relative to some team; in C++ made as dart_global_unit_t is. */
+typedef struct dart_local_unit {
+#ifdef __cplusplus
+  constexpr dart_local_unit() : id(DART_UNDEFINED_UNIT_ID) {}
+  constexpr dart_local_unit(dart_unit_t uid) : id(uid) {}
+#endif
   dart_unit_t id;
 } dart_team_unit_t;
-
-#define DART_UNDEFINED_UNIT_ID ((dart_unit_t)(-1))
 #ifdef __cplusplus
 #define DART_GLOBAL_UNIT_ID(u) (dart_global_unit_t{(dart_unit_t)(u)})
 #define DART_TEAM_UNIT_ID(u) (dart_team_unit_t{(dart_unit_t)(u)})
