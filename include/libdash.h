@@ -9,11 +9,14 @@
 #include <dash/Array.h>
 #include <dash/Atomic.h>
 #include <dash/Coarray.h>
+#include <dash/Domain.h>
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
+#include <dash/Onesided.h>
 #include <dash/Pattern.h>
+#include <dash/Range.h>
 #include <dash/Shared.h>
 #include <dash/Team.h>
 #include <dash/Types.h>

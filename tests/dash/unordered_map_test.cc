@@ -277,6 +277,58 @@ TEST(UnorderedMap, PartsGrowByBucketsAndReferencesGoStaleAtCommit) {
   EXPECT_EQ(static_cast<double>(map.at(key(me, 5) * nunits() + me)), 5.0);
 }
 
+// A hash functor whose call operator is not const (DASH's tests write them so), counting its calls.
+struct CountingHash {
+  explicit CountingHash(dash::Team& team) : units(static_cast<long>(team.size())) {}
+  dash::team_unit_t operator()(long key) {
+    ++calls;
+    return dash::team_unit_t(static_cast<int>(key % units));
+  }
+  long units;
+  long calls = 0;
+};
+
+TEST(UnorderedMap, HashWithANonConstCallOperator) {
+  dash::UnorderedMap<long, int, CountingHash> map;
+  map.insert({myid() + 1000L * nunits(), myid()});
+  map.barrier();
+  EXPECT_GE(map.hash_function().calls, 1);
+  auto found = map.find(myid() + 1000L * nunits());
+  ASSERT_TRUE(found != map.end());
+  EXPECT_EQ(map.lsize(), 1u);  // key % units == myid: every key stays with its inserter
+  const std::pair<const long, int> v = *found;
+  EXPECT_EQ(v.second, myid());
+  map.barrier();
+}
+
+// capacity(): the parts' capacities, the others' as of the last commit and the caller's now.
+TEST(UnorderedMap, CapacityCountsEveryPartAsOfTheLastCommit) {
+  const long me = myid();
+  const std::size_t units = static_cast<std::size_t>(nunits());
+  const std::size_t nlbuf = 2 + static_cast<std::size_t>(me % 2);  // 2 or 3 per unit
+  std::size_t all = 0;
+  for (std::size_t u = 0; u < units; ++u) all += 2 + u % 2;
+  Map map(0, nlbuf);
+  EXPECT_EQ(map.lcapacity(), nlbuf);
+  EXPECT_EQ(map.local.capacity(), nlbuf);
+  EXPECT_EQ(map.capacity(), all);
+  // Unit 0 grows its part by two buckets of 2: its own capacity() sees that at once.
+  if (me == 0) {
+    for (long i = 0; i < 5; ++i) map.insert({i * nunits(), 1.0});
+    EXPECT_EQ(map.lcapacity(), 6u);
+    EXPECT_EQ(map.capacity(), all + 4);
+  } else {
+    EXPECT_EQ(map.capacity(), all);
+  }
+  // The commit gives each part its elements plus one bucket: unit 0 holds 5 + 2.
+  map.barrier();
+  EXPECT_EQ(map.lcapacity(), me == 0 ? 7u : nlbuf);
+  EXPECT_EQ(map.capacity(), all + 5);
+  Map big(10 * units + 1, 1);  // 11 per unit: rounded up
+  EXPECT_EQ(big.lcapacity(), 11u);
+  EXPECT_EQ(big.capacity(), 11 * units);
+}
+
 TEST(UnorderedMap, MapOnASubTeamKeepsItsElementsThere) {
   dash::Team& team = dash::Team::All().split(2);
   const long n = static_cast<long>(team.size()), me = team.myid().id;

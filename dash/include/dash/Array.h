@@ -66,6 +66,7 @@ class Array {
   using reference = GlobRef<T>;
   using const_reference = GlobRef<const T>;
   using pointer = GlobPtr<T>;
+  using memory_type = GlobStaticMem<T>;  // DASH: the memory space of the elements
   using local_pointer = T*;
   using local_type = LocalArrayRef<T, Array>;
   using async_type = AsyncArrayRef<T, Array>;

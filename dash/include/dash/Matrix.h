@@ -51,6 +51,8 @@ class Matrix {
   using const_iterator = GlobIter<const T, PatternT>;
   using reference = GlobRef<T>;
   using const_reference = GlobRef<const T>;
+  using pointer = GlobPtr<T>;
+  using memory_type = GlobStaticMem<T>;  // DASH: the memory space of the elements
   using view_type = GlobView<T, PatternT>;
   using const_view_type = GlobView<const T, PatternT>;
   using local_type = LocalMatrixRef<T, Matrix>;

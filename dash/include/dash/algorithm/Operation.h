@@ -12,6 +12,7 @@
 #define DASH__ALGORITHM__OPERATION_H_
 
 #include <dart/dart_types.h>
+#include <dash/internal/DartType.h>
 
 #include <limits>
 #include <type_traits>
@@ -84,6 +85,17 @@ struct dart_operation_of : std::integral_constant<dart_operation_t, DART_OP_UNDE
 template <class Op>
 struct dart_operation_of<Op, std::void_t<decltype(Op::dart_operation())>>
     : std::integral_constant<dart_operation_t, Op::dart_operation()> {};
+
+// DASH's name: the DART operation that reduces with Op in one call, i.e. Op's
+// own (dash::plus<T> ...) when its value type T has a DART type, else
+// DART_OP_UNDEFINED (dash::plus of a struct, a lambda). Compile time.
+template <class Op>
+struct dart_reduce_operation : std::integral_constant<dart_operation_t, DART_OP_UNDEFINED> {};
+template <template <class> class Op, class T>
+struct dart_reduce_operation<Op<T>>
+    : std::integral_constant<dart_operation_t, dart_datatype_of<T>() == DART_TYPE_UNDEFINED
+                                                   ? DART_OP_UNDEFINED
+                                                   : dart_operation_of<Op<T>>::value> {};
 
 }  // namespace internal
 }  // namespace dash

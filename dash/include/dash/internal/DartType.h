@@ -1,5 +1,5 @@
 // dart_datatype_of<T> (DASH's name: dash::dart_datatype<T>::value): the DART basic type of a
-// C++ type; and
+// C++ type; DASH's dart_punned_datatype and dart_storage; and
 // dash::internal::OwnedDartType: a DART datatype made for one operation and
 // destroyed with it (records of a size, strided bytes).
 #ifndef DASH__INTERNAL__DART_TYPE_H_
@@ -47,10 +47,52 @@ constexpr dart_datatype_t dart_datatype_of() {
 }  // namespace internal
 
 // DASH's name: dart_datatype<T>::value is the DART basic type of T (DART_TYPE_UNDEFINED if T has
-// none). Local, compile time.
+// none); unsigned char is DART_TYPE_BYTE, as in DASH. Local, compile time.
 template <class T>
 struct dart_datatype {
-  static constexpr dart_datatype_t value = internal::dart_datatype_of<T>();
+  static constexpr dart_datatype_t value = std::is_same_v<std::remove_cv_t<T>, unsigned char>
+                                               ? DART_TYPE_BYTE
+                                               : internal::dart_datatype_of<T>();
+};
+
+namespace internal {
+// The DART basic type of T's size: what a T without a type of its own is
+// moved as (1, 2, 4, 8 bytes), else DART_TYPE_UNDEFINED.
+template <std::size_t Bytes>
+constexpr dart_datatype_t dart_type_of_size() {
+  if constexpr (Bytes == 1)
+    return DART_TYPE_BYTE;
+  else if constexpr (Bytes == sizeof(short))
+    return DART_TYPE_SHORT;
+  else if constexpr (Bytes == sizeof(int))
+    return DART_TYPE_INT;
+  else if constexpr (Bytes == sizeof(long long))
+    return DART_TYPE_LONGLONG;
+  else
+    return DART_TYPE_UNDEFINED;
+}
+}  // namespace internal
+
+// DASH's name: dart_punned_datatype<T>::value is T's own DART type, or for a
+// type without one the basic type of its size (a 4-byte struct moves as
+// DART_TYPE_INT). Local, compile time.
+template <class T>
+struct dart_punned_datatype {
+  static constexpr dart_datatype_t value = dart_datatype<T>::value != DART_TYPE_UNDEFINED
+                                               ? dart_datatype<T>::value
+                                               : internal::dart_type_of_size<sizeof(T)>();
+};
+
+// DASH's name: dart_storage<T>(n) says how n values of T are passed to a DART
+// call: as n elements of T's DART type, or as n * sizeof(T) DART_TYPE_BYTEs
+// if T has none (members nelem and dtype). Local.
+template <class T>
+struct dart_storage {
+  static constexpr dart_datatype_t dtype =
+      dart_datatype<T>::value == DART_TYPE_UNDEFINED ? DART_TYPE_BYTE : dart_datatype<T>::value;
+  const std::size_t nelem;
+  constexpr explicit dart_storage(std::size_t nvalues) noexcept
+      : nelem(dart_datatype<T>::value == DART_TYPE_UNDEFINED ? nvalues * sizeof(T) : nvalues) {}
 };
 
 namespace internal {

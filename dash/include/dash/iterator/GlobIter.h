@@ -70,7 +70,7 @@ class GlobIter
   pointer globptr() const {
     check_live("dash::GlobIter::globptr");
     auto l = pattern_->local(this->pos_);
-    return pointer(mem_->dart_gptr_at(l.unit, l.index));
+    return mem_->at(l.unit, l.index);
   }
   dart_gptr_t dart_gptr() const { return globptr().dart_gptr(); }
   // The global pointer of the element (DASH's conversion). Local.

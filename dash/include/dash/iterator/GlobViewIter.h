@@ -69,7 +69,7 @@ class GlobViewIter
   local_index_t<index_type> lpos() const { return pattern_->local_index(coords()); }
   pointer globptr() const {
     auto l = lpos();
-    return pointer(mem_->dart_gptr_at(l.unit, l.index));
+    return mem_->at(l.unit, l.index);
   }
   bool is_local() const { return lpos().unit == pattern_->myid(); }
   // Native pointer if the calling unit owns the element, else nullptr.

@@ -124,6 +124,11 @@ class UnorderedMap {
   size_type lsize() const { return lsize_; }
   // Elements the calling unit's part holds before it grows.
   size_type lcapacity() const { return local_capacity(); }
+  // Elements all parts hold before they grow: the others' at the last commit
+  // and the calling unit's now (DASH's global capacity). Local.
+  size_type capacity() const {
+    return committed_capacity_ - parts_[myid_.id].capacity + local_capacity();
+  }
   size_type max_size() const { return std::numeric_limits<index_type>::max(); }
   Team& team() const { return *team_; }
   hasher hash_function() const { return hash_; }
@@ -202,6 +207,7 @@ class UnorderedMap {
   struct PartInfo {
     dart_gptr_t gptr;
     size_type count;
+    size_type capacity;
     std::uint64_t failed;  // nonzero: this unit could not build its part
   };
   struct Located {
@@ -241,7 +247,7 @@ class UnorderedMap {
   team_unit_t myid_;
   size_type bucket_size_;
   int uncaught_at_construction_;
-  hasher hash_;
+  mutable hasher hash_;  // DASH allows hash functors whose operator() is not const
   key_equal equal_;
   std::vector<Chunk> chunks_;  // chunk 0, then buckets of bucket_size_ elements
   size_type lsize_ = 0;
@@ -251,6 +257,7 @@ class UnorderedMap {
   std::vector<value_type*> shared_base_;    // per unit: load/store address of its part, or null
   std::vector<size_type> committed_begin_;  // prefix sums of parts_[u].count
   size_type committed_total_ = 0;
+  size_type committed_capacity_ = 0;                             // sum of parts_[u].capacity
   mutable std::vector<std::unique_ptr<KeyIndex>> remote_index_;  // per unit, built on demand
   std::vector<std::vector<Key>> erase_requests_;                 // per owner
   KeyIndex erase_requested_;

@@ -165,6 +165,8 @@ class UnorderedMapLocalRef {
   // Elements in the calling unit's part (those it inserted since the last
   // commit included).
   size_type size() const { return map_->lsize(); }
+  // Elements the calling unit's part holds before it grows. Local.
+  size_type capacity() const { return map_->lcapacity(); }
   bool empty() const { return size() == 0; }
   // The element of `key` in the calling unit's part, else end(). Local.
   iterator find(const key_type& key) { return map_->local_find(key); }

@@ -28,9 +28,19 @@ class GlobAsyncRef {
  public:
   using value_type = std::remove_const_t<T>;
 
-  // The asynchronous form of a reference. Local.
-  explicit GlobAsyncRef(const GlobRef<T>& ref) : ref_(ref) {}
+  // The asynchronous form of a reference (of one to mutable T too, for a
+  // const T). Local.
+  GlobAsyncRef(const GlobRef<T>& ref) : ref_(ref) {}
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  GlobAsyncRef(const GlobRef<U>& ref) : ref_(ref) {}
   explicit GlobAsyncRef(dart_gptr_t gptr) : ref_(gptr) {}
+  // An asynchronous reference to const from one to mutable; and back, only
+  // when asked for by name. Local.
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  GlobAsyncRef(const GlobAsyncRef<U>& other) : ref_(other.sync()) {}
+  template <class U, class = std::enable_if_t<std::is_same_v<U, const T> && !std::is_const_v<T>>,
+            class = void>
+  explicit GlobAsyncRef(const GlobAsyncRef<U>& other) : ref_(GlobRef<T>(other.sync())) {}
 
   // Starts writing v; returns once v is copied out. Complete at the target
   // after flush(). One-sided.
@@ -75,6 +85,12 @@ class GlobAsyncRef {
   dart_gptr_t dart_gptr() const { return ref_.dart_gptr(); }
   // The blocking reference to the same element. Local.
   const GlobRef<T>& sync() const { return ref_; }
+  explicit operator GlobRef<T>() const { return ref_; }
+  // Asynchronous reference to member `field` of the struct element. Local.
+  template <class M, class C>
+  GlobAsyncRef<std::conditional_t<std::is_const_v<T>, const M, M>> member(M C::*field) const {
+    return GlobAsyncRef<std::conditional_t<std::is_const_v<T>, const M, M>>(ref_.member(field));
+  }
 
  private:
   GlobRef<T> ref_;

@@ -1,7 +1,12 @@
-// dash::GlobPtr<T>: a pointer into one unit's part of global memory.
-// Arithmetic moves within that unit's part; crossing into another unit's
-// part is the business of global iterators (dash::GlobIter), which know the
-// pattern.
+// dash::GlobPtr<T>: a pointer into global memory (DASH's global pointer).
+// A pointer that knows its allocation's layout (made from a container's
+// iterator, or by GlobStaticMem::at: every unit holds `unit_capacity`
+// elements, units in team order) moves through that memory space as DASH's
+// do: past the end of one unit's part into the next unit's, p - q counting
+// the elements between across units. A pointer made from a dart_gptr_t alone
+// (dash::memalloc, addressof) moves within its unit's part. In both, the
+// order of the memory space is not the order of a container's elements
+// (that is the pattern's, which global iterators follow).
 #ifndef DASH__MEMORY__GLOB_PTR_H_
 #define DASH__MEMORY__GLOB_PTR_H_
 
@@ -10,6 +15,7 @@
 #include <dash/memory/GlobRef.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <ostream>
 
 namespace dash {
@@ -22,15 +28,29 @@ class GlobPtr {
 
   GlobPtr() = default;
   explicit GlobPtr(dart_gptr_t gptr) : gptr_(gptr) {}
+  // A pointer into an allocation of `units` parts of `unit_capacity` elements
+  // each, starting at offset 0 of every unit's part of the segment. Local.
+  GlobPtr(dart_gptr_t gptr, default_index_t unit_capacity, int units)
+      : gptr_(gptr), unit_capacity_(units > 0 ? unit_capacity : 0), units_(units) {}
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
-  GlobPtr(const GlobPtr<U>& other) : gptr_(other.dart_gptr()) {}
+  GlobPtr(const GlobPtr<U>& other)
+      : gptr_(other.dart_gptr()), unit_capacity_(other.unit_capacity()), units_(other.units()) {}
 
   // Reference to the element pointed to / n elements further. Local.
   GlobRef<T> operator*() const { return GlobRef<T>(gptr_); }
   GlobRef<T> operator[](difference_type n) const { return *(*this + n); }
 
   GlobPtr& operator+=(difference_type n) {
-    gptr_.addr_or_offs.offset += n * static_cast<difference_type>(sizeof(T));
+    if (unit_capacity_ <= 0) {
+      gptr_.addr_or_offs.offset += n * static_cast<difference_type>(sizeof(T));
+      return *this;
+    }
+    // Position in the memory space, clamped to its ends: units past the last
+    // one are the last unit's part past its end (DASH's end pointer).
+    difference_type pos = space_position() + n;
+    difference_type unit = pos >= 0 ? pos / unit_capacity_ : 0;
+    if (unit >= units_) unit = units_ - 1;
+    set_position(unit, pos - unit * unit_capacity_);
     return *this;
   }
   GlobPtr& operator-=(difference_type n) { return *this += -n; }
@@ -49,8 +69,11 @@ class GlobPtr {
   friend GlobPtr operator+(GlobPtr p, difference_type n) { return p += n; }
   friend GlobPtr operator+(difference_type n, GlobPtr p) { return p += n; }
   friend GlobPtr operator-(GlobPtr p, difference_type n) { return p -= n; }
-  // Distance in elements; both must point into the same unit's part.
+  // Distance in elements: across units for pointers that know their memory
+  // space, else both must point into the same unit's part.
   friend difference_type operator-(const GlobPtr& a, const GlobPtr& b) {
+    if (a.unit_capacity_ > 0 && b.unit_capacity_ > 0)
+      return a.space_position() - b.space_position();
     return (static_cast<difference_type>(a.gptr_.addr_or_offs.offset) -
             static_cast<difference_type>(b.gptr_.addr_or_offs.offset)) /
            static_cast<difference_type>(sizeof(T));
@@ -80,8 +103,29 @@ class GlobPtr {
   explicit operator T*() const { return local(); }
   bool is_local() const { return local() != nullptr; }
 
+  // Elements per unit of the memory space, 0 if the pointer does not know it;
+  // the number of units. Local.
+  default_index_t unit_capacity() const { return unit_capacity_; }
+  int units() const { return units_; }
+
  private:
+  // Elements before this one in the memory space (units in team order).
+  difference_type space_position() const {
+    return static_cast<difference_type>(gptr_.unitid) * unit_capacity_ +
+           static_cast<difference_type>(dart_gptr_offset(gptr_)) /
+               static_cast<difference_type>(sizeof(T));
+  }
+  void set_position(difference_type unit, difference_type elements) {
+    gptr_.unitid = static_cast<dart_unit_t>(unit);
+    gptr_.addr_or_offs.offset =
+        (gptr_.addr_or_offs.offset & ~DART_GPTR_OFFSET_MASK) |
+        (static_cast<std::uint64_t>(elements * static_cast<difference_type>(sizeof(T))) &
+         DART_GPTR_OFFSET_MASK);
+  }
+
   dart_gptr_t gptr_ = DART_GPTR_NULL;
+  default_index_t unit_capacity_ = 0;  // elements per unit; 0: moves within the unit's part
+  int units_ = 0;
 };
 
 // Writes "dash::GlobPtr(unit <u>, team <t>, segment <s>, offset <bytes>)". Local.
@@ -106,8 +150,14 @@ T* local_begin(const GlobPtr<T>& global_begin, team_unit_t unit) {
   return static_cast<T*>(addr);
 }
 
-// The global pointer of a referenced element (DASH's dash::addressof). Local.
+// The global pointer of a referenced element (DASH's dash::addressof; the
+// form with a memory-space type argument, addressof<Array<T>::memory_type>(ref),
+// gives the same pointer). Local.
 template <class T>
+GlobPtr<T> addressof(const GlobRef<T>& ref) {
+  return GlobPtr<T>(ref.dart_gptr());
+}
+template <class MemorySpace, class T>
 GlobPtr<T> addressof(const GlobRef<T>& ref) {
   return GlobPtr<T>(ref.dart_gptr());
 }

@@ -38,6 +38,14 @@ class GlobRef {
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GlobRef(const GlobRef<U>& other)
       : gptr_(other.dart_gptr()), addr_(other.shared_addr()), stamp_(other.stamp()) {}
+  // A reference to mutable from one to const, only when asked for by name
+  // (DASH's explicit conversion).
+  template <class U, class = std::enable_if_t<std::is_same_v<U, const T> && !std::is_const_v<T>>,
+            class = void>
+  explicit GlobRef(const GlobRef<U>& other)
+      : gptr_(other.dart_gptr()),
+        addr_(const_cast<T*>(other.shared_addr())),
+        stamp_(other.stamp()) {}
 
   // Reads the element. One-sided get if it is not reachable by load/store.
   // Throws dash::exception::InvalidArgument if the container memory was freed

@@ -96,8 +96,10 @@ class GlobStaticMem {
     g.addr_or_offs.offset += static_cast<std::uint64_t>(offset) * sizeof(T);
     return g;
   }
+  // The same as a GlobPtr that moves through this memory space. Local.
   GlobPtr<T> at(team_unit_t unit, index_type offset) const {
-    return GlobPtr<T>(dart_gptr_at(unit, offset));
+    return GlobPtr<T>(dart_gptr_at(unit, offset), static_cast<default_index_t>(local_capacity_),
+                      static_cast<int>(units_.size()));
   }
   // Reference to element `offset` of unit's part. Local, no runtime call.
   template <class R = T>

@@ -8,11 +8,13 @@
 //   dash::begin(x), dash::end(x)   x.begin(), x.end() of a container or view
 //   dash::local(container)         container.local; dash::index(container) of its view;
 //   dash::sub(first, last, dash::local(array)) a range of an Array's local part (a LocalView)
+//   dash::is_range<T>, dash::make_range(first, last)  (<dash/Range.h>)
 // All are local and O(N) (blocks: O(number of blocks)); none moves elements.
 #ifndef DASH__VIEW__VIEW_FUNCTIONS_H_
 #define DASH__VIEW__VIEW_FUNCTIONS_H_
 
 #include <dash/Exception.h>
+#include <dash/Range.h>
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/pattern/internal/IrregularPattern.h>

@@ -79,7 +79,7 @@ DASH_MAP::UnorderedMap(size_type nelem, size_type nlbuf, Team& team)
   if (team.size() == 0) throw exception::InvalidArgument("dash::UnorderedMap: the team is empty");
   myid_ = team.myid();
   const size_type units = team.size();
-  parts_.assign(units, PartInfo{DART_GPTR_NULL, 0, 0});
+  parts_.assign(units, PartInfo{DART_GPTR_NULL, 0, 0, 0});
   committed_begin_.assign(units + 1, 0);
   std::vector<Chunk> chunks;
   std::exception_ptr failure;
@@ -134,7 +134,9 @@ void DASH_MAP::free_chunks(std::vector<Chunk>& chunks) const {
 DASH_MAP_TEMPLATE
 void DASH_MAP::publish(std::vector<Chunk> new_chunks, size_type count, std::exception_ptr failure,
                        KeyIndex new_index) {
-  const PartInfo mine{new_chunks.empty() ? DART_GPTR_NULL : new_chunks[0].gptr, count,
+  size_type capacity = 0;
+  for (const Chunk& chunk : new_chunks) capacity += chunk.capacity;
+  const PartInfo mine{new_chunks.empty() ? DART_GPTR_NULL : new_chunks[0].gptr, count, capacity,
                       internal::map_failure_kind(failure)};
   std::vector<PartInfo> all = team_->allgather(mine);
   for (std::size_t u = 0; u < all.size(); ++u) {
@@ -153,8 +155,10 @@ void DASH_MAP::publish(std::vector<Chunk> new_chunks, size_type count, std::exce
   const std::size_t units = parts_.size();
   shared_base_.assign(units, nullptr);
   committed_begin_.assign(units + 1, 0);
+  committed_capacity_ = 0;
   for (std::size_t u = 0; u < units; ++u) {
     committed_begin_[u + 1] = committed_begin_[u] + parts_[u].count;
+    committed_capacity_ += parts_[u].capacity;
     void* addr = nullptr;
     if (!DART_GPTR_ISNULL(parts_[u].gptr)) {
       internal::check_dart(dart_gptr_getaddr_shared(parts_[u].gptr, &addr),
