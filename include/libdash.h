@@ -13,13 +13,17 @@
 #include <dash/Future.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
+#include <dash/Mutex.h>
+#include <dash/Pair.h>
 #include <dash/Pattern.h>
 #include <dash/Shared.h>
+#include <dash/SharedCounter.h>
 #include <dash/Team.h>
 #include <dash/Types.h>
 #include <dash/UnorderedMap.h>
 #include <dash/Version.h>
 #include <dash/algorithm/Accumulate.h>
+#include <dash/algorithm/Bcast.h>
 #include <dash/algorithm/Copy.h>
 #include <dash/algorithm/CopyView.h>
 #include <dash/algorithm/Count.h>

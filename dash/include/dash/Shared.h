@@ -13,6 +13,7 @@
 // |--------------------------------|----------------------------------------|
 // | constructors, destructor       | collective over the team               |
 // | get() (a GlobRef), set(value)  | local / one-sided (load/store or RMA)  |
+// | local() (owner's address)      | local                                  |
 // | flush()                        | completes the caller's writes; local   |
 // | barrier()                      | collective over the team               |
 #ifndef DASH__SHARED_H_
@@ -58,6 +59,14 @@ class Shared {
   // operations). Local.
   reference get() { return storage_[owner_.id]; }
   const_reference get() const { return storage_[owner_.id]; }
+  // The value's address in the owner's local memory on the owner, nullptr on every other unit
+  // (DASH's Shared::local). Local.
+  T* local() {
+    return storage_.lsize() > 0 && team().myid() == owner_ ? storage_.lbegin() : nullptr;
+  }
+  const T* local() const {
+    return storage_.lsize() > 0 && team().myid() == owner_ ? storage_.lbegin() : nullptr;
+  }
   // Writes the value; returns once it is at the owner. One-sided.
   void set(const T& value) { get() = value; }
   // Completes the calling unit's outstanding writes to the value. Local.
