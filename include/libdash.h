@@ -9,6 +9,8 @@
 #include <dash/Array.h>
 #include <dash/Atomic.h>
 #include <dash/Coarray.h>
+#include <dash/Coevent.h>
+#include <dash/Comutex.h>
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
