@@ -42,6 +42,7 @@
 #include <dash/algorithm/SUMMA.h>
 #include <dash/algorithm/Sort.h>
 #include <dash/algorithm/Transform.h>
+#include <dash/atomic/GlobAtomicRef.h>
 #include <dash/bp/AllToAll.h>
 #include <dash/bp/BlockStore.h>
 #include <dash/bp/ContainerBlocks.h>

@@ -17,7 +17,7 @@
 // |----------------------------------------------|---------------------------|
 // | load, get, operator T                        | one-sided, blocking       |
 // | store, set, operator=, exchange              | one-sided, blocking       |
-// | add, sub, op(f, v)                           | one-sided, until at target|
+// | add, sub, multiply, op(f, v)                 | one-sided, until at target|
 // | fetch_add, fetch_sub, fetch_op, ++, --, +=   | one-sided, blocking       |
 // | compare_exchange(expected, desired)          | one-sided, blocking       |
 #ifndef DASH__ATOMIC_H_
@@ -115,6 +115,8 @@ class GlobRef<Atomic<T>> : public internal::AtomicAccess<T> {
   // The form containers make references in; the load/store address is not
   // used (every operation is atomic).
   GlobRef(dart_gptr_t gptr, Atomic<T>*, internal::MemoryStamp = {}) : Base(gptr) {}
+  // A writable reference from a read-only one (DASH allows it, explicitly). Local.
+  explicit GlobRef(const GlobRef<const Atomic<T>>& other) : Base(other.dart_gptr()) {}
 
   // Writes value. One-sided, blocking.
   void store(T value) const { (void)exchange(value); }
@@ -147,6 +149,10 @@ class GlobRef<Atomic<T>> : public internal::AtomicAccess<T> {
   }
   T fetch_sub(T value) const {
     return this->fetch(DART_OP_SUM, negate(value), "dash::GlobRef<Atomic>::fetch_sub");
+  }
+  // Multiplies the element by value; returns once it is done at the target. One-sided.
+  void multiply(T value) const {
+    this->apply(DART_OP_PROD, value, "dash::GlobRef<Atomic>::multiply");
   }
   // element = f(element, value) for a dash operation with a DART op
   // (dash::plus, multiply, min, max, bit_and, bit_or, bit_xor). One-sided.
@@ -197,6 +203,24 @@ class GlobRef<const Atomic<T>> : public internal::AtomicAccess<T> {
   GlobRef(const GlobRef<Atomic<T>>& other) : Base(other.dart_gptr()) {}
 };
 
+// DASH's other spelling of a read-only reference to a dash::Atomic<T> element: GlobRef of
+// Atomic<const T>, made from either reference (the reads of GlobRef<const Atomic<T>>).
+template <class T>
+class GlobRef<Atomic<const T>> : public internal::AtomicAccess<T> {
+  using Base = internal::AtomicAccess<T>;
+
+ public:
+  explicit GlobRef(dart_gptr_t gptr) : Base(gptr) {}
+  GlobRef(const GlobRef<Atomic<T>>& other) : Base(other.dart_gptr()) {}
+  GlobRef(const GlobRef<const Atomic<T>>& other) : Base(other.dart_gptr()) {}
+};
+
 }  // namespace dash
+
+// The asynchronous references (array.async[i] of atomics), DASH's traits (is_atomic) and its
+// free functions (dash::atomic::add(ref, v), ...).
+#include <dash/atomic/GlobAtomicAsyncRef.h>
+#include <dash/atomic/Operation.h>
+#include <dash/atomic/Type_traits.h>
 
 #endif  // DASH__ATOMIC_H_
