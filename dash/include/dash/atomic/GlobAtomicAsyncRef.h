@@ -79,7 +79,9 @@ class GlobAsyncRef<Atomic<T>> : public internal::AtomicAsyncAccess<T> {
   }
   // Start element += value / -= value / *= value. One-sided, return at once.
   void add(T value) const { start(DART_OP_SUM, value, "dash::GlobAsyncRef<Atomic>::add"); }
-  void sub(T value) const { start(DART_OP_SUM, negate(value), "dash::GlobAsyncRef<Atomic>::sub"); }
+  void sub(T value) const {
+    start(DART_OP_SUM, internal::atomic_negate(value), "dash::GlobAsyncRef<Atomic>::sub");
+  }
   void multiply(T value) const {
     start(DART_OP_PROD, value, "dash::GlobAsyncRef<Atomic>::multiply");
   }
@@ -87,7 +89,7 @@ class GlobAsyncRef<Atomic<T>> : public internal::AtomicAsyncAccess<T> {
   // One-sided, returns at once.
   template <class BinaryOp>
   void op(BinaryOp, T value) const {
-    start(dart_op<BinaryOp>(), value, "dash::GlobAsyncRef<Atomic>::op");
+    start(internal::atomic_dart_op<BinaryOp>(), value, "dash::GlobAsyncRef<Atomic>::op");
   }
 
   // Writes value, the previous value into *result. One-sided, blocking.
@@ -99,12 +101,14 @@ class GlobAsyncRef<Atomic<T>> : public internal::AtomicAsyncAccess<T> {
     *result = fetch(DART_OP_SUM, value, "dash::GlobAsyncRef<Atomic>::fetch_add");
   }
   void fetch_sub(T value, T* result) const {
-    *result = fetch(DART_OP_SUM, negate(value), "dash::GlobAsyncRef<Atomic>::fetch_sub");
+    *result =
+        fetch(DART_OP_SUM, internal::atomic_negate(value), "dash::GlobAsyncRef<Atomic>::fetch_sub");
   }
   // element = f(element, value), the previous value into *result. One-sided, blocking.
   template <class BinaryOp>
   void fetch_op(BinaryOp, T value, T* result) const {
-    *result = fetch(dart_op<BinaryOp>(), value, "dash::GlobAsyncRef<Atomic>::fetch_op");
+    *result =
+        fetch(internal::atomic_dart_op<BinaryOp>(), value, "dash::GlobAsyncRef<Atomic>::fetch_op");
   }
   // If the element equals expected, writes desired; the value it held into *result (equal to
   // expected if it was written). Integer T. One-sided, blocking.
@@ -124,24 +128,7 @@ class GlobAsyncRef<Atomic<T>> : public internal::AtomicAsyncAccess<T> {
         who);
   }
   T fetch(dart_operation_t op, T value, const char* who) const {
-    T out{};
-    internal::check_dart(
-        dart_fetch_and_op(this->gptr_, &value, &out, internal::dart_datatype_of<T>(), op), who);
-    return out;
-  }
-  static T negate(T value) {
-    if constexpr (std::is_unsigned_v<T>)
-      return T(T(0) - value);
-    else
-      return T(-value);
-  }
-  template <class BinaryOp>
-  static constexpr dart_operation_t dart_op() {
-    constexpr dart_operation_t op = internal::dart_operation_of<BinaryOp>::value;
-    static_assert(op != DART_OP_UNDEFINED,
-                  "dash::GlobAsyncRef<Atomic<T>>::op: the operation needs a DART op (dash::plus, "
-                  "multiply, min, max, bit_and, bit_or, bit_xor)");
-    return op;
+    return internal::atomic_fetch(this->gptr_, op, value, who);
   }
 };
 

@@ -12,20 +12,11 @@
 #define DASH__ATOMIC__OPERATION_H_
 
 #include <dash/Atomic.h>
+#include <dash/internal/Given.h>
 
 #include <type_traits>
 
 namespace dash {
-namespace internal {
-// T, in a place where it is not deduced.
-template <class T>
-struct atomic_operand {
-  using type = T;
-};
-template <class T>
-using atomic_operand_t = typename atomic_operand<T>::type;
-}  // namespace internal
-
 namespace atomic {
 
 // The element's value.
@@ -35,53 +26,52 @@ T load(const GlobRef<Atomic<T>>& ref) {
 }
 // Sets the element to value.
 template <class T>
-void store(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+void store(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   ref.store(value);
 }
 // Sets the element to value; returns the previous value.
 template <class T>
-T exchange(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+T exchange(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   return ref.exchange(value);
 }
 // If the element equals expected, sets it to desired; true if it did (integer T).
 template <class T>
-bool compare_exchange(const GlobRef<Atomic<T>>& ref,
-                      const dash::internal::atomic_operand_t<T>& expected,
-                      const dash::internal::atomic_operand_t<T>& desired) {
+bool compare_exchange(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& expected,
+                      const dash::internal::given_t<T>& desired) {
   return ref.compare_exchange(expected, desired);
 }
 // element = op(element, value) for a dash operation with a DART op (dash::plus, ...).
 template <class T, class BinaryOp>
 void op(const GlobRef<Atomic<T>>& ref, BinaryOp binary_op,
-        const dash::internal::atomic_operand_t<T>& value) {
+        const dash::internal::given_t<T>& value) {
   ref.op(binary_op, value);
 }
 // The same, returning the previous value.
 template <class T, class BinaryOp>
 T fetch_op(const GlobRef<Atomic<T>>& ref, BinaryOp binary_op,
-           const dash::internal::atomic_operand_t<T>& value) {
+           const dash::internal::given_t<T>& value) {
   return ref.fetch_op(binary_op, value);
 }
 // element += value / -= value / *= value.
 template <class T>
-void add(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+void add(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   ref.add(value);
 }
 template <class T>
-void sub(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+void sub(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   ref.sub(value);
 }
 template <class T>
-void multiply(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+void multiply(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   ref.multiply(value);
 }
 // element += value / -= value, returning the previous value.
 template <class T>
-T fetch_add(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+T fetch_add(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   return ref.fetch_add(value);
 }
 template <class T>
-T fetch_sub(const GlobRef<Atomic<T>>& ref, const dash::internal::atomic_operand_t<T>& value) {
+T fetch_sub(const GlobRef<Atomic<T>>& ref, const dash::internal::given_t<T>& value) {
   return ref.fetch_sub(value);
 }
 
