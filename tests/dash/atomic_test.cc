@@ -2,14 +2,21 @@
 // add / fetch_add / ++ at once (every count right, also across emulated nodes and with the
 // shared windows off), compare_exchange races with exactly one winner, exchange, op / fetch_op
 // with min, max, bit_or and multiply, sub on unsigned and floating types, const references;
-// a Shared counter, a Shared value set by one unit and read by all, a bad owner.
+// a Shared counter, a Shared value set by one unit and read by all, a bad owner; DASH's
+// asynchronous atomic references (array.async[i]: updates complete at the flush, fetched values
+// in place), its dash::atomic:: free functions, multiply, the read-only GlobRef<Atomic<const T>>
+// and the is_atomic / remove_atomic traits.
 #include <dash/Array.h>
 #include <dash/Atomic.h>
 #include <dash/Init.h>
 #include <dash/Shared.h>
+#include <dash/algorithm/Fill.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "mpi_test.h"
@@ -124,6 +131,90 @@ TEST(Atomic, OperationsAndTypes) {
     EXPECT_EQ(l[2] -= 3, (1L << n) - 4);
   }
   l.barrier();
+}
+
+TEST(Atomic, AsyncReferencesCompleteAtTheFlush) {
+  const long n = nunits(), me = myid();
+  dash::Array<dash::Atomic<long>> a(n);
+  for (auto& local : a.local) local = 0;
+  a.barrier();
+  // Every unit adds me + 1 to every element without waiting, then flushes once.
+  for (long i = 0; i < n; ++i) a.async[i].add(me + 1);
+  a.async.flush();
+  a.barrier();
+  for (long i = 0; i < n; ++i) EXPECT_EQ(a.async[i].get(), n * (n + 1) / 2) << "element " << i;
+  a.barrier();
+  // fetch_add on one element from every unit: the fetched values are 0 .. n-1 in some order.
+  if (me == 0) a.async[0].set(0);
+  a.async.flush();
+  a.barrier();
+  long fetched = -1;
+  a.async[0].fetch_add(1, &fetched);
+  a.async.flush();
+  std::vector<long> all = dash::Team::All().allgather(fetched);
+  std::sort(all.begin(), all.end());
+  for (long u = 0; u < n; ++u) EXPECT_EQ(all[u], u);
+  a.barrier();
+  // compare_exchange: exactly one unit wins; exchange and sub, multiply on the own element.
+  long seen = -1;
+  a.async[0].compare_exchange(n, -5, &seen);
+  a.async[0].flush();
+  const std::vector<long> winners = dash::Team::All().allgather(long(seen == n));
+  EXPECT_EQ(std::accumulate(winners.begin(), winners.end(), 0L), 1);
+  a.async[me].exchange(3, &seen);
+  a.async[me].multiply(4);
+  a.async[me].sub(2);
+  a.async[me].flush();
+  EXPECT_EQ(a[me].load(), 10);
+  a.barrier();
+  if (me == 0) {
+    EXPECT_EQ(a.async[0].load(), 10);
+  }
+  // The read-only forms convert from the writable ones.
+  const dash::GlobAsyncRef<dash::Atomic<const long>> ro = a.async[me];
+  EXPECT_EQ(ro.get(), 10);
+  a.barrier();
+}
+
+TEST(Atomic, FreeFunctionsMultiplyAndTraits) {
+  const long n = nunits(), me = myid();
+  static_assert(dash::is_atomic<dash::Atomic<int>>::value && !dash::is_atomic_v<int>);
+  static_assert(std::is_same_v<dash::remove_atomic_t<dash::Atomic<short>>, short>);
+  static_assert(std::is_same_v<dash::remove_atomic_t<double>, double>);
+  dash::Array<dash::Atomic<int>> a(n);
+  dash::fill(a.begin(), a.end(), 1);
+  a.barrier();
+  for (long i = 0; i < n; ++i) dash::atomic::add(a[i], 2);  // an int literal for Atomic<int>
+  a.barrier();
+  EXPECT_EQ(dash::atomic::load(a[me]), 1 + 2 * n);
+  a.barrier();
+  if (me == 0) {
+    for (long i = 0; i < n; ++i) {
+      dash::atomic::store(a[i], 3);
+      dash::atomic::multiply(a[i], -2);
+      dash::atomic::sub(a[i], 1);
+      EXPECT_EQ(dash::atomic::fetch_add(a[i], 10), -7);
+      EXPECT_EQ(dash::atomic::fetch_sub(a[i], 1), 3);
+      EXPECT_EQ(dash::atomic::exchange(a[i], 5), 2);
+      EXPECT_TRUE(dash::atomic::compare_exchange(a[i], 5, 6));
+      EXPECT_FALSE(dash::atomic::compare_exchange(a[i], 5, 7));
+      dash::atomic::op(a[i], dash::max<int>(), 9);
+      EXPECT_EQ(dash::atomic::fetch_op(a[i], dash::plus<int>(), 1), 9);
+    }
+  }
+  a.barrier();
+  EXPECT_EQ(a[me].load(), 10);
+  a[me].multiply(3);
+  EXPECT_EQ(a[me].get(), 30);
+  // The read-only reference, from a writable and from a const one; the explicit way back.
+  const dash::GlobRef<dash::Atomic<const int>> ro = a[me];
+  const auto& ca = a;
+  const dash::GlobRef<dash::Atomic<const int>> ro2 = ca[me];
+  EXPECT_EQ(ro.get() + ro2.load(), 60);
+  const auto rw = static_cast<dash::GlobRef<dash::Atomic<int>>>(ca[me]);
+  rw.add(1);
+  EXPECT_EQ(ro.load(), 31);
+  a.barrier();
 }
 
 TEST(Shared, ValueSetByOneUnitIsSeenByAll) {

@@ -29,6 +29,13 @@ TEST(Libdash, ReachesThePublicApi) {
   EXPECT_TRUE(std::is_class_v<dash::util::Timer<dash::util::TimeMeasure::Clock>>);  // util/Timer.h
   EXPECT_TRUE(std::is_class_v<dash::util::Config>);                                 // util/Config.h
   EXPECT_TRUE(std::is_class_v<dash::util::BenchmarkParams>);  // util/BenchmarkParams.h
+  EXPECT_TRUE(std::is_class_v<dash::Mutex>);                  // Mutex.h
+  EXPECT_TRUE(std::is_class_v<dash::Comutex>);                // Comutex.h
+  EXPECT_TRUE(std::is_class_v<dash::Coevent>);                // Coevent.h
+  EXPECT_TRUE(std::is_class_v<dash::SharedCounter<int>>);     // SharedCounter.h
+  EXPECT_TRUE((std::is_class_v<dash::Pair<int, int>>));       // Pair.h
+  EXPECT_TRUE(dash::is_atomic_v<dash::Atomic<int>>);          // atomic/Type_traits.h
+  using dash::broadcast;                                      // algorithm/Bcast.h
   DASH_LOG_DEBUG("libdash", "internal/Logging.h");
   DASH_ASSERT(dash__toxstr(DASH_MPI_IMPL_ID)[0] != '\0');  // internal/Assert.h, Macro.h
   // the standard headers DASH's libdash.h brings in

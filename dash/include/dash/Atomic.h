@@ -17,7 +17,7 @@
 // |----------------------------------------------|---------------------------|
 // | load, get, operator T                        | one-sided, blocking       |
 // | store, set, operator=, exchange              | one-sided, blocking       |
-// | add, sub, op(f, v)                           | one-sided, until at target|
+// | add, sub, multiply, op(f, v)                 | one-sided, until at target|
 // | fetch_add, fetch_sub, fetch_op, ++, --, +=   | one-sided, blocking       |
 // | compare_exchange(expected, desired)          | one-sided, blocking       |
 #ifndef DASH__ATOMIC_H_
@@ -58,6 +58,35 @@ class Atomic {
 
 namespace internal {
 
+// Element at gptr = element op value; returns the element's previous value. One-sided,
+// blocking.
+template <class T>
+T atomic_fetch(dart_gptr_t gptr, dart_operation_t op, T value, const char* who) {
+  T out{};
+  check_dart(dart_fetch_and_op(gptr, &value, &out, dart_datatype_of<T>(), op), who);
+  return out;
+}
+
+// -value, wrapping for unsigned types (adding it subtracts). Local.
+template <class T>
+T atomic_negate(T value) {
+  if constexpr (std::is_unsigned_v<T>)
+    return T(T(0) - value);
+  else
+    return T(-value);
+}
+
+// The DART operation of a dash operation functor (dash::plus, multiply, min, max, bit_and,
+// bit_or, bit_xor); other functors do not compile. Compile time.
+template <class BinaryOp>
+constexpr dart_operation_t atomic_dart_op() {
+  constexpr dart_operation_t op = dart_operation_of<BinaryOp>::value;
+  static_assert(op != DART_OP_UNDEFINED,
+                "dash::Atomic: the operation needs a DART op (dash::plus, multiply, min, max, "
+                "bit_and, bit_or, bit_xor)");
+  return op;
+}
+
 // The atomic operations on one element, for GlobRef<Atomic<T>> and
 // GlobRef<const Atomic<T>>.
 template <class T>
@@ -89,9 +118,7 @@ class AtomicAccess {
   }
   // *result = element; element = element op value. One-sided, blocking.
   T fetch(dart_operation_t op, T value, const char* who) const {
-    T out{};
-    check_dart(dart_fetch_and_op(gptr_, &value, &out, dart_datatype_of<T>(), op), who);
-    return out;
+    return atomic_fetch(gptr_, op, value, who);
   }
   // element = element op value, complete at the target. One-sided.
   void apply(dart_operation_t op, T value, const char* who) const {
@@ -115,6 +142,8 @@ class GlobRef<Atomic<T>> : public internal::AtomicAccess<T> {
   // The form containers make references in; the load/store address is not
   // used (every operation is atomic).
   GlobRef(dart_gptr_t gptr, Atomic<T>*, internal::MemoryStamp = {}) : Base(gptr) {}
+  // A writable reference from a read-only one (DASH allows it, explicitly). Local.
+  explicit GlobRef(const GlobRef<const Atomic<T>>& other) : Base(other.dart_gptr()) {}
 
   // Writes value. One-sided, blocking.
   void store(T value) const { (void)exchange(value); }
@@ -140,24 +169,32 @@ class GlobRef<Atomic<T>> : public internal::AtomicAccess<T> {
   }
   // Adds / subtracts value; returns once it is done at the target. One-sided.
   void add(T value) const { this->apply(DART_OP_SUM, value, "dash::GlobRef<Atomic>::add"); }
-  void sub(T value) const { this->apply(DART_OP_SUM, negate(value), "dash::GlobRef<Atomic>::sub"); }
+  void sub(T value) const {
+    this->apply(DART_OP_SUM, internal::atomic_negate(value), "dash::GlobRef<Atomic>::sub");
+  }
   // The same, returning the previous value. One-sided, blocking.
   T fetch_add(T value) const {
     return this->fetch(DART_OP_SUM, value, "dash::GlobRef<Atomic>::fetch_add");
   }
   T fetch_sub(T value) const {
-    return this->fetch(DART_OP_SUM, negate(value), "dash::GlobRef<Atomic>::fetch_sub");
+    return this->fetch(DART_OP_SUM, internal::atomic_negate(value),
+                       "dash::GlobRef<Atomic>::fetch_sub");
+  }
+  // Multiplies the element by value; returns once it is done at the target. One-sided.
+  void multiply(T value) const {
+    this->apply(DART_OP_PROD, value, "dash::GlobRef<Atomic>::multiply");
   }
   // element = f(element, value) for a dash operation with a DART op
   // (dash::plus, multiply, min, max, bit_and, bit_or, bit_xor). One-sided.
   template <class BinaryOp>
   void op(BinaryOp, T value) const {
-    this->apply(dart_op<BinaryOp>(), value, "dash::GlobRef<Atomic>::op");
+    this->apply(internal::atomic_dart_op<BinaryOp>(), value, "dash::GlobRef<Atomic>::op");
   }
   // The same, returning the previous value. One-sided, blocking.
   template <class BinaryOp>
   T fetch_op(BinaryOp, T value) const {
-    return this->fetch(dart_op<BinaryOp>(), value, "dash::GlobRef<Atomic>::fetch_op");
+    return this->fetch(internal::atomic_dart_op<BinaryOp>(), value,
+                       "dash::GlobRef<Atomic>::fetch_op");
   }
   // ++ref / ref++ / --ref / ref-- / += / -=: the new (prefix, compound) or
   // previous (postfix) value. One-sided, blocking.
@@ -167,23 +204,6 @@ class GlobRef<Atomic<T>> : public internal::AtomicAccess<T> {
   T operator--(int) const { return fetch_sub(T(1)); }
   T operator+=(T value) const { return fetch_add(value) + value; }
   T operator-=(T value) const { return fetch_sub(value) - value; }
-
- private:
-  // -value, wrapping for unsigned types (adding it subtracts).
-  static T negate(T value) {
-    if constexpr (std::is_unsigned_v<T>)
-      return T(T(0) - value);
-    else
-      return T(-value);
-  }
-  template <class BinaryOp>
-  static constexpr dart_operation_t dart_op() {
-    constexpr dart_operation_t op = internal::dart_operation_of<BinaryOp>::value;
-    static_assert(op != DART_OP_UNDEFINED,
-                  "dash::GlobRef<Atomic<T>>::op: the operation needs a DART op (dash::plus, "
-                  "multiply, min, max, bit_and, bit_or, bit_xor)");
-    return op;
-  }
 };
 
 // Read-only reference to a dash::Atomic<T> element (const containers).
@@ -197,6 +217,24 @@ class GlobRef<const Atomic<T>> : public internal::AtomicAccess<T> {
   GlobRef(const GlobRef<Atomic<T>>& other) : Base(other.dart_gptr()) {}
 };
 
+// DASH's other spelling of a read-only reference to a dash::Atomic<T> element: GlobRef of
+// Atomic<const T>, made from either reference (the reads of GlobRef<const Atomic<T>>).
+template <class T>
+class GlobRef<Atomic<const T>> : public internal::AtomicAccess<T> {
+  using Base = internal::AtomicAccess<T>;
+
+ public:
+  explicit GlobRef(dart_gptr_t gptr) : Base(gptr) {}
+  GlobRef(const GlobRef<Atomic<T>>& other) : Base(other.dart_gptr()) {}
+  GlobRef(const GlobRef<const Atomic<T>>& other) : Base(other.dart_gptr()) {}
+};
+
 }  // namespace dash
+
+// The asynchronous references (array.async[i] of atomics), DASH's traits (is_atomic) and its
+// free functions (dash::atomic::add(ref, v), ...).
+#include <dash/atomic/GlobAtomicAsyncRef.h>
+#include <dash/atomic/Operation.h>
+#include <dash/atomic/Type_traits.h>
 
 #endif  // DASH__ATOMIC_H_

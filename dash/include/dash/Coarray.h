@@ -13,7 +13,9 @@
 // units, BLOCKED over them (NONE in the others): image u's value is the slice u of it, in u's
 // local memory. Elements may be dash::Atomic<T>; then every access, the local one included,
 // goes through DART's atomics. The runtime calls (this_image, sync_images, cobroadcast,
-// coreduce) are in dash/coarray/Utils.h.
+// coreduce) are in dash/coarray/Utils.h; events between images (dash::Coevent) in
+// dash/Coevent.h, which this header includes as DASH's does, and a mutex per image
+// (dash::Comutex) in dash/Comutex.h.
 //
 // | call                                              | cost                            |
 // |---------------------------------------------------|---------------------------------|
@@ -33,6 +35,7 @@
 #define DASH__COARRAY_H_
 
 #include <dash/Atomic.h>
+#include <dash/Coevent.h>  // DASH programs find dash::Coevent through <dash/Coarray.h>
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>

@@ -41,6 +41,7 @@
 #include <dash/algorithm/LocalRange.h>
 #include <dash/algorithm/internal/RectangleTransfers.h>
 #include <dash/algorithm/internal/Transfers.h>
+#include <dash/internal/Given.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/view/ViewFunctions.h>
 
@@ -403,16 +404,6 @@ GlobIter<U, Q> copy(GlobIter<T, P> first, GlobIter<T, P> last, GlobIter<U, Q> ou
   if (n == 0) return out;
   return internal::copy_through_staging<V>(first, last, out);
 }
-
-namespace internal {
-template <class T>
-struct given {
-  using type = T;
-};
-// T where it must be given, not deduced (std::type_identity_t of C++20).
-template <class T>
-using given_t = typename given<T>::type;
-}  // namespace internal
 
 // DASH's forms with explicit template arguments, dash::copy<ValueType, GlobIt, UseHandles>(...):
 // the same copies as above, global [first, last) to the local `out`, or local [in_first,
