@@ -59,7 +59,7 @@ dart_ret_t dart_allocator_alloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t
   *gptr = DART_GPTR_NULL;
   DART_CHECK_ARG(call, allocator != NULL, "allocator is NULL");
   const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+  DART_CHECK_ARG(call, t != NULL && !dart__type_is_layout(t),
                  "data type %ld is not a basic or custom type", (long)dtype);
   DART_CHECK_ARG(call, nelem > 0, "cannot allocate 0 elements");
   DART_CHECK_ARG(call, nelem <= SIZE_MAX / t->size, "%zu elements of %zu bytes overflow size_t",

@@ -13,7 +13,7 @@ static dart_ret_t prepare(const char* call, dart_team_t teamid, dart_datatype_t 
   *team = dart__team_checked(call, teamid);
   if (*team == NULL) return DART_ERR_INVAL;
   *t = dart__type(dtype);
-  DART_CHECK_ARG(call, *t != NULL && (*t)->kind != DART_KIND_STRIDED,
+  DART_CHECK_ARG(call, *t != NULL && !dart__type_is_layout(*t),
                  "data type %ld is not a basic or custom type", (long)dtype);
   return DART_OK;
 }
@@ -278,7 +278,7 @@ static dart_ret_t reduce_rounds(const char* call, const void* sendbuf, void* rec
   /* An operation of the program's own (dart_op_create) reduces over its own copy of the type. */
   const dart_custom_op_t* custom = dart__custom_op(op);
   if (custom != NULL) {
-    DART_CHECK_ARG(call, t->size == custom->size && t->kind != DART_KIND_STRIDED,
+    DART_CHECK_ARG(call, t->size == custom->size && !dart__type_is_layout(t),
                    "operation %d was made for type %ld (%zu bytes), not this one (%zu bytes)",
                    (int)op, (long)custom->dtype, custom->size, t->size);
   } else {

@@ -80,7 +80,7 @@ static dart_ret_t make_segment(const char* call, dart_team_t teamid, size_t nele
    * others would otherwise wait in the allocation's agreement). */
   bool args_ok = true;
   const dart_type_info_t* t = dart__type(dtype);
-  if (t == NULL || t->kind == DART_KIND_STRIDED) {
+  if (t == NULL || dart__type_is_layout(t)) {
     dart__log(DART_LOG_ERROR, call, "data type %ld is not a basic or custom type", (long)dtype);
     args_ok = false;
   } else if (nelem > (size_t)(INT64_MAX - DART_SEGMENT_ALIGNMENT) / t->size) {
@@ -159,7 +159,7 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr)
   DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
   *gptr = DART_GPTR_NULL;
   const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+  DART_CHECK_ARG(call, t != NULL && !dart__type_is_layout(t),
                  "data type %ld is not a basic or custom type", (long)dtype);
   DART_CHECK_ARG(call, nelem > 0, "cannot allocate 0 elements");
   DART_CHECK_ARG(call, nelem <= SIZE_MAX / t->size, "%zu elements of %zu bytes overflow size_t",

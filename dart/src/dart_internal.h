@@ -83,7 +83,12 @@ dart_ret_t dart__flags_agree(MPI_Comm comm, const char* const* names, size_t n, 
 
 /* ---- types (dart_types.c) ----------------------------------------------- */
 
-typedef enum { DART_KIND_BASIC, DART_KIND_STRIDED, DART_KIND_CUSTOM } dart_type_kind_t;
+typedef enum {
+  DART_KIND_BASIC,
+  DART_KIND_STRIDED,
+  DART_KIND_CUSTOM,
+  DART_KIND_INDEXED
+} dart_type_kind_t;
 
 typedef struct {
   dart_type_kind_t kind;
@@ -94,7 +99,18 @@ typedef struct {
   size_t blocklen;      /* strided: elements per block */
   bool is_integer;      /* basic integer type (atomics, bitwise ops) */
   bool is_floating;     /* basic floating type */
+  size_t nruns;         /* indexed: runs of run_len[i] elements at element run_off[i], */
+  size_t* run_len;      /* ascending and apart; run_total elements in all */
+  size_t* run_off;
+  size_t run_total;
 } dart_type_info_t;
+
+/* True for the types that describe a layout of elements (strided, indexed):
+ * the source or destination of a put or get, never an element to allocate,
+ * send or reduce. */
+static inline bool dart__type_is_layout(const dart_type_info_t* t) {
+  return t->kind == DART_KIND_STRIDED || t->kind == DART_KIND_INDEXED;
+}
 
 extern dart_type_info_t dart__basic_types[DART_TYPE_LAST];
 extern bool dart__basic_types_ready;
@@ -436,10 +452,10 @@ static inline dart_team_data_t* dart__team(dart_team_t teamid) {
   return dart__state.teams[teamid];
 }
 
-#define DART_CHECK_INIT(call)                                                \
-  do {                                                                       \
-    if (!dart__state.initialized)                                            \
-      return DART_LOG_ERROR_RET(DART_ERR_NOTINIT, (call),                    \
+#define DART_CHECK_INIT(call)                                                                   \
+  do {                                                                                          \
+    if (!dart__state.initialized)                                                               \
+      return DART_LOG_ERROR_RET(DART_ERR_NOTINIT, (call),                                       \
                                 "DART is not initialised (call dart_init; in C++ dash::init)"); \
   } while (0)
 

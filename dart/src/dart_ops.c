@@ -59,7 +59,7 @@ dart_ret_t dart_op_create(dart_operator_t op, void* userdata, bool commute, dart
   DART_CHECK_ARG(call, op != NULL, "op is NULL");
   DART_CHECK_ARG(call, new_op != NULL, "new_op is NULL");
   const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+  DART_CHECK_ARG(call, t != NULL && !dart__type_is_layout(t),
                  "data type %ld is not a basic or custom type", (long)dtype);
   if (attribute_key == MPI_KEYVAL_INVALID) {
     int key = MPI_KEYVAL_INVALID;

@@ -86,7 +86,7 @@ static dart_ret_t check_typed(const char* call, const void* buf, size_t nelem,
   dart_team_data_t* team = dart__team_checked(call, DART_TEAM_ALL);
   if (team == NULL) return DART_ERR_INVAL;
   const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && t->kind != DART_KIND_STRIDED,
+  DART_CHECK_ARG(call, t != NULL && !dart__type_is_layout(t),
                  "data type %ld is not a basic or custom type", (long)dtype);
   DART_CHECK_ARG(call, buf != NULL || nelem == 0, "buf is NULL");
   DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one message", nelem);

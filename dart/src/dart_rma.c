@@ -1,8 +1,9 @@
 /* put / get: shared-window memcpy for units the fast path reaches, MPI RMA
- * (chunked, optionally strided) for the others. No allocation on the fast
+ * (chunked, optionally strided or indexed) for the others. No allocation on the fast
  * path; the RMA path allocates only a handle when one is asked for. */
 #include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dart_internal.h"
@@ -46,9 +47,50 @@ static void copy_blocks(char* dst, const char* src, size_t nelem, size_t es,
   if (rest > 0) memcpy(dst, src, rest);
 }
 
+/* Run r of layout t: its first element (counted from the buffer's start) and
+ * length; a contiguous layout is one endless run. */
+static void layout_run(const dart_type_info_t* t, size_t r, size_t* start, size_t* len) {
+  if (t->kind == DART_KIND_INDEXED) {
+    *start = t->run_off[r];
+    *len = t->run_len[r];
+  } else if (t->kind == DART_KIND_STRIDED) {
+    *start = r * t->stride;
+    *len = t->blocklen;
+  } else {
+    *start = 0;
+    *len = SIZE_MAX;
+  }
+}
+
+/* Copies nelem elements between any two layouts, run against run (the
+ * indexed types' path: one memcpy per piece where runs meet). */
+static void copy_runs(char* dst, const dart_type_info_t* dt, const char* src,
+                      const dart_type_info_t* st, size_t nelem) {
+  const size_t es = st->size;
+  size_t s_run = 0, s_in = 0, d_run = 0, d_in = 0;
+  while (nelem > 0) {
+    size_t s_start, s_len, d_start, d_len;
+    layout_run(st, s_run, &s_start, &s_len);
+    layout_run(dt, d_run, &d_start, &d_len);
+    size_t run = nelem;
+    if (s_len - s_in < run) run = s_len - s_in;
+    if (d_len - d_in < run) run = d_len - d_in;
+    memmove(dst + (d_start + d_in) * es, src + (s_start + s_in) * es, run * es);
+    nelem -= run;
+    s_in += run;
+    d_in += run;
+    if (s_in == s_len) ++s_run, s_in = 0;
+    if (d_in == d_len) ++d_run, d_in = 0;
+  }
+}
+
 static void copy_typed(char* dst, const dart_type_info_t* dt, const char* src,
                        const dart_type_info_t* st, size_t nelem) {
   const size_t es = st->size;
+  if (st->kind == DART_KIND_INDEXED || dt->kind == DART_KIND_INDEXED) {
+    copy_runs(dst, dt, src, st, nelem);
+    return;
+  }
   if (st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED) {
     memmove(dst, src, nelem * es); /* a unit may copy within its own part */
     return;
@@ -191,6 +233,44 @@ static dart_ret_t create_layout(const char* call, const dart_type_info_t* t, siz
   return DART_OK;
 }
 
+/* A committed MPI type of the first nelem elements of the indexed layout t
+ * (the caller frees it once the transfer is issued). */
+static dart_ret_t indexed_layout(const char* call, const dart_type_info_t* t, size_t nelem,
+                                 MPI_Datatype* type) {
+  size_t runs = 0, left = nelem;
+  while (left > t->run_len[runs]) left -= t->run_len[runs++];
+  ++runs; /* the run holding the last element, `left` of it */
+  int* lens = malloc(2 * runs * sizeof *lens);
+  if (lens == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int* displs = lens + runs;
+  for (size_t i = 0; i < runs; ++i) {
+    lens[i] = (int)(i + 1 < runs ? t->run_len[i] : left); /* checked <= INT32_MAX at creation */
+    displs[i] = (int)t->run_off[i];
+  }
+  int ret = MPI_Type_indexed((int)runs, lens, displs, t->mpi, type);
+  free(lens);
+  if (ret != MPI_SUCCESS) return dart__mpi_error(ret, call, "MPI_Type_indexed");
+  ret = MPI_Type_commit(type);
+  if (ret != MPI_SUCCESS) {
+    (void)MPI_Type_free(type); /* error path: the commit's failure is returned */
+    return dart__mpi_error(ret, call, "MPI_Type_commit");
+  }
+  return DART_OK;
+}
+
+/* The MPI description of nelem elements laid out as t: indexed layouts made
+ * for this transfer (*owned, to free after issuing), the others as
+ * mpi_layout gives them. */
+static dart_ret_t any_layout(const char* call, const dart_type_info_t* t, size_t nelem, int* count,
+                             MPI_Datatype* type, MPI_Datatype keep, bool* locked,
+                             MPI_Datatype* owned) {
+  if (t->kind != DART_KIND_INDEXED) return mpi_layout(call, t, nelem, count, type, keep, locked);
+  *count = 1;
+  dart_ret_t ret = indexed_layout(call, t, nelem, type);
+  if (ret == DART_OK) *owned = *type;
+  return ret;
+}
+
 static int issue_rma(direction_t dir, completion_t mode, void* local, int local_count,
                      MPI_Datatype local_type, const dart_target_t* to, MPI_Aint disp,
                      int remote_count, MPI_Datatype remote_type, MPI_Request* request) {
@@ -221,6 +301,11 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
                  (long)src_type, (long)dst_type);
   DART_CHECK_ARG(call, st->base == dt->base,
                  "source and destination types differ in their element type");
+  DART_CHECK_ARG(call, st->kind != DART_KIND_INDEXED || nelem <= st->run_total,
+                 "%zu elements requested of a source type of %zu elements", nelem, st->run_total);
+  DART_CHECK_ARG(call, dt->kind != DART_KIND_INDEXED || nelem <= dt->run_total,
+                 "%zu elements requested of a destination type of %zu elements", nelem,
+                 dt->run_total);
   const dart_type_info_t* remote_t = dir == DIR_GET ? st : dt;
   const dart_type_info_t* local_t = dir == DIR_GET ? dt : st;
   const size_t remote_span = dart__type_span(remote_t, nelem);
@@ -244,7 +329,7 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
   __atomic_store_n(&dart__state.rma_transfers,
                    __atomic_load_n(&dart__state.rma_transfers, __ATOMIC_RELAXED) + 1,
                    __ATOMIC_RELAXED);
-  const bool contiguous = st->kind != DART_KIND_STRIDED && dt->kind != DART_KIND_STRIDED;
+  const bool contiguous = !dart__type_is_layout(st) && !dart__type_is_layout(dt);
   /* One chunk unless the transfer exceeds the chunk size (no divisions on
    * the common path: they cost more than the rest of the set-up). A single
    * chunk never exceeds INT_MAX elements: the chunk size is at most 1 GiB. */
@@ -280,18 +365,24 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
   } else {
     int local_count, remote_count;
     MPI_Datatype local_mpi, remote_mpi;
+    MPI_Datatype owned[2] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL}; /* indexed layouts */
     bool locked = false; /* the layout cache, until the transfer is issued */
-    ret = mpi_layout(call, local_t, nelem, &local_count, &local_mpi, MPI_DATATYPE_NULL, &locked);
+    ret = any_layout(call, local_t, nelem, &local_count, &local_mpi, MPI_DATATYPE_NULL, &locked,
+                     &owned[0]);
     if (ret == DART_OK)
-      ret = mpi_layout(call, remote_t, nelem, &remote_count, &remote_mpi, local_mpi, &locked);
+      ret = any_layout(call, remote_t, nelem, &remote_count, &remote_mpi, local_mpi, &locked,
+                       &owned[1]);
+    if (ret == DART_OK)
+      mpi_ret = issue_rma(dir, mode, local, local_count, local_mpi, &to, to.disp, remote_count,
+                          remote_mpi, h ? &h->reqs[0] : NULL);
+    layout_release(&locked);
+    /* MPI keeps what an issued transfer needs: the types may go now (a failure only leaks) */
+    for (int i = 0; i < 2; ++i)
+      if (owned[i] != MPI_DATATYPE_NULL) (void)MPI_Type_free(&owned[i]);
     if (ret != DART_OK) {
-      layout_release(&locked);
       if (h != NULL) dart__handle_release(h);
       return ret;
     }
-    mpi_ret = issue_rma(dir, mode, local, local_count, local_mpi, &to, to.disp, remote_count,
-                        remote_mpi, h ? &h->reqs[0] : NULL);
-    layout_release(&locked);
     if (h != NULL && mpi_ret == MPI_SUCCESS) h->nreq = 1;
   }
   if (mpi_ret == MPI_SUCCESS && mode == MODE_BLOCKING) {

@@ -111,6 +111,50 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
   return ret;
 }
 
+dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, const size_t blocklen[],
+                                    const size_t offset[], dart_datatype_t* newtype) {
+  static const char* call = "dart_type_create_indexed";
+  const dart_type_info_t* base = dart__type(basetype);
+  DART_CHECK_ARG(call, newtype != NULL, "newtype is NULL");
+  DART_CHECK_ARG(call, base != NULL && base->kind == DART_KIND_BASIC,
+                 "base type %ld is not a basic type", (long)basetype);
+  DART_CHECK_ARG(call, count > 0 && count <= INT32_MAX, "count %zu is not in [1, INT32_MAX]",
+                 count);
+  DART_CHECK_ARG(call, blocklen != NULL && offset != NULL, "blocklen or offset is NULL");
+  size_t total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    DART_CHECK_ARG(call, blocklen[i] > 0 && blocklen[i] <= INT32_MAX,
+                   "run %zu: length %zu is not in [1, INT32_MAX]", i, blocklen[i]);
+    DART_CHECK_ARG(call, offset[i] <= INT32_MAX - blocklen[i],
+                   "run %zu ends beyond element INT32_MAX", i);
+    DART_CHECK_ARG(call, i == 0 || offset[i] >= offset[i - 1] + blocklen[i - 1],
+                   "run %zu (offset %zu) overlaps or precedes run %zu: offsets must ascend", i,
+                   offset[i], i - 1);
+    total += blocklen[i];
+  }
+  dart_type_info_t* info = malloc(sizeof *info);
+  size_t* runs = malloc(2 * count * sizeof *runs);
+  if (info == NULL || runs == NULL) {
+    free(info);
+    free(runs);
+    return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  }
+  memcpy(runs, blocklen, count * sizeof *runs);
+  memcpy(runs + count, offset, count * sizeof *runs);
+  *info = *base;
+  info->kind = DART_KIND_INDEXED;
+  info->nruns = count;
+  info->run_len = runs;
+  info->run_off = runs + count;
+  info->run_total = total;
+  dart_ret_t ret = register_derived(call, info, newtype);
+  if (ret != DART_OK) {
+    free(runs);
+    free(info);
+  }
+  return ret;
+}
+
 dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t* newtype) {
   static const char* call = "dart_type_create_custom";
   DART_CHECK_INIT(call); /* makes an MPI datatype: MPI must be running */
@@ -152,6 +196,7 @@ dart_ret_t dart_type_destroy(dart_datatype_t* dtype) {
   dart_type_info_t* info = derived_types[index];
   int ret = MPI_SUCCESS;
   if (info->kind == DART_KIND_CUSTOM && !dart__mpi_finalized()) ret = MPI_Type_free(&info->mpi);
+  if (info->kind == DART_KIND_INDEXED) free(info->run_len); /* one block: lengths, offsets */
   free(info); /* the type is gone for DART either way */
   derived_types[index] = NULL;
   *dtype = DART_TYPE_UNDEFINED;
@@ -489,6 +534,11 @@ size_t dart__type_span(const dart_type_info_t* t, size_t nelem) {
     size_t last = rest != 0 ? rest : t->blocklen;
     if (blocks_before_last > (SIZE_MAX - last) / t->stride) return SIZE_MAX;
     elements = blocks_before_last * t->stride + last;
+  } else if (t->kind == DART_KIND_INDEXED && nelem > 0) {
+    if (nelem > t->run_total) return SIZE_MAX;
+    size_t i = 0, left = nelem;
+    while (left > t->run_len[i]) left -= t->run_len[i++];
+    elements = t->run_off[i] + left; /* offsets ascend: the last run reached ends last */
   }
   size_t bytes; /* overflow check without a division: this is on every transfer */
   if (__builtin_mul_overflow(elements, t->size, &bytes) || bytes == SIZE_MAX) return SIZE_MAX;

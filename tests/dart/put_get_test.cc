@@ -574,16 +574,28 @@ TEST(DartPutGet, LargeTransfersSplitIntoChunksArriveWhole) {
 
 // ---- strided layouts ------------------------------------------------------------------------
 
-// A layout of a sequence of elements in memory: contiguous (stride 0) or blocks of blocklen
-// elements every stride elements.
+// A layout of a sequence of elements in memory: contiguous (stride 0), blocks of blocklen
+// elements every stride elements, or indexed: runs of {length, offset}.
 struct Layout {
   size_t stride;
   size_t blocklen;
+  std::vector<std::pair<size_t, size_t>> runs = {};
   // Memory index of sequence element k.
-  size_t Pos(size_t k) const { return stride == 0 ? k : (k / blocklen) * stride + k % blocklen; }
+  size_t Pos(size_t k) const {
+    if (!runs.empty()) {
+      for (const auto& r : runs) {
+        if (k < r.first) return r.second + k;
+        k -= r.first;
+      }
+      ADD_FAILURE() << "element beyond the indexed layout";
+      return 0;
+    }
+    return stride == 0 ? k : (k / blocklen) * stride + k % blocklen;
+  }
   // Elements of memory spanned by nelem sequence elements.
   size_t Span(size_t nelem) const { return nelem == 0 ? 0 : Pos(nelem - 1) + 1; }
   std::string Name() const {
+    if (!runs.empty()) return "indexed(" + std::to_string(runs.size()) + " runs)";
     return stride == 0 ? "contiguous"
                        : "strided(" + std::to_string(stride) + "," + std::to_string(blocklen) + ")";
   }
@@ -593,6 +605,14 @@ struct Layout {
 class LayoutType {
  public:
   explicit LayoutType(const Layout& l) {
+    if (!l.runs.empty()) {
+      std::vector<size_t> lens, offs;
+      for (const auto& r : l.runs) lens.push_back(r.first), offs.push_back(r.second);
+      EXPECT_EQ(DART_OK, dart_type_create_indexed(DART_TYPE_INT, lens.size(), lens.data(),
+                                                  offs.data(), &type_));
+      owned_ = true;
+      return;
+    }
     if (l.stride == 0) return;
     EXPECT_EQ(DART_OK, dart_type_create_strided(DART_TYPE_INT, l.stride, l.blocklen, &type_));
     owned_ = true;
@@ -717,6 +737,45 @@ TEST(DartPutGet, ManyStridedShapesRoundTripTwice) {
   for (int pass = 0; pass < 2; ++pass)
     for (const auto& c : cases)
       StridedRoundTrip(c.first, c.second, 24, Completion::kBlocking, arr, slot);
+}
+
+// Indexed layouts (DASH's dart_type_create_indexed) against contiguous, strided and other indexed
+// ones, whole and cut short inside a run, in the three completion modes; their bad input.
+TEST(DartPutGet, IndexedLayoutsRoundTripToEveryUnit) {
+  const Layout contiguous{0, 1};
+  const Layout five{0, 0, {{1, 0}, {2, 10}, {3, 20}, {4, 30}, {5, 40}}};  // 15 elements
+  const Layout ten{0, 0, {{1, 0}, {1, 2}, {3, 5}, {2, 9}, {8, 11}}};      // 15 elements
+  const Layout tight{0, 0, {{4, 0}, {4, 4}, {7, 8}}};                     // contiguous, 15
+  const std::vector<std::pair<Layout, Layout>> cases = {
+      {contiguous, five}, {five, contiguous}, {five, ten}, {ten, {3, 2}}, {{4, 1}, tight},
+  };
+  const size_t slot = 48;  // the widest remote span (five: 45) fits
+  TeamArray<int> arr(N() * slot);
+  for (const auto& c : cases) {
+    for (size_t nelem : {size_t{15}, size_t{12}, size_t{1}}) {
+      for (Completion mode : {Completion::kBlocking, Completion::kFlush, Completion::kHandle}) {
+        StridedRoundTrip(c.first, c.second, nelem, mode, arr, slot);
+      }
+    }
+  }
+  // More elements than the layout holds; runs out of order, overlapping or empty.
+  LayoutType t(five);
+  std::vector<int> buf(64, 0);
+  EXPECT_EQ(DART_ERR_INVAL, dart_get_blocking(buf.data(), arr.At(0), 16, t.get(), DART_TYPE_INT));
+  EXPECT_EQ(DART_ERR_INVAL, dart_put_blocking(arr.At(0), buf.data(), 16, DART_TYPE_INT, t.get()));
+  dart_datatype_t bad = DART_TYPE_UNDEFINED;
+  const size_t lens[2] = {3, 2}, back[2] = {10, 0}, overlap[2] = {0, 2}, zero[2] = {0, 5},
+               apart[2] = {0, 5};
+  EXPECT_EQ(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 2, lens, back, &bad));
+  EXPECT_EQ(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 2, lens, overlap, &bad));
+  EXPECT_EQ(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 2, zero, apart, &bad));
+  EXPECT_EQ(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 0, lens, back, &bad));
+  EXPECT_EQ(DART_ERR_INVAL, dart_type_create_indexed(t.get(), 2, lens, apart, &bad));
+  EXPECT_EQ(bad, DART_TYPE_UNDEFINED);
+  // A layout type is no element type: not allocated, not reduced.
+  dart_gptr_t g = DART_GPTR_NULL;
+  EXPECT_EQ(DART_ERR_INVAL, dart_memalloc(4, t.get(), &g));
+  Barrier();
 }
 
 // ---- copies inside one's own segment ------------------------------------------------------

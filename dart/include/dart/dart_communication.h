@@ -14,8 +14,8 @@
  * | *_blocking      | the data has arrived (get) / is visible at the target (put) |
  *
  * nelem counts elements of the basic type; src_type and dst_type must have
- * the same basic type and may be strided (dart_type_create_strided) to gather
- * or scatter. */
+ * the same basic type and may be strided (dart_type_create_strided) or indexed
+ * (dart_type_create_indexed) to gather or scatter. */
 #ifndef DART__DART_COMMUNICATION_H_
 #define DART__DART_COMMUNICATION_H_
 

@@ -33,6 +33,14 @@ dart_ret_t dart_op_type_size(dart_datatype_t dtype, size_t* size);
 dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, size_t blocklen,
                                     dart_datatype_t* newtype);
 
+/* An indexed type (DASH's): count runs of the basic type basetype, run i
+ * holding blocklen[i] elements from element offset[i] on; offsets ascend and
+ * runs do not overlap. As the source or destination type of dart_get/dart_put
+ * it gathers or scatters the first nelem elements of the runs (nelem at most
+ * their sum). Local. */
+dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, const size_t blocklen[],
+                                    const size_t offset[], dart_datatype_t* newtype);
+
 /* An opaque element of num_bytes bytes (moved, never reduced). Local. */
 dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t* newtype);
 
