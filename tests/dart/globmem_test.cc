@@ -635,7 +635,9 @@ TEST(DartAllocator, UnitsAllocateAloneAndEveryUnitReachesTheBlocks) {
   // Another unit's block is not this unit's to free; a freed pointer becomes null.
   dart_gptr_t other = mine[0];
   other.unitid = (Me() + 1) % N();
-  if (N() > 1) EXPECT_EQ(dart_allocator_free(&other, alloc), DART_ERR_INVAL);
+  if (N() > 1) {
+    EXPECT_EQ(dart_allocator_free(&other, alloc), DART_ERR_INVAL);
+  }
   for (int k : {2, 0, 3, 1}) {
     ASSERT_EQ(dart_allocator_free(&mine[k], alloc), DART_OK);
     EXPECT_TRUE(DART_GPTR_ISNULL(mine[k]));

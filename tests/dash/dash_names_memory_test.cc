@@ -211,7 +211,9 @@ TEST(DashNamesMemory, PointersOfContainersCrossUnits) {
   EXPECT_EQ(walk - begin, 7);
   walk -= 3;
   EXPECT_EQ(walk - begin, 4);
-  if (n > 4) EXPECT_EQ(static_cast<int>(*walk), 100 * (4 / cap) + 4 % cap);
+  if (n > 4) {
+    EXPECT_EQ(static_cast<int>(*walk), 100 * (4 / cap) + 4 % cap);
+  }
   // Past the last unit's part: its end pointer, not a unit that does not exist.
   auto past = begin + 5L * nunits() + 3;
   EXPECT_EQ(past.unit().id, nunits() - 1);
