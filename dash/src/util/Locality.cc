@@ -152,8 +152,8 @@ const LocalityDomain& LocalityDomain::at(std::size_t i) const {
   return *children_[i];
 }
 
-std::vector<LocalityDomain> LocalityDomain::scope_domains(Scope scope) const {
-  std::vector<LocalityDomain> out;
+std::vector<const dart_domain_locality_t*> LocalityDomain::scope_records(Scope scope) const {
+  std::vector<const dart_domain_locality_t*> out;
   if (node_ == nullptr) return out;
   int n = 0;
   dart_domain_locality_t** found = nullptr;
@@ -161,14 +161,15 @@ std::vector<LocalityDomain> LocalityDomain::scope_domains(Scope scope) const {
       dart_domain_scope_domains(node_, static_cast<dart_locality_scope_t>(scope), &n, &found);
   if (ret == DART_ERR_NOTFOUND) return out;
   dash::internal::check_dart(ret, "dash::util::LocalityDomain::scope_domains");
-  try {
-    out.resize(std::size_t(n));
-    for (int i = 0; i < n; ++i) out[std::size_t(i)].adopt_copy_of(*team_, *found[i]);
-  } catch (...) {
-    std::free(found);
-    throw;
-  }
+  out.assign(found, found + n);
   std::free(found);
+  return out;
+}
+
+std::vector<LocalityDomain> LocalityDomain::scope_domains(Scope scope) const {
+  const auto records = scope_records(scope);
+  std::vector<LocalityDomain> out(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) out[i].adopt_copy_of(*team_, *records[i]);
   return out;
 }
 
@@ -200,18 +201,7 @@ const LocalityDomain* LocalityDomain::descendant(const std::string& tag) const {
 
 std::vector<std::string> LocalityDomain::scope_tags(Scope scope) const {
   std::vector<std::string> out;
-  if (node_ == nullptr) return out;
-  int n = 0;
-  char** tags = nullptr;
-  const dart_ret_t ret =
-      dart_domain_scope_tags(node_, static_cast<dart_locality_scope_t>(scope), &n, &tags);
-  if (ret == DART_ERR_NOTFOUND) return out;
-  dash::internal::check_dart(ret, "dash::util::LocalityDomain::scope_tags");
-  for (int i = 0; i < n; ++i) {
-    out.emplace_back(tags[i]);
-    std::free(tags[i]);
-  }
-  std::free(tags);
+  for (const dart_domain_locality_t* d : scope_records(scope)) out.emplace_back(d->domain_tag);
   return out;
 }
 
@@ -228,34 +218,28 @@ LocalityDomain LocalityDomain::copy_selecting(const std::vector<std::string>& ta
   LocalityDomain part;
   part.adopt_copy_of(*team_, *node_);
   if (tags.size() == 1 && tags.front() == tag_) return part;  // the domain itself
-  auto c = c_strings(tags);
-  dash::internal::check_dart(dart_domain_select(part.node_, int(c.size()), c.data()),
-                             call_with_tags("select", tags).c_str());
-  part.refresh();
+  part.filter("select", tags, dart_domain_select);
   return part;
 }
 
-LocalityDomain& LocalityDomain::select(const std::vector<std::string>& tags) {
+void LocalityDomain::filter(const char* name, const std::vector<std::string>& tags, Filter call) {
   if (node_ == nullptr)
-    throw exception::InvalidArgument(call_with_tags("select", tags) + ": no domain");
+    throw exception::InvalidArgument(call_with_tags(name, tags) + ": no domain");
   auto c = c_strings(tags);
-  dash::internal::check_dart(dart_domain_select(node_, int(c.size()), c.data()),
-                             call_with_tags("select", tags).c_str());
+  dash::internal::check_dart(call(node_, int(c.size()), c.data()),
+                             call_with_tags(name, tags).c_str());
   refresh();
   for (auto& part : parts_)
-    if (part.holds_all(tags)) part.select(tags);
+    if (part.holds_all(tags)) part.filter(name, tags, call);
+}
+
+LocalityDomain& LocalityDomain::select(const std::vector<std::string>& tags) {
+  filter("select", tags, dart_domain_select);
   return *this;
 }
 
 LocalityDomain& LocalityDomain::exclude(const std::vector<std::string>& tags) {
-  if (node_ == nullptr)
-    throw exception::InvalidArgument(call_with_tags("exclude", tags) + ": no domain");
-  auto c = c_strings(tags);
-  dash::internal::check_dart(dart_domain_exclude(node_, int(c.size()), c.data()),
-                             call_with_tags("exclude", tags).c_str());
-  refresh();
-  for (auto& part : parts_)
-    if (part.holds_all(tags)) part.exclude(tags);
+  filter("exclude", tags, dart_domain_exclude);
   return *this;
 }
 

@@ -214,8 +214,14 @@ class LocalityDomain {
   void refresh();
   // The cached descendant named `tag` (nullptr if none).
   const LocalityDomain* descendant(const std::string& tag) const;
-  // Tags of this domain's domains at `scope`, in tree order (none if there are none).
+  // This domain's records (in its tree) and tags of the domains at `scope`, in tree order
+  // (none if there are none).
+  std::vector<const dart_domain_locality_t*> scope_records(Scope scope) const;
   std::vector<std::string> scope_tags(Scope scope) const;
+  using Filter = dart_ret_t (*)(dart_domain_locality_t*, int, const char**);
+  // Applies DART's select or exclude (`call`, named `name`) to this domain, then to the parts
+  // holding every named domain.
+  void filter(const char* name, const std::vector<std::string>& tags, Filter call);
   // A copy of this domain keeping only the named domains.
   LocalityDomain copy_selecting(const std::vector<std::string>& tags) const;
   // True if every tag names a domain in this domain.
