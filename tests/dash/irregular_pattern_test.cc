@@ -471,18 +471,57 @@ TEST(LoadBalancePattern, SharesAddUpAndFollowTheWeights) {
     EXPECT_EQ(exact.local_size(dash::team_unit_t(u)), size_type(10 * (u + 1)));
 }
 
-TEST(LoadBalancePattern, DefaultMeasuresFollowTheBoundCores) {
+TEST(LoadBalancePattern, DefaultMeasuresFollowCoresAndThreads) {
   dash::util::TeamLocality tloc(dash::Team::All());
   dash::LoadBalancePattern<1> pattern(dash::SizeSpec<1>(1000), tloc);
   std::vector<double> cores(nunits());
   for (int u = 0; u < nunits(); ++u) {
-    int c = dash::util::UnitLocality(dash::Team::All(), dash::team_unit_t(u)).num_cores();
-    cores[u] = c > 0 ? c : 1;
+    dash::util::UnitLocality unit(dash::Team::All(), dash::team_unit_t(u));
+    const int c = unit.num_cores();
+    // DART measures no clock rates: cores x threads per core.
+    cores[u] = (c > 0 ? c : 1) * unit.num_threads();
   }
   const double mean = std::accumulate(cores.begin(), cores.end(), 0.0) / nunits();
   for (int u = 0; u < nunits(); ++u) {
     EXPECT_NEAR(pattern.unit_cpu_weights()[u], cores[u] / mean, 1e-9);
     EXPECT_NEAR(pattern.unit_load_weights()[u], cores[u] / mean, 1e-9);
+  }
+}
+
+// DASH's way to describe other hardware (its LoadBalancePatternTest): change hwinfo() of a
+// TeamLocality's unit localities. The default CPU measure follows cores x threads per core x
+// clock rate of those: unit 0 with two threads at 2400 MHz, unit 1 one at 600 MHz, the others
+// one at 1600 MHz. A TeamLocality of its own still sees DART's records (no clock rates).
+TEST(LoadBalancePattern, CpuMeasureReadsTheTeamLocalitysChangedHardware) {
+  dash::util::TeamLocality tloc(dash::Team::All());
+  std::vector<double> want(nunits());
+  for (int u = 0; u < nunits(); ++u) {
+    auto& hw = tloc.unit_locality(dash::team_unit_t(u)).hwinfo();
+    hw.min_threads = u == 0 ? 2 : 1;
+    hw.max_threads = 2;
+    hw.min_cpu_mhz = 600;
+    hw.max_cpu_mhz = u == 0 ? 2400 : u == 1 ? 600 : 1600;
+    const int c = tloc.unit_locality(dash::team_unit_t(u)).num_cores();
+    want[u] = (c > 0 ? c : 1) * hw.min_threads * hw.max_cpu_mhz;
+  }
+  const double mean = std::accumulate(want.begin(), want.end(), 0.0) / nunits();
+  const size_type n = 2017;
+  dash::LoadBalancePattern<1> pattern(dash::SizeSpec<1>(n), tloc);
+  for (int u = 0; u < nunits(); ++u)
+    EXPECT_NEAR(pattern.unit_cpu_weights()[u], want[u] / mean, 1e-9) << "unit " << u;
+  CheckShares(pattern, n, "changed hardware");
+  if (nunits() > 1 && want[0] == 8 * want[1]) {
+    const double ratio = double(pattern.local_size(dash::team_unit_t(0))) /
+                         double(pattern.local_size(dash::team_unit_t(1)));
+    EXPECT_NEAR(ratio, 8.0, 0.1);
+  }
+  dash::util::TeamLocality plain(dash::Team::All());
+  EXPECT_EQ(plain.unit_locality(dash::team_unit_t(0)).cpu_mhz(), -1);
+  dash::LoadBalancePattern<1> by_records(dash::SizeSpec<1>(n), plain);
+  for (int u = 0; u < nunits(); ++u) {
+    const auto& unit = plain.unit_locality(dash::team_unit_t(u));
+    EXPECT_GT(by_records.unit_cpu_weights()[u], 0.0);
+    EXPECT_EQ(unit.hwinfo().max_cpu_mhz, -1);
   }
 }
 

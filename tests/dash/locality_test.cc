@@ -246,7 +246,7 @@ TEST(Locality, DashTeamLocalityUnitLocalityAndDomains) {
     std::vector<dash::team_unit_t> flat;
     for (std::size_t i = 0; i < want.size(); ++i) {
       EXPECT_EQ(tloc.domains()[i].domain_tag(), want[i].tag);
-      EXPECT_TRUE(tloc.domains()[i].units() == want[i].units);
+      EXPECT_TRUE(tloc.domains()[i].team_units() == want[i].units);
       EXPECT_EQ(tloc.domains()[i].scope(), scope);
       flat.insert(flat.end(), want[i].units.begin(), want[i].units.end());
     }
@@ -264,7 +264,7 @@ TEST(Locality, DashTeamLocalityUnitLocalityAndDomains) {
     ++i;
   }
   EXPECT_EQ(i, kids.size());
-  EXPECT_TRUE(root.find(kids[0].tag).units() == kids[0].units);
+  EXPECT_TRUE(root.find(kids[0].tag).team_units() == kids[0].units);
   EXPECT_EQ(root.scope_domains(Locality::Scope::Unit).size(), all.size());
   EXPECT_THROW(root.at(root.size()), dash::exception::InvalidArgument);
   EXPECT_THROW(root.at(0).find(".999"), dash::exception::InvalidArgument);

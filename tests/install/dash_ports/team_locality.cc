@@ -14,8 +14,8 @@ int main(int argc, char* argv[]) {
   std::set<int> seen;
   for (const dash::util::LocalityDomain& node : tloc.domains()) {
     CHECK(node.scope() == dash::util::Locality::Scope::Node);
-    for (dash::team_unit_t u : node.units()) {
-      dash::util::UnitLocality uloc(all, u);
+    for (dash::global_unit_t u : node.units()) {
+      dash::util::UnitLocality uloc(u);
       CHECK(uloc.host() == node.host());
       CHECK(uloc.node_domain().domain_tag() == node.domain_tag());
       seen.insert(u.id);

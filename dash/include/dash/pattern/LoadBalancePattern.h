@@ -8,10 +8,12 @@
 // A unit's weight is the product of two measures (type parameters, as in DASH), each a class
 // with a static unit_weights(const dash::util::TeamLocality&) giving one weight per team unit:
 //
-//   UnitClockFreqMeasure   the cores the unit may run on (UnitLocality::num_cores(); 1 where the
-//                          locality layer does not know). DASH also multiplies by threads per
-//                          core and clock rate, which this library's locality layer does not
-//                          report: units differ here by their bound cores only.
+//   UnitClockFreqMeasure   DASH's CPU capacity: cores x threads per core x clock rate of the
+//                          unit, as tloc.unit_locality(u) tells (UnitLocality::num_cores(),
+//                          num_threads(), cpu_mhz()). A factor the locality layer does not know
+//                          counts 1: cores where unknown, the clock rate unless every unit's is
+//                          known (DART does not measure it; a program or test may set it
+//                          through tloc.unit_locality(u).hwinfo()).
 //   BytesPerCycleMeasure   1 for every unit: the locality layer reports no memory bandwidth.
 //                          (DASH reads a per-unit bandwidth figure from its hwloc layer.)
 //
@@ -34,14 +36,19 @@
 
 namespace dash {
 
-// CPU capacity per unit: the cores its binding allows (1 if unknown). Local.
+// CPU capacity per unit: cores x threads per core x clock rate (unknown factors 1). Local.
 struct UnitClockFreqMeasure {
   static std::vector<double> unit_weights(const util::TeamLocality& tloc) {
-    Team& team = tloc.team();
-    std::vector<double> w(team.size());
-    for (std::size_t u = 0; u < w.size(); ++u) {
-      int cores = util::UnitLocality(team, team_unit_t(dart_unit_t(u))).num_cores();
-      w[u] = cores > 0 ? double(cores) : 1.0;
+    const std::size_t units = tloc.team().size();
+    bool clocks_known = true;
+    for (std::size_t u = 0; u < units; ++u)
+      clocks_known = clocks_known && tloc.unit_locality(team_unit_t(dart_unit_t(u))).cpu_mhz() > 0;
+    std::vector<double> w(units);
+    for (std::size_t u = 0; u < units; ++u) {
+      const util::UnitLocality& unit = tloc.unit_locality(team_unit_t(dart_unit_t(u)));
+      const int cores = unit.num_cores();
+      w[u] = (cores > 0 ? double(cores) : 1.0) * double(unit.num_threads()) *
+             (clocks_known ? double(unit.cpu_mhz()) : 1.0);
     }
     return w;
   }

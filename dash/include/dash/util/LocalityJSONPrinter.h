@@ -116,25 +116,10 @@ inline void json_domain(std::ostream& os, const dart_domain_locality_t& d,
   os << "\n" << indent << "}";
 }
 
-// A group of TeamLocality::split: its tag, units (team ids) and members.
+// A LocalityDomain: its record (GROUP domains included).
 inline void json_locality_domain(std::ostream& os, const LocalityDomain& d,
                                  const std::string& indent) {
-  if (!d.is_group()) {
-    json_domain(os, d.dart_type(), indent);
-    return;
-  }
-  const std::string in = indent + "  ";
-  os << "{\n"
-     << in << "\"tag\": " << json_string(d.domain_tag()) << ", \"scope\": \"group\",\n"
-     << in << "\"team_units\": [";
-  for (std::size_t i = 0; i < d.num_units(); ++i) os << (i ? ", " : "") << d.units()[i].id;
-  os << "],\n" << in << "\"domains\": [\n";
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    os << in << "  ";
-    json_locality_domain(os, d.at(i), in + "  ");
-    os << (i + 1 < d.size() ? ",\n" : "\n");
-  }
-  os << in << "]\n" << indent << "}";
+  json_domain(os, d.dart_type(), indent);
 }
 
 }  // namespace detail
