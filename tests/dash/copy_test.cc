@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 #include <string>
@@ -569,6 +570,79 @@ TEST(CopyAsyncEngine, MalformedEnvironmentFlagsThrowNamingTheFlag) {
   unsetenv("DASH_COPY_ASYNC_THREAD");
   unsetenv("DASH_COPY_ASYNC_THRESHOLD");
   CopyEngine::instance().set_threshold_bytes(saved);
+}
+
+}  // namespace
+
+namespace {
+
+// DASH's pointer forms: a local range to the memory from a container's pointer on (across unit
+// parts) and back, blocking and asynchronous; a plain pointer stays in its unit's part.
+TEST(CopyPointer, LocalRangesToAndFromContainerPointersCrossUnits) {
+  const long per_unit = 5;
+  dash::Array<int> array(per_unit * nunits(), dash::BLOCKED);
+  for (long l = 0; l < per_unit; ++l) array.local[l] = -1;
+  array.barrier();
+  // Each unit writes per_unit values from offset 2 of the next unit's part on: they run on into
+  // the part after it (the last unit's part ends the memory: those stop there). No two ranges
+  // overlap.
+  const long total = per_unit * nunits();
+  const long start = ((myid() + 1) % nunits()) * per_unit + 2;
+  const long n = std::min<long>(per_unit, total - start);
+  std::vector<int> mine(static_cast<std::size_t>(n));
+  std::iota(mine.begin(), mine.end(), 1000 * (myid() + 1));
+  using ptr_t = dash::Array<int>::pointer;
+  const auto dest = static_cast<ptr_t>(array.begin() + start);
+  if (myid() % 2 == 0) {
+    EXPECT_TRUE(dash::copy(mine.data(), mine.data() + n, dest) == dest + n);
+  } else {
+    auto fut = dash::copy_async(mine.data(), mine.data() + n, dest);
+    fut.wait();
+    EXPECT_TRUE(fut.get() == dest + n);
+  }
+  array.barrier();
+  // Every element: written by the unit whose range covers it, else -1.
+  for (long g = 0; g < total; ++g) {
+    int want = -1;
+    for (long u = 0; u < nunits(); ++u) {
+      const long s = ((u + 1) % nunits()) * per_unit + 2, len = std::min<long>(per_unit, total - s);
+      if (g >= s && g < s + len) want = static_cast<int>(1000 * (u + 1) + (g - s));
+    }
+    EXPECT_EQ(static_cast<int>(array[g]), want) << "element " << g;
+  }
+  std::vector<int> back(static_cast<std::size_t>(n), 0);
+  EXPECT_EQ(dash::copy(dest, dest + n, back.data()), back.data() + n);
+  EXPECT_EQ(back, mine);
+  auto fut = dash::copy_async(dest, dest + 1, back.data());
+  EXPECT_EQ(fut.get(), back.data() + 1);
+  array.barrier();
+  // A pointer without the layout: within the unit's part only.
+  std::vector<int> two(2, 0);
+  const dash::GlobPtr<int> plain(static_cast<ptr_t>(array.begin()).dart_gptr());
+  dash::copy(plain, plain + 2, two.data());
+  EXPECT_EQ(two[0], static_cast<int>(array[0]));
+  EXPECT_EQ(two[1], static_cast<int>(array[1]));
+  EXPECT_THROW(dash::copy(dest + 1, dest, two.data()), dash::exception::InvalidArgument);
+  array.barrier();
+}
+
+TEST(CopyPointer, CopyableElementTypesAndLocalAt) {
+  struct Point {
+    int a, b;
+  };
+  static_assert(dash::internal::is_dash_copyable<const int, unsigned int>::value);
+  static_assert(dash::internal::is_dash_copyable<const Point, Point>::value);
+  static_assert(!dash::internal::is_dash_copyable<std::uint64_t, std::uint32_t>::value);
+  static_assert(!dash::internal::is_dash_copyable<float, double>::value);
+  static_assert(!dash::internal::is_dash_copyable<Point, std::uint64_t>::value);
+  dash::Matrix<double, 2> m(2 * nunits() + 1, 3);
+  auto& local = m.local;
+  for (std::size_t i = 0; i < local.extent(0); ++i)
+    for (std::size_t j = 0; j < local.extent(1); ++j) local.at(i, j) = 10.0 * i + j;
+  EXPECT_EQ(local(0, 2), 2.0);
+  EXPECT_THROW(local.at(local.extent(0), 0), dash::exception::OutOfRange);
+  EXPECT_THROW(local.at(0, 3), dash::exception::OutOfRange);
+  m.barrier();
 }
 
 }  // namespace

@@ -425,4 +425,9 @@ GlobIt copy(internal::given_t<ValueType>* in_first, internal::given_t<ValueType>
 
 }  // namespace dash
 
+// As DASH's <dash/algorithm/Copy.h>, this header gives every form of
+// dash::copy: also those of views (GlobViewIter ranges) and global pointers.
+#include <dash/algorithm/CopyPointer.h>
+#include <dash/algorithm/CopyView.h>
+
 #endif  // DASH__ALGORITHM__COPY_H_

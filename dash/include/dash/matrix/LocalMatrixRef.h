@@ -70,6 +70,14 @@ class LocalMatrixRef {
                              matrix_->pattern().local_extents());
     return matrix_->lbegin()[matrix_->pattern().local_at(l)];
   }
+  // Element at local coordinates, always checked (DASH's at): throws
+  // dash::exception::OutOfRange outside the local extents. Local, O(N).
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
+  T& at(I... lcoords) const {
+    const std::array<index_type, N> l{static_cast<index_type>(lcoords)...};
+    internal::check_coords("dash::Matrix::local.at", l, matrix_->pattern().local_extents());
+    return matrix_->lbegin()[matrix_->pattern().local_at(l)];
+  }
   // The whole local part as a LocalView (local coordinates).
   LocalView<T, pattern_type> view() const {
     auto ext = matrix_->pattern().local_extents();
