@@ -183,7 +183,8 @@ class UnitLocality {
   // Team unit `unit` of `team`.
   UnitLocality(Team& team, team_unit_t unit) : team_(&team), loc_(Locality(team).unit(unit)) {
     dash::internal::check_dart(dart_unit_locality(team.dart_id(), unit, &record_),
-                         "dash::util::UnitLocality");
+                               "dash::util::UnitLocality");
+    hwinfo_ = record_->hwinfo;
   }
   // Global unit `unit`, in Team::All().
   explicit UnitLocality(global_unit_t unit) : UnitLocality(Team::All(), team_unit_t(unit.id)) {}
@@ -198,8 +199,12 @@ class UnitLocality {
   std::string hostname() const { return loc_.host; }
   // The unit's domain tag ".node.0.numa.core.unit".
   std::string domain_tag() const { return record_->domain_tag; }
-  // DART's record of the unit's hardware (caches, threads per core, ...; -1 unknown).
-  const dart_hwinfo_t& hwinfo() const { return record_->hwinfo; }
+  // DART's record of the unit's hardware (caches, threads per core, ...; -1 unknown), as this
+  // object's copy: what is written through hwinfo() (DASH programs set num_numa, num_cores to
+  // model a machine) stays in it (the thread, clock and cache-line queries below read it), never
+  // in DART's record. Local.
+  const dart_hwinfo_t& hwinfo() const { return hwinfo_; }
+  dart_hwinfo_t& hwinfo() { return hwinfo_; }
   // DART's record of the unit's UNIT domain in the team's tree (owned by DART, valid while the
   // team lives): domain().parent is its core's domain, and so on up.
   const dart_domain_locality_t& domain() const {
@@ -228,22 +233,21 @@ class UnitLocality {
   // Hardware threads per core over the unit's cores, fewest and most (hwloc; 1 where unknown);
   // num_threads() is max_threads() if DASH_MAX_SMT is set, else min_threads(), as in DASH.
   // Local.
-  int min_threads() const { return std::max(1, record_->hwinfo.min_threads); }
-  int max_threads() const { return std::max(1, record_->hwinfo.max_threads); }
+  int min_threads() const { return std::max(1, hwinfo_.min_threads); }
+  int max_threads() const { return std::max(1, hwinfo_.max_threads); }
   int num_threads() const {
     return Config::get<bool>("DASH_MAX_SMT") ? max_threads() : min_threads();
   }
   // Clock rates and bandwidth are not measured: -1.
-  int min_cpu_mhz() const { return record_->hwinfo.min_cpu_mhz; }
-  int max_cpu_mhz() const { return record_->hwinfo.max_cpu_mhz; }
-  int max_shmem_mbps() const { return record_->hwinfo.max_shmem_mbps; }
+  int min_cpu_mhz() const { return hwinfo_.min_cpu_mhz; }
+  int max_cpu_mhz() const { return hwinfo_.max_cpu_mhz; }
+  int max_shmem_mbps() const { return hwinfo_.max_shmem_mbps; }
   // Line size in bytes of the cache of `level` (0: L1 data, 1: L2, 2: L3) of the unit's core as
   // hwloc saw it (else the calling unit's machine, as sysconf tells), at least 64 (DASH's
   // floor). Local.
   int cache_line_size(int level) const {
-    long bytes = level >= 0 && level < DART_LOCALITY_MAX_CACHE_LEVELS
-                     ? record_->hwinfo.cache_line_sizes[level]
-                     : -1;
+    long bytes =
+        level >= 0 && level < DART_LOCALITY_MAX_CACHE_LEVELS ? hwinfo_.cache_line_sizes[level] : -1;
     if (bytes <= 0 && level >= 0 && level < 3) {
       const int names[3] = {_SC_LEVEL1_DCACHE_LINESIZE, _SC_LEVEL2_CACHE_LINESIZE,
                             _SC_LEVEL3_CACHE_LINESIZE};
@@ -258,6 +262,7 @@ class UnitLocality {
   Team* team_;
   Locality::UnitLocality loc_;
   dart_unit_locality_t* record_ = nullptr;  // DART's
+  dart_hwinfo_t hwinfo_{};                  // this object's copy of record_->hwinfo
 };
 
 // Writes d and the domains inside it, indented by depth (operator<< below). Local.
