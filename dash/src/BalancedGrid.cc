@@ -36,5 +36,31 @@ std::vector<std::size_t> balanced_factors_for_extents(std::size_t n,
   return out;
 }
 
+std::array<std::size_t, 2> locality_grid(std::size_t n, std::size_t n_nodes, std::size_t n_numa,
+                                         std::size_t n_cores) {
+  if (n == 0) return {0, 0};
+  if (n_nodes > 1 && n_cores > 1) {
+    // Sides that are multiples of a node's cores: each divisor pair (q, n / q), either side g.
+    std::array<std::size_t, 2> best{0, 0};
+    for (std::size_t q = 1; q <= n / q; ++q) {
+      if (n % q != 0) continue;
+      for (std::size_t g : {q, n / q}) {
+        const std::size_t o = n / g;
+        if (g % n_cores != 0) continue;
+        const std::size_t sum = g + o, best_sum = best[0] + best[1];
+        if (best[0] == 0 || sum < best_sum || (sum == best_sum && g < best[0])) best = {g, o};
+      }
+    }
+    return best;
+  }
+  if (n_nodes == 1 && n_numa > 1 && n % n_numa == 0) {
+    std::size_t root = 1;
+    while ((root + 1) <= n / (root + 1)) ++root;
+    if (root * root == n && root % n_numa == 0) return {root, root};
+    return {n_numa, n / n_numa};
+  }
+  return {0, 0};
+}
+
 }  // namespace internal
 }  // namespace dash

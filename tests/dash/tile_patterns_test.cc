@@ -4,7 +4,9 @@
 // a unit's tiles packed in increasing linear tile index, elements inside a
 // tile in arrangement order). Exhaustive over tile extents 1..5 and BLOCKED
 // and extents 0, 1, 7, 10, 13, 16, 17 in every dimension, on every unit;
-// bijection of global and local indices; block queries; bad input.
+// bijection of global and local indices; local coordinates (DASH's
+// local_coords, local(coords), global(unit, lcoords), local_at); block
+// queries; bad input.
 #include <dash/Init.h>
 #include <dash/Pattern.h>
 #include <dash/Team.h>
@@ -96,6 +98,7 @@ struct Reference {
   // Per global linear element index: owner and local offset.
   std::vector<std::int64_t> unit_of, offset_of;
   std::vector<std::int64_t> order_of;  // [row- or column-major index] -> the patterns' global index
+  std::vector<std::int64_t> tile_of;   // [row- or column-major index] -> its tile's number
 
   Reference(Deal deal, MemArrange arr, const std::array<std::int64_t, N>& ext,
             const std::array<dash::Distribution, N>& dist, std::int64_t nunits)
@@ -116,6 +119,7 @@ struct Reference {
     unit_of.assign(size, -1);
     offset_of.assign(size, -1);
     order_of.assign(size, -1);
+    tile_of.assign(size, -1);
     std::int64_t next = 0;  // the patterns' global order: tile by tile, as enumerated here
     for (std::int64_t b = 0; b < ntiles; ++b) {
       Tile t;
@@ -140,6 +144,7 @@ struct Reference {
         unit_of[gi] = t.unit;
         offset_of[gi] = t.start + i;
         order_of[gi] = next++;
+        tile_of[gi] = std::int64_t(tiles.size()) - 1;
       }
     }
   }
@@ -263,6 +268,35 @@ bool CheckPattern(const Pattern& p, Deal deal, const std::string& ctx) {
     TP_CHECK_EQ(std::int64_t(p.global_index(unit, I(off))), gi);
     TP_CHECK_EQ(p.global(unit, I(off)), coords);
     if (u == me) TP_CHECK_EQ(std::int64_t(p.global(I(off))), gi);
+    // Local coordinates: ShiftTilePattern keeps the slower coordinate and counts the unit's
+    // tiles of the tile row in the faster one; SeqTilePattern stacks the unit's tiles along the
+    // slower dimension (tile extents clamped to the extent); in 1-D both are the offset.
+    const auto& tile = ref.tiles[ref.tile_of[g]];
+    coords_t lc = coords;
+    if constexpr (N == 1) {
+      lc[0] = I(off);
+    } else {
+      const dim_t slow = Arr == dash::ROW_MAJOR ? 0 : 1, fast = 1 - slow;
+      if (deal == Deal::Shift) {
+        lc[fast] = I((tile.bc[fast] / P) * ref.blocksize[fast] + (c[fast] - tile.off[fast]));
+      } else {
+        const auto& mine = ref.of_unit[u];
+        const std::int64_t rank =
+            std::find(mine.begin(), mine.end(), ref.tile_of[g]) - mine.begin();
+        const std::int64_t tb = std::min(ref.blocksize[slow], ext[slow]);
+        lc[slow] = I(rank * tb + (c[slow] - tile.off[slow]));
+        lc[fast] = I(c[fast] - tile.off[fast]);
+      }
+    }
+    TP_CHECK_EQ(p.local_coords(coords), lc);
+    TP_CHECK_EQ(std::int64_t(p.local(coords).unit), u);
+    TP_CHECK_EQ(p.local(coords).coords, lc);
+    TP_CHECK_EQ(p.global(unit, lc), coords);
+    TP_CHECK_EQ(std::int64_t(p.global_index(unit, lc)), gi);
+    if (u == me) {
+      TP_CHECK_EQ(std::int64_t(p.local_at(lc)), off);
+      TP_CHECK_EQ(p.global(lc), coords);
+    }
   }
   // Local -> global -> local for every (unit, offset); each hit exactly once.
   for (std::int64_t u = 0; u < P; ++u) {

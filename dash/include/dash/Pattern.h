@@ -15,7 +15,7 @@
 // | at(coords), at(i, j, ...)         | offset in the owner's memory                  |
 // | global(unit, l), global(l)        | coordinates / global index of a local offset  |
 // | local_size(unit), local_size()    | elements a unit owns                          |
-// | local_capacity()                  | elements every unit allocates (max local_size)|
+// | local_capacity()                  | elements every unit allocates (2)             |
 // | blockspec(), block(coords|i)      | block grid; rectangle of one block            |
 // | block_at(coords), max_blocksize() | linear index of the block holding coords      |
 // | local_block(i), local_blockspec   | the calling unit's blocks                     |
@@ -27,8 +27,16 @@
 // (tile_order(): tiles in the grid's Arrangement order, a tile's elements in
 // that order over its own extents).
 //
+// (2) At least the largest local_size. BlockPattern and TilePattern give
+// DASH's figure: the most blocks a unit holds per dimension, every block
+// counted full (an underfilled last block too); the others the largest
+// local_size itself.
+//
 // BlockPattern and TilePattern also have local coordinates (a unit's
-// elements as an N-D array of local_extents(unit)), with DASH's names:
+// elements as an N-D array of local_extents(unit)), with DASH's names
+// (ShiftTilePattern and SeqTilePattern too, see DealtTilePattern.h: a
+// unit's tiles side by side as DASH's ShiftTilePattern places them, stacked
+// for SeqTilePattern):
 //
 // | call                                       | result                           |
 // |--------------------------------------------|----------------------------------|
@@ -41,7 +49,10 @@
 // Constructors take (SizeSpec, DistributionSpec[, TeamSpec][, Team]) or
 // DASH's variadic form: the N extents, then N Distributions or a
 // DistributionSpec, a TeamSpec and a Team in any order (each optional), e.g.
-// BlockPattern<3>(nx, ny, nz, BLOCKED, NONE, NONE).
+// BlockPattern<3>(nx, ny, nz, BLOCKED, NONE, NONE); as in DASH the extents
+// and Distributions may alternate: BlockPattern<2>(nx, BLOCKED, ny, NONE).
+// Two patterns of one type compare equal (==, !=) when they describe the
+// same distribution: extents, Distributions, unit grid and team.
 //
 // The irregular 1-D patterns (CSRPattern, LoadBalancePattern: one block per
 // unit, of any size) answer the same calls; their global -> local lookups

@@ -26,6 +26,7 @@
 
 #include <dart/dart.h>
 #include <dash/Exception.h>
+#include <dash/Pattern.h>  // DASH's SUMMA.h brings the patterns and make_team_spec
 #include <dash/algorithm/CopyView.h>
 #include <dash/internal/DartType.h>
 #include <dash/pattern/PatternProperties.h>

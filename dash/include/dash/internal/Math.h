@@ -1,12 +1,15 @@
 // DASH's dash::math helpers that its example programs call: integer division rounded up, the
 // larger of two values, scaling a range to mean 1, the standard deviation of a range, prime
-// factors, and a random double in [0, 1). All local; none allocates except factorize/factors.
+// factors, balanced grids, and a random double in [0, 1). All local; none allocates except
+// factorize/factors.
 #ifndef DASH__INTERNAL__MATH_H_
 #define DASH__INTERNAL__MATH_H_
 
 #include <dash/Exception.h>
+#include <dash/pattern/BalancedGrid.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -91,6 +94,70 @@ template <class Integer>
 std::set<Integer> factors(Integer n) {
   std::set<Integer> out;
   for (const auto& f : factorize(n)) out.insert(f.first);
+  return out;
+}
+
+namespace internal {
+// Product of the extents, which must be > 0 (else dash::exception::InvalidArgument naming `who`).
+template <class Integer, std::size_t N>
+Integer extents_product(const std::array<Integer, N>& extents, const char* who) {
+  Integer n = 1;
+  for (Integer e : extents) n *= e;
+  if (!(n > 0))
+    throw exception::InvalidArgument(std::string("dash::math::") + who +
+                                     ": the extents' product must be > 0, got " +
+                                     std::to_string(n));
+  return n;
+}
+}  // namespace internal
+
+// The product n of the extents rearranged as the library's balanced grid over the N dimensions
+// (the factors as equal as possible, the largest first: {12, 1} -> {4, 3}; the grid
+// dart_balanced_dims and TeamSpec::balance_extents give). Local, O(sqrt n); throws
+// dash::exception::InvalidArgument for a product of 0 or one beyond INT_MAX.
+template <class Integer, std::size_t N>
+std::array<Integer, N> balance_extents(const std::array<Integer, N>& extents) {
+  static_assert(std::is_integral_v<Integer>, "dash::math::balance_extents: integer extents");
+  const Integer n = internal::extents_product(extents, "balance_extents");
+  const auto factors = dash::internal::balanced_factors(static_cast<std::size_t>(n), N);
+  std::array<Integer, N> out;
+  for (std::size_t d = 0; d < N; ++d) out[d] = static_cast<Integer>(factors[d]);
+  return out;
+}
+
+// The product n of the extents as a 2-D grid a x b in dimensions 0 and 1 (the others 1) whose
+// side a is a multiple of one of the preferred `blocking` factors (those > 1), the most square
+// such grid (smallest a + b, then smaller a): {1050, 1} with {50} -> {50, 21}. Without any
+// (no factor > 1 divides n) the extents come back as {n, 1, ...}, as DASH's do. Local,
+// O(sqrt n) per factor; throws dash::exception::InvalidArgument for a product of 0.
+template <class Integer, std::size_t N>
+std::array<Integer, N> balance_extents(const std::array<Integer, N>& extents,
+                                       const std::set<Integer>& blocking) {
+  static_assert(std::is_integral_v<Integer>, "dash::math::balance_extents: integer extents");
+  static_assert(N >= 2, "dash::math::balance_extents: a blocking needs two dimensions");
+  const Integer n = internal::extents_product(extents, "balance_extents");
+  std::array<Integer, N> out;
+  out.fill(1);
+  out[0] = n;
+  Integer best_a = 0, best_b = 0;
+  // Divisor pairs (q, n / q) with q <= sqrt(n); either may be the side a.
+  for (Integer q = 1; q <= n / q; ++q) {
+    if (n % q != 0) continue;
+    for (Integer a : {q, n / q}) {
+      const Integer b = n / a;
+      const bool blocked = std::any_of(blocking.begin(), blocking.end(),
+                                       [a](Integer f) { return f > 1 && a % f == 0; });
+      if (!blocked) continue;
+      if (best_a == 0 || a + b < best_a + best_b || (a + b == best_a + best_b && a < best_a)) {
+        best_a = a;
+        best_b = b;
+      }
+    }
+  }
+  if (best_a > 0) {
+    out[0] = best_a;
+    out[1] = best_b;
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <dash/Exception.h>
 #include <dash/memory/GlobStaticMem.h>
+#include <dash/pattern/internal/PatternBase.h>  // has_local_sizes
 
 #include <cstdint>
 #include <memory>
@@ -19,13 +20,6 @@ template <class P, class = void>
 struct has_distspec : std::false_type {};
 template <class P>
 struct has_distspec<P, std::void_t<decltype(std::declval<const P&>().distspec())>>
-    : std::true_type {};
-
-// True for patterns given every unit's size (the irregular ones).
-template <class P, class = void>
-struct has_local_sizes : std::false_type {};
-template <class P>
-struct has_local_sizes<P, std::void_t<decltype(std::declval<const P&>().local_sizes())>>
     : std::true_type {};
 
 // FNV-1a over the collective arguments of a pattern: extents, distribution

@@ -6,6 +6,7 @@
 #ifndef DASH__PATTERN__BALANCED_GRID_H_
 #define DASH__PATTERN__BALANCED_GRID_H_
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -24,6 +25,18 @@ std::vector<std::size_t> balanced_factors(std::size_t n, std::size_t k);
 // extents give balanced_factors(n, extents.size()) unchanged. Local.
 std::vector<std::size_t> balanced_factors_for_extents(std::size_t n,
                                                       const std::vector<long>& extents);
+
+// A 2-D grid {g, o} (g * o = n) for n units on n_nodes nodes of n_numa NUMA domains and n_cores
+// cores each, keeping the units that share hardware together (0 counts as unknown):
+//   several nodes (n_nodes > 1, n_cores > 1): the most square grid (smallest g + o, then
+//     smaller g) whose side g is a multiple of n_cores, so each grid row holds whole nodes;
+//   one node (n_nodes == 1, n_numa > 1): g = o = sqrt(n) if n is a square whose root is a
+//     multiple of n_numa (each NUMA domain then holds whole rows), else g = n_numa rows of
+//     n / n_numa (one row per NUMA domain);
+// {0, 0} where the counts do not fit (unknown, or n not a multiple of them): the caller takes the
+// balanced grid. Local, O(sqrt n).
+std::array<std::size_t, 2> locality_grid(std::size_t n, std::size_t n_nodes, std::size_t n_numa,
+                                         std::size_t n_cores);
 
 }  // namespace internal
 }  // namespace dash

@@ -22,8 +22,10 @@
 #include <dash/pattern/PatternProperties.h>
 #include <dash/pattern/ShiftTilePattern.h>
 #include <dash/pattern/TilePattern.h>
+#include <dash/util/UnitLocality.h>  // DASH's MakePattern.h brings dash::util::UnitLocality
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -56,25 +58,62 @@ std::vector<default_size_t> block_extent_candidates(default_size_t extent, defau
 
 }  // namespace internal
 
-// The units of `team` in the balanced grid (dart_balanced_dims, as
-// TeamSpec::balance_extents()) over the N dimensions of `sizespec`, the
-// largest factor along the longest extent; equal extents keep DART's order,
-// so a cube's grid is the one DART_UNIT_MAPPING optimises. The properties
-// are accepted for DASH's signature. Local.
+// DASH's make_team_spec for n_units units on n_nodes nodes of n_numa NUMA domains and n_cores
+// cores each (0: unknown). For N >= 2 the units form a 2-D grid in dimensions 0 and 1 that keeps
+// units sharing hardware together (internal::locality_grid: whole nodes in each grid row; on one
+// node one row per NUMA domain unless a square grid keeps them together too), its longer side
+// along the longer extent (on equal extents the side holding the groups in dimension 0). Where
+// the counts are unknown or do not divide n_units: the balanced grid over all N dimensions
+// (dart_balanced_dims, as TeamSpec::balance_extents(): the largest factor along the longest
+// extent; equal extents keep DART's order, so a cube's grid is the one DART_UNIT_MAPPING
+// optimises). The properties are accepted for DASH's signature. Local; throws
+// dash::exception::InvalidArgument for n_units < 1.
 template <class PartC = pattern_partitioning_properties<>,
           class MapC = pattern_mapping_properties<>,
           class LayC =
               pattern_layout_properties<pattern_layout_tag::canonical, pattern_layout_tag::linear>,
           dim_t N, class SizeType>
-TeamSpec<N, std::make_signed_t<SizeType>> make_team_spec(const SizeSpec<N, SizeType>& sizespec,
-                                                         const Team& team = Team::All()) {
+TeamSpec<N, std::make_signed_t<SizeType>> make_team_spec(
+    const SizeSpec<N, SizeType>& sizespec, int n_units, std::make_unsigned_t<SizeType> n_nodes = 0,
+    std::make_unsigned_t<SizeType> n_numa = 0, std::make_unsigned_t<SizeType> n_cores = 0) {
   using IndexType = std::make_signed_t<SizeType>;
+  using Extent = typename TeamSpec<N, IndexType>::size_type;
+  if (n_units < 1)
+    throw exception::InvalidArgument("dash::make_team_spec: n_units must be >= 1, got " +
+                                     std::to_string(n_units));
+  std::array<Extent, N> grid;
+  grid.fill(1);
+  const std::size_t n = std::size_t(n_units);
+  const auto groups = N >= 2 ? internal::locality_grid(n, n_nodes, n_numa, n_cores)
+                             : std::array<std::size_t, 2>{0, 0};
+  if constexpr (N >= 2) {
+    if (groups[0] != 0) {
+      const bool swap = sizespec.extent(0) != sizespec.extent(1) &&
+                        (groups[0] < groups[1]) == (sizespec.extent(0) > sizespec.extent(1));
+      grid[0] = Extent(groups[swap ? 1 : 0]);
+      grid[1] = Extent(groups[swap ? 0 : 1]);
+      return TeamSpec<N, IndexType>(grid);
+    }
+  }
   std::vector<long> extents(N);
   for (dim_t d = 0; d < N; ++d) extents[d] = long(sizespec.extent(d));
-  const auto factors = internal::balanced_factors_for_extents(team.size(), extents);
-  std::array<typename TeamSpec<N, IndexType>::size_type, N> grid;
-  for (dim_t d = 0; d < N; ++d) grid[d] = factors[d];
+  const auto factors = internal::balanced_factors_for_extents(n, extents);
+  for (dim_t d = 0; d < N; ++d) grid[d] = Extent(factors[d]);
   return TeamSpec<N, IndexType>(grid);
+}
+
+// The same for the units of `team` (DASH's default form). Without the counts: the balanced grid
+// (DASH would ask the locality layer for them). Local.
+template <class PartC = pattern_partitioning_properties<>,
+          class MapC = pattern_mapping_properties<>,
+          class LayC =
+              pattern_layout_properties<pattern_layout_tag::canonical, pattern_layout_tag::linear>,
+          dim_t N, class SizeType>
+TeamSpec<N, std::make_signed_t<SizeType>> make_team_spec(
+    const SizeSpec<N, SizeType>& sizespec, const Team& team = Team::All(),
+    std::make_unsigned_t<SizeType> n_nodes = 0, std::make_unsigned_t<SizeType> n_numa = 0,
+    std::make_unsigned_t<SizeType> n_cores = 0) {
+  return make_team_spec<PartC, MapC, LayC>(sizespec, int(team.size()), n_nodes, n_numa, n_cores);
 }
 
 template <class PartC = pattern_partitioning_properties<>,

@@ -64,8 +64,10 @@ class CartesianIndexSpace {
   constexpr CartesianIndexSpace() = default;
   constexpr explicit CartesianIndexSpace(const std::array<size_type, N>& extents)
       : extents_(extents) {}
-  template <class... E,
-            class = std::enable_if_t<sizeof...(E) == N && N != 0 && (std::is_integral_v<E> && ...)>>
+  // N extents of any arithmetic type (DASH programs pass doubles such as n * std::pow(2, s);
+  // they are converted as DASH converts them, fractions cut off).
+  template <class... E, class = std::enable_if_t<sizeof...(E) == N && N != 0 &&
+                                                 (std::is_arithmetic_v<E> && ...)>>
   constexpr CartesianIndexSpace(E... extents) : extents_{static_cast<size_type>(extents)...} {}
 
   static constexpr dim_t ndim() { return N; }

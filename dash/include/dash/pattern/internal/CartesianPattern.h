@@ -275,10 +275,8 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     this->use_grid_units(teamspec_);
     for (dim_t d = 0; d < N; ++d) {
       const Distribution& dist = distspec[d];
-      if (dist.type == DistributionType::NONE && teamspec.extent(d) > 1)
-        throw exception::InvalidArgument(this->where(
-            "dimension " + std::to_string(d) + " is NONE but the TeamSpec spreads it over " +
-            std::to_string(teamspec.extent(d)) + " units"));
+      // NONE over several unit coordinates is one block, held by coordinate 0 (the others own
+      // nothing in d), as DASH has it.
       if ((dist.type == DistributionType::BLOCKCYCLIC || dist.type == DistributionType::TILE) &&
           dist.blocksize == 0)
         throw exception::InvalidArgument(
@@ -309,8 +307,21 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
         if (dims_[d].local_nblocks(my_coords_[d]) > 1) my_layout_canonical_ = false;
       }
     }
-    // Unit 0 owns the most blocks in every dimension, hence the most elements.
-    this->local_capacity_ = local_size(team_unit_t(0));
+    // DASH's local capacity: the most blocks a unit coordinate holds per dimension (unit 0's),
+    // each counted full, so the underfilled last block of a dimension counts full too (a block
+    // counts at most the extent). At least the largest local_size; capped at the index type's
+    // largest value (no memory holds more). Per dimension the product stays below twice the
+    // extent, so it fits size_type.
+    const size_type limit = static_cast<size_type>(std::numeric_limits<IndexType>::max());
+    size_type capacity = 1;
+    for (dim_t d = 0; d < N; ++d) {
+      const auto& dim = dims_[d];
+      size_type c =
+          size_type(dim.local_nblocks(0)) * size_type(std::min(dim.blocksize, dim.extent));
+      c = std::min(c, limit);
+      capacity = (c != 0 && capacity > limit / c) ? limit : capacity * c;
+    }
+    this->local_capacity_ = capacity;
   }
 
   // Whether unit has a place in the grid (a team larger than the grid has units without).

@@ -169,6 +169,62 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
   }
   using Base::local_size;
 
+  // ---- local coordinates (DASH's local_coords / local / global / local_at) ----
+  // A unit's elements get N-D local coordinates (tiles at multiples of the tile extents,
+  // an element at its place inside its tile):
+  //   ShiftTilePattern (as DASH's): the slower coordinate stays the global one, the faster one
+  //     counts the unit's tiles of that tile row: tile column c is the unit's (c / P)-th there.
+  //   SeqTilePattern: the unit's tiles stacked along the slower dimension in their order
+  //     (local block k at k * tile extent), the faster coordinate is the one inside the tile;
+  //     for full tiles this is its local memory read as an array (DASH's own formula mixes a
+  //     per-dimension deal into it that does not match its sequential one).
+  // In 1-D both are the local offset. All local, O(1), allocation-free.
+  using local_coords_t = ::dash::local_coords_t<IndexType, N>;
+  using local_coords_type = local_coords_t;
+
+  // The owner's local coordinates of global coordinates.
+  coords_type local_coords(const coords_type& coords) const {
+    const index_type x0 = N == 1 ? index_type(0) : coords[dim_of_slot(0)];
+    const index_type x1 = coords[dim_of_slot(1)];
+    const Tile t{x0 / tb_[0], x1 / tb_[1]};
+    index_type l[2] = {x0, (t.col / units_) * tb_[1] + (x1 - t.col * tb_[1])};
+    if constexpr (Deal == TileDeal::Sequential && N == 2) {
+      l[0] = rank_of(0, t) * tb_[0] + (x0 - t.row * tb_[0]);
+      l[1] = x1 - t.col * tb_[1];
+    }
+    coords_type lc;
+    if constexpr (N == 2) lc[dim_of_slot(0)] = l[0];
+    lc[dim_of_slot(1)] = l[1];
+    return lc;
+  }
+  // Owner and its local coordinates of global coordinates (local(g) of a linear index gives
+  // owner and offset).
+  local_coords_type local(const coords_type& coords) const {
+    return local_coords_type{this->unit_at(coords), local_coords(coords)};
+  }
+  using Base::local;
+  // Global coordinates of local coordinates of unit / of the calling unit.
+  coords_type global(team_unit_t unit, const coords_type& lcoords) const {
+    const LocalPlace p = place_of_local(unit.id, lcoords);
+    coords_type g;
+    if constexpr (N == 2) g[dim_of_slot(0)] = p.tile.row * tb_[0] + p.phase0;
+    g[dim_of_slot(1)] = p.tile.col * tb_[1] + p.phase1;
+    return g;
+  }
+  coords_type global(const coords_type& lcoords) const { return global(this->myid_, lcoords); }
+  using Base::global;
+  // Global linear index of local coordinates of unit.
+  index_type global_index(team_unit_t unit, const coords_type& lcoords) const {
+    return this->global_index(global(unit, lcoords));
+  }
+  using Base::global_index;
+  // Offset in the calling unit's memory of its local coordinates.
+  index_type local_at(const coords_type& lcoords) const {
+    const LocalPlace p = place_of_local(this->myid_.id, lcoords);
+    const index_type ecol = p.tile.col == nb_[1] - 1 ? last_[1] : tb_[1];
+    return offset_of_rank(this->myid_.id, p.rank) + p.phase0 * ecol + p.phase1;
+  }
+
   // ---- the CRTP primitives of PatternBase ----
   local_index_type local_of_coords(const coords_type& coords) const {
     index_type x[2] = {N == 1 ? index_type(0) : coords[dim_of_slot(0)], coords[dim_of_slot(1)]};
@@ -308,6 +364,27 @@ class DealtTilePattern : public PatternBase<Derived, N, Arr, IndexType> {
   struct Tile {
     index_type row, col;
   };
+  // Where local coordinates of unit u sit: its tile, that tile's rank among u's tiles, and
+  // the place inside the tile (rows, columns).
+  struct LocalPlace {
+    Tile tile;
+    index_type rank, phase0, phase1;
+  };
+  LocalPlace place_of_local(index_type u, const coords_type& lcoords) const {
+    const index_type l0 = N == 1 ? index_type(0) : lcoords[dim_of_slot(0)];
+    const index_type l1 = lcoords[dim_of_slot(1)];
+    if constexpr (Deal == TileDeal::Sequential) {
+      // Stacked tiles: the slower coordinate gives the rank (1-D: the only one).
+      const index_type k = N == 2 ? l0 / tb_[0] : l1 / tb_[1];
+      if constexpr (N == 2) return LocalPlace{tile_of_rank(u, k), k, l0 - k * tb_[0], l1};
+      return LocalPlace{tile_of_rank(u, k), k, 0, l1 - k * tb_[1]};
+    } else {
+      // Row kept, the unit's (l1 / tb)-th tile of that row (1-D: the one row).
+      const index_type a = l0 / tb_[0], i = l1 / tb_[1];
+      const Tile t{a, first_col(u, a) + i * units_};
+      return LocalPlace{t, tiles_before_row(u, a) + i, l0 - a * tb_[0], l1 - i * tb_[1]};
+    }
+  }
 
   // Whether unit has a place in the grid (a team larger than the grid has units without); the
   // functions below take units of the grid only.

@@ -159,12 +159,6 @@ class IrregularPattern : public PatternBase<Derived, 1, Arr, IndexType> {
   const DistributionSpec<1>& distspec() const { return distspec_; }
   const TeamSpec<1, IndexType>& teamspec() const { return teamspec_; }
 
-  // Same team size and local sizes. Local, O(P).
-  friend bool operator==(const Derived& a, const Derived& b) {
-    return &a.team() == &b.team() && a.local_sizes() == b.local_sizes();
-  }
-  friend bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
-
   // ---- the CRTP primitives of PatternBase ----
   local_index_type local_of_coords(const coords_type& coords) const {
     index_type u = owner(coords[0]);

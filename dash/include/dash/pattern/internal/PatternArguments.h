@@ -1,12 +1,15 @@
 // The arguments of the variadic pattern and container constructors, as DASH
 // takes them:
 //
-//   Pattern<N>(e0, ..., e(N-1)                 extents, integers, first
+//   Pattern<N>(e0, ..., e(N-1)                 extents, integers, the first argument an extent
 //              [, d0, ..., d(N-1) | distspec]  N Distributions or one DistributionSpec
-//              [, teamspec] [, team])          in any order after the extents
+//              [, teamspec] [, team])          in any order after the first extent
 //
 // e.g. BlockPattern<3>(nx, ny, nz, BLOCKED, NONE, NONE, team) or
-// Matrix<double, 2>(n, m, TILE(32), TILE(32)). What is left out is DASH's
+// Matrix<double, 2>(n, m, TILE(32), TILE(32)). The extents may also be interleaved with the
+// Distributions, as DASH allows: BlockPattern<2>(n, BLOCKED, m, NONE) or
+// TilePattern<4>(n0, n1, TILE(2), TILE(2), n2, n3, NONE, NONE); the k-th integer is the extent
+// of dimension k and the k-th Distribution its distribution. What is left out is DASH's
 // default: BLOCKED in dimension 0 and NONE in the others, Team::All(), and
 // TeamSpec(distspec, team). Wrong argument lists fail to compile with a
 // message that says which rule they break.
@@ -27,15 +30,6 @@ namespace internal {
 
 template <class A>
 using pattern_argument_t = std::remove_cv_t<std::remove_reference_t<A>>;
-
-// Number of integer arguments before the first argument of another type.
-template <class... A>
-constexpr std::size_t leading_extent_arguments() {
-  constexpr bool integral[] = {std::is_integral_v<pattern_argument_t<A>>..., false};
-  std::size_t n = 0;
-  while (integral[n]) ++n;
-  return n;
-}
 
 template <class Want, class... A>
 constexpr std::size_t count_arguments_of() {
@@ -60,8 +54,7 @@ class PatternArguments {
     constexpr std::size_t distspecs = count_arguments_of<DistributionSpec<N>, Args...>();
     constexpr std::size_t teamspecs = count_arguments_of<TeamSpec<N, IndexType>, Args...>();
     constexpr std::size_t teams = count_arguments_of<Team, Args...>();
-    static_assert(leading_extent_arguments<Args...>() == N && extents == N,
-                  "dash pattern arguments: the N extents come first, as integers");
+    static_assert(extents == N, "dash pattern arguments: give the N extents, as integers");
     static_assert(dists == 0 || dists == N,
                   "dash pattern arguments: give one Distribution per dimension, or none");
     static_assert(distspecs + (dists > 0) <= 1,

@@ -31,6 +31,14 @@
 namespace dash {
 namespace internal {
 
+// Whether pattern P lists its units' sizes (the irregular patterns, whose sizes the extents and
+// Distributions do not determine).
+template <class P, class = void>
+struct has_local_sizes : std::false_type {};
+template <class P>
+struct has_local_sizes<P, std::void_t<decltype(std::declval<const P&>().local_sizes())>>
+    : std::true_type {};
+
 template <class Derived, dim_t N, MemArrange Arr, class IndexType>
 class PatternBase {
  public:
@@ -234,6 +242,22 @@ class PatternBase {
   size_type local_size() const { return derived().local_size(myid_); }
   // Largest local_size over all units: what each unit allocates.
   size_type local_capacity() const { return local_capacity_; }
+
+  // Equal when both describe the same distribution (DASH's pattern equality): the same
+  // extents, Distributions, unit grid and team, and for the irregular patterns the same local
+  // sizes (the memory order is part of the type). Local; O(N), irregular patterns O(P).
+  friend bool operator==(const Derived& a, const Derived& b) {
+    const PatternBase& x = a;
+    const PatternBase& y = b;
+    if (&x == &y) return true;
+    const bool same_team = x.team_ == y.team_ || (x.team_ && y.team_ && *x.team_ == *y.team_);
+    if (!same_team || x.nunits_ != y.nunits_ || !(x.sizespec_ == y.sizespec_) ||
+        !(a.distspec() == b.distspec()) || !(a.teamspec() == b.teamspec()))
+      return false;
+    if constexpr (has_local_sizes<Derived>::value) return a.local_sizes() == b.local_sizes();
+    return true;
+  }
+  friend bool operator!=(const Derived& a, const Derived& b) { return !(a == b); }
 
   // Writes "dash::<Pattern><N>(extents 7 x 5, BLOCKED x TILE(2), units 2 x 1)".
   // Local.
