@@ -54,26 +54,20 @@ dart_ret_t dart_allocator_new(size_t pool_size, dart_team_t team, dart_allocator
 dart_ret_t dart_allocator_alloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr,
                                 dart_allocator_t allocator) {
   static const char* call = "dart_allocator_alloc";
-  DART_CHECK_INIT(call);
-  DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
-  *gptr = DART_GPTR_NULL;
+  size_t nbytes = 0;
+  dart_ret_t ret = dart__local_alloc_args(call, nelem, dtype, gptr, &nbytes);
+  if (ret != DART_OK) return ret;
   DART_CHECK_ARG(call, allocator != NULL, "allocator is NULL");
-  const dart_type_info_t* t = dart__type(dtype);
-  DART_CHECK_ARG(call, t != NULL && !dart__type_is_layout(t),
-                 "data type %ld is not a basic or custom type", (long)dtype);
-  DART_CHECK_ARG(call, nelem > 0, "cannot allocate 0 elements");
-  DART_CHECK_ARG(call, nelem <= SIZE_MAX / t->size, "%zu elements of %zu bytes overflow size_t",
-                 nelem, t->size);
   uint64_t offset = 0;
   pthread_mutex_lock(&allocator->lock);
-  const bool ok = dart__pool_alloc(allocator->pool, nelem * t->size, &offset);
+  const bool ok = dart__pool_alloc(allocator->pool, nbytes, &offset);
   const size_t used = dart__pool_used(allocator->pool);
   pthread_mutex_unlock(&allocator->lock);
   if (!ok) {
     return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
                               "the allocator's pool is full: %zu bytes requested, %zu of %zu in "
                               "use (give dart_allocator_new a larger pool_size)",
-                              nelem * t->size, used, allocator->pool_size);
+                              nbytes, used, allocator->pool_size);
   }
   *gptr = allocator->base;
   gptr->unitid = allocator->me.id;

@@ -153,8 +153,8 @@ dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
   return dart__segment_free(call, target.seg);
 }
 
-dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr) {
-  static const char* call = "dart_memalloc";
+dart_ret_t dart__local_alloc_args(const char* call, size_t nelem, dart_datatype_t dtype,
+                                  dart_gptr_t* gptr, size_t* nbytes) {
   DART_CHECK_INIT(call);
   DART_CHECK_ARG(call, gptr != NULL, "gptr is NULL");
   *gptr = DART_GPTR_NULL;
@@ -164,12 +164,21 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr)
   DART_CHECK_ARG(call, nelem > 0, "cannot allocate 0 elements");
   DART_CHECK_ARG(call, nelem <= SIZE_MAX / t->size, "%zu elements of %zu bytes overflow size_t",
                  nelem, t->size);
+  *nbytes = nelem * t->size;
+  return DART_OK;
+}
+
+dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t* gptr) {
+  static const char* call = "dart_memalloc";
+  size_t nbytes = 0;
+  dart_ret_t ret = dart__local_alloc_args(call, nelem, dtype, gptr, &nbytes);
+  if (ret != DART_OK) return ret;
   uint64_t offset = 0;
-  if (!dart__pool_alloc(dart__state.pool, nelem * t->size, &offset)) {
+  if (!dart__pool_alloc(dart__state.pool, nbytes, &offset)) {
     return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call,
                               "local allocation pool full: %zu bytes requested, %zu of %zu in use "
                               "(raise DART_LOCAL_POOL_SIZE)",
-                              nelem * t->size, dart__pool_used(dart__state.pool),
+                              nbytes, dart__pool_used(dart__state.pool),
                               dart__state.config.local_pool_size);
   }
   gptr->flags = 0;

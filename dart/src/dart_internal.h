@@ -298,6 +298,13 @@ const dart_unit_t* dart__group_members(const dart_group_t group, size_t* count);
 /* A new group holding the given global units. */
 dart_ret_t dart__group_from_units(const int* units, size_t count, dart_group_t* gout);
 
+/* The checks of a local allocation (dart_memalloc, dart_allocator_alloc):
+ * DART running, gptr given (set to DART_GPTR_NULL), an element type, nelem
+ * > 0 without overflow; *nbytes = the bytes to allocate. Logs and returns
+ * DART_ERR_INVAL / NOTINIT otherwise. */
+dart_ret_t dart__local_alloc_args(const char* call, size_t nelem, dart_datatype_t dtype,
+                                  dart_gptr_t* gptr, size_t* nbytes);
+
 /* ---- local allocation pool (dart_pool.c) -------------------------------- */
 
 typedef struct dart_pool dart_pool_t;

@@ -50,7 +50,7 @@ int TeamMe(dart_team_t team) {
 
 dart_unit_placement_t UnitLoc(dart_team_t team, int unit) {
   dart_unit_placement_t loc;
-  std::memset(&loc, 0x55, sizeof loc);
+  std::memset(static_cast<void*>(&loc), 0x55, sizeof loc);  // poison: every field is set
   EXPECT_EQ(dart_unit_placement(team, DART_TEAM_UNIT_ID(unit), &loc), DART_OK);
   return loc;
 }

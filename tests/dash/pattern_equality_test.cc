@@ -58,7 +58,9 @@ TYPED_TEST(PatternEquality, AnyDifferenceInTheDistributionComparesUnequal) {
       P(dash::SizeSpec<2>(7, 9), dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(9)), grid) !=
       P(dash::SizeSpec<2>(7, 9), dash::DistributionSpec<2>(dash::TILE(2), dash::NONE), grid));
   // Another unit grid of the same units, and one of more units than the team.
-  if (n > 1) EXPECT_TRUE(a != P(dash::SizeSpec<2>(7, 9), dist, dash::TeamSpec<2>(1, n)));
+  if (n > 1) {
+    EXPECT_TRUE(a != P(dash::SizeSpec<2>(7, 9), dist, dash::TeamSpec<2>(1, n)));
+  }
   EXPECT_TRUE(a != P(dash::SizeSpec<2>(7, 9), dist, dash::TeamSpec<2>(n + 1, 1)));
   // Another team of the same units (a split in one part): same grid, other team.
   dash::Team& same_units = dash::Team::All().split(1);
