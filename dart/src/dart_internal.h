@@ -100,9 +100,10 @@ typedef struct {
   bool is_integer;      /* basic integer type (atomics, bitwise ops) */
   bool is_floating;     /* basic floating type */
   size_t nruns;         /* indexed: runs of run_len[i] elements at element run_off[i], */
-  size_t* run_len;      /* ascending and apart; run_total elements in all */
-  size_t* run_off;
+  size_t* run_len;      /* run_total elements in all; run_disjoint if they ascend and */
+  size_t* run_off;      /* none overlaps another */
   size_t run_total;
+  bool run_disjoint;
 } dart_type_info_t;
 
 /* True for the types that describe a layout of elements (strided, indexed):

@@ -271,6 +271,34 @@ static dart_ret_t any_layout(const char* call, const dart_type_info_t* t, size_t
   return ret;
 }
 
+/* A get whose destination layout has overlapping runs (MPI forbids such a
+ * receive buffer): into a contiguous staging buffer over RMA, then run by run
+ * into place, later runs winning. Completes before it returns. */
+static dart_ret_t staged_get(const char* call, void* local, const dart_type_info_t* local_t,
+                             const dart_target_t* to, const dart_type_info_t* remote_t,
+                             size_t nelem) {
+  DART_CHECK_ARG(call, nelem <= INT_MAX, "%zu elements exceed one staged transfer", nelem);
+  const dart_type_info_t* dense = dart__type(local_t->base);
+  char* staging = malloc(nelem * local_t->size);
+  if (staging == NULL) return DART_LOG_ERROR_RET(DART_ERR_NOMEM, call, "out of memory");
+  int remote_count = 0;
+  MPI_Datatype remote_mpi = MPI_DATATYPE_NULL, owned = MPI_DATATYPE_NULL;
+  bool locked = false;
+  dart_ret_t ret = any_layout(call, remote_t, nelem, &remote_count, &remote_mpi, MPI_DATATYPE_NULL,
+                              &locked, &owned);
+  int mpi_ret = MPI_SUCCESS;
+  if (ret == DART_OK)
+    mpi_ret = MPI_Get(staging, (int)nelem, dense->mpi, to->target, to->disp, remote_count,
+                      remote_mpi, to->seg->win);
+  layout_release(&locked);
+  if (owned != MPI_DATATYPE_NULL) (void)MPI_Type_free(&owned); /* a failure only leaks */
+  if (ret == DART_OK && mpi_ret == MPI_SUCCESS) mpi_ret = MPI_Win_flush(to->target, to->seg->win);
+  if (ret == DART_OK && mpi_ret == MPI_SUCCESS) copy_runs(local, local_t, staging, dense, nelem);
+  free(staging);
+  if (ret != DART_OK) return ret;
+  return dart__mpi_error(mpi_ret, call, "MPI_Get");
+}
+
 static int issue_rma(direction_t dir, completion_t mode, void* local, int local_count,
                      MPI_Datatype local_type, const dart_target_t* to, MPI_Aint disp,
                      int remote_count, MPI_Datatype remote_type, MPI_Request* request) {
@@ -324,6 +352,15 @@ static dart_ret_t transfer(const char* call, direction_t dir, completion_t mode,
     return DART_OK;
   }
 
+  /* Overlapping indexed runs on the written side: a get stages (MPI forbids a
+   * receive buffer with overlapping entries), a put is refused (its writes to
+   * one element would race). */
+  if (dir == DIR_PUT) {
+    DART_CHECK_ARG(call, remote_t->kind != DART_KIND_INDEXED || remote_t->run_disjoint,
+                   "a put's destination layout on another node may not have overlapping runs");
+  } else if (local_t->kind == DART_KIND_INDEXED && !local_t->run_disjoint) {
+    return staged_get(call, local, local_t, &to, remote_t, nelem);
+  }
   /* A relaxed load and store, not an atomic add: a locked add would cost as much as a tenth
    * of a small get. Increments of threads transferring at the same time may be lost. */
   __atomic_store_n(&dart__state.rma_transfers,

@@ -122,14 +122,13 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
                  count);
   DART_CHECK_ARG(call, blocklen != NULL && offset != NULL, "blocklen or offset is NULL");
   size_t total = 0;
+  bool disjoint = true; /* runs in ascending order, none overlapping the one before */
   for (size_t i = 0; i < count; ++i) {
     DART_CHECK_ARG(call, blocklen[i] > 0 && blocklen[i] <= INT32_MAX,
                    "run %zu: length %zu is not in [1, INT32_MAX]", i, blocklen[i]);
     DART_CHECK_ARG(call, offset[i] <= INT32_MAX - blocklen[i],
                    "run %zu ends beyond element INT32_MAX", i);
-    DART_CHECK_ARG(call, i == 0 || offset[i] >= offset[i - 1] + blocklen[i - 1],
-                   "run %zu (offset %zu) overlaps or precedes run %zu: offsets must ascend", i,
-                   offset[i], i - 1);
+    if (i > 0 && offset[i] < offset[i - 1] + blocklen[i - 1]) disjoint = false;
     total += blocklen[i];
   }
   dart_type_info_t* info = malloc(sizeof *info);
@@ -147,6 +146,7 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
   info->run_len = runs;
   info->run_off = runs + count;
   info->run_total = total;
+  info->run_disjoint = disjoint;
   dart_ret_t ret = register_derived(call, info, newtype);
   if (ret != DART_OK) {
     free(runs);
@@ -537,8 +537,10 @@ size_t dart__type_span(const dart_type_info_t* t, size_t nelem) {
   } else if (t->kind == DART_KIND_INDEXED && nelem > 0) {
     if (nelem > t->run_total) return SIZE_MAX;
     size_t i = 0, left = nelem;
-    while (left > t->run_len[i]) left -= t->run_len[i++];
-    elements = t->run_off[i] + left; /* offsets ascend: the last run reached ends last */
+    elements = 0; /* the furthest end of the runs reached (runs may come in any order) */
+    for (; left > t->run_len[i]; left -= t->run_len[i++])
+      if (t->run_off[i] + t->run_len[i] > elements) elements = t->run_off[i] + t->run_len[i];
+    if (t->run_off[i] + left > elements) elements = t->run_off[i] + left;
   }
   size_t bytes; /* overflow check without a division: this is on every transfer */
   if (__builtin_mul_overflow(elements, t->size, &bytes) || bytes == SIZE_MAX) return SIZE_MAX;

@@ -34,10 +34,13 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
                                     dart_datatype_t* newtype);
 
 /* An indexed type (DASH's): count runs of the basic type basetype, run i
- * holding blocklen[i] elements from element offset[i] on; offsets ascend and
- * runs do not overlap. As the source or destination type of dart_get/dart_put
- * it gathers or scatters the first nelem elements of the runs (nelem at most
- * their sum). Local. */
+ * holding blocklen[i] elements from element offset[i] on. As the source or
+ * destination type of dart_get/dart_put it gathers or scatters the first
+ * nelem elements of the runs, in run order (nelem at most their sum). Runs
+ * may overlap: as a source an element is read once per run holding it; as a
+ * get's destination the later run's value stays (such a get over MPI RMA goes
+ * through a staging buffer and completes before it returns); a put's
+ * destination on another node may not overlap (DART_ERR_INVAL). Local. */
 dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, const size_t blocklen[],
                                     const size_t offset[], dart_datatype_t* newtype);
 
