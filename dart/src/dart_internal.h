@@ -266,6 +266,7 @@ typedef struct dart_team_data {
   dart_segment_t** segs; /* indexed by segid */
   int segs_cap;
   int16_t next_segid;
+  int16_t freed_segid;           /* the last freed segment id, taken first; 0 if none */
   uint16_t next_generation;      /* tag of the next segment (see DART_GPTR_OFFSET_BITS) */
   uint64_t collectives;          /* collectives this unit entered on the team (watchdog on) */
   struct dart_watch_team* watch; /* the watchdog's counter window, NULL when it is off */
@@ -281,7 +282,8 @@ dart_ret_t dart__team_setup(const char* call, MPI_Comm comm, dart_team_t id, dar
 /* Frees the team's segments, communicators and data. Collective over it. */
 dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team);
 
-/* Picks the next free segment id of the team and registers seg under it. */
+/* Picks the next free segment id of the team: the last one freed if it is still free (DASH's
+ * order), else the next free one after the last given out. Local, O(1) mostly. */
 int16_t dart__team_next_segid(dart_team_data_t* team);
 dart_ret_t dart__team_add_segment(dart_team_data_t* team, dart_segment_t* seg);
 /* Test hook: the next segment id the team tries (> 0). Call on every unit. */

@@ -797,7 +797,10 @@ static tree_t* build_tree(const dart_team_data_t* team) {
     r->unit = DART_TEAM_UNIT_ID(u);
     r->team = team->id;
     r->hwinfo = hwinfos[team->l2g[u]];
-    memcpy(r->domain_tag, tree->leaf[u]->domain_tag, sizeof r->domain_tag);
+    /* The unit's domain is its core's (DASH's): the UNIT leaf's parent. */
+    const dart_domain_locality_t* home =
+        tree->leaf[u]->parent != NULL ? tree->leaf[u]->parent : tree->leaf[u];
+    memcpy(r->domain_tag, home->domain_tag, sizeof r->domain_tag);
   }
   free(order);
   return tree;

@@ -188,6 +188,9 @@ dart_ret_t dart__team_teardown(const char* call, dart_team_data_t* team) {
 }
 
 int16_t dart__team_next_segid(dart_team_data_t* team) {
+  const int16_t freed = team->freed_segid;
+  team->freed_segid = 0;
+  if (freed > 0 && (freed >= team->segs_cap || team->segs[freed] == NULL)) return freed;
   for (int tries = 0; tries < DART_MAX_SEGMENTS; ++tries) {
     int16_t id = team->next_segid;
     team->next_segid = id == DART_MAX_SEGMENTS - 1 ? 1 : (int16_t)(id + 1);
@@ -198,7 +201,10 @@ int16_t dart__team_next_segid(dart_team_data_t* team) {
 
 void dart__test_set_next_segid(dart_team_t teamid, int16_t segid) {
   dart_team_data_t* team = dart__team(teamid);
-  if (team != NULL && segid > 0) team->next_segid = segid;
+  if (team != NULL && segid > 0) {
+    team->next_segid = segid;
+    team->freed_segid = 0;
+  }
 }
 
 dart_ret_t dart__team_add_segment(dart_team_data_t* team, dart_segment_t* seg) {
@@ -218,6 +224,7 @@ dart_ret_t dart__team_add_segment(dart_team_data_t* team, dart_segment_t* seg) {
 
 void dart__team_remove_segment(dart_team_data_t* team, int16_t segid) {
   if (segid >= 0 && segid < team->segs_cap) team->segs[segid] = NULL;
+  if (segid > 0) team->freed_segid = segid;
 }
 
 /* Lowest team id unused on every unit of parent. Collective over parent. */

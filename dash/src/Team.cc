@@ -120,9 +120,14 @@ void Team::destroy_dart_team() {
 }
 
 void Team::free_subteams() {
+  release_subteams();
+  if (id_ == DART_TEAM_ALL) end_extensions();
+}
+
+void Team::release_subteams() {
   std::vector<std::unique_ptr<Team>> kept;
   for (auto& sub : subteams_) {
-    sub->free_subteams();
+    sub->release_subteams();
     if (sub->containers_ > 0 || !sub->subteams_.empty()) {
       // Containers still use it (or a sub-team of it): destroyed when the last goes.
       sub->destroy_pending_ = sub->id_ != DART_TEAM_NULL;
@@ -132,14 +137,14 @@ void Team::free_subteams() {
     sub->destroy_dart_team();
   }
   subteams_ = std::move(kept);
-  if (id_ == DART_TEAM_ALL) end_extensions();
 }
 
 void Team::free() {
-  if (parent_ == nullptr)
-    throw exception::InvalidArgument(
-        "dash::Team::free: Team::All() and Team::Null() live until dash::finalize");
   if (is_null()) return;
+  if (parent_ == nullptr) {  // All(): its sub-teams go, it lives until dash::finalize
+    release_subteams();
+    return;
+  }
   free_subteams();
   if (containers_ > 0 || !subteams_.empty()) {
     destroy_pending_ = true;  // the last container destroys it

@@ -144,20 +144,11 @@ TEST(DartStalePointer, FreedTeamMemoryIsRejectedEvenWhenItsSegmentIdIsReused) {
   EXPECT_EQ(dart_team_memfree(old), DART_OK);
   const int value = 77;
   EXPECT_EQ(dart_put_blocking(old, &value, 1, DART_TYPE_INT, DART_TYPE_INT), DART_ERR_INVAL);
-  // Segment ids run through the 32,767 ids of a team and then start again: allocate until a new
-  // segment has the old one's id; the old pointer must still be rejected, the new one work.
-  // (The hook skips most of the ids; the generations still advance by one per allocation.)
-  dart__test_set_next_segid(DART_TEAM_ALL, 32760);
+  // A freed segment's id is the next one given out (DASH's order): the new segment has the old
+  // one's id, the old pointer must still be rejected, the new one work.
   dart_gptr_t reused = DART_GPTR_NULL;
-  int rounds = 0;
-  for (; rounds < 40000; ++rounds) {
-    ASSERT_EQ(dart_team_memalloc_aligned(DART_TEAM_ALL, 0, DART_TYPE_INT, &reused), DART_OK);
-    if (reused.segid == old.segid) break;
-    ASSERT_EQ(dart_team_memfree(reused), DART_OK);
-  }
-  ASSERT_EQ(reused.segid, old.segid) << "segment id not reused after " << rounds << " rounds";
-  EXPECT_EQ(dart_team_memfree(reused), DART_OK);
   ASSERT_EQ(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &reused), DART_OK);
+  ASSERT_EQ(reused.segid, old.segid);
   reused.unitid = Me();
   const int fresh = 5;
   EXPECT_EQ(dart_put_blocking(reused, &fresh, 1, DART_TYPE_INT, DART_TYPE_INT), DART_OK);
@@ -170,6 +161,30 @@ TEST(DartStalePointer, FreedTeamMemoryIsRejectedEvenWhenItsSegmentIdIsReused) {
   EXPECT_EQ(got, 5);
   EXPECT_EQ(dart_team_memfree(again), DART_ERR_INVAL);  // every unit: no hang
   EXPECT_EQ(dart_team_memfree(reused), DART_OK);
+}
+
+TEST(DartStalePointer, SegmentIdsWrapAroundAndStalePointersStayRejected) {
+  // Without a freed id to take, ids run on through the 32,767 ids of a team and then start again
+  // at the lowest free one (the hook skips most of them; the generations advance by one per
+  // allocation): a pointer into a freed segment whose id comes round again is still rejected.
+  dart__test_set_next_segid(DART_TEAM_ALL, 32767);
+  dart_gptr_t last = DART_GPTR_NULL, wrapped = DART_GPTR_NULL, held = DART_GPTR_NULL;
+  ASSERT_EQ(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &last), DART_OK);
+  EXPECT_EQ(last.segid, 32767);
+  ASSERT_EQ(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &wrapped), DART_OK);
+  EXPECT_GT(wrapped.segid, 0);
+  EXPECT_LT(wrapped.segid, 32767);
+  const int16_t wrapped_id = wrapped.segid;
+  wrapped.unitid = Me();
+  EXPECT_EQ(dart_team_memfree(wrapped), DART_OK);
+  ASSERT_EQ(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &held), DART_OK);
+  ASSERT_EQ(held.segid, wrapped_id);  // the freed id first
+  const int value = 3;
+  EXPECT_EQ(dart_put_blocking(wrapped, &value, 1, DART_TYPE_INT, DART_TYPE_INT), DART_ERR_INVAL);
+  held.unitid = Me();
+  EXPECT_EQ(dart_put_blocking(held, &value, 1, DART_TYPE_INT, DART_TYPE_INT), DART_OK);
+  EXPECT_EQ(dart_team_memfree(held), DART_OK);
+  EXPECT_EQ(dart_team_memfree(last), DART_OK);
 }
 
 TEST(DartStalePointer, MemoryOfADestroyedTeamIsNotReachedThroughTheNextTeamWithItsId) {

@@ -182,7 +182,23 @@ TEST(DashSurface, TeamsFreeAndCountSiblings) {
   EXPECT_TRUE(each.is_null());
   dash::Array<int> still(4, all);  // All() keeps working
   still.barrier();
-  EXPECT_THROW(all.free(), dash::exception::InvalidArgument);
+  // All().free() destroys All's sub-teams (DASH's Team::free); All and its containers stay.
+  // (References to those sub-teams are invalid afterwards, as after dash::finalize.)
+  const std::size_t parts_size = all.split(2).size();
+  EXPECT_FALSE(all.is_leaf());
+  all.free();
+  EXPECT_TRUE(all.is_leaf());
+  dash::Team& fresh = all.split(2);  // splitting again works
+  EXPECT_EQ(fresh.size(), parts_size);
+  fresh.free();
+  EXPECT_FALSE(all.is_null());
+  EXPECT_EQ(all.size(), std::size_t(nunits()));
+  if (still.local.size() > 0) still.local[0] = int(dash::myid());
+  still.barrier();
+  for (std::size_t u = 0; u < still.size(); u += still.pattern().local_capacity()) {
+    int owner = still[long(u)];
+    EXPECT_EQ(owner, int(still.pattern().unit_at(long(u)).id));
+  }
   dash::barrier();
 }
 

@@ -278,9 +278,17 @@ TEST(Locality, DashTeamLocalityUnitLocalityAndDomains) {
     EXPECT_EQ(ul.host(), rec.host);
     EXPECT_EQ(ul.node_id(), rec.node);
     EXPECT_EQ(ul.num_cores(), rec.num_cores);
+    // The unit's domain is its core's (DASH's): it holds u, and a UNIT domain of u alone.
     const auto unit_domain = loc.domain(ul.domain_tag());
-    EXPECT_EQ(unit_domain.scope, Locality::Scope::Unit);
-    EXPECT_TRUE(unit_domain.units == std::vector<dash::team_unit_t>{u});
+    EXPECT_EQ(unit_domain.scope, Locality::Scope::Core);
+    EXPECT_TRUE(std::find(unit_domain.units.begin(), unit_domain.units.end(), u) !=
+                unit_domain.units.end());
+    int own_leaves = 0;
+    for (const auto& child : loc.children(unit_domain)) {
+      EXPECT_EQ(child.scope, Locality::Scope::Unit);
+      own_leaves += child.units == std::vector<dash::team_unit_t>{u};
+    }
+    EXPECT_EQ(own_leaves, 1);
     const auto node = ul.node_domain();
     EXPECT_TRUE(std::find(node.units().begin(), node.units().end(), u) != node.units().end());
   }
@@ -333,17 +341,26 @@ TEST(Locality, DashRecordsPrinterAndStatics) {
   dash::Team& all = dash::Team::All();
   for (int u = 0; u < nunits(); ++u) {
     dash::util::UnitLocality ul{dash::global_unit_t(u)};
-    const dart_domain_locality_t& leaf = ul.domain();
-    EXPECT_EQ(leaf.scope, DART_LOCALITY_SCOPE_UNIT);
-    EXPECT_EQ(std::string(leaf.domain_tag), ul.domain_tag());
-    ASSERT_EQ(leaf.num_units, 1);
-    EXPECT_EQ(leaf.unit_ids[0].id, u);
-    ASSERT_NE(leaf.parent, nullptr);
-    EXPECT_EQ(leaf.parent->scope, DART_LOCALITY_SCOPE_CORE);
-    EXPECT_EQ(ul.parent().domain_tag(), std::string(leaf.parent->domain_tag));
+    const dart_domain_locality_t& core = ul.domain();
+    EXPECT_EQ(core.scope, DART_LOCALITY_SCOPE_CORE);
+    EXPECT_GT(core.level, 2);
+    EXPECT_EQ(std::string(core.domain_tag), ul.domain_tag());
+    ASSERT_GE(core.num_units, 1);
+    EXPECT_TRUE(std::any_of(core.unit_ids, core.unit_ids + core.num_units,
+                            [u](dart_global_unit_t g) { return g.id == u; }));
+    int own_leaves = 0;
+    for (int c = 0; c < core.num_domains; ++c) {
+      EXPECT_EQ(core.children[c]->scope, DART_LOCALITY_SCOPE_UNIT);
+      own_leaves += core.children[c]->num_units == 1 && core.children[c]->unit_ids[0].id == u;
+    }
+    EXPECT_EQ(own_leaves, 1);
+    ASSERT_NE(core.parent, nullptr);
+    EXPECT_EQ(core.parent->scope, DART_LOCALITY_SCOPE_NUMA);
+    EXPECT_EQ(ul.parent().domain_tag(), std::string(core.parent->domain_tag));
     EXPECT_EQ(ul.node_domain().scope(), Locality::Scope::Node);
     EXPECT_EQ(ul.parent_in_scope(Locality::Scope::NUMA).domain_tag(),
-              std::string(leaf.parent->parent->domain_tag));
+              std::string(core.parent->domain_tag));
+    EXPECT_EQ(ul.parent_in_scope(Locality::Scope::Core).domain_tag(), ul.domain_tag());
     EXPECT_EQ(ul.hwinfo().core_id, ul.core_id());
     EXPECT_EQ(ul.hwinfo().numa_id, ul.numa_id());
     EXPECT_STREQ(ul.hwinfo().host, ul.host().c_str());

@@ -33,10 +33,17 @@ std::vector<dash::global_unit_t> AllUnits() {
   return out;
 }
 
-// The UNIT domain tags of global units `units`, as DART's tree names them.
+// The UNIT domain tags of global units `units`, as DART's tree names them: the child of each
+// unit's domain (its core's) that holds it alone.
 std::vector<std::string> UnitTags(const std::vector<dash::global_unit_t>& units) {
   std::vector<std::string> tags;
-  for (auto u : units) tags.push_back(dash::util::UnitLocality(u).domain_tag());
+  for (auto u : units) {
+    const dart_domain_locality_t& core = dash::util::UnitLocality(u).domain();
+    for (int c = 0; c < core.num_domains; ++c)
+      if (core.children[c]->num_units == 1 && core.children[c]->unit_ids[0].id == u.id)
+        tags.push_back(core.children[c]->domain_tag);
+  }
+  EXPECT_EQ(tags.size(), units.size()) << "a unit without its UNIT domain";
   return tags;
 }
 

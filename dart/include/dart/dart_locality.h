@@ -165,7 +165,9 @@ dart_ret_t dart_domain_group(dart_domain_locality_t* domain_in, int num_group_su
                              const char** group_subdomain_tags, char* group_domain_tag_out);
 
 /* *loc = where team unit `unit` runs (owned by DART, valid while the team
- * lives): its hwinfo and its UNIT domain's tag in the team's tree. Local,
+ * lives): its hwinfo and the tag of its domain in the team's tree, the CORE
+ * domain it runs in (as DASH's; the UNIT domain holding only this unit is a
+ * child of it). Local,
  * O(1) after the team's first query. */
 dart_ret_t dart_unit_locality(dart_team_t team, dart_team_unit_t unit, dart_unit_locality_t** loc);
 

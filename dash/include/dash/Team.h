@@ -123,9 +123,9 @@ class Team {
   std::size_t num_siblings() const { return num_siblings_; }
   // Destroys this sub-team and its sub-teams (DASH's Team::free); the object
   // stays, as a null team. A team containers still use goes when the last of
-  // them is freed. Collective over the team; throws
-  // dash::exception::InvalidArgument for All(), which lives until
-  // dash::finalize.
+  // them is freed. On All() it destroys All's sub-teams only: All lives until
+  // dash::finalize (its containers stay valid). References to sub-teams of a
+  // freed team are invalid afterwards. Collective over the team.
   void free();
 
   bool is_null() const { return id_ == DART_TEAM_NULL; }
@@ -180,6 +180,8 @@ class Team {
   Team& adopt(dart_team_t id);
   // Ends and drops the extensions, the last made first. Collective.
   void end_extensions();
+  // Destroys the sub-teams (recursively) that no container uses; marks the others. Collective.
+  void release_subteams();
   // Destroys the DART team (collective); the object stays, as the null team.
   void destroy_dart_team();
 

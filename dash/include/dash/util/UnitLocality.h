@@ -44,18 +44,19 @@ class UnitLocality {
   const std::string& host() const { return loc_.host; }
   // DASH's other name for host().
   std::string hostname() const { return loc_.host; }
-  // The unit's domain tag ".node.0.numa.core.unit".
+  // The tag of the unit's domain, its core's ".node.0.numa.core" (as DASH's).
   std::string domain_tag() const { return record_.domain_tag; }
   // The unit's hardware (caches, threads per core, ...; -1 unknown): this object's copy of
   // DART's record; a non-const object's may be changed (see above).
   const dart_hwinfo_t& hwinfo() const { return record_.hwinfo; }
   dart_hwinfo_t& hwinfo() { return record_.hwinfo; }
-  // DART's record of the unit's UNIT domain in the team's tree (owned by DART, valid while the
-  // team lives): domain().parent is its core's domain, and so on up.
+  // DART's record of the unit's domain in the team's tree, its CORE domain (owned by DART, valid
+  // while the team lives): domain().parent is its NUMA domain, and so on up; the UNIT domain
+  // holding only this unit is among domain().children.
   const dart_domain_locality_t& domain() const {
     return Locality(*team_).record(record_.domain_tag);
   }
-  // The domain above the unit's (its core).
+  // The domain above the unit's (its NUMA domain).
   LocalityDomain parent() const { return LocalityDomain(*team_, domain().parent->domain_tag); }
   // The domain above the unit's of `scope` (Node, Module, NUMA, Core); throws InvalidArgument if
   // there is none.
