@@ -174,5 +174,5 @@ internal::LocalRangeResult<T, P> local_range(const GlobIter<T, P>& first,
 
 // After the guard: LocalRuns.h includes this file for Range and
 // local_range's segments, and defines for_each_local_run, which the N-D
-// local_index_range above calls.
+// local_index_range above calls (and, at its end, the forms over view iterators).
 #include <dash/algorithm/internal/LocalRuns.h>
