@@ -14,6 +14,8 @@
 // contiguous in the unit's memory (whole local rows of a row-distributed
 // matrix, the whole matrix, ...; O(runs)); for other N-D ranges both throw
 // dash::exception::InvalidArgument, as DASH does not support them either.
+// The forms over the iterators of global and local views are in
+// LocalRangeOfViews.h (included with this file).
 #ifndef DASH__ALGORITHM__LOCAL_RANGE_H_
 #define DASH__ALGORITHM__LOCAL_RANGE_H_
 
