@@ -4,7 +4,8 @@
 // extents, every distribution per dimension (BLOCKED, CYCLIC, BLOCKCYCLIC, TILE, NONE), units
 // in one dimension and balanced over all; ranges empty, whole, one element, starting and
 // ending inside rows; both directions, copy_async, block and sub views, global -> global
-// between different patterns; bad input. Run as is, over MPI RMA only (shm_off) and across
+// between different patterns; bad input; from a local view (a local row, a local column) to a
+// buffer. Run as is, over MPI RMA only (shm_off) and across
 // emulated nodes (vnode1).
 #include <dash/Init.h>
 #include <dash/Matrix.h>
@@ -273,6 +274,30 @@ TEST(CopyNdGlobal, BadInputThrows) {
   EXPECT_THROW(dash::copy(buf.data(), buf.data() + 8, m.end() - 3),
                dash::exception::InvalidArgument);
   EXPECT_THROW(dash::copy(buf.data() + 1, buf.data(), m.begin()), dash::exception::InvalidArgument);
+  m.barrier();
+}
+
+TEST(CopyNdLocal, FromALocalViewToABuffer) {
+  const long nrows = 10, ncols = 4;
+  dash::NArray<double, 2> m(nrows, ncols);
+  FillByOwner(m);
+  const long rows = long(m.local.extent(0));
+  const auto g0 = m.local.offsets();
+  for (long i = 0; i < rows; ++i) {
+    auto row = m.local.row(i);
+    std::vector<double> buf(ncols + 1, -1.0);
+    double* end = dash::copy(row.begin(), row.end(), buf.data());
+    EXPECT_EQ(end, buf.data() + ncols);
+    for (long c = 0; c < ncols; ++c) EXPECT_EQ(buf[c], Value((g0[0] + i) * ncols + c));
+    EXPECT_EQ(buf[ncols], -1.0);  // untouched
+    EXPECT_EQ(dash::copy(row.begin() + 1, row.begin() + 1, buf.data()), buf.data());
+    EXPECT_THROW(dash::copy(row.end(), row.begin(), buf.data()), std::invalid_argument);
+  }
+  // A local column: strided in local memory, copied element by element.
+  auto col = m.local.col(3);
+  std::vector<double> buf(std::size_t(rows) + 1, -1.0);
+  EXPECT_EQ(dash::copy(col.begin(), col.end(), buf.data()), buf.data() + rows);
+  for (long i = 0; i < rows; ++i) EXPECT_EQ(buf[i], Value((g0[0] + i) * ncols + 3));
   m.barrier();
 }
 

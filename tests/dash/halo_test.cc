@@ -5,11 +5,13 @@
 // stencils with coefficients:
 //   - inner and boundary cells are disjoint, together exactly the block's cells whose stencil
 //     stays inside the domain along NONE dimensions; inner cells' stencils stay inside the
-//     block; boundary.iterator_at(d, PRE/POST) splits the boundary in order;
+//     block; boundary.iterator_at(d, PRE/POST) splits the boundary in order, and
+//     iterator_at(region) region by region (each cell once, in its region);
 //   - after update() / update_async() + wait() every stencil point of every iterated cell
 //     reads the value at its global coordinates (wrapped where CYCLIC, the custom value where
 //     CUSTOM); after the owners write new values, a second update reads those;
 //   - inner.update and boundary.update compute a weighted stencil equal to a brute-force one;
+//   - DASH's region specs from coordinates, NumRegionsMax, halo_block().boundary_dependencies;
 //   - units without a block iterate nothing; bad input (several blocks per unit, a stencil
 //     wider than the halo, a halo wider than a block it reaches across, a bad dimension or
 //     range) throws on every unit.
@@ -197,6 +199,29 @@ int CheckOperator(W& w, const Op& op, const Spec& spec, const GlobalBoundarySpec
   for (auto it = op.begin(); it != op.end(); ++it) all[std::size_t(index_of(it.coords()))]++;
   for (long k = 0; k < cells; ++k)
     if ((all[std::size_t(k)] != 0) != (seen[std::size_t(k)] != 0)) fail("begin()/end() cells");
+  // Region by region (DASH's boundary.iterator_at(region)): every boundary cell once, in the
+  // region its place says (per dimension 0 where its stencil leaves the block before it, 2
+  // where after it, else 1), reading the same values; the centre has none.
+  std::vector<int> by_region(std::size_t(cells), 0);
+  for (unsigned r = 0; r < dash::halo::NumRegionsMax<N>; ++r) {
+    auto [f, l] = op.boundary.iterator_at(r);
+    if (r == RegionCoords<N>::CenterIndex && f != l) fail("the centre region has cells");
+    for (auto it = f; it != l; ++it) {
+      const auto c = it.coords();
+      typename RegionCoords<N>::coords_type want;
+      for (dim_t d = 0; d < N; ++d)
+        want[std::size_t(d)] = c[d] + mm[d].first < 0 ? 0 : c[d] + mm[d].second >= e[d] ? 2 : 1;
+      if (RegionCoords<N>(want).index() != r)
+        fail("cell " + std::to_string(index_of(c)) + " iterated in region " + std::to_string(r) +
+             ", it lies in " + std::to_string(RegionCoords<N>(want).index()));
+      by_region[std::size_t(index_of(c))]++;
+    }
+    visit(f, l, 0, false);
+  }
+  for (long k = 0; k < cells; ++k)
+    if (by_region[std::size_t(k)] != (seen[std::size_t(k)] == 2 ? 1 : 0))
+      fail("region by region, cell " + std::to_string(k) + " is iterated " +
+           std::to_string(by_region[std::size_t(k)]) + " times");
   // Random access agrees with walking.
   const long n = op.boundary.end() - op.boundary.begin();
   for (long k = 0; k < n; k += 3) {
@@ -369,6 +394,72 @@ TEST(HaloTypes, SpecsAndRegions) {
   EXPECT_FALSE(two.needs_corners());
 }
 
+TEST(HaloTypes, DashRegionSpecsFromCoordinates) {
+  static_assert(dash::halo::NumRegionsMax<1> == 3);
+  static_assert(dash::halo::NumRegionsMax<2> == 9);
+  static_assert(dash::halo::NumRegionsMax<3> == 27);
+  using RS = dash::halo::RegionSpec<3>;
+  // (0, 1, 2): before the block along 0, after it along 2: index 0 * 9 + 1 * 3 + 2 = 5.
+  const RS a({0, 1, 2}, 2);
+  EXPECT_EQ(5u, a.index());
+  EXPECT_EQ(2, a.extent());
+  const dash::halo::HaloSpec<3> h(RS({0, 1, 2}, 2), RS({2, 2, 2}, 1), RS({1, 1, 0}, 3));
+  for (unsigned r = 0; r < 27; ++r) {
+    const int want = r == 5 ? 2 : r == 26 ? 1 : r == 12 ? 3 : 0;
+    EXPECT_EQ(want, h.extent(r)) << "region " << r;
+  }
+  EXPECT_EQ(RegionCoords<3>({2, 2, 2}), h.spec(26).coords());
+  EXPECT_THROW(RS({0, 3, 1}, 1), dash::exception::InvalidArgument);
+  EXPECT_THROW(RS(27u, 1), dash::exception::InvalidArgument);
+  EXPECT_THROW(RS({1, 1, 0}, -1), dash::exception::InvalidArgument);
+}
+
+TEST(HaloWrapper, BoundaryDependenciesOfRegions) {
+  auto m = MakeMatrix<Row3>({7, 6, 5});
+  std::array<P3, 26> pts;
+  int n = 0;
+  for (int i = -1; i <= 1; ++i)
+    for (int j = -1; j <= 1; ++j)
+      for (int k = -1; k <= 1; ++k)
+        if (i || j || k) pts[std::size_t(n++)] = P3(i, j, k);
+  const StencilSpec<P3, 26> all(pts);
+  const StencilSpec<P3, 6> faces(P3(-1, 0, 0), P3(1, 0, 0), P3(0, -1, 0), P3(0, 1, 0), P3(0, 0, -1),
+                                 P3(0, 0, 1));
+  using Dep = std::vector<unsigned>;
+  {
+    HaloMatrixWrapper<Row3> w(m, all);
+    const auto& block = w.halo_block();
+    EXPECT_EQ(block.view(), w.view_local());
+    // Corner (0, 0, 0): itself, then (1, 0, 0) = 9, (1, 1, 0) = 12, (1, 0, 1) = 10,
+    // (0, 1, 0) = 3, (0, 1, 1) = 4, (0, 0, 1) = 1 (depth first, lower dimensions first).
+    EXPECT_EQ(Dep({0, 9, 12, 10, 3, 4, 1}), block.boundary_dependencies(0));
+    // Edge (2, 1, 0) = 21: itself, (1, 1, 0) = 12, (2, 1, 1) = 22.
+    EXPECT_EQ(Dep({21, 12, 22}), block.boundary_dependencies(21));
+    EXPECT_EQ(Dep({4}), block.boundary_dependencies(4));  // a face: itself
+    EXPECT_EQ(Dep(), block.boundary_dependencies(13));    // the centre: none
+    EXPECT_THROW(block.boundary_dependencies(27), dash::exception::OutOfRange);
+  }
+  {
+    // Faces only: the halo reaches no edge or corner, so those drop out.
+    HaloMatrixWrapper<Row3> w(m, faces);
+    const auto& block = w.halo_block();
+    EXPECT_EQ(Dep({12, 10, 4}), block.boundary_dependencies(0));
+    EXPECT_EQ(Dep({12, 22}), block.boundary_dependencies(21));
+    EXPECT_EQ(Dep({14}), block.boundary_dependencies(14));
+  }
+  {
+    // One point, (0, 0, 1): only region (1, 1, 2) = 14 has a halo.
+    HaloMatrixWrapper<Row3> w(m, StencilSpec<P3, 1>(P3(0, 0, 1)));
+    const auto& block = w.halo_block();
+    for (unsigned r = 0; r < 27; ++r) {
+      const bool reaches_14 = r == 14 || r == 5 || r == 17 || r == 23 || r == 2 || r == 8 ||
+                              r == 20 || r == 26 || r == 11;  // regions with coordinate 2 last
+      EXPECT_EQ(reaches_14 ? Dep({14}) : Dep(), block.boundary_dependencies(r)) << "region " << r;
+    }
+  }
+  m.barrier();
+}
+
 TEST(HaloWrapper, RowMajor2D) { RunAll2D<Row2>(); }
 TEST(HaloWrapper, ColumnMajor2D) { RunAll2D<Col2>(); }
 
@@ -435,6 +526,7 @@ TEST(HaloWrapper, BadInputThrowsOnEveryUnit) {
   auto op = w.stencil_operator(cross);
   EXPECT_THROW(op.boundary.iterator_at(2, RegionPos::PRE), dash::exception::InvalidArgument);
   EXPECT_THROW(op.boundary.iterator_at(-1, RegionPos::POST), dash::exception::InvalidArgument);
+  EXPECT_THROW(op.boundary.iterator_at(9u), dash::exception::OutOfRange);
   std::vector<long> dst(m.lsize() + 1);
   if (op.inner.begin() != op.inner.end()) {
     EXPECT_THROW(op.inner.update(op.inner.end(), op.inner.begin(), dst.data(),

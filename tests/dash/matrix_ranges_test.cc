@@ -1,11 +1,16 @@
 // DASH's matrix ranges: m.rows(offset, extent) and .cols(offset, extent) on matrices and
 // views (composed, const), m.block(linear index) against block(coordinates) and the pattern's
 // block grid, m.local.row(i) / .col(j) and their native pointers (lbegin, lend: the row's
-// elements, or an error where they are not contiguous), bad ranges and indices.
+// elements, or an error where they are not contiguous), bad ranges and indices; m.local.row(i)
+// as DASH's proxy (ndim 1, extents over both dimensions, row(j)); m.local's lbegin, lend and
+// offsets; native pointers of global views (a local tile, rows of a tile, none held) and the
+// pattern's local_block_at.
 #include <dash/Init.h>
 #include <dash/Matrix.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -146,10 +151,126 @@ TEST(MatrixRanges, LocalRowsOfTilesAreNotContiguous) {
     EXPECT_THROW(row.lend(), std::invalid_argument);
     for (long c = 0; c < long(row.size()); ++c) {
       const auto g = m.pattern().global_coords({0, c});
-      EXPECT_EQ(row(0, c), Value(g[0], g[1]));
+      EXPECT_EQ(row(c), Value(g[0], g[1]));
     }
   }
   m.barrier();
+}
+
+TEST(MatrixRanges, LocalRowIsTheSubscriptProxy) {
+  // Rows blocked over the units: unit u holds rows [u * b, u * b + rows), b = ceil(19 / units).
+  const long nrows = 19, ncols = 7;
+  dash::NArray<long, 2> m(nrows, ncols);
+  FillLocal(m);
+  const long b = (nrows + dash_test::nunits() - 1) / dash_test::nunits();
+  const long first = std::min(nrows, myid() * b);
+  const long rows = std::min(nrows, first + b) - first;
+  ASSERT_EQ(long(m.local.extent(0)), rows);
+  EXPECT_EQ(m.local.lbegin(), m.lbegin());
+  EXPECT_EQ(m.local.lend(), m.lend());
+  EXPECT_EQ(m.local.lend() - m.local.lbegin(), rows * ncols);
+  // The global coordinates of local (0, 0); 0, 0 on a unit without rows.
+  EXPECT_EQ(m.local.offsets(), (std::array<long, 2>{rows > 0 ? first : 0, 0}));
+  for (long i = 0; i < rows; ++i) {
+    auto row = m.local.row(i);
+    static_assert(decltype(row)::ndim() == 1);
+    EXPECT_EQ(row.size(), std::size_t(ncols));
+    EXPECT_EQ(row.extents(), (std::array<std::size_t, 2>{1, std::size_t(ncols)}));
+    EXPECT_EQ(row.offsets(), (std::array<long, 2>{i, 0}));  // local coordinates
+    EXPECT_EQ(row.lbegin(), m.lbegin() + i * ncols);
+    EXPECT_EQ(row.lend(), m.lbegin() + (i + 1) * ncols);
+    long c = 0;
+    for (long v : row) EXPECT_EQ(v, Value(first + i, c++));
+    EXPECT_EQ(c, ncols);
+    for (long j = 0; j < ncols; ++j) {
+      EXPECT_EQ(&row[j], &m.local(i, j));
+      EXPECT_EQ(&row(j), &m.local(i, j));
+    }
+  }
+  EXPECT_THROW(m.local.row(rows), std::out_of_range);
+  EXPECT_THROW(m.local.row(-1), std::out_of_range);
+  m.barrier();
+}
+
+TEST(MatrixRanges, TilesOfAGlobalViewAreNativeRanges) {
+  // Tiles of 3 x 2 in a 7 x 9 matrix: the last tile row has 1 row, the last tile column 1
+  // column. Every local tile is contiguous in local memory, row by row.
+  const long nrows = 7, ncols = 9;
+  dash::Matrix<long, 2> m(dash::SizeSpec<2>(nrows, ncols),
+                          dash::DistributionSpec<2>(dash::TILE(3), dash::TILE(2)));
+  FillLocal(m);
+  long covered = 0;
+  for (long lb = 0; lb < long(m.local.num_blocks()); ++lb) {
+    auto tile = m.local.block(lb);
+    long* p = tile.lbegin();
+    long* q = tile.lend();
+    ASSERT_EQ(q - p, long(tile.size())) << "tile " << lb;
+    // Row-major over the tile.
+    for (long k = 0; k < q - p; ++k) {
+      const long r = tile.offset(0) + k / long(tile.extent(1));
+      const long c = tile.offset(1) + k % long(tile.extent(1));
+      EXPECT_EQ(p[k], Value(r, c)) << "tile " << lb << " element " << k;
+    }
+    EXPECT_TRUE(p >= m.lbegin() && q <= m.lend());
+    covered += q - p;
+    // Its last row alone: a native range too, the tile's last extent(1) elements.
+    auto last_row = tile.sub<0>(long(tile.extent(0)) - 1, 1);
+    EXPECT_EQ(last_row.lbegin(), q - long(tile.extent(1)));
+    EXPECT_EQ(last_row.lend(), q);
+    // Its last column, when the tile has two: every other element, not a range.
+    if (tile.extent(1) == 2 && tile.extent(0) > 1) {
+      auto col = tile.sub<1>(1, 1);
+      EXPECT_EQ(col.lbegin(), p + 1);
+      EXPECT_THROW(col.lend(), std::invalid_argument);
+    }
+  }
+  EXPECT_EQ(covered, long(m.lsize()));
+  // The whole matrix spans several tiles of a unit whenever it holds more than one.
+  auto whole = m.sub<0>(0, nrows);
+  if (m.local.num_blocks() > 1) {
+    EXPECT_THROW(whole.lend(), std::invalid_argument);
+  } else {
+    EXPECT_EQ(whole.lend() - whole.lbegin(), long(m.lsize()));
+  }
+  // A view of another unit's tile only: no element here, lbegin == lend.
+  const auto& pattern = m.pattern();
+  for (long gb = 0; gb < long(pattern.blockspec().size()); ++gb) {
+    auto blk = m.block(gb);
+    if (pattern.unit_at(std::array<long, 2>{blk.offset(0), blk.offset(1)}) == pattern.myid())
+      continue;
+    EXPECT_EQ(blk.lbegin(), blk.lend()) << "block " << gb;
+  }
+  m.barrier();
+}
+
+TEST(MatrixRanges, LocalBlockAtNamesTheOwnersLocalBlock) {
+  for (auto dist : {dash::DistributionSpec<2>(dash::TILE(3), dash::TILE(2)),
+                    dash::DistributionSpec<2>(dash::BLOCKCYCLIC(2), dash::CYCLIC)}) {
+    dash::Matrix<long, 2> m(dash::SizeSpec<2>(7, 9), dist);
+    const auto& pattern = m.pattern();
+    for (long r = 0; r < 7; ++r)
+      for (long c = 0; c < 9; ++c) {
+        const std::array<long, 2> g{r, c};
+        const auto at = pattern.local_block_at(g);
+        EXPECT_EQ(at.unit, pattern.unit_at(g)) << r << ", " << c;
+        ASSERT_GE(at.index, 0);
+        ASSERT_LT(at.index, long(pattern.local_blockspec(at.unit).size()));
+        // The owner's local block at.index is the rectangle holding (r, c).
+        const auto rect = pattern.local_block(at.unit, at.index);
+        EXPECT_TRUE(r >= rect.offset(0) && r < rect.offset(0) + long(rect.extent(0)) &&
+                    c >= rect.offset(1) && c < rect.offset(1) + long(rect.extent(1)))
+            << r << ", " << c << " not in local block " << at.index;
+      }
+    m.barrier();
+  }
+  // And an NArray (BlockPattern): one block per unit, index 0 for all.
+  dash::NArray<long, 2> n(11, 5);
+  for (long r = 0; r < 11; ++r) {
+    const auto at = n.pattern().local_block_at({r, 4});
+    EXPECT_EQ(at.unit, n.pattern().unit_at(std::array<long, 2>{r, 4}));
+    EXPECT_EQ(at.index, 0);
+  }
+  n.barrier();
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // every other unit, local views and local blocks, block/row/col/sub views
 // visit exactly their elements, composed views (local of sub), index sets,
 // blocks of a view, bounds errors; DASH's subscripts m[i][j] (global, const,
-// local, on a block view, in 3-D).
+// local, on a block view, in 3-D) and what a proxy m[i] tells (ndim, viewspec,
+// extents over all dimensions, m[i](j, k)); a view iterator as a global pointer.
 #include <dash/Array.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
@@ -369,7 +370,9 @@ TYPED_TEST(MatrixTyped, SubscriptsReadAndWriteLikeCoordinates) {
       auto row = m[r];
       static_assert(decltype(row)::rank() == 1);
       EXPECT_EQ(row.size(), std::size_t(cols));
-      EXPECT_EQ(row.extent(0), std::size_t(cols));
+      // DASH's extents: over all dimensions, 1 in the fixed one.
+      EXPECT_EQ(row.extent(0), 1u);
+      EXPECT_EQ(row.extent(1), std::size_t(cols));
       long sum = 0, expected = 0;
       for (auto v : row) sum += long(v);
       for (long c = 0; c < cols; ++c) expected += Value(r, c);
@@ -415,6 +418,74 @@ TEST(Matrix, SubscriptsInThreeDimensions) {
       for (long kk = 0; kk < e2; ++kk) EXPECT_EQ(long(m[i][j][kk]), value(i, j, kk));
     }
   }
+  m.barrier();
+}
+
+TEST(Matrix, SubscriptProxiesDescribeTheirView) {
+  const long e0 = 5, e1 = 3, e2 = 4;
+  dash::NArray<long, 3> m(e0, e1, e2);
+  auto value = [](long i, long j, long k) { return 1000 * i + 10 * j + k; };
+  if (myid() == 0)
+    for (long i = 0; i < e0; ++i)
+      for (long j = 0; j < e1; ++j)
+        for (long k = 0; k < e2; ++k) m[i][j][k] = value(i, j, k);
+  m.flush();
+  m.barrier();
+  static_assert(decltype(m[0])::ndim() == 2);
+  static_assert(decltype(m[0][0])::ndim() == 1);
+  for (long i = 0; i < e0; ++i) {
+    auto plane = m[i];
+    // Extents and offsets over all three dimensions: the fixed one has extent 1.
+    EXPECT_EQ(plane.extent(0), 1u);
+    EXPECT_EQ(plane.extent(1), std::size_t(e1));
+    EXPECT_EQ(plane.extent(2), std::size_t(e2));
+    EXPECT_EQ(plane.extents(), (std::array<std::size_t, 3>{1, std::size_t(e1), std::size_t(e2)}));
+    EXPECT_EQ(plane.offsets(), (std::array<long, 3>{i, 0, 0}));
+    EXPECT_EQ(plane.viewspec().offset(0), i);
+    EXPECT_EQ(plane.viewspec().size(), std::size_t(e1 * e2));
+    EXPECT_FALSE(plane.empty());
+    for (long j = 0; j < e1; ++j) {
+      auto line = plane[j];
+      EXPECT_EQ(line.offsets(), (std::array<long, 3>{i, j, 0}));
+      EXPECT_EQ(line.offset(1), j);
+      EXPECT_EQ(line.extents(), (std::array<std::size_t, 3>{1, 1, std::size_t(e2)}));
+      for (long k = 0; k < e2; ++k) {
+        // DASH's partial calls: the free coordinates at once.
+        EXPECT_EQ(long(plane(j, k)), value(i, j, k));
+        EXPECT_EQ(long(line(k)), value(i, j, k));
+      }
+    }
+  }
+  // On a view, relative to it: rows 1.. and columns 2.. of a 6 x 7 matrix.
+  dash::NArray<long, 2> m2(6, 7);
+  FillLocal(m2);
+  auto corner = m2.sub<0>(1, 5).sub<1>(2, 5);
+  for (long i = 0; i < 5; ++i) {
+    EXPECT_EQ(corner[i].offsets(), (std::array<long, 2>{1 + i, 2}));
+    EXPECT_EQ(corner[i].extents(), (std::array<std::size_t, 2>{1, 5}));
+    for (long j = 0; j < 5; ++j) EXPECT_EQ(long(corner[i](j)), Value(1 + i, 2 + j));
+  }
+  // The local proxy local[i](j) is local(i, j).
+  for (long i = 0; i < long(m2.local.extent(0)); ++i)
+    for (long j = 0; j < 7; ++j) EXPECT_EQ(&m2.local[i](j), &m2.local(i, j));
+  m2.barrier();
+}
+
+TEST(Matrix, ViewIteratorIsAGlobalPointer) {
+  // Tiles of 2 x 3 in a 7 x 8 matrix (underfilled last tiles); a view of its lower right part.
+  dash::Matrix<long, 2> m(dash::SizeSpec<2>(7, 8),
+                          dash::DistributionSpec<2>(dash::TILE(2), dash::TILE(3)));
+  FillLocal(m);
+  auto v = m.sub<0>(3, 4).sub<1>(4, 4);
+  long pos = 0;
+  for (auto it = v.begin(); it != v.end(); ++it, ++pos) {
+    const long r = 3 + pos / 4, c = 4 + pos % 4;
+    auto gptr = static_cast<dash::GlobPtr<long>>(it);
+    EXPECT_EQ(gptr, dash::GlobPtr<long>(m[r][c].dart_gptr())) << r << ", " << c;
+    EXPECT_EQ(long(*gptr), Value(r, c));
+    EXPECT_TRUE(DART_GPTR_EQUAL(it.dart_gptr(), m[r][c].dart_gptr()));
+  }
+  EXPECT_EQ(pos, 16);
   m.barrier();
 }
 

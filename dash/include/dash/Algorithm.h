@@ -1,7 +1,10 @@
-// DASH's header <dash/Algorithm.h>, for programs that include it by path: every global algorithm.
+// DASH's header <dash/Algorithm.h>, for programs that include it by path: every global algorithm,
+// and dash::Array, which DASH's brings along (its Find.h and Sort.h include it), so programs
+// that include only this and <dash/Matrix.h> may use arrays too.
 #ifndef DASH__ALGORITHM_H_
 #define DASH__ALGORITHM_H_
 
+#include <dash/Array.h>
 #include <dash/algorithm/Accumulate.h>
 #include <dash/algorithm/Copy.h>
 #include <dash/algorithm/CopyView.h>

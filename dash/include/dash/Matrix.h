@@ -232,8 +232,13 @@ class Matrix {
   }
   // Row i / column j / the range [offset, offset + extent) of dimension D.
   view_type row(index_type i) { return view().row(i); }
+  const_view_type row(index_type i) const { return view().row(i); }
   template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
   view_type col(index_type j) {
+    return view().col(j);
+  }
+  template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
+  const_view_type col(index_type j) const {
     return view().col(j);
   }
   template <dim_t D>

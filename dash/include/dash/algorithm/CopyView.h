@@ -1,5 +1,6 @@
 // dash::copy / dash::copy_async for rectangular views (GlobViewIter ranges,
-// e.g. matrix.block({3, 5}) or matrix.local.block(0)) of N-D containers.
+// e.g. matrix.block({3, 5}) or matrix.local.block(0)) of N-D containers, and from a local
+// view's positions (LocalView iterators) to a buffer.
 //
 // How a view copy runs: positions [first, last) of a view are at most
 // 2N - 1 rectangles. For BlockPattern and TilePattern each owner's part of
@@ -67,6 +68,16 @@ std::remove_const_t<T>* copy(GlobViewIter<T, P> first, GlobViewIter<T, P> last,
   internal::start_view_transfers<true>(first, last, out, handles);
   handles.wait("dash::copy");
   return out + (last - first);
+}
+
+// Copies local view positions [first, last) (the iterators of a dash::LocalView, e.g.
+// m.local.row(i).begin()) to out; returns out + (last - first). Throws
+// dash::exception::InvalidArgument if last is before first. Local: loads and stores, O(N) per
+// element.
+template <class It, class = std::enable_if_t<internal::is_local_view_iter_v<It>>>
+auto copy(It first, It last, std::remove_const_t<std::remove_reference_t<decltype(*first)>>* out) {
+  if (last < first) throw exception::InvalidArgument("dash::copy: last is before first");
+  return std::copy(first, last, out);
 }
 
 // Copies local [in_first, in_last) to the view positions starting at out;

@@ -14,6 +14,8 @@
 // contiguous in the unit's memory (whole local rows of a row-distributed
 // matrix, the whole matrix, ...; O(runs)); for other N-D ranges both throw
 // dash::exception::InvalidArgument, as DASH does not support them either.
+// The forms over the iterators of global and local views are in
+// LocalRangeOfViews.h (included with this file).
 #ifndef DASH__ALGORITHM__LOCAL_RANGE_H_
 #define DASH__ALGORITHM__LOCAL_RANGE_H_
 
@@ -174,5 +176,5 @@ internal::LocalRangeResult<T, P> local_range(const GlobIter<T, P>& first,
 
 // After the guard: LocalRuns.h includes this file for Range and
 // local_range's segments, and defines for_each_local_run, which the N-D
-// local_index_range above calls.
+// local_index_range above calls (and, at its end, the forms over view iterators).
 #include <dash/algorithm/internal/LocalRuns.h>

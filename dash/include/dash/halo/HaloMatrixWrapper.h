@@ -34,7 +34,8 @@
 // | update_async       | one-sided: starts <= 3^N - 1 strided gets, returns    |
 // | wait, test, update | local completion of those gets                        |
 // | set_custom_halos   | local: one call of the function per CUSTOM halo cell  |
-// | stencil_operator   | local: O(N * points)                                  |
+// | stencil_operator   | local: O(N * points + 3^N)                            |
+// | halo_block         | local: the block's HaloBlock (HaloBlock.h)            |
 #ifndef DASH__HALO__HALO_MATRIX_WRAPPER_H_
 #define DASH__HALO__HALO_MATRIX_WRAPPER_H_
 
@@ -44,6 +45,7 @@
 #include <dash/algorithm/internal/RectangleTransfers.h>
 #include <dash/algorithm/internal/Transfers.h>
 #include <dash/bp/ContainerBlocks.h>
+#include <dash/halo/HaloBlock.h>
 #include <dash/halo/StencilOperator.h>
 #include <dash/halo/Types.h>
 #include <dash/view/ViewFunctions.h>
@@ -69,6 +71,7 @@ class HaloMatrixWrapper {
   using ViewSpec_t = ViewSpec<N, index_type>;
   using GlobBoundSpec_t = GlobalBoundarySpec<N>;
   using HaloSpec_t = HaloSpec<N>;
+  using HaloBlock_t = HaloBlock<Element_t, pattern_type>;
 
   static_assert(dash::internal::has_local_rectangle<pattern_type>::value,
                 "dash::halo::HaloMatrixWrapper: the matrix's pattern must be a BlockPattern "
@@ -85,7 +88,11 @@ class HaloMatrixWrapper {
       : HaloMatrixWrapper(matrix, GlobBoundSpec_t(), HaloSpec_t(spec, more...)) {}
   // A halo reaching as far as `halo` says into each region. Local.
   HaloMatrixWrapper(MatrixT& matrix, const GlobBoundSpec_t& bounds, const HaloSpec_t& halo)
-      : matrix_(&matrix), bounds_(bounds), halo_(halo), master_(make_blocks(matrix, bounds, halo)) {
+      : matrix_(&matrix),
+        bounds_(bounds),
+        halo_(halo),
+        master_(make_blocks(matrix, bounds, halo)),
+        halo_block_(ViewSpec_t(), halo, bounds) {
     const auto& pattern = matrix.pattern();
     for (dim_t d = 0; d < N; ++d) extents_[d] = long(pattern.extent(d));
     block_ = master_.size() > 0 ? &master_.block(0) : nullptr;
@@ -98,6 +105,7 @@ class HaloMatrixWrapper {
         ext[d] = typename ViewSpec_t::size_type(block_->extent(d));
       }
     view_local_ = ViewSpec_t(off, ext);
+    halo_block_ = HaloBlock_t(view_local_, halo_, bounds_);
     if (block_) plan_pieces();
   }
   HaloMatrixWrapper(const HaloMatrixWrapper&) = delete;
@@ -190,6 +198,9 @@ class HaloMatrixWrapper {
   const GlobBoundSpec_t& global_boundary_spec() const { return bounds_; }
   // Width of the halo pieces: the widest reach of any region.
   long halo_width() const { return halo_.width(); }
+  // DASH's description of the calling unit's block and its halo (HaloBlock.h: the block's
+  // global rectangle, the halo spec, boundary_dependencies(region)). Local.
+  const HaloBlock_t& halo_block() const { return halo_block_; }
   // The calling unit's block with its halo, null if it holds none.
   Block* local_block() const { return block_; }
   // The blocks (dash::bp::of) whose halos this wrapper fills.
@@ -282,6 +293,7 @@ class HaloMatrixWrapper {
   long base_ = 0;
   std::array<long, N> extents_{};
   ViewSpec_t view_local_;
+  HaloBlock_t halo_block_;
   std::vector<Piece> pieces_;
   std::vector<int> custom_pieces_;
   std::optional<Future<int>> pending_;

@@ -15,6 +15,9 @@
 // boxes: along dimension d before (PRE) and after (POST) the inner range,
 // within the inner range along the dimensions before d. Each box is walked
 // row-major (block-local coordinates, last dimension fastest).
+// boundary.iterator_at(region) walks the same cells region by region, as DASH
+// does: region r (Types.h's numbering) holds the cells before the inner range
+// along the dimensions where r's coordinate is 0, after it where it is 2.
 //
 // | call                         | cost                                        |
 // |------------------------------|---------------------------------------------|
@@ -410,7 +413,16 @@ class StencilOperatorBoundary : public internal::StencilCells<T, N, StencilSpecT
   using typename Base::ViewSpec_t;
   using BoundaryViews_t = std::vector<ViewSpec_t>;
 
+  using typename Base::Space;
+  using region_index_t = typename RegionCoords<N>::region_index_t;
+
   using Base::Base;
+  // The boundary cells `space` and the same cells region by region (`regions`: one space per
+  // region, NumRegionsMax<N> of them). Local.
+  StencilOperatorBoundary(std::shared_ptr<const Space> space,
+                          std::shared_ptr<const std::vector<Space>> regions,
+                          const StencilSpecT& spec)
+      : Base(std::move(space), spec), regions_(std::move(regions)) {}
   using Base::begin;
   using Base::end;
   // The cells before (PRE) or after (POST) the inner range along dim. Local.
@@ -423,6 +435,21 @@ class StencilOperatorBoundary : public internal::StencilCells<T, N, StencilSpecT
     const std::size_t b = std::size_t(2 * dim + (pos == RegionPos::POST ? 1 : 0));
     if (int(b) >= space_->nboxes) return {end(), end()};
     return {iterator(space_.get(), space_->first[b]), iterator(space_.get(), space_->first[b + 1])};
+  }
+  // DASH's region-wise form: the boundary cells of region `index` (Types.h's numbering), i.e.
+  // those before the inner range along the dimensions where the region's coordinate is 0, after
+  // it where it is 2 and inside it where it is 1, walked row-major; the regions' ranges
+  // together visit every boundary cell once (in another order than begin()..end()). Empty for
+  // the centre. Iterators of different regions do not compare. Throws
+  // dash::exception::OutOfRange for an index outside [0, 3^N). Local, O(N).
+  std::pair<iterator, iterator> iterator_at(region_index_t index) const {
+    if (index >= NumRegionsMax<N>)
+      throw exception::OutOfRange("dash::halo::StencilOperator::boundary.iterator_at: region " +
+                                  std::to_string(index) + " outside [0, " +
+                                  std::to_string(NumRegionsMax<N>) + ")");
+    if (!regions_) return {end(), end()};
+    const Space* region = &(*regions_)[index];
+    return {iterator(region, 0), iterator(region, region->size())};
   }
   // The 2N boxes (block-local coordinates), some possibly empty. Local.
   BoundaryViews_t view() const {
@@ -457,6 +484,9 @@ class StencilOperatorBoundary : public internal::StencilCells<T, N, StencilSpecT
     }
     return value;
   }
+
+ private:
+  std::shared_ptr<const std::vector<Space>> regions_;  // null: the unit holds no block
 };
 
 // A stencil over the calling unit's block of a HaloMatrixWrapper's matrix:
@@ -531,9 +561,26 @@ class StencilOperator {
         s.add_box(post);
       }
     });
+    // Region by region: along each dimension the range before the inner one (region
+    // coordinate 0), the inner one (1) or the one after it (2); the centre is the inner cells.
+    std::shared_ptr<std::vector<Space>> regions;
+    if (block) {
+      regions = std::make_shared<std::vector<Space>>(NumRegionsMax<N>, proto);
+      for (typename RegionCoords<N>::region_index_t r = 0; r < NumRegionsMax<N>; ++r) {
+        if (r == RegionCoords<N>::CenterIndex) continue;
+        const RegionCoords<N> rc(r);
+        typename Space::Box box;
+        for (dim_t d = 0; d < N; ++d) {
+          box.lo[d] = rc[d] == 0 ? valid_lo[d] : rc[d] == 1 ? in_lo[d] : in_hi[d];
+          box.hi[d] = rc[d] == 0 ? in_lo[d] : rc[d] == 1 ? in_hi[d] : valid_hi[d];
+        }
+        (*regions)[r].add_box(box);
+      }
+    }
     all_ = make([&](Space& s) { s.add_box({valid_lo, valid_hi}); });
     inner = StencilOperatorInner<T, N, StencilSpecT>(inner_space, spec);
-    boundary = StencilOperatorBoundary<T, N, StencilSpecT>(boundary_space, spec);
+    boundary =
+        StencilOperatorBoundary<T, N, StencilSpecT>(boundary_space, std::move(regions), spec);
   }
 
   // Every iterated cell (inner and boundary), row-major. Local.

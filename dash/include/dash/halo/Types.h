@@ -16,6 +16,7 @@
 #ifndef DASH__HALO__TYPES_H_
 #define DASH__HALO__TYPES_H_
 
+#include <dash/Exception.h>
 #include <dash/Types.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <ostream>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -206,6 +208,10 @@ class RegionCoords {
   coords_type coords_;
 };
 
+// DASH's number of regions around (and including) a block of N dimensions: 3^N.
+template <dim_t N>
+inline constexpr typename RegionCoords<N>::region_index_t NumRegionsMax = RegionCoords<N>::MaxIndex;
+
 // A region and how many cells the halo reaches into it (its extent along
 // every dimension it lies beyond the block).
 template <dim_t N>
@@ -215,16 +221,43 @@ class RegionSpec {
   using region_extent_t = int;
 
   constexpr RegionSpec() : coords_(), extent_(0) {}
+  // The region at `coords` (or its index), reached `extent` cells deep. Throw
+  // dash::exception::InvalidArgument for a coordinate outside {0, 1, 2}, an index outside
+  // [0, 3^N) or a negative extent. Local.
   constexpr RegionSpec(const RegionCoords<N>& coords, region_extent_t extent)
-      : coords_(coords), extent_(extent) {}
+      : coords_(coords), extent_(extent) {
+    check();
+  }
+  // From the region's coordinates, as DASH's RegionSpec<3>({0, 1, 2}, 1).
+  constexpr RegionSpec(const typename RegionCoords<N>::coords_type& coords, region_extent_t extent)
+      : coords_(coords), extent_(extent) {
+    check();
+  }
   constexpr RegionSpec(region_index_t index, region_extent_t extent)
-      : coords_(index), extent_(extent) {}
+      : coords_(index), extent_(extent) {
+    if (index >= RegionCoords<N>::MaxIndex)
+      throw exception::InvalidArgument("dash::halo::RegionSpec: region index " +
+                                       std::to_string(index) + " outside [0, " +
+                                       std::to_string(RegionCoords<N>::MaxIndex) + ")");
+    check();
+  }
 
   constexpr region_index_t index() const { return coords_.index(); }
   constexpr const RegionCoords<N>& coords() const { return coords_; }
   constexpr region_extent_t extent() const { return extent_; }
 
  private:
+  constexpr void check() const {
+    for (dim_t d = 0; d < N; ++d)
+      if (coords_[d] > 2)
+        throw exception::InvalidArgument("dash::halo::RegionSpec: region coordinate " +
+                                         std::to_string(int(coords_[d])) + " in dimension " +
+                                         std::to_string(d) + " is not one of 0, 1, 2");
+    if (extent_ < 0)
+      throw exception::InvalidArgument("dash::halo::RegionSpec: negative extent " +
+                                       std::to_string(extent_));
+  }
+
   RegionCoords<N> coords_;
   region_extent_t extent_;
 };

@@ -67,10 +67,16 @@ class GlobViewIter
   index_type gpos() const { return pattern_->global_index(coords()); }
   // Owner and offset of the element. Local.
   local_index_t<index_type> lpos() const { return pattern_->local_index(coords()); }
+  // Global pointer to the element. Throws dash::exception::InvalidArgument if the memory was
+  // freed. Local.
   pointer globptr() const {
+    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobViewIter::globptr");
     auto l = lpos();
     return mem_->at(l.unit, l.index);
   }
+  dart_gptr_t dart_gptr() const { return globptr().dart_gptr(); }
+  // The global pointer of the element (DASH's conversion, static_cast<GlobPtr<T>>(it)). Local.
+  explicit operator pointer() const { return globptr(); }
   bool is_local() const { return lpos().unit == pattern_->myid(); }
   // Native pointer if the calling unit owns the element, else nullptr.
   T* local() const {

@@ -38,6 +38,9 @@ class LocalMatrixRef {
   T* begin() const { return matrix_->lbegin(); }
   T* end() const { return matrix_->lend(); }
   T* data() const { return matrix_->lbegin(); }
+  // DASH's names for the same native pointers. Local.
+  T* lbegin() const { return matrix_->lbegin(); }
+  T* lend() const { return matrix_->lend(); }
   size_type size() const { return matrix_->lsize(); }
   bool empty() const { return size() == 0; }
   // 1-D: local element i. N-D: DASH's subscripts by local coordinates,
@@ -60,6 +63,12 @@ class LocalMatrixRef {
   // Local extent in dimension d.
   size_type extent(dim_t d) const { return matrix_->pattern().local_extents()[d]; }
   auto extents() const { return matrix_->pattern().local_extents(); }
+  // Global coordinates of the calling unit's first local element (local coordinates 0, ..., 0),
+  // as DASH's local.offsets(); all 0 where the unit holds no element. Local, O(N).
+  std::array<index_type, N> offsets() const {
+    if (size() == 0) return {};
+    return matrix_->pattern().global_coords(std::array<index_type, N>{});
+  }
   // Element at local coordinates. Under DASH_CHECK_BOUNDS throws
   // dash::exception::OutOfRange outside the local extents. Local, O(N).
   template <class... I, class = std::enable_if_t<sizeof...(I) == N>>
@@ -85,10 +94,23 @@ class LocalMatrixRef {
                                       ViewSpec<N, index_type>(std::array<index_type, N>{}, ext));
   }
 
-  // Local row i (local coordinate i in dimension 0) / local column j as a LocalView (extent
-  // 1 there), e.g. DASH's m.local.row(i).lbegin(). Throw dash::exception::OutOfRange outside
-  // the local extents. Local, O(N).
-  LocalView<T, pattern_type> row(index_type i) const { return view().row(i); }
+  // Local row i (local coordinate i in dimension 0), as DASH's: for N >= 2 the proxy local[i]
+  // (a dash::MatrixRef of ndim() N - 1: row(i)[j], row(i)(j), begin/end, extents() over all N
+  // dimensions, lbegin()/lend()), for N == 1 a LocalView of extent 1. Local column j as a
+  // LocalView (extent 1 in dimension 1). Both throw dash::exception::OutOfRange outside the
+  // local extents. Local, O(N).
+  decltype(auto) row(index_type i) const {
+    if constexpr (N == 1) {
+      return view().row(i);
+    } else {
+      internal::check_index("dash::Matrix::local.row", i, extent(0));
+      std::array<index_type, N> c{};
+      c[0] = i;
+      return MatrixRef<internal::ViewSubscript<LocalView<T, pattern_type>,
+                                               internal::local_matrix_subscript_call>,
+                       N, 1>({view()}, c);
+    }
+  }
   template <dim_t M = N, class = std::enable_if_t<(M >= 2)>>
   LocalView<T, pattern_type> col(index_type j) const {
     return view().col(j);

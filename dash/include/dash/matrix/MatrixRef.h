@@ -10,6 +10,7 @@
 // | operator[] (not the last)     | local, copies N coordinates             |
 // | the last operator[]           | that of matrix(i, j, ...): local        |
 // | view, begin/end, size, extent | local, O(N)                             |
+// | viewspec, lbegin/lend         | local, O(N)                             |
 //
 // Subscripts are checked only when the program defines DASH_CHECK_BOUNDS (as in DASH, they are
 // not otherwise; matrix.at(i, j, ...) always is): then each [] checks its subscript against the
@@ -43,6 +44,7 @@ namespace internal {
 template <class ViewT, const char* Call>
 struct ViewSubscript {
   using index_type = typename ViewT::index_type;
+  using value_type = typename ViewT::value_type;
   ViewT view;
   decltype(auto) element(const std::array<index_type, ViewT::ndim()>& c) const {
     return view.element(c);
@@ -61,6 +63,7 @@ struct ViewSubscript {
 template <class MatrixT>
 struct MatrixSubscript {
   using index_type = typename MatrixT::index_type;
+  using value_type = typename MatrixT::value_type;
   MatrixT* matrix;
   MemoryStamp stamp;
   decltype(auto) element(const std::array<index_type, MatrixT::ndim()>& c) const {
@@ -88,12 +91,14 @@ class MatrixRef {
 
  public:
   using index_type = typename Target::index_type;
+  using value_type = typename Target::value_type;
   using coords_type = std::array<index_type, N>;
 
   // Local.
   MatrixRef(const Target& target, const coords_type& coords) : target_(target), coords_(coords) {}
 
-  // Number of coordinates still free.
+  // Number of coordinates still free: DASH's ndim() (m[i].ndim() is N - 1), and rank().
+  static constexpr dim_t ndim() { return N - Fixed; }
   static constexpr dim_t rank() { return N - Fixed; }
 
   // Fixes the next coordinate: the element after the last one, else a proxy
@@ -108,6 +113,17 @@ class MatrixRef {
     else
       return MatrixRef<Target, N, Fixed + 1>(target_, c);
   }
+  // DASH's partial call: the element at the given free coordinates, m[i](j, k) is m[i][j][k].
+  // Under DASH_CHECK_BOUNDS each is checked against its extent. Local.
+  template <class... I, class = std::enable_if_t<sizeof...(I) == N - Fixed>>
+  decltype(auto) operator()(I... free) const {
+    const std::array<index_type, N - Fixed> rest{static_cast<index_type>(free)...};
+    coords_type c = coords_;
+    for (dim_t k = 0; k < N - Fixed; ++k) c[Fixed + k] = rest[k];
+    if constexpr (internal::bounds_checked)
+      for (dim_t given = Fixed + 1; given <= N; ++given) target_.check(c, given);
+    return target_.element(c);
+  }
 
   // The elements under this proxy, as a view of rank N (extent 1 in the
   // fixed dimensions). Local.
@@ -115,8 +131,21 @@ class MatrixRef {
   auto begin() const { return view().begin(); }
   auto end() const { return view().end(); }
   auto size() const { return view().size(); }
-  // Extent of free dimension d (0 .. rank() - 1), i.e. of dimension Fixed + d.
-  auto extent(dim_t d) const { return view().extent(Fixed + d); }
+  bool empty() const { return size() == 0; }
+  // As DASH's, over all N dimensions of that view: m[i].extent(0) is 1, m[i].extent(1) the
+  // extent of dimension 1; offsets in the target's coordinates (global ones for a matrix and
+  // its views, local ones for m.local). Local, O(N).
+  auto extent(dim_t d) const { return view().extent(d); }
+  auto extents() const { return view().extents(); }
+  auto offset(dim_t d) const { return view().viewspec().offset(d); }
+  auto offsets() const { return view().viewspec().offsets(); }
+  // The rectangle (offsets and extents) of that view. Local, O(N).
+  auto viewspec() const { return view().viewspec(); }
+  // Native pointers to the calling unit's elements under this proxy, as the view's lbegin() and
+  // lend() (lend() throws dash::exception::InvalidArgument where they are not contiguous in
+  // local memory). Local, O(N).
+  auto lbegin() const { return view().lbegin(); }
+  auto lend() const { return view().lend(); }
 
  private:
   Target target_;

@@ -8,6 +8,7 @@
 // | sub, row, col, block, size, extent | local, O(N)                |
 // | begin/end, operator(), v[i][j]     | local; reads/writes through GlobRef |
 // | dash::local(view)                  | local, O(N): LocalView     |
+// | lbegin/lend                        | local, O(N): native pointers |
 //
 // Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) operator(),
 // at_coords, v[i][j]... and the iterators check their coordinates against
@@ -19,6 +20,7 @@
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/GlobViewIter.h>
 #include <dash/matrix/MatrixRef.h>
+#include <dash/view/LocalView.h>
 #include <dash/view/internal/Narrowed.h>
 
 #include <algorithm>
@@ -73,6 +75,15 @@ class GlobView {
   const viewspec_type& viewspec() const { return rect_; }
   const PatternT& pattern() const { return *pattern_; }
   const memory_type* globmem() const { return mem_; }
+
+  // DASH's native pointers of a global view: the calling unit's first element of the view
+  // (of its part dash::local(view)) and one past its last, e.g. over a local block
+  // m.local.block(i). lend() throws dash::exception::InvalidArgument unless those elements are
+  // contiguous in local memory in the view's order (see LocalView::lend); both are nullptr
+  // without memory, and equal where the unit holds none of the view. Needs a pattern that deals
+  // blocks per dimension (BlockPattern, TilePattern). Local, O(N).
+  T* lbegin() const { return mem_ ? local_part().lbegin() : nullptr; }
+  T* lend() const { return mem_ ? local_part().lend() : nullptr; }
 
   // Element at view-relative coordinates. Throws
   // dash::exception::InvalidArgument if the memory was freed; under
@@ -148,6 +159,14 @@ class GlobView {
   GlobView(const memory_type* mem, const PatternT* pattern, const viewspec_type& rect,
            internal::MemoryStamp stamp)
       : mem_(mem), pattern_(pattern), rect_(rect), stamp_(stamp) {}
+  // The calling unit's part of the view, in its local coordinates. Local, O(N).
+  LocalView<T, PatternT> local_part() const {
+    static_assert(internal::has_local_rectangle<PatternT>::value,
+                  "dash::GlobView::lbegin/lend need a pattern that deals blocks per dimension "
+                  "(BlockPattern, TilePattern)");
+    if (!stamp_.live()) internal::throw_stale_handle("dash::GlobView::lbegin");
+    return LocalView<T, PatternT>(mem_->lbegin(), pattern_, pattern_->local_rectangle(rect_));
+  }
   // Element at view-relative coordinates, not checked against the extents.
   reference element(const coords_type& rel) const {
     if (!stamp_.live()) internal::throw_stale_handle("dash::GlobView::at_coords");

@@ -13,6 +13,7 @@
 #define DASH__VIEW__LOCAL_VIEW_H_
 
 #include <dash/Exception.h>
+#include <dash/algorithm/internal/PositionBoxes.h>
 #include <dash/internal/BoundsCheck.h>
 #include <dash/iterator/internal/PositionIterator.h>
 #include <dash/matrix/MatrixRef.h>
@@ -23,12 +24,53 @@
 #include <iterator>
 #include <ostream>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace dash {
 
 namespace internal {
 // The call LocalView's subscripts name in their messages.
 inline constexpr char local_view_subscript_call[] = "dash::LocalView::operator[]";
+
+// True if pattern P can say which local rectangle a global rectangle maps to.
+template <class P, class = void>
+struct has_local_rectangle : std::false_type {};
+template <class P>
+struct has_local_rectangle<P, std::void_t<decltype(std::declval<const P&>().local_rectangle(
+                                  std::declval<const typename P::viewspec_type&>()))>>
+    : std::true_type {};
+
+// True if a non-empty local rectangle of pattern p is contiguous in local memory in its order:
+// the pattern's own answer where it has one (BlockPattern, TilePattern), else the canonical
+// layout's rule. Local, O(N).
+template <class P, class = void>
+struct has_local_rectangle_contiguous : std::false_type {};
+template <class P>
+struct has_local_rectangle_contiguous<
+    P, std::void_t<decltype(std::declval<const P&>().local_rectangle_contiguous(
+           std::declval<const ViewSpec<P::ndim(), typename P::index_type>&>()))>> : std::true_type {
+};
+template <class P>
+bool local_rectangle_contiguous(const P& p, const ViewSpec<P::ndim(), typename P::index_type>& r) {
+  constexpr dim_t N = P::ndim();
+  if constexpr (has_local_rectangle_contiguous<P>::value) {
+    return p.local_rectangle_contiguous(r);
+  } else if constexpr (P::layout_properties::canonical) {
+    bool outer = true;  // still in the dimensions of extent 1 before the first longer one
+    for (dim_t k = 0; k < N; ++k) {
+      const dim_t d = dim_at_order<N, P::memory_order()>(k);
+      if (outer) {
+        outer = r.extent(d) == 1;
+        continue;
+      }
+      if (r.offset(d) != 0 || r.extent(d) != p.local_extents()[d]) return false;
+    }
+    return true;
+  } else {
+    return false;
+  }
+}
 }  // namespace internal
 
 template <class T, class PatternT>
@@ -48,6 +90,7 @@ class LocalView {
     using value_type = std::remove_const_t<T>;
     using reference = T&;
     using pointer = T*;
+    using local_view_type = LocalView;
 
     iterator() = default;
     iterator(const LocalView& view, index_type pos)
@@ -57,6 +100,8 @@ class LocalView {
           .position(this->pos_, "dash::LocalView::iterator::operator*");
     }
     T* operator->() const { return &**this; }
+    // The view the iterator walks (its position counts in it). Local.
+    LocalView view() const { return LocalView(lbegin_, pattern_, rect_); }
     T& operator[](index_type n) const {
       return LocalView(lbegin_, pattern_, rect_)
           .position(this->pos_ + n, "dash::LocalView::iterator::operator[]");
@@ -138,29 +183,17 @@ class LocalView {
   }
   // DASH's native pointers: the view's first element, and one past its last. lend() throws
   // dash::exception::InvalidArgument unless the view's elements are contiguous in local
-  // memory in its order (a pattern whose local part is one N-D array, BlockPattern's, and a
-  // view spanning the whole local extents of every dimension after its first one longer than
-  // one: a local row, whole local rows), so that [lbegin(), lend()) is the view. Local, O(N).
+  // memory in its order, so that [lbegin(), lend()) is the view: with BlockPattern's one N-D
+  // local array, a view spanning the whole local extents of every dimension after its first one
+  // longer than one (a local row, whole local rows); with TilePattern's tiles, such a view of
+  // one tile (a whole tile, rows of a tile). Local, O(N).
   T* lbegin() const { return empty() ? lbegin_ : &element(coords_type{}); }
   T* lend() const {
     if (empty()) return lbegin();
-    if constexpr (PatternT::layout_properties::canonical) {
-      bool outer = true;  // still in the dimensions of extent 1 before the first longer one
-      bool contiguous = true;
-      for (dim_t k = 0; k < N; ++k) {
-        const dim_t d = internal::dim_at_order<N, PatternT::memory_order()>(k);
-        if (outer) {
-          outer = rect_.extent(d) == 1;
-          continue;
-        }
-        contiguous =
-            contiguous && rect_.offset(d) == 0 && rect_.extent(d) == pattern_->local_extents()[d];
-      }
-      if (contiguous) return lbegin() + size();
-    }
+    if (internal::local_rectangle_contiguous(*pattern_, rect_)) return lbegin() + size();
     throw exception::InvalidArgument(
-        "dash::LocalView::lend: the view's elements are not contiguous in local memory (a "
-        "pattern with one N-D local array and whole local rows have them)");
+        "dash::LocalView::lend: the view's elements are not contiguous in local memory (whole "
+        "local rows of a BlockPattern, whole rows of one tile of a TilePattern are)");
   }
   // DASH's subscripts, relative to the view: v[i][j]... is v(i, j, ...) (a
   // native reference), v[i] alone a dash::MatrixRef. Each subscript checked
@@ -174,6 +207,27 @@ class LocalView {
   T& at_position(index_type pos) const { return position(pos, "dash::LocalView::at_position"); }
   // Offset in local memory of position pos. Local.
   index_type local_offset(index_type pos) const { return &at_position(pos) - lbegin_; }
+  // True if the elements at positions [p, q) follow each other in local memory in the view's
+  // order (local offsets local_offset(p), local_offset(p) + 1, ...). Local, O(N^2): the
+  // positions are at most 2N - 1 rectangles, each checked in O(N).
+  bool positions_contiguous(index_type p, index_type q) const {
+    if (q <= p) return true;
+    std::array<dim_t, N> order;
+    for (dim_t k = 0; k < N; ++k) order[k] = internal::dim_at_order<N, PatternT::memory_order()>(k);
+    bool contiguous = true;
+    index_type next = local_offset(p);
+    internal::for_each_box_of_positions<N>(
+        p, q, rect_.extents(), order, [&](const coords_type& off, const auto& len) {
+          if (!contiguous) return;
+          coords_type lo;
+          for (dim_t d = 0; d < N; ++d) lo[d] = off[d] + rect_.offset(d);
+          const viewspec_type box(lo, len);
+          contiguous = pattern_->local_at(lo) == next &&
+                       internal::local_rectangle_contiguous(*pattern_, box);
+          next += index_type(box.size());
+        });
+    return contiguous;
+  }
   // Global coordinates of position pos. Local.
   coords_type global_coords(index_type pos) const {
     auto rel = internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents());

@@ -42,14 +42,6 @@ GlobView<T, P> as_view(const GlobView<T, P>& v) {
   return v;
 }
 
-// True if pattern P can say which local rectangle a global rectangle maps to.
-template <class P, class = void>
-struct has_local_rectangle : std::false_type {};
-template <class P>
-struct has_local_rectangle<P, std::void_t<decltype(std::declval<const P&>().local_rectangle(
-                                  std::declval<const typename P::viewspec_type&>()))>>
-    : std::true_type {};
-
 // A random-access range of values f(0), f(1), ..., f(n - 1), computed on access
 // (operator[] checked against [0, n) under DASH_CHECK_BOUNDS; its iterators
 // are not: they do not know n, and a LocalView's f checks its position

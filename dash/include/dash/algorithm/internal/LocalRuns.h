@@ -285,4 +285,11 @@ void for_each_local_run(const It& first, const It& last, F&& f) {
 }  // namespace internal
 }  // namespace dash
 
+#define DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_COMPLETE
 #endif  // DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_H_
+
+// After the guard, once the runs above are defined (LocalRange.h and this file include each
+// other): local_index_range and local_range over view iterators, which use them.
+#ifdef DASH__ALGORITHM__INTERNAL__LOCAL_RUNS_COMPLETE
+#include <dash/algorithm/LocalRangeOfViews.h>
+#endif

@@ -150,6 +150,20 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return block(j);
   }
   viewspec_type local_block(index_type lblock) const { return local_block(this->myid_, lblock); }
+  // DASH's local_block_at: the owner of global coordinates and the index of their block among
+  // the owner's local blocks (the lblock of local_block(unit, lblock), Arrangement order over
+  // its local block grid). Local, O(N).
+  local_index_type local_block_at(const coords_type& coords) const {
+    coords_type u, c;
+    std::array<size_type, N> nblocks;
+    for (dim_t d = 0; d < N; ++d) {
+      index_type phase;
+      dims_[d].locate(coords[d], u[d], c[d], phase);
+      nblocks[d] = size_type(dims_[d].local_nblocks(u[d]));
+    }
+    return local_index_type{team_unit_t(static_cast<dart_unit_t>(teamspec_.at(u))),
+                            linearize<N, Arr>(c, nblocks)};
+  }
   // Rectangle of the calling unit's local block lblock in local coordinates.
   viewspec_type local_block_local(index_type lblock) const {
     auto u = teamspec_.coords(this->myid_);
@@ -201,6 +215,37 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
   }
   viewspec_type local_rectangle(const viewspec_type& view) const {
     return local_rectangle(this->myid_, view);
+  }
+  // True if the calling unit's elements of local rectangle `lrect` (local coordinates, not
+  // empty) follow each other in its memory in the rectangle's Arrangement order, so they are the
+  // native range [first, first + lrect.size()). In a canonical layout (BlockPattern's, or a
+  // TilePattern unit's whose tiles stack only along the slowest dimension) the rectangle spans
+  // the whole local extents in every dimension after its first one longer than 1; else it lies
+  // in one tile and spans that tile so. Local, O(N).
+  bool local_rectangle_contiguous(const viewspec_type& lrect) const {
+    std::array<size_type, N> outer = my_lextents_;  // what the rectangle must span
+    coords_type base{};
+    if (!(Derived::layout_properties::canonical || my_layout_canonical_)) {
+      for (dim_t d = 0; d < N; ++d) {
+        const auto& dim = dims_[d];
+        const index_type first = divide(lrect.offset(d), dim.by_blocksize);
+        const index_type last =
+            divide(lrect.offset(d) + index_type(lrect.extent(d)) - 1, dim.by_blocksize);
+        if (first != last) return false;
+        base[d] = first * dim.blocksize;
+        outer[d] = size_type(dim.local_block_extent(my_coords_[d], first));
+      }
+    }
+    bool leading = true;  // still in the dimensions of extent 1 before the first longer one
+    for (dim_t k = 0; k < N; ++k) {
+      const dim_t d = dim_at_order<N, Arr>(k);
+      if (leading) {
+        leading = lrect.extent(d) == 1;
+        continue;
+      }
+      if (lrect.offset(d) != base[d] || lrect.extent(d) != outer[d]) return false;
+    }
+    return true;
   }
   // Global coordinates of the calling unit's local coordinates.
   coords_type global_coords(const coords_type& lcoords) const {
