@@ -2,22 +2,30 @@
 // resources (alignment, equality, the process-wide defaults, traits), dash::Array over HBWSpace
 // (ordinary memory where there is no HBM; the hbm variant of this suite makes memkind take NUMA
 // node 0 as HBM, so the registered path runs) and over a memory space of the test's own (every
-// unit's part comes from it, is given back at destruction, and is reached from every unit), and
-// bad input: a bad alignment, a memory space that fails on one unit.
+// unit's part comes from it, is given back at destruction, and is reached from every unit),
+// SimpleMemoryPoolResource (blocks reused, chunks from the upstream space, release, reserve,
+// copies and moves), EpochSynchronizedAllocator (local memory attached by the team and reached
+// from every unit, detach, traits and rebind, what its destructor frees), and bad input: a bad
+// alignment, a memory space that fails on one unit, foreign pointers and lengths, sizes or null
+// pointers that differ between units.
 #include <dash/Array.h>
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/algorithm/Fill.h>
+#include <dash/allocator/EpochSynchronizedAllocator.h>
 #include <dash/memory/HBWSpace.h>
 #include <dash/memory/HostSpace.h>
 #include <dash/memory/MemorySpace.h>
+#include <dash/memory/SimpleMemoryPoolResource.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "mpi_test.h"
 
@@ -248,6 +256,236 @@ TEST(ArrayMemorySpace, DifferentSizesOnTheUnitsFailOnEveryUnit) {
   EXPECT_TRUE(typed) << what;
   EXPECT_NE(what.find("dash::Array"), std::string::npos) << what;
   EXPECT_EQ(CountingSpace::bytes_held, held_before);
+}
+
+// ---- SimpleMemoryPoolResource ------------------------------------------------------------------
+
+using CountingPool = dash::SimpleMemoryPoolResource<CountingSpace>;
+static_assert(std::is_same_v<dash::memory_space_traits<CountingPool>::memory_space_type_category,
+                             dash::memory_space_host_tag>);
+
+TEST(SimpleMemoryPool, SmallBlocksComeFromFewChunksAndAreReused) {
+  CountingSpace upstream;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  const int allocations_before = CountingSpace::allocations;
+  {
+    CountingPool pool(&upstream);
+    EXPECT_EQ(pool.upstream_resource(), &upstream);
+    EXPECT_EQ(CountingSpace::allocations, allocations_before);  // nothing taken yet
+    const int n = 101;
+    std::vector<long*> blocks;
+    std::set<long*> distinct;
+    for (int i = 0; i < n; ++i) {
+      auto* p = static_cast<long*>(pool.allocate(16, alignof(long)));
+      ASSERT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignof(long), 0u);
+      p[0] = 7 * i;
+      p[1] = -i;
+      blocks.push_back(p);
+      distinct.insert(p);
+    }
+    EXPECT_EQ(distinct.size(), std::size_t(n));
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(blocks[i][0], 7 * i);
+      EXPECT_EQ(blocks[i][1], -i);
+    }
+    const int chunks = CountingSpace::allocations - allocations_before;
+    EXPECT_GE(chunks, 1);
+    EXPECT_LT(chunks, n / 4) << "the pool should take its blocks in chunks";
+    for (long* p : blocks) pool.deallocate(p, 16, alignof(long));
+    for (int i = 0; i < n; ++i) blocks[i] = static_cast<long*>(pool.allocate(16, alignof(long)));
+    EXPECT_EQ(CountingSpace::allocations - allocations_before, chunks) << "freed blocks reused";
+    // A large request goes to the upstream space.
+    void* big = pool.allocate(5000, 8);
+    EXPECT_GE(CountingSpace::bytes_held - held_before, 5000u);
+    pool.deallocate(big, 5000, 8);
+    pool.release();
+    EXPECT_EQ(CountingSpace::bytes_held, held_before);
+    // Usable after release.
+    auto* q = static_cast<int*>(pool.allocate(sizeof(int), alignof(int)));
+    *q = 42;
+    EXPECT_EQ(*q, 42);
+    pool.deallocate(q, sizeof(int), alignof(int));
+  }
+  EXPECT_EQ(CountingSpace::bytes_held, held_before) << "destruction gives everything back";
+}
+
+TEST(SimpleMemoryPool, ReserveTakesTheMemoryAheadOfTheAllocations) {
+  CountingSpace upstream;
+  CountingPool pool(&upstream);
+  pool.reserve(50);
+  const int after_reserve = CountingSpace::allocations;
+  std::vector<void*> blocks;
+  for (int i = 0; i < 50; ++i) blocks.push_back(pool.allocate(16, 8));
+  EXPECT_EQ(CountingSpace::allocations, after_reserve);
+  for (void* b : blocks) pool.deallocate(b, 16, 8);
+}
+
+TEST(SimpleMemoryPool, CopiesShareTheUpstreamAndMovesTakeTheMemory) {
+  const std::size_t held_before = CountingSpace::bytes_held;
+  CountingSpace upstream;
+  CountingPool a(&upstream);
+  void* p = a.allocate(16, 8);
+  CountingPool copy(a);
+  EXPECT_EQ(copy.upstream_resource(), &upstream);
+  EXPECT_FALSE(copy.is_equal(a));
+  EXPECT_TRUE(a.is_equal(a));
+  {
+    CountingPool moved(std::move(a));
+    moved.deallocate(p, 16, 8);   // moved holds a's blocks
+    void* q = a.allocate(16, 8);  // a is empty and usable
+    a.deallocate(q, 16, 8);
+    a.release();
+  }
+  copy.release();
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+  // Without an upstream: the process-wide HostSpace.
+  dash::SimpleMemoryPoolResource<dash::HostSpace> host_pool;
+  EXPECT_EQ(static_cast<void*>(host_pool.upstream_resource()),
+            static_cast<void*>(dash::get_default_memory_space<dash::memory_domain_local,
+                                                              dash::memory_space_host_tag>()));
+}
+
+// ---- EpochSynchronizedAllocator ----------------------------------------------------------------
+
+using LongAlloc = dash::EpochSynchronizedAllocator<long>;
+using LongTraits = dash::allocator_traits<LongAlloc>;
+static_assert(std::is_same_v<LongTraits::pointer, dart_gptr_t>);
+static_assert(std::is_same_v<LongTraits::local_pointer, long*>);
+static_assert(std::is_same_v<LongTraits::size_type, dash::default_size_t>);
+static_assert(std::is_same_v<LongTraits::rebind_traits<double>::value_type, double>);
+static_assert(std::is_same_v<LongTraits::rebind_traits<double>::local_pointer, double*>);
+static_assert(std::is_same_v<LongTraits::rebind_alloc<char>,
+                             dash::EpochSynchronizedAllocator<char, dash::HostSpace>>);
+
+// Element i of unit u's part of the segment g.
+dash::GlobRef<long> Element(dart_gptr_t g, int unit, long i) {
+  g.unitid = unit;
+  return dash::GlobPtr<long>(g)[i];
+}
+
+TEST(EpochSynchronizedAllocator, AttachedMemoryIsReachedFromEveryUnit) {
+  const long n = 7;
+  LongAlloc alloc(dash::Team::All());
+  long* local = alloc.allocate_local(n);
+  for (long i = 0; i < n; ++i) local[i] = 100 * myid() + i;
+  dart_gptr_t g = alloc.attach(local, n);
+  ASSERT_FALSE(DART_GPTR_ISNULL(g));
+  EXPECT_EQ(g.unitid, 0);
+  for (int u = 0; u < nunits(); ++u)
+    for (long i = 0; i < n; ++i)
+      EXPECT_EQ(static_cast<long>(Element(g, u, i)), 100 * u + i) << "unit " << u << " " << i;
+  dash::Team::All().barrier();
+  // Unit w writes element (w mod n) of its right neighbour's part.
+  const int right = (myid() + 1) % nunits();
+  Element(g, right, myid() % n) = -1 - myid();
+  dash::Team::All().barrier();
+  const int left = (myid() + nunits() - 1) % nunits();
+  EXPECT_EQ(local[left % n], -1 - left);
+  alloc.detach(g, n);
+  EXPECT_EQ(local[left % n], -1 - left) << "the local memory stays after detach";
+  alloc.deallocate_local(local, n);
+}
+
+TEST(EpochSynchronizedAllocator, AllocateAndDeallocateThroughTraitsOverAPool) {
+  using Pool = dash::SimpleMemoryPoolResource<CountingSpace>;
+  using Alloc = dash::EpochSynchronizedAllocator<double, Pool>;
+  CountingSpace upstream;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  {
+    Pool pool(&upstream);
+    Alloc alloc(dash::Team::All(), &pool);
+    auto g = dash::allocator_traits<Alloc>::allocate(alloc, 3);
+    ASSERT_FALSE(DART_GPTR_ISNULL(g));
+    EXPECT_GT(CountingSpace::bytes_held, held_before) << "the pool took memory from upstream";
+    dash::allocator_traits<Alloc>::deallocate(alloc, g, 3);
+    // A rebound allocator takes the same space.
+    dash::allocator_traits<Alloc>::rebind_alloc<int> ints(alloc);
+    EXPECT_TRUE(ints == alloc);
+    auto gi = ints.allocate(5);
+    EXPECT_FALSE(DART_GPTR_ISNULL(gi));
+    ints.deallocate(gi, 5);
+  }
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+}
+
+TEST(EpochSynchronizedAllocator, DestructorDetachesAndFreesWhatIsLeft) {
+  CountingSpace space;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  {
+    dash::EpochSynchronizedAllocator<long, CountingSpace> alloc(dash::Team::All(), &space);
+    dart_gptr_t a = alloc.allocate(4);
+    dart_gptr_t b = alloc.allocate(9);
+    long* loose = alloc.allocate_local(3);
+    (void)loose;
+    EXPECT_FALSE(DART_GPTR_ISNULL(a));
+    EXPECT_FALSE(DART_GPTR_ISNULL(b));
+    EXPECT_EQ(CountingSpace::bytes_held - held_before, 16 * sizeof(long));
+    // A moved allocator takes the segments along.
+    dash::EpochSynchronizedAllocator<long, CountingSpace> taken(std::move(alloc));
+    EXPECT_EQ(CountingSpace::bytes_held - held_before, 16 * sizeof(long));
+    Element(b, nunits() - 1, 8) = 5;  // still attached
+    dash::Team::All().barrier();
+    EXPECT_EQ(static_cast<long>(Element(b, nunits() - 1, 8)), 5);
+    dash::Team::All().barrier();
+  }
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+  // The team can allocate afterwards (no registration is left half done).
+  LongAlloc again(dash::Team::All());
+  dart_gptr_t g = again.allocate(2);
+  EXPECT_FALSE(DART_GPTR_ISNULL(g));
+  again.deallocate(g, 2);
+}
+
+TEST(EpochSynchronizedAllocator, BadArgumentsFailOnEveryUnit) {
+  LongAlloc alloc(dash::Team::All());
+  const int last = nunits() - 1;
+  long* local = alloc.allocate_local(4);
+  long other[4];
+  bool typed = false;
+  // A pointer not from allocate_local on the last unit.
+  std::string what = ThrownMessage<dash::exception::InvalidArgument>(
+      [&] { alloc.attach(myid() == last ? other : local, 4); }, &typed);
+  EXPECT_TRUE(typed) << what;
+  EXPECT_NE(what.find("allocate_local"), std::string::npos) << what;
+  // Another length on unit 0.
+  what = ThrownMessage<dash::exception::InvalidArgument>(
+      [&] { alloc.attach(local, myid() == 0 ? 5 : 4); }, &typed);
+  EXPECT_TRUE(typed) << what;
+  // Nothing got attached: the memory can be freed locally, and then it is unknown.
+  alloc.deallocate_local(local, 4);
+  what = ThrownMessage<dash::exception::InvalidArgument>([&] { alloc.deallocate_local(local, 4); },
+                                                         &typed);
+  EXPECT_TRUE(typed) << what;
+  // Attached memory cannot be freed locally.
+  dart_gptr_t g = alloc.allocate(6);
+  long* attached = nullptr;
+  {
+    dart_gptr_t mine = g;
+    mine.unitid = myid();
+    void* addr = nullptr;
+    ASSERT_EQ(dart_gptr_getaddr(mine, &addr), DART_OK);
+    attached = static_cast<long*>(addr);
+  }
+  what = ThrownMessage<dash::exception::InvalidArgument>(
+      [&] { alloc.deallocate_local(attached, 6); }, &typed);
+  EXPECT_TRUE(typed) << what;
+  EXPECT_NE(what.find("attached"), std::string::npos) << what;
+  // A null pointer on some units only.
+  if (nunits() > 1) {
+    what = ThrownMessage<dash::exception::InvalidArgument>(
+        [&] { alloc.deallocate(myid() == 0 ? DART_GPTR_NULL : g, 6); }, &typed);
+    EXPECT_TRUE(typed) << what;
+    EXPECT_NE(what.find("null"), std::string::npos) << what;
+  }
+  alloc.deallocate(DART_GPTR_NULL, 6);  // null everywhere: nothing
+  alloc.deallocate(g, 6);
+  // Different sizes on the units: DART registers one size.
+  if (nunits() > 1) {
+    what = ThrownMessage<dash::exception::InvalidArgument>(
+        [&] { alloc.allocate(myid() == 0 ? 3 : 4); }, &typed);
+    EXPECT_TRUE(typed) << what;
+    EXPECT_NE(what.find("different"), std::string::npos) << what;
+  }
 }
 
 }  // namespace
