@@ -5,7 +5,9 @@
 // unit's part comes from it, is given back at destruction, and is reached from every unit),
 // SimpleMemoryPoolResource (blocks reused, chunks from the upstream space, release, reserve,
 // copies and moves), EpochSynchronizedAllocator (local memory attached by the team and reached
-// from every unit, detach, traits and rebind, what its destructor frees), and bad input: a bad
+// from every unit, detach, traits and rebind, what its destructor frees), GlobStaticMem<Space>
+// with GlobalAllocator and allocate_unique (pointers that walk all units' parts, capacity, the
+// registry, moves, what a destroyed resource frees), and bad input: a bad
 // alignment, a memory space that fails on one unit, foreign pointers and lengths, sizes or null
 // pointers that differ between units.
 #include <dash/Array.h>
@@ -13,10 +15,12 @@
 #include <dash/Init.h>
 #include <dash/algorithm/Fill.h>
 #include <dash/allocator/EpochSynchronizedAllocator.h>
+#include <dash/allocator/GlobalAllocator.h>
 #include <dash/memory/HBWSpace.h>
 #include <dash/memory/HostSpace.h>
 #include <dash/memory/MemorySpace.h>
 #include <dash/memory/SimpleMemoryPoolResource.h>
+#include <dash/memory/UniquePtr.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -486,6 +490,173 @@ TEST(EpochSynchronizedAllocator, BadArgumentsFailOnEveryUnit) {
     EXPECT_TRUE(typed) << what;
     EXPECT_NE(what.find("different"), std::string::npos) << what;
   }
+}
+
+// ---- GlobStaticMem<Space>, GlobalAllocator, allocate_unique ------------------------------------
+
+using HostMem = dash::GlobStaticMem<dash::HostSpace>;
+static_assert(dash::memory_space_traits<HostMem>::is_global::value);
+static_assert(std::is_same_v<dash::memory_space_traits<HostMem>::memory_space_layout_tag,
+                             dash::memory_space_contiguous>);
+static_assert(
+    std::is_same_v<std::pointer_traits<HostMem::void_pointer>::rebind<long>, dash::GlobPtr<long>>);
+static_assert(std::is_same_v<std::allocator_traits<dash::GlobalAllocator<long, HostMem>>::pointer,
+                             dash::GlobPtr<long>>);
+static_assert(
+    std::is_same_v<std::allocator_traits<dash::GlobalAllocator<long, HostMem>>::rebind_alloc<char>,
+                   dash::GlobalAllocator<char, HostMem>>);
+
+// Unit u's part holds 10 u + i at i; every unit walks the whole memory space forwards from the
+// first element to the end and backwards, checking positions, distances and values.
+template <class Mem>
+void ExpectPointerWalksEveryUnitsPart(Mem& memory, long per_unit) {
+  dash::GlobalAllocator<long, Mem> alloc(&memory);
+  const long total = per_unit * nunits();
+  dash::GlobPtr<long> begin = alloc.allocate(per_unit);
+  ASSERT_TRUE(static_cast<bool>(begin));
+  EXPECT_EQ(memory.capacity(), std::size_t(total) * sizeof(long));
+  EXPECT_EQ(memory.capacity(dash::team_unit_t{nunits() - 1}), std::size_t(per_unit) * sizeof(long));
+  EXPECT_EQ(
+      dash::internal::MemorySpaceRegistry::GetInstance().lookup(static_cast<dart_gptr_t>(begin)),
+      static_cast<void*>(&memory));
+  long* mine = dash::local_begin(begin, dash::team_unit_t{myid()});
+  ASSERT_NE(mine, nullptr);
+  dash::GlobPtr<long> my_first = begin;
+  my_first.set_unit(dash::team_unit_t{myid()});
+  EXPECT_EQ(my_first.local(), mine);
+  for (long i = 0; i < per_unit; ++i) mine[i] = 10 * myid() + i;
+  memory.barrier();
+  dash::GlobPtr<long> end = begin + total;
+  EXPECT_EQ(end - begin, total);
+  EXPECT_EQ(dash::distance(end, begin), -total);
+  dash::GlobPtr<long> it = begin;
+  for (long g = 0; g < total; ++g, ++it) {
+    ASSERT_EQ(it, begin + g);
+    ASSERT_EQ(dash::distance(it, end), total - g);
+    ASSERT_EQ(static_cast<long>(*it), 10 * (g / per_unit) + g % per_unit) << "element " << g;
+    ASSERT_EQ(static_cast<long>(begin[g]), 10 * (g / per_unit) + g % per_unit);
+  }
+  EXPECT_EQ(it, end);
+  for (long g = total - 1; g >= 0; --g) {
+    --it;
+    ASSERT_EQ(static_cast<long>(*it), 10 * (g / per_unit) + g % per_unit) << "element " << g;
+  }
+  memory.barrier();
+  alloc.deallocate(begin, per_unit);
+  EXPECT_EQ(memory.capacity(), 0u);
+  EXPECT_EQ(
+      dash::internal::MemorySpaceRegistry::GetInstance().lookup(static_cast<dart_gptr_t>(begin)),
+      nullptr);
+}
+
+TEST(GlobStaticMemOfSpace, HostPointerWalksEveryUnitsPart) {
+  HostMem memory(dash::Team::All());
+  ExpectPointerWalksEveryUnitsPart(memory, 3);
+  ExpectPointerWalksEveryUnitsPart(memory, 1);
+}
+
+TEST(GlobStaticMemOfSpace, HbwAndOwnSpacesGiveTheSameMemorySpace) {
+  dash::GlobStaticMem<dash::HBWSpace> hbw(dash::Team::All());
+  ExpectPointerWalksEveryUnitsPart(hbw, 4);
+  CountingSpace space;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  dash::GlobStaticMem<CountingSpace> counted(&space, dash::Team::All());
+  dash::GlobalAllocator<long, dash::GlobStaticMem<CountingSpace>> alloc(&counted);
+  auto p = alloc.allocate(6);
+  EXPECT_EQ(CountingSpace::bytes_held - held_before, 6 * sizeof(long));
+  alloc.deallocate(p, 6);
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+  ExpectPointerWalksEveryUnitsPart(counted, 5);
+}
+
+TEST(GlobStaticMemOfSpace, UntypedAndTypedPointersConvert) {
+  HostMem memory(dash::Team::All());
+  HostMem::void_pointer raw = memory.allocate(6 * sizeof(long), alignof(long));
+  dash::GlobPtr<long> typed(raw);
+  EXPECT_EQ(typed.unit_capacity(), 6);
+  EXPECT_EQ(raw.unit_capacity(), static_cast<long>(6 * sizeof(long)));
+  dash::GlobPtr<void> back = typed + 6;  // unit 1's first element (or the end at one unit)
+  EXPECT_EQ(back.unit_capacity(), raw.unit_capacity());
+  EXPECT_EQ(static_cast<int>(back.dart_gptr().unitid), nunits() > 1 ? 1 : 0);
+  dash::GlobPtr<long> null = nullptr;
+  EXPECT_FALSE(static_cast<bool>(null));
+  EXPECT_TRUE(null == nullptr);
+  memory.deallocate(raw, 6 * sizeof(long), alignof(long));
+}
+
+TEST(GlobStaticMemOfSpace, UniquePointersFreeAtTheEndOfTheirScope) {
+  CountingSpace space;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  using Mem = dash::GlobStaticMem<CountingSpace>;
+  Mem memory(&space, dash::Team::All());
+  dash::GlobalAllocator<std::byte, Mem> bytes(&memory);
+  {
+    auto p = dash::allocate_unique<long>(bytes, 9);
+    ASSERT_TRUE(static_cast<bool>(p.get()));
+    EXPECT_EQ(memory.capacity(), 9 * sizeof(long) * nunits());
+    EXPECT_EQ(CountingSpace::bytes_held - held_before, 9 * sizeof(long));
+    auto q = std::move(p);
+    EXPECT_EQ(p.get(), nullptr);
+    EXPECT_TRUE(q.get_deleter() == (dash::DefaultDeleter<dash::GlobalAllocator<long, Mem>>(
+                                       dash::GlobalAllocator<long, Mem>(&memory), 9)));
+  }
+  EXPECT_EQ(memory.capacity(), 0u);
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+}
+
+TEST(GlobStaticMemOfSpace, MovedResourcesTakeTheirAllocationsAndFreeThemAtTheEnd) {
+  CountingSpace space;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  using Mem = dash::GlobStaticMem<CountingSpace>;
+  {
+    Mem a(&space, dash::Team::All());
+    auto p = a.allocate(24, 8);
+    auto q = a.allocate(40, 8);
+    EXPECT_EQ(a.capacity(dash::team_unit_t{0}), 64u);
+    Mem b(std::move(a));
+    EXPECT_EQ(a.capacity(), 0u);
+    EXPECT_EQ(b.capacity(), 64u * nunits());
+    b.deallocate(p, 24, 8);
+    EXPECT_EQ(b.capacity(), 40u * nunits());
+    (void)q;  // b frees it when it goes
+  }
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+}
+
+TEST(GlobStaticMemOfSpace, BadArgumentsFailOnEveryUnit) {
+  HostMem memory(dash::Team::All());
+  bool typed = false;
+  std::string what;
+  if (nunits() > 1) {
+    what = ThrownMessage<dash::exception::InvalidArgument>(
+        [&] { (void)memory.allocate(myid() == 0 ? 16 : 24); }, &typed);
+    EXPECT_TRUE(typed) << what;
+    EXPECT_NE(what.find("dash::GlobStaticMem::allocate"), std::string::npos) << what;
+  }
+  what = ThrownMessage<dash::exception::InvalidArgument>([&] { (void)memory.allocate(16, 128); },
+                                                         &typed);
+  EXPECT_TRUE(typed) << what;
+  EXPECT_NE(what.find("alignment 128"), std::string::npos) << what;
+  auto p = memory.allocate(32);
+  // Another size on the last unit.
+  what = ThrownMessage<dash::exception::InvalidArgument>(
+      [&] { memory.deallocate(p, myid() == nunits() - 1 ? 31 : 32); }, &typed);
+  EXPECT_TRUE(typed) << what;
+  memory.deallocate(p, 32);
+  // Freed before.
+  what = ThrownMessage<dash::exception::InvalidArgument>([&] { memory.deallocate(p, 32); }, &typed);
+  EXPECT_TRUE(typed) << what;
+  EXPECT_NE(what.find("freed before"), std::string::npos) << what;
+  // No team, no resource.
+  HostMem without_team;
+  what = ThrownMessage<dash::exception::InvalidArgument>([&] { (void)without_team.allocate(8); },
+                                                         &typed);
+  EXPECT_TRUE(typed) << what;
+  dash::GlobalAllocator<long, HostMem> without_resource;
+  what = ThrownMessage<dash::exception::InvalidArgument>(
+      [&] { (void)without_resource.allocate(1); }, &typed);
+  EXPECT_TRUE(typed) << what;
+  EXPECT_EQ(memory.capacity(), 0u);
 }
 
 }  // namespace

@@ -43,7 +43,7 @@
 #include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/memory/GlobStaticMem.h>
-#include <dash/memory/MemorySpace.h>
+#include <dash/memory/DefaultMemorySpace.h>
 #include <dash/view/GlobView.h>
 
 #include <algorithm>
@@ -240,15 +240,8 @@ class Array {
   // The memory resource of the units' parts: nullptr (DART's team
   // allocation) for HostSpace and for HBWSpace without HBM. Local.
   static std::pmr::memory_resource* local_parts_space() {
-    if constexpr (std::is_same_v<LocalMemSpaceT, HostSpace>) {
-      return nullptr;
-    } else if constexpr (std::is_same_v<LocalMemSpaceT, HBWSpace>) {
-      if (HBWSpace::check_hbw_available()) return internal::default_local_space<HBWSpace>();
-      internal::warn_hbw_fallback("dash::Array<..., dash::HBWSpace>");
-      return nullptr;
-    } else {
-      return internal::default_local_space<LocalMemSpaceT>();
-    }
+    return internal::parts_resource(internal::default_local_space<LocalMemSpaceT>(),
+                                    "dash::Array<..., dash::HBWSpace>");
   }
   ViewSpec<1, typename PatternT::index_type> whole() const {
     using viewspec = ViewSpec<1, typename PatternT::index_type>;

@@ -36,7 +36,10 @@
 
 namespace dash {
 
-template <class T>
+// GlobStaticMem<T>: the typed memory of containers (below). GlobStaticMem<Space>
+// for a local memory space Space (HostSpace, HBWSpace, ...): DASH's global
+// memory resource, in internal/GlobStaticMemOfSpace.h.
+template <class T, class = void>
 class GlobStaticMem {
  public:
   using value_type = T;
@@ -233,5 +236,7 @@ MemoryStamp stamp_of(const GlobStaticMem<T>* mem) {
 
 }  // namespace internal
 }  // namespace dash
+
+#include <dash/memory/internal/GlobStaticMemOfSpace.h>
 
 #endif  // DASH__MEMORY__GLOB_STATIC_MEM_H_

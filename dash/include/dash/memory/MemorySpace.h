@@ -1,69 +1,12 @@
-// The memory spaces (MemorySpaceBase.h, HostSpace.h, HBWSpace.h) and the
-// process-wide default instance of each kind (DASH's
-// get_default_memory_space). Local.
+// Memory spaces (DASH's header): the local spaces (MemorySpaceBase.h,
+// HostSpace.h, HBWSpace.h) with their default instances
+// (DefaultMemorySpace.h), and the global ones: GlobStaticMem (team memory
+// allocated collectively) and dash::memalloc (a unit's memory alone).
 #ifndef DASH__MEMORY__MEMORY_SPACE_H_
 #define DASH__MEMORY__MEMORY_SPACE_H_
 
+#include <dash/memory/DefaultMemorySpace.h>
 #include <dash/memory/GlobMemAlloc.h>
 #include <dash/memory/GlobStaticMem.h>
-#include <dash/memory/HBWSpace.h>
-#include <dash/memory/HostSpace.h>
-#include <dash/memory/MemorySpaceBase.h>
-
-#include <type_traits>
-
-namespace dash {
-
-namespace internal {
-template <class, class>
-struct no_default_space : std::false_type {};
-}  // namespace internal
-
-// The process-wide memory space of domain MemoryDomain and kind MemoryType:
-// a HostSpace for (memory_domain_local, memory_space_host_tag), an HBWSpace
-// for (memory_domain_local, memory_space_hbw_tag); other pairs do not
-// compile. Local; the instance lives until the program ends.
-template <class MemoryDomain, class MemoryType>
-MemorySpace<MemoryDomain, MemoryType>* get_default_memory_space() {
-  static_assert(internal::no_default_space<MemoryDomain, MemoryType>::value,
-                "dash::get_default_memory_space: there is a default only for the local host and "
-                "high-bandwidth memory spaces");
-  return nullptr;
-}
-template <>
-inline MemorySpace<memory_domain_local, memory_space_host_tag>*
-get_default_memory_space<memory_domain_local, memory_space_host_tag>() {
-  static HostSpace space;
-  return &space;
-}
-template <>
-inline MemorySpace<memory_domain_local, memory_space_hbw_tag>*
-get_default_memory_space<memory_domain_local, memory_space_hbw_tag>() {
-  static HBWSpace space;
-  return &space;
-}
-
-namespace internal {
-
-// The default instance of the local memory space type Space: the process-wide
-// one of its kind for HostSpace and HBWSpace, else one default-constructed
-// instance of Space. Local.
-template <class Space>
-Space* default_local_space() {
-  static_assert(is_local_memory_space<Space>::value,
-                "dash: a local memory space is a std::pmr::memory_resource with "
-                "memory_space_domain_category memory_domain_local (see MemorySpaceBase.h)");
-  if constexpr (std::is_same_v<Space, HostSpace> || std::is_same_v<Space, HBWSpace>) {
-    return static_cast<Space*>(
-        get_default_memory_space<memory_domain_local,
-                                 typename Space::memory_space_type_category>());
-  } else {
-    static Space space;
-    return &space;
-  }
-}
-
-}  // namespace internal
-}  // namespace dash
 
 #endif  // DASH__MEMORY__MEMORY_SPACE_H_
