@@ -7,7 +7,9 @@
 // copies and moves), EpochSynchronizedAllocator (local memory attached by the team and reached
 // from every unit, detach, traits and rebind, what its destructor frees), GlobStaticMem<Space>
 // with GlobalAllocator and allocate_unique (pointers that walk all units' parts, capacity, the
-// registry, moves, what a destroyed resource frees), and bad input: a bad
+// registry, moves, what a destroyed resource frees), GlobHeapMem (parts grown and shrunk by each
+// unit alone, seen by the others after commit, given-up buckets readable until then, local
+// ranges over several buckets, global positions across units), and bad input: a bad
 // alignment, a memory space that fails on one unit, foreign pointers and lengths, sizes or null
 // pointers that differ between units.
 #include <dash/Array.h>
@@ -16,6 +18,7 @@
 #include <dash/algorithm/Fill.h>
 #include <dash/allocator/EpochSynchronizedAllocator.h>
 #include <dash/allocator/GlobalAllocator.h>
+#include <dash/memory/GlobHeapMem.h>
 #include <dash/memory/HBWSpace.h>
 #include <dash/memory/HostSpace.h>
 #include <dash/memory/MemorySpace.h>
@@ -657,6 +660,158 @@ TEST(GlobStaticMemOfSpace, BadArgumentsFailOnEveryUnit) {
       [&] { (void)without_resource.allocate(1); }, &typed);
   EXPECT_TRUE(typed) << what;
   EXPECT_EQ(memory.capacity(), 0u);
+}
+
+// ---- GlobHeapMem
+// ---------------------------------------------------------------------------------
+
+using Heap = dash::GlobHeapMem<long>;
+
+// Element i of unit u holds 1000 u + i.
+long HeapValue(long unit, long i) { return 1000 * unit + i; }
+
+void FillLocal(Heap& heap) {
+  long i = 0;
+  for (auto it = heap.lbegin(); it != heap.lend(); ++it, ++i) *it = HeapValue(myid(), i);
+}
+
+// Every unit reads every other unit's elements through at() and through global positions.
+void ExpectEveryUnitsElements(const Heap& heap, const std::vector<long>& sizes) {
+  long position = 0;
+  for (int u = 0; u < nunits(); ++u) {
+    ASSERT_EQ(heap.local_size(dash::team_unit_t{u}), std::size_t(sizes[u])) << "unit " << u;
+    auto first = heap.at(dash::team_unit_t{u}, 0);
+    auto last = heap.at(dash::team_unit_t{u}, sizes[u]);
+    EXPECT_EQ(last - first, sizes[u]);
+    EXPECT_EQ(first.pos(), position);
+    for (long i = 0; i < sizes[u]; ++i) {
+      ASSERT_EQ(static_cast<long>(*(first + i)), HeapValue(u, i)) << "unit " << u << " " << i;
+      long via_dart = 0;
+      ASSERT_EQ(
+          dart_get_blocking(&via_dart, (first + i).dart_gptr(), 1, DART_TYPE_LONG, DART_TYPE_LONG),
+          DART_OK);
+      ASSERT_EQ(via_dart, HeapValue(u, i));
+      ASSERT_EQ(static_cast<long>(heap.begin()[position + i]), HeapValue(u, i));
+    }
+    position += sizes[u];
+  }
+  EXPECT_EQ(heap.end() - heap.begin(), position);
+}
+
+TEST(GlobHeapMem, ConstructionPublishesEveryUnitsPart) {
+  Heap heap(4);
+  EXPECT_EQ(heap.size(), 4u * nunits());
+  EXPECT_EQ(heap.local_size(), 4u);
+  EXPECT_EQ(heap.lend() - heap.lbegin(), 4);
+  FillLocal(heap);
+  heap.barrier();
+  ExpectEveryUnitsElements(heap, std::vector<long>(nunits(), 4));
+  heap.barrier();
+  Heap empty;
+  EXPECT_EQ(empty.size(), 0u);
+  EXPECT_TRUE(empty.lbegin() == empty.lend());
+}
+
+// Unit u grows by u + 1 elements (odd sizes, another on every unit): seen by itself at once,
+// by the others after the commit; the values written before the commit are there after it.
+TEST(GlobHeapMem, GrowthIsSeenLocallyAtOnceAndByOthersAfterCommit) {
+  Heap heap(3);
+  const long me = myid(), n = nunits();
+  auto first_new = heap.grow(me + 1);
+  EXPECT_EQ(first_new - heap.lbegin(), 3);
+  EXPECT_EQ(heap.local_size(), std::size_t(3 + me + 1));
+  EXPECT_EQ(heap.size(), std::size_t(3 * n + me + 1));
+  for (long u = 0; u < n; ++u) {
+    if (u != me) {
+      EXPECT_EQ(heap.local_size(dash::team_unit_t{static_cast<int>(u)}), 3u);
+    }
+  }
+  FillLocal(heap);
+  heap.barrier();
+  // Before the commit the others' published parts are read as they were published.
+  std::vector<long> before(n, 3);
+  before[me] = 3 + me + 1;
+  ExpectEveryUnitsElements(heap, before);
+  heap.commit();
+  std::vector<long> after(n);
+  for (long u = 0; u < n; ++u) after[u] = 3 + u + 1;
+  EXPECT_EQ(heap.size(), std::size_t(3 * n + n * (n + 1) / 2));
+  ExpectEveryUnitsElements(heap, after);
+  heap.barrier();
+}
+
+// A published bucket given up entirely stays readable by the others until the commit.
+TEST(GlobHeapMem, ShrunkElementsStayReadableUntilCommit) {
+  Heap heap(2);
+  heap.grow(3);
+  heap.commit();  // buckets of 2 and 3 published
+  FillLocal(heap);
+  heap.barrier();
+  heap.shrink(4);  // the bucket of 3 goes, the bucket of 2 keeps 1
+  EXPECT_EQ(heap.local_size(), 1u);
+  EXPECT_EQ(heap.lend() - heap.lbegin(), 1);
+  std::vector<long> published(nunits(), 5);
+  published[myid()] = 1;
+  ExpectEveryUnitsElements(heap, published);
+  heap.commit();
+  EXPECT_EQ(heap.size(), std::size_t(nunits()));
+  ExpectEveryUnitsElements(heap, std::vector<long>(nunits(), 1));
+  heap.barrier();
+}
+
+TEST(GlobHeapMem, LocalRangeRunsThroughBuckets) {
+  Heap heap(0);
+  heap.grow(2);
+  heap.grow(3);
+  heap.grow(1);
+  heap.shrink(2);  // the last bucket goes, the second keeps 2
+  heap.grow(4);
+  ASSERT_EQ(heap.local_buckets().size(), 3u);
+  EXPECT_EQ(heap.local_size(), 8u);
+  EXPECT_EQ(std::distance(heap.lbegin(), heap.lend()), 8);
+  for (long i = 0; i < 8; ++i) heap.lbegin()[i] = 10 * i;
+  long i = 0;
+  for (auto it = heap.lbegin(); it != heap.lend(); ++it, ++i) EXPECT_EQ(*it, 10 * i);
+  auto it = heap.lend();
+  for (long j = 7; j >= 0; --j) EXPECT_EQ(*--it, 10 * j);
+  EXPECT_EQ(*(heap.lbegin() + 5 - 3), 20);
+  EXPECT_EQ(*(heap.lend() - 1), 70);
+  // resize to a global size: grows or shrinks the calling unit's part.
+  heap.resize(heap.size() + 2);
+  EXPECT_EQ(heap.local_size(), 10u);
+  heap.resize(heap.size() - 7);
+  EXPECT_EQ(heap.local_size(), 3u);
+  heap.commit();
+  EXPECT_EQ(heap.size(), 3u * nunits());
+  FillLocal(heap);
+  heap.barrier();
+  ExpectEveryUnitsElements(heap, std::vector<long>(nunits(), 3));
+  heap.barrier();
+  // put_value / get_value by global position: unit w writes position w of the right neighbour.
+  const int right = (myid() + 1) % nunits();
+  heap.put_value(-1L - myid(), 3 * right + 1);
+  heap.barrier();
+  long got = 0;
+  heap.get_value(&got, 3 * myid() + 1);
+  EXPECT_EQ(got, -1 - (myid() + nunits() - 1) % nunits());
+  heap.barrier();
+}
+
+TEST(GlobHeapMem, BadInputThrows) {
+  Heap heap(2);
+  EXPECT_THROW(heap.shrink(3), dash::exception::InvalidArgument);
+  EXPECT_EQ(heap.local_size(), 2u);
+  EXPECT_THROW(heap.local_size(dash::team_unit_t{nunits()}), dash::exception::OutOfRange);
+  EXPECT_THROW(heap.at(dash::team_unit_t{-1}, 0), dash::exception::OutOfRange);
+  EXPECT_THROW((void)heap.end().dart_gptr(), dash::exception::OutOfRange);
+  try {
+    heap.grow(std::size_t(1) << 40);  // 8 TiB: more than DART's pool
+    ADD_FAILURE() << "no OutOfMemory";
+  } catch (const dash::exception::OutOfMemory& e) {
+    EXPECT_NE(std::string(e.what()).find("DART_LOCAL_POOL_SIZE"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(heap.local_size(), 2u);
+  heap.barrier();
 }
 
 }  // namespace
