@@ -9,12 +9,14 @@
 // with GlobalAllocator and allocate_unique (pointers that walk all units' parts, capacity, the
 // registry, moves, what a destroyed resource frees), GlobHeapMem (parts grown and shrunk by each
 // unit alone, seen by the others after commit, given-up buckets readable until then, local
-// ranges over several buckets, global positions across units), and bad input: a bad
+// ranges over several buckets, global positions across units), dash::List over it (local pushes,
+// links, sizes and capacities before and after the barrier), and bad input: a bad
 // alignment, a memory space that fails on one unit, foreign pointers and lengths, sizes or null
 // pointers that differ between units.
 #include <dash/Array.h>
 #include <dash/Exception.h>
 #include <dash/Init.h>
+#include <dash/List.h>
 #include <dash/algorithm/Fill.h>
 #include <dash/allocator/EpochSynchronizedAllocator.h>
 #include <dash/allocator/GlobalAllocator.h>
@@ -812,6 +814,76 @@ TEST(GlobHeapMem, BadInputThrows) {
   }
   EXPECT_EQ(heap.local_size(), 2u);
   heap.barrier();
+}
+
+// ---- List
+// ----------------------------------------------------------------------------------------
+
+// Unit u pushes 2 u + 5 values (odd counts, another on every unit) into a list with 2 nodes per
+// unit at first and buckets of 3: capacities grow in steps of 3, sizes reach the others at the
+// barrier, the local nodes are linked in order.
+TEST(List, LocalPushesGrowInBucketsAndReachTheOthersAtTheBarrier) {
+  const long n = nunits(), me = myid();
+  dash::List<long> list(2 * n, 3);
+  EXPECT_TRUE(list.empty());
+  EXPECT_EQ(list.lcapacity(), 3u) << "at least one buffer per unit";
+  EXPECT_EQ(list.capacity(), 3u * n);
+  const long mine = 2 * me + 5;
+  for (long i = 0; i < mine; ++i) list.local.push_back(100 * me + i);
+  const long lcap = 3 * ((mine + 2) / 3);
+  EXPECT_EQ(list.lsize(), std::size_t(mine));
+  EXPECT_EQ(list.local.size(), std::size_t(mine));
+  EXPECT_EQ(list.lcapacity(), std::size_t(lcap));
+  EXPECT_EQ(list.size(), std::size_t(mine)) << "the others' pushes are not seen yet";
+  EXPECT_EQ(list.capacity(), std::size_t(3 * (n - 1) + lcap));
+  list.barrier();
+  long total = 0, total_capacity = 0;
+  for (long u = 0; u < n; ++u) {
+    total += 2 * u + 5;
+    total_capacity += 3 * ((2 * u + 5 + 2) / 3);
+  }
+  EXPECT_EQ(list.size(), std::size_t(total));
+  EXPECT_EQ(list.capacity(), std::size_t(total_capacity));
+  EXPECT_EQ(list.lsize(), std::size_t(mine));
+  long i = 0;
+  const dash::internal::ListNode<long>* prev = nullptr;
+  for (auto it = list.local.begin(); it != list.local.end(); ++it, ++i) {
+    EXPECT_EQ(it->value, 100 * me + i);
+    EXPECT_EQ(it->lprev, prev);
+    if (prev != nullptr) {
+      EXPECT_EQ(prev->lnext, &*it);
+    }
+    prev = &*it;
+  }
+  EXPECT_EQ(i, mine);
+  EXPECT_EQ(prev->lnext, nullptr);
+  EXPECT_EQ(list.local.front(), 100 * me);
+  EXPECT_EQ(list.local.back(), 100 * me + mine - 1);
+  // Every unit reads every unit's first value through the list's global memory.
+  for (int u = 0; u < n; ++u) {
+    dash::internal::ListNode<long> node = *list.globmem().at(dash::team_unit_t{u}, 0);
+    EXPECT_EQ(node.value, 100 * u);
+  }
+  list.barrier();
+}
+
+TEST(List, PopBackAndBadInput) {
+  dash::List<int> list(0, 2);
+  EXPECT_THROW(list.local.pop_back(), dash::exception::InvalidArgument);
+  EXPECT_THROW(list.local.back(), dash::exception::InvalidArgument);
+  list.local.push_back(1);
+  list.local.push_back(2);
+  list.local.push_back(3);
+  list.local.pop_back();
+  EXPECT_EQ(list.local.size(), 2u);
+  EXPECT_EQ(list.local.back(), 2);
+  EXPECT_EQ(list.lcapacity(), 4u) << "popped nodes stay for the next push";
+  list.local.push_back(7);
+  EXPECT_EQ(list.local.back(), 7);
+  EXPECT_EQ((list.local.begin() + 1)->lnext, &*(list.local.begin() + 2));
+  list.barrier();
+  EXPECT_EQ(list.size(), 3u * nunits());
+  EXPECT_THROW(dash::List<int>(4, 0), dash::exception::InvalidArgument);
 }
 
 }  // namespace
