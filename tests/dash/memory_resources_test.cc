@@ -497,6 +497,33 @@ TEST(EpochSynchronizedAllocator, BadArgumentsFailOnEveryUnit) {
   }
 }
 
+// A memory space that fails on the last unit: allocate throws there (its own OutOfMemory) and
+// on every other unit (RemoteFailure); nobody waits in the registration, nothing stays held.
+TEST(EpochSynchronizedAllocator, ASpaceFailingOnOneUnitFailsAllocateOnEveryUnit) {
+  CountingSpace space;
+  const std::size_t held_before = CountingSpace::bytes_held;
+  dash::EpochSynchronizedAllocator<long, CountingSpace> alloc(dash::Team::All(), &space);
+  CountingSpace::fail_on_unit = nunits() - 1;
+  bool thrown = false;
+  std::string what;
+  try {
+    alloc.allocate(5);
+  } catch (const dash::exception::OutOfMemory& e) {
+    thrown = myid() == nunits() - 1;
+    what = e.what();
+  } catch (const dash::exception::RemoteFailure& e) {
+    thrown = myid() != nunits() - 1;
+    what = e.what();
+  }
+  CountingSpace::fail_on_unit = -1;
+  EXPECT_TRUE(thrown) << what;
+  EXPECT_NE(what.find("told to fail"), std::string::npos) << what;
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+  dart_gptr_t g = alloc.allocate(5);  // the team goes on
+  EXPECT_FALSE(DART_GPTR_ISNULL(g));
+  alloc.deallocate(g, 5);
+}
+
 // ---- GlobStaticMem<Space>, GlobalAllocator, allocate_unique ------------------------------------
 
 using HostMem = dash::GlobStaticMem<dash::HostSpace>;

@@ -194,16 +194,17 @@ class EpochSynchronizedAllocator {
   // allocate_local(n) and attach: n elements on every unit, global.
   // Collective.
   pointer allocate(size_type n) {
+    const char* who = "dash::EpochSynchronizedAllocator::allocate";
     local_pointer p = nullptr;
-    std::string why;
+    internal::Failure failure;
     try {
       p = allocate_local(n);
-    } catch (const std::exception& e) {
-      why = std::string("dash::EpochSynchronizedAllocator::allocate: ") + e.what();
+    } catch (...) {
+      failure.capture(who);
     }
-    if (!why.empty()) {  // the others learn of it in attach's agreement
-      agree_arguments(why, "dash::EpochSynchronizedAllocator::allocate");
-    }
+    // A unit whose memory space failed throws here; the others learn of it
+    // in attach's agreement (one allreduce each, matched).
+    if (failure.own()) internal::agree(failure, team_->dart_id(), who);
     try {
       return attach(p, n);
     } catch (...) {
