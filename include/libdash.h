@@ -6,6 +6,7 @@
 #define LIBDASH_H_
 
 #include <dart/dart.h>
+#include <dash/Allocator.h>
 #include <dash/Array.h>
 #include <dash/Atomic.h>
 #include <dash/Coarray.h>
@@ -15,7 +16,9 @@
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
+#include <dash/List.h>
 #include <dash/Matrix.h>
+#include <dash/Memory.h>
 #include <dash/Mutex.h>
 #include <dash/Onesided.h>
 #include <dash/Pair.h>

@@ -36,6 +36,16 @@ TEST(Libdash, ReachesThePublicApi) {
   EXPECT_TRUE((std::is_class_v<dash::Pair<int, int>>));       // Pair.h
   EXPECT_TRUE(dash::is_atomic_v<dash::Atomic<int>>);          // atomic/Type_traits.h
   using dash::broadcast;                                      // algorithm/Bcast.h
+  // DASH's memory spaces, allocators and dynamic containers (Allocator.h, Memory.h, List.h)
+  EXPECT_TRUE(std::is_class_v<dash::HBWSpace>);
+  EXPECT_TRUE((std::is_class_v<dash::SimpleMemoryPoolResource<dash::HostSpace>>));
+  EXPECT_TRUE((std::is_class_v<dash::EpochSynchronizedAllocator<int>>));
+  EXPECT_TRUE((std::is_class_v<dash::GlobalAllocator<int, dash::GlobStaticMem<dash::HostSpace>>>));
+  EXPECT_TRUE(
+      (std::is_class_v<
+          dash::DefaultDeleter<dash::GlobalAllocator<int, dash::GlobStaticMem<dash::HostSpace>>>>));
+  EXPECT_TRUE(std::is_class_v<dash::GlobHeapMem<int>>);
+  EXPECT_TRUE(std::is_class_v<dash::List<int>>);
   DASH_LOG_DEBUG("libdash", "internal/Logging.h");
   DASH_ASSERT(dash__toxstr(DASH_MPI_IMPL_ID)[0] != '\0');  // internal/Assert.h, Macro.h
   // the standard headers DASH's libdash.h brings in

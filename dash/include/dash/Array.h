@@ -21,6 +21,16 @@
 // benchmarks); without it they check nothing and cost nothing more. The check
 // is local: only the unit that made the access throws. What is checked for
 // every container and view: dash/internal/BoundsCheck.h.
+//
+// Memory space (the fourth template argument, DASH's LocalMemSpaceT): where
+// each unit's part lives. dash::HostSpace (the default) takes it from DART's
+// team allocation, which units of a node reach by load/store. Any other
+// local memory space (dash/memory/MemorySpaceBase.h) gives each unit's part
+// from its default instance, registered with DART: the owner reaches it by
+// load/store, every other unit by one-sided get/put, and atomics on its
+// elements are refused. dash::HBWSpace does so where there is high-bandwidth
+// memory (HBWSpace::check_hbw_available()); where there is none its arrays
+// are ordinary HostSpace arrays (as DASH's fall back to host memory).
 #ifndef DASH__ARRAY_H_
 #define DASH__ARRAY_H_
 
@@ -33,6 +43,7 @@
 #include <dash/internal/PatternMemory.h>
 #include <dash/iterator/GlobIter.h>
 #include <dash/memory/GlobStaticMem.h>
+#include <dash/memory/DefaultMemorySpace.h>
 #include <dash/view/GlobView.h>
 
 #include <algorithm>
@@ -43,7 +54,7 @@
 namespace dash {
 
 template <class T, class IndexType = default_index_t,
-          class PatternT = BlockPattern<1, ROW_MAJOR, IndexType>>
+          class PatternT = BlockPattern<1, ROW_MAJOR, IndexType>, class LocalMemSpaceT = HostSpace>
 class Array {
   static_assert(is_container_compatible_v<T>,
                 "dash::Array<T>: T must be trivially copyable (elements move between units "
@@ -54,6 +65,11 @@ class Array {
   // own, as in DASH, where Array<T, int, CSRPattern<1>> is common.
   static_assert(std::is_integral_v<IndexType> && std::is_signed_v<IndexType>,
                 "dash::Array: IndexType must be a signed integer type");
+  static_assert(is_local_memory_space<LocalMemSpaceT>::value,
+                "dash::Array: LocalMemSpaceT must be a local memory space (dash::HostSpace, "
+                "dash::HBWSpace, or a std::pmr::memory_resource declaring "
+                "memory_space_domain_category memory_domain_local; see "
+                "dash/memory/MemorySpaceBase.h)");
 
  public:
   using value_type = T;
@@ -67,6 +83,7 @@ class Array {
   using const_reference = GlobRef<const T>;
   using pointer = GlobPtr<T>;
   using memory_type = GlobStaticMem<T>;  // DASH: the memory space of the elements
+  using local_memory_space_type = LocalMemSpaceT;
   using local_pointer = T*;
   using local_type = LocalArrayRef<T, Array>;
   using async_type = AsyncArrayRef<T, Array>;
@@ -111,7 +128,7 @@ class Array {
   // Returns true, as DASH's does (failures throw).
   bool allocate(const PatternT& pattern) {
     storage_.reset();
-    storage_ = internal::PatternMemory<T, PatternT>(pattern, "dash::Array");
+    storage_ = internal::PatternMemory<T, PatternT>(pattern, "dash::Array", local_parts_space());
     team_ = &pattern.team();
     return true;
   }
@@ -220,6 +237,12 @@ class Array {
  private:
   friend async_type;
 
+  // The memory resource of the units' parts: nullptr (DART's team
+  // allocation) for HostSpace and for HBWSpace without HBM. Local.
+  static std::pmr::memory_resource* local_parts_space() {
+    return internal::parts_resource(internal::default_local_space<LocalMemSpaceT>(),
+                                    "dash::Array<..., dash::HBWSpace>");
+  }
   ViewSpec<1, typename PatternT::index_type> whole() const {
     using viewspec = ViewSpec<1, typename PatternT::index_type>;
     return storage_.allocated() ? viewspec(pattern().sizespec()) : viewspec();

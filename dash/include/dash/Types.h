@@ -16,6 +16,8 @@ using dim_t = int;
 
 // Signed index of an element in a global or local index space.
 using default_index_t = std::int64_t;
+// Distance between two global pointers, in elements (DASH's name).
+using gptrdiff_t = default_index_t;
 
 // Unsigned count of elements.
 using default_size_t = std::uint64_t;

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "SafeFile.h"
-#include "io/Hbm.h"
+#include "memory/Hbm.h"
 #include "io/TierMemory.h"
 #include "io/TwoPhase.h"
 
@@ -146,14 +146,14 @@ std::vector<Tier> probe() {
   probe_memory(buffer.data(), dram);
   tiers.push_back(dram);
   std::string why;
-  if (void* p = internal::hbm_allocate(kProbeBytes, &why)) {
+  if (void* p = dash::internal::hbm_allocate(kProbeBytes, 4096, &why)) {
     Tier hbm;
     hbm.name = "hbm";
     hbm.source = "probe";
-    hbm.capacity = internal::hbm_capacity();
+    hbm.capacity = dash::internal::hbm_capacity();
     if (hbm.capacity == 0) hbm.capacity = dram.capacity;  // unknown: no more than the memory
     probe_memory(static_cast<char*>(p), hbm);
-    internal::hbm_free(p);
+    dash::internal::hbm_free(p);
     tiers.push_back(hbm);
   }
   for (const char* name : {"shm", "disk"}) {
@@ -350,7 +350,7 @@ Tier buffer_tier(const std::string& name) {
   if (name == "dram") return t;
   if (name == "hbm") {
     std::string why;
-    if (!hbm_available(&why))
+    if (!dash::internal::hbm_available(&why))
       throw exception::InvalidArgument("dash::io: tier 'hbm' cannot be used: " + why);
     return t;
   }
@@ -371,7 +371,7 @@ TierMemory::TierMemory(Team& team, const Tier& tier, std::uint64_t bytes, const 
     dash::internal::Failure failure;
     captured(failure, [&] {
       std::string why;
-      mapped_ = static_cast<char*>(hbm_allocate(std::size_t(bytes), &why));
+      mapped_ = static_cast<char*>(dash::internal::hbm_allocate(std::size_t(bytes), 4096, &why));
       if (!mapped_)
         throw exception::RuntimeError(w +
                                       ": cannot allocate the aggregation buffers in HBM: " + why);
@@ -379,14 +379,14 @@ TierMemory::TierMemory(Team& team, const Tier& tier, std::uint64_t bytes, const 
     try {
       dash::internal::agree(failure, team.dart_id(), who);
     } catch (...) {
-      hbm_free(mapped_);
+      dash::internal::hbm_free(mapped_);
       throw;
     }
     hbm_ = true;
     const dart_ret_t ret =
         dart_team_memregister(team.dart_id(), std::size_t(bytes), DART_TYPE_BYTE, mapped_, &gptr_);
     if (ret != DART_OK) {
-      hbm_free(mapped_);
+      dash::internal::hbm_free(mapped_);
       mapped_ = nullptr;
       check_io(ret, w + ": registering the buffers of tier hbm");
     }
@@ -444,7 +444,7 @@ TierMemory::~TierMemory() {
   if (owned_) dart_team_memfree(gptr_);
   if (registered_) dart_team_memderegister(gptr_);
   if (mapped_ && hbm_)
-    hbm_free(mapped_);
+    dash::internal::hbm_free(mapped_);
   else if (mapped_)
     munmap(mapped_, std::size_t(bytes_));
 }

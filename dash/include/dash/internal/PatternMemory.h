@@ -71,11 +71,14 @@ class PatternMemory {
   // the units check in the allocation that their patterns agree (extents,
   // distribution, team arrangement) and throw
   // dash::exception::InvalidArgument naming `who` on every unit if not.
-  explicit PatternMemory(const PatternT& pattern, const char* who = "dash::PatternMemory")
+  // local_space: where the units' parts come from (GlobStaticMem; nullptr:
+  // DART's team allocation).
+  explicit PatternMemory(const PatternT& pattern, const char* who = "dash::PatternMemory",
+                         std::pmr::memory_resource* local_space = nullptr)
       : pattern_(std::make_unique<PatternT>(checked_units(pattern, who))),
         mem_(std::make_unique<GlobStaticMem<T>>(pattern_->local_capacity(), pattern_->team(),
                                                 pattern_args_hash(*pattern_), who,
-                                                pattern_args_text(*pattern_))),
+                                                pattern_args_text(*pattern_), local_space)),
         lsize_(pattern_->local_size()) {}
   PatternMemory(PatternMemory&& other) noexcept = default;
   // `pattern`, if its units are all in its team (a pattern's unit grid may hold more; see

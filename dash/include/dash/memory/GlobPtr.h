@@ -27,6 +27,8 @@ class GlobPtr {
   using difference_type = default_index_t;
 
   GlobPtr() = default;
+  // The null pointer (so that std::unique_ptr can hold a GlobPtr). Local.
+  GlobPtr(std::nullptr_t) {}
   explicit GlobPtr(dart_gptr_t gptr) : gptr_(gptr) {}
   // A pointer into an allocation of `units` parts of `unit_capacity` elements
   // each, starting at offset 0 of every unit's part of the segment. Local.
@@ -35,6 +37,25 @@ class GlobPtr {
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GlobPtr(const GlobPtr<U>& other)
       : gptr_(other.dart_gptr()), unit_capacity_(other.unit_capacity()), units_(other.units()) {}
+  // A typed pointer from an untyped one (a GlobPtr<void> counts its memory
+  // space in bytes), only when asked for by name. Local.
+  template <class U,
+            class = std::enable_if_t<std::is_void_v<U> && !std::is_void_v<T> &&
+                                     (std::is_const_v<T> || !std::is_const_v<U>)>,
+            class = void>
+  explicit GlobPtr(const GlobPtr<U>& other)
+      : gptr_(other.dart_gptr()),
+        unit_capacity_(other.unit_capacity() / static_cast<default_index_t>(sizeof(T))),
+        units_(other.units()) {}
+  // An untyped pointer from a typed one, as native pointers convert. Local.
+  template <class U,
+            class = std::enable_if_t<std::is_void_v<T> && !std::is_void_v<U> &&
+                                     (std::is_const_v<T> || !std::is_const_v<U>)>,
+            class = void, class = void>
+  GlobPtr(const GlobPtr<U>& other)
+      : gptr_(other.dart_gptr()),
+        unit_capacity_(other.unit_capacity() * static_cast<default_index_t>(sizeof(U))),
+        units_(other.units()) {}
 
   // Reference to the element pointed to / n elements further. Local.
   GlobRef<T> operator*() const { return GlobRef<T>(gptr_); }
@@ -90,8 +111,12 @@ class GlobPtr {
   explicit operator bool() const { return !DART_GPTR_ISNULL(gptr_); }
 
   dart_gptr_t dart_gptr() const { return gptr_; }
+  explicit operator dart_gptr_t() const { return gptr_; }
   // Unit (relative to the allocation's team) the pointer points into.
   team_unit_t unit() const { return team_unit_t(gptr_.unitid); }
+  // Points the pointer at the same offset of `unit`'s part (DASH's
+  // set_unit). Local.
+  void set_unit(team_unit_t unit) { gptr_.unitid = unit.id; }
   // Native pointer if the calling unit owns the element, else nullptr. Local.
   T* local() const {
     void* addr = nullptr;
@@ -134,6 +159,12 @@ std::ostream& operator<<(std::ostream& os, const GlobPtr<T>& p) {
   const dart_gptr_t g = p.dart_gptr();
   return os << "dash::GlobPtr(unit " << g.unitid << ", team " << g.teamid << ", segment " << g.segid
             << ", offset " << g.addr_or_offs.offset << ")";
+}
+
+// last - first in elements (DASH's dash::distance of global pointers). Local.
+template <class T>
+gptrdiff_t distance(const GlobPtr<T>& first, const GlobPtr<T>& last) {
+  return last - first;
 }
 
 // Where `unit`'s part of the allocation `global_begin` points into begins,

@@ -1,5 +1,5 @@
-// dash::io's high-bandwidth memory through memkind (Hbm.h).
-#include "io/Hbm.h"
+// High-bandwidth memory through memkind (Hbm.h).
+#include "memory/Hbm.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -9,7 +9,6 @@
 #include <mutex>
 
 namespace dash {
-namespace io {
 namespace internal {
 
 namespace {
@@ -80,14 +79,16 @@ bool hbm_available(std::string* why) {
   return m.usable;
 }
 
-void* hbm_allocate(std::size_t bytes, std::string* why) {
+void* hbm_allocate(std::size_t bytes, std::size_t alignment, std::string* why) {
   const Memkind& m = memkind();
   if (!m.usable) {
     if (why) *why = m.why;
     return nullptr;
   }
   void* p = nullptr;
-  const int rc = m.posix_memalign(&p, 4096, bytes > 0 ? bytes : 1);
+  // hbw_posix_memalign wants a power of two of at least sizeof(void*).
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  const int rc = m.posix_memalign(&p, alignment, bytes > 0 ? bytes : 1);
   if (rc != 0) {
     if (why) *why = "memkind cannot allocate " + std::to_string(bytes) + " bytes of HBM";
     return nullptr;
@@ -107,5 +108,4 @@ void hbm_free(void* p) {
 }
 
 }  // namespace internal
-}  // namespace io
 }  // namespace dash
