@@ -67,6 +67,54 @@ TEST(Views, SubKeepsItsDomainAndIndexesLinearly) {
   a.barrier();
 }
 
+// Views of a const container read it; index sets of views made on the spot outlive them; a
+// view assigns from another of its type.
+TEST(Views, ConstContainersTemporariesAndAssignment) {
+  const long n = nunits(), size = 5 * n + 1;
+  dash::Array<int> a(size);
+  FillWithGlobalIndices(a);
+  const auto& ca = a;
+  auto cv = dash::sub(1, size, ca);
+  static_assert(std::is_same_v<decltype(dash::domain(cv)), const dash::Array<int>&>);
+  EXPECT_EQ(&dash::domain(cv), &a);
+  EXPECT_EQ(int(cv[long(size) - 2]), size - 1);
+  auto first = dash::begin(dash::index(dash::sub(2, 5, dash::sub(1, size, a))));
+  auto last = dash::end(dash::index(dash::sub(2, 5, dash::sub(1, size, a))));
+  EXPECT_EQ(*first, 3);
+  EXPECT_EQ(last - first, 3);
+  EXPECT_EQ(dash::distance(first, last), 3);
+  EXPECT_EQ(*(last - 1), 5);
+  auto v = dash::sub(0, 2, dash::sub(1, size, a));
+  v = dash::sub(3, 4, dash::sub(1, size, a));
+  EXPECT_EQ(v.size(), 1u);
+  EXPECT_EQ(int(v[0]), 4);
+  EXPECT_EQ(dash::domain(v).offset(0), 1);
+  a.barrier();
+}
+
+// An array smaller than the team: units without elements have no blocks and an empty local
+// part, whose blocks and index set are empty.
+TEST(Views, UnitsWithoutElementsHaveNoBlocks) {
+  const long n = nunits();
+  dash::Array<int> a(2, dash::BLOCKCYCLIC(1));
+  FillWithGlobalIndices(a);
+  std::vector<long> mine;  // the blocks (= elements) 0 and 1 this unit holds
+  for (long b = 0; b < 2; ++b)
+    if (b % n == myid()) mine.push_back(b);
+  auto lblocks = dash::local(dash::blocks(a));
+  ASSERT_EQ(lblocks.size(), mine.size());
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    EXPECT_EQ(lblocks.block_index(k), mine[k]);
+    EXPECT_EQ(*lblocks[k].begin(), mine[k]);
+  }
+  EXPECT_EQ(dash::blocks(dash::local(a)).size(), mine.size());
+  EXPECT_EQ(dash::index(dash::local(a)).size(), mine.size());
+  EXPECT_EQ(dash::blocks(a).size(), 2u);
+  EXPECT_EQ(dash::blocks(dash::sub(1, 2, a)).block_index(0), 1);
+  EXPECT_EQ(long(dash::local(dash::blocks(dash::sub(1, 2, a))).size()), myid() == 1 % n ? 1L : 0L);
+  a.barrier();
+}
+
 TEST(Views, NDimSubIndexesByPositionAndKeepsItsDomain) {
   const long n = nunits(), rows = 2 * n + 3, cols = 5;
   dash::Matrix<int, 2> m(rows, cols);  // rows dealt in blocks, row-major global order

@@ -166,7 +166,7 @@ std::pair<std::vector<LocalView<T, P>>, std::vector<typename P::index_type>> loc
 // leaves x. Local, O(N).
 template <dim_t D = 0, class X>
 auto sub(default_index_t first, default_index_t last, X&& x) {
-  using Domain = std::remove_reference_t<X>;
+  using Domain = internal::domain_t<X>;
   static_assert(!internal::is_container_v<Domain> || std::is_lvalue_reference_v<X>,
                 "dash::sub: a view of a temporary container would outlive it");
   if (last < first)
@@ -175,9 +175,9 @@ auto sub(default_index_t first, default_index_t last, X&& x) {
   const auto elements = internal::elements_of(x);
   using Elements = std::remove_const_t<decltype(elements)>;
   using size_type = typename Elements::size_type;
-  return ComposedView<std::remove_const_t<Domain>, Elements>(
+  return ComposedView<Domain, Elements>(
       elements.template sub<D>(first, static_cast<size_type>(last - first)),
-      internal::DomainStore<std::remove_const_t<Domain>>(x));
+      internal::DomainStore<Domain>(x));
 }
 
 // A container's local part (its member `local`: native iteration, [], ...). Local.
@@ -257,7 +257,7 @@ auto blocks(C& x) {
     else
       return internal::glob_blocks(elements);
   }();
-  using Domain = std::remove_const_t<C>;
+  using Domain = internal::domain_t<C&>;
   return BlocksView<Elements, Domain>(std::move(b.first), std::move(b.second), &elements.pattern(),
                                       internal::DomainStore<Domain>(x));
 }

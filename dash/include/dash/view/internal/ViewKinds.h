@@ -71,6 +71,13 @@ struct is_local_part<C, std::void_t<decltype(std::declval<const C&>().view())>>
 template <class C>
 inline constexpr bool is_local_part_v = is_local_part<std::remove_cv_t<C>>::value;
 
+// The domain type a view keeps of an argument of type X: a container as it is (a const one
+// stays const: the view then reads it only), anything else without const (kept by value).
+template <class X>
+using domain_t =
+    std::conditional_t<is_container_v<std::remove_reference_t<X>>, std::remove_reference_t<X>,
+                       std::remove_cv_t<std::remove_reference_t<X>>>;
+
 // How a composed view keeps its domain: a container by address (containers are not copied;
 // the container must outlive the view), anything else (views, local parts, block ranges) by
 // value, so views made of temporaries stay valid.
