@@ -292,6 +292,41 @@ TEST(Views, MatrixBlocksOfLocalPartAndOfAView) {
   m.barrier();
 }
 
+// A view of a tiled matrix with several tile columns visits the elements at its coordinates,
+// row by row, and dash::index gives their global indices in the pattern's (tile-by-tile)
+// global order; DASH's N-D views read matrix.begin()[row-major offset] instead (see
+// docs/porting-from-dash.md).
+TEST(Views, TiledMatrixViewsVisitCoordinatesRowByRow) {
+  const long n = nunits(), rows = 5, br = 2, bc = 3, cols = bc * (n + 1) - 1;
+  dash::Matrix<int, 2, dash::default_index_t, dash::TilePattern<2>> m(
+      dash::SizeSpec<2>(rows, cols), dash::DistributionSpec<2>(dash::TILE(br), dash::TILE(bc)),
+      dash::Team::All(), dash::TeamSpec<2>(1, n));
+  for (long r = 0; r < rows; ++r)
+    for (long c = 0; c < cols; ++c)
+      if (m[r][c].is_local()) m[r][c] = int(r * 100 + c);
+  m.barrier();
+  auto v = dash::sub<1>(1, cols - 1, dash::sub<0>(1, rows, m));
+  const long vr = rows - 1, vc = cols - 2;
+  ASSERT_EQ(long(v.size()), vr * vc);
+  auto idx = dash::index(v);
+  const long tile_cols = (cols + bc - 1) / bc;
+  for (long k = 0; k < vr * vc; ++k) {
+    const long r = 1 + k / vc, c = 1 + k % vc;
+    EXPECT_EQ(int(v[k]), int(r * 100 + c));
+    // Tile by tile: tiles before (r, c)'s in row-major tile order, then its offset inside.
+    const long tr = r / br, tc = c / bc;
+    long before = 0;
+    for (long t = 0; t < tr * tile_cols + tc; ++t) {
+      const long er = std::min(br, rows - (t / tile_cols) * br);
+      const long ec = std::min(bc, cols - (t % tile_cols) * bc);
+      before += er * ec;
+    }
+    const long ec = std::min(bc, cols - tc * bc);
+    EXPECT_EQ(idx[std::size_t(k)], before + (r % br) * ec + c % bc);
+  }
+  m.barrier();
+}
+
 TEST(Views, IndexSetsReadTheirDomainAndBlocks) {
   const long n = nunits(), bs = 4, size = 12 * n - 2;  // last block holds 2
   dash::Array<int> a(size, dash::BLOCKCYCLIC(bs));

@@ -1,7 +1,9 @@
 // dash::GlobView: a rectangle of a container's global index space (offsets +
 // extents in global coordinates). Views are cheap values (no memory of their
 // own); narrowing one (sub, row, col, block) gives another view. Iterating a
-// view visits exactly its elements, in the pattern's linear order.
+// view visits exactly its elements, in Arrangement order of the view's own
+// coordinates (row by row for ROW_MAJOR, also for tiled patterns, whose
+// containers' iterators go tile by tile).
 //
 // | call                               | cost                       |
 // |------------------------------------|----------------------------|
