@@ -7,6 +7,7 @@
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/Matrix.h>
+#include <dash/UnorderedMap.h>
 #include <dash/View.h>
 #include <gtest/gtest.h>
 
@@ -168,6 +169,8 @@ TEST(Views, LocalOfAViewKeepsItsGlobalDomain) {
   EXPECT_EQ(long(dash::domain(l).size()), size - 4);
   EXPECT_EQ(dash::local(l).size(), l.size());  // local of a local view changes nothing
   EXPECT_EQ(&dash::local(a), &a.local);
+  dash::UnorderedMap<int, int> map;  // a container without views: its member `local`
+  EXPECT_EQ(&dash::local(map), &map.local);
   // A local view of a local part and a view of it.
   auto s = dash::sub(1, 3, dash::local(a));
   EXPECT_EQ(s.size(), 2u);

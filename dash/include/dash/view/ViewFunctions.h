@@ -181,7 +181,7 @@ auto sub(default_index_t first, default_index_t last, X&& x) {
 }
 
 // A container's local part (its member `local`: native iteration, [], ...). Local.
-template <class C, std::enable_if_t<internal::is_container_v<C>, int> = 0>
+template <class C, std::enable_if_t<internal::has_local_member_v<C>, int> = 0>
 auto local(C& container) -> decltype((container.local)) {
   return container.local;
 }

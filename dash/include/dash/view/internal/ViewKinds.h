@@ -61,6 +61,14 @@ struct is_container<
 template <class C>
 inline constexpr bool is_container_v = is_container<std::remove_cv_t<C>>::value;
 
+// A range with a member `local` (its local part): containers, dash::UnorderedMap.
+template <class C, class = void>
+struct has_local_member : std::false_type {};
+template <class C>
+struct has_local_member<C, std::void_t<decltype(std::declval<C&>().local)>> : std::true_type {};
+template <class C>
+inline constexpr bool has_local_member_v = has_local_member<std::remove_cv_t<C>>::value;
+
 // A container's local part: x.view() is a local view, x is no view itself.
 template <class C, class = void>
 struct is_local_part : std::false_type {};
