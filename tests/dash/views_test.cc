@@ -168,6 +168,10 @@ TEST(Views, LocalOfAViewKeepsItsGlobalDomain) {
   EXPECT_EQ(dash::domain(l).offset(0), 2);
   EXPECT_EQ(long(dash::domain(l).size()), size - 4);
   EXPECT_EQ(dash::local(l).size(), l.size());  // local of a local view changes nothing
+  static_assert(std::is_same_v<decltype(dash::as_view(l)), decltype(l)>);
+  auto whole_local = dash::as_view(dash::local(a));  // a local part as its whole local view
+  EXPECT_EQ(whole_local.size(), a.lsize());
+  EXPECT_EQ(&*whole_local.begin(), a.lbegin());
   EXPECT_EQ(&dash::local(a), &a.local);
   dash::UnorderedMap<int, int> map;  // a container without views: its member `local`
   EXPECT_EQ(&dash::local(map), &map.local);

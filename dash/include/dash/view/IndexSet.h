@@ -65,7 +65,6 @@ class IndexSet {
   // The index set of the view's domain (DASH: every index set has a domain).
   using domain_type =
       IndexSet<std::decay_t<decltype(internal::domain_view(std::declval<const ViewT&>()))>>;
-  static constexpr bool is_local_set = Kind == internal::IndexKind::local;
 
   class iterator : public internal::PositionIterator<iterator, std::ptrdiff_t> {
     using Base = internal::PositionIterator<iterator, std::ptrdiff_t>;
