@@ -458,6 +458,7 @@ TEST(BoundsCheck, LocalViewAndItsIteratorCheckTheLocalExtents) {
                      "dash::LocalView::iterator::operator[]: index " + Str(n) + outside);
     auto offsets = dash::index(lv);
     EXPECT_EQ(offsets[std::size_t(n - 1)], n - 1);
+    EXPECT_EQ(*offsets.end(), n);  // index sets read one past their end, unchecked (DASH's)
     ExpectOutOfRange([&] { (void)offsets[std::size_t(n)]; },
                      "dash::index(view).operator[]: index " + Str(n) + outside);
   }

@@ -151,7 +151,7 @@ class IndexSet {
     if constexpr (Kind == internal::IndexKind::global) {
       return (view.begin() + index_type(pos)).gpos();
     } else if constexpr (Kind == internal::IndexKind::local) {
-      return view.local_offset(index_type(pos));
+      return view.local_offset_unchecked(index_type(pos));
     } else if constexpr (Kind == internal::IndexKind::global_of_local) {
       return view.pattern().global_index(view.global_coords(index_type(pos)));
     } else {

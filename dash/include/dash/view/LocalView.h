@@ -195,6 +195,13 @@ class LocalView {
   T& at_position(index_type pos) const { return position(pos, "dash::LocalView::at_position"); }
   // Offset in local memory of position pos. Local.
   index_type local_offset(index_type pos) const { return &at_position(pos) - lbegin_; }
+  // The same, not checked: position size() gives the offset one step past the view's last
+  // element in its order (what dash::index(view) reads at its end). Local, O(N).
+  index_type local_offset_unchecked(index_type pos) const {
+    auto l = internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents());
+    for (dim_t d = 0; d < N; ++d) l[d] += rect_.offset(d);
+    return pattern_->local_at(l);
+  }
   // Global coordinates of position pos. Local.
   coords_type global_coords(index_type pos) const {
     auto rel = internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents());
