@@ -434,11 +434,15 @@ TEST(BoundsCheck, LocalViewAndItsIteratorCheckTheLocalExtents) {
     const std::string extents = " is outside extents (" + Str(l0) + ", " + Str(l1) + ")";
     auto g = lv.global_coords(n - 1);
     EXPECT_EQ(lv(l0 - 1, l1 - 1), Value(g[0], g[1]));
-    EXPECT_EQ(lv[l0 - 1][l1 - 1], Value(g[0], g[1]));
+    // dash::local(view)[k] is DASH's element at position k; the LocalView's own [i][j] rows.
+    EXPECT_EQ(lv[n - 1], Value(g[0], g[1]));
+    EXPECT_EQ(lv.elements()[l0 - 1][l1 - 1], Value(g[0], g[1]));
     EXPECT_EQ(*(lv.end() - 1), Value(g[0], g[1]));
     ExpectOutOfRange([&] { (void)lv(l0, 0); },
                      "dash::LocalView::operator(): index (" + Str(l0) + ", 0)" + extents);
-    ExpectOutOfRange([&] { (void)lv[0][l1]; },
+    ExpectOutOfRange([&] { (void)lv[n]; }, "dash::ComposedView::operator[]: index " + Str(n) +
+                                               " is outside [0, " + Str(n) + ")");
+    ExpectOutOfRange([&] { (void)lv.elements()[0][l1]; },
                      "dash::LocalView::operator[]: index [0][" + Str(l1) + "]" + extents);
     ExpectOutOfRange(
         [&] {
@@ -454,6 +458,7 @@ TEST(BoundsCheck, LocalViewAndItsIteratorCheckTheLocalExtents) {
                      "dash::LocalView::iterator::operator[]: index " + Str(n) + outside);
     auto offsets = dash::index(lv);
     EXPECT_EQ(offsets[std::size_t(n - 1)], n - 1);
+    EXPECT_EQ(*offsets.end(), n);  // index sets read one past their end, unchecked (DASH's)
     ExpectOutOfRange([&] { (void)offsets[std::size_t(n)]; },
                      "dash::index(view).operator[]: index " + Str(n) + outside);
   }

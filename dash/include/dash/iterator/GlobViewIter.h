@@ -1,7 +1,8 @@
 // dash::GlobViewIter: random-access iterator over the elements of a
-// rectangular view (GlobView) of a container, in the pattern's linear order
-// restricted to the view. Position p maps to view coordinates, then to
-// global coordinates, owner and offset: O(N) arithmetic, no runtime call.
+// rectangular view (GlobView) of a container, in Arrangement order of the
+// view's coordinates (row by row for ROW_MAJOR, tiled patterns too).
+// Position p maps to view coordinates, then to global coordinates, owner and
+// offset: O(N) arithmetic, no runtime call.
 // Under DASH_CHECK_BOUNDS (dash/internal/BoundsCheck.h) dereferencing a
 // position outside [0, view size) throws dash::exception::OutOfRange.
 #ifndef DASH__ITERATOR__GLOB_VIEW_ITER_H_

@@ -182,6 +182,36 @@ class GlobRef {
   internal::MemoryStamp stamp_;
 };
 
+// DASH's comparisons of referenced values: a GlobRef with a value of its element type, or
+// two GlobRefs of the same element type (also for class types with their own ==, which the
+// conversion to T does not reach). Read each referenced element once.
+template <class T, class V, std::enable_if_t<std::is_same_v<std::remove_const_t<T>, V>, int> = 0>
+bool operator==(const GlobRef<T>& ref, const V& value) {
+  return ref.get() == value;
+}
+template <class T, class V, std::enable_if_t<std::is_same_v<std::remove_const_t<T>, V>, int> = 0>
+bool operator==(const V& value, const GlobRef<T>& ref) {
+  return value == ref.get();
+}
+template <class T, class U,
+          std::enable_if_t<std::is_same_v<std::remove_const_t<T>, std::remove_const_t<U>>, int> = 0>
+bool operator==(const GlobRef<T>& a, const GlobRef<U>& b) {
+  return a.get() == b.get();
+}
+template <class T, class V, std::enable_if_t<std::is_same_v<std::remove_const_t<T>, V>, int> = 0>
+bool operator!=(const GlobRef<T>& ref, const V& value) {
+  return !(ref == value);
+}
+template <class T, class V, std::enable_if_t<std::is_same_v<std::remove_const_t<T>, V>, int> = 0>
+bool operator!=(const V& value, const GlobRef<T>& ref) {
+  return !(value == ref);
+}
+template <class T, class U,
+          std::enable_if_t<std::is_same_v<std::remove_const_t<T>, std::remove_const_t<U>>, int> = 0>
+bool operator!=(const GlobRef<T>& a, const GlobRef<U>& b) {
+  return !(a == b);
+}
+
 }  // namespace dash
 
 #endif  // DASH__MEMORY__GLOB_REF_H_

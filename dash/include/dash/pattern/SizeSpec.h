@@ -136,6 +136,13 @@ class SizeSpec : public CartesianIndexSpace<N, ROW_MAJOR, IndexType> {
   }
 };
 
+// One dimension of a rectangle as the range [begin, end) (DASH's ViewSpec::range(d)).
+template <class IndexType>
+struct ViewRange {
+  IndexType begin;
+  IndexType end;
+};
+
 // A rectangle of an N-D index space: offsets (first coordinates) and extents.
 template <dim_t N, class IndexType = default_index_t>
 class ViewSpec {
@@ -155,6 +162,10 @@ class ViewSpec {
   constexpr size_type extent(dim_t d) const { return extents_[d]; }
   constexpr const std::array<index_type, N>& offsets() const { return offsets_; }
   constexpr const std::array<size_type, N>& extents() const { return extents_; }
+  // Dimension d as [offset(d), offset(d) + extent(d)). Local.
+  constexpr ViewRange<index_type> range(dim_t d) const {
+    return ViewRange<index_type>{offsets_[d], offsets_[d] + index_type(extents_[d])};
+  }
   constexpr size_type size() const {
     size_type n = 1;
     for (auto e : extents_) n *= e;

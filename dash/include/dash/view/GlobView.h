@@ -1,7 +1,9 @@
 // dash::GlobView: a rectangle of a container's global index space (offsets +
 // extents in global coordinates). Views are cheap values (no memory of their
 // own); narrowing one (sub, row, col, block) gives another view. Iterating a
-// view visits exactly its elements, in the pattern's linear order.
+// view visits exactly its elements, in Arrangement order of the view's own
+// coordinates (row by row for ROW_MAJOR, also for tiled patterns, whose
+// containers' iterators go tile by tile).
 //
 // | call                               | cost                       |
 // |------------------------------------|----------------------------|
@@ -25,6 +27,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 namespace dash {
 
@@ -37,6 +40,7 @@ template <class T, class PatternT>
 class GlobView {
  public:
   static constexpr dim_t N = PatternT::ndim();
+  using rank = std::integral_constant<dim_t, N>;
   using value_type = std::remove_const_t<T>;
   using index_type = typename PatternT::index_type;
   using size_type = typename PatternT::size_type;
@@ -56,6 +60,12 @@ class GlobView {
   iterator begin() const { return iterator(mem_, pattern_, rect_, 0, stamp_); }
   iterator end() const { return iterator(mem_, pattern_, rect_, index_type(size()), stamp_); }
   size_type size() const { return rect_.size(); }
+  // DASH's size(d): the elements of dimensions d..N-1 (extent(d) * ... * extent(N-1)). Local.
+  size_type size(dim_t d) const {
+    size_type n = 1;
+    for (dim_t k = d; k < N; ++k) n *= rect_.extent(k);
+    return n;
+  }
   bool empty() const { return size() == 0; }
   size_type extent(dim_t d) const { return rect_.extent(d); }
   // DASH's compile-time forms: extent<D>(), offset<D>(). Local.

@@ -77,7 +77,9 @@ template <class T, class PatternT>
 class LocalView {
  public:
   static constexpr dim_t N = PatternT::ndim();
+  using rank = std::integral_constant<dim_t, N>;
   using value_type = std::remove_const_t<T>;
+  using pattern_type = PatternT;
   using index_type = typename PatternT::index_type;
   using size_type = typename PatternT::size_type;
   using viewspec_type = ViewSpec<N, index_type>;
@@ -132,6 +134,12 @@ class LocalView {
   iterator begin() const { return iterator(*this, 0); }
   iterator end() const { return iterator(*this, index_type(size())); }
   size_type size() const { return rect_.size(); }
+  // DASH's size(d): the elements of dimensions d..N-1 (extent(d) * ... * extent(N-1)). Local.
+  size_type size(dim_t d) const {
+    size_type n = 1;
+    for (dim_t k = d; k < N; ++k) n *= rect_.extent(k);
+    return n;
+  }
   bool empty() const { return size() == 0; }
   size_type extent(dim_t d) const { return rect_.extent(d); }
   // DASH's compile-time forms: extent<D>(), offset<D>(). Local.
@@ -146,8 +154,20 @@ class LocalView {
     return rect_.offset(D);
   }
   const std::array<size_type, N>& extents() const { return rect_.extents(); }
-  // The rectangle in local coordinates.
+  // The rectangle in local coordinates: its offsets, their d-th, and the whole.
+  const coords_type& offsets() const { return rect_.offsets(); }
+  index_type offset(dim_t d) const { return rect_.offset(d); }
   const viewspec_type& viewspec() const { return rect_; }
+  const PatternT& pattern() const { return *pattern_; }
+  // The calling unit's whole local part, of which this view is a rectangle. Local, O(N).
+  LocalView local_part() const {
+    return LocalView(lbegin_, pattern_, viewspec_type(coords_type{}, pattern_->local_extents()));
+  }
+  // The view of local rectangle `rect` (local coordinates, not checked) of the same memory.
+  // Local.
+  LocalView rectangle(const viewspec_type& rect) const {
+    return LocalView(lbegin_, pattern_, rect);
+  }
 
   // Element at view-relative local coordinates. Under DASH_CHECK_BOUNDS
   // throws dash::exception::OutOfRange outside the view's extents. Local.
@@ -207,6 +227,13 @@ class LocalView {
   T& at_position(index_type pos) const { return position(pos, "dash::LocalView::at_position"); }
   // Offset in local memory of position pos. Local.
   index_type local_offset(index_type pos) const { return &at_position(pos) - lbegin_; }
+  // The same, not checked: position size() gives the offset one step past the view's last
+  // element in its order (what dash::index(view) reads at its end). Local, O(N).
+  index_type local_offset_unchecked(index_type pos) const {
+    auto l = internal::delinearize<N, PatternT::memory_order()>(pos, rect_.extents());
+    for (dim_t d = 0; d < N; ++d) l[d] += rect_.offset(d);
+    return pattern_->local_at(l);
+  }
   // True if the elements at positions [p, q) follow each other in local memory in the view's
   // order (local offsets local_offset(p), local_offset(p) + 1, ...). Local, O(N^2): the
   // positions are at most 2N - 1 rectangles, each checked in O(N).

@@ -177,6 +177,15 @@ class CartesianPattern : public PatternBase<Derived, N, Arr, IndexType> {
     return viewspec_type(off, ext);
   }
 
+  // DASH's lbegin() / lend(): the global index of the calling unit's first local element
+  // (local offset 0) and one past that of its last one (both 0 for a unit without elements).
+  // Local, O(N).
+  index_type lbegin() const { return this->local_size() == 0 ? 0 : this->global(index_type(0)); }
+  index_type lend() const {
+    const auto n = index_type(this->local_size());
+    return n == 0 ? 0 : this->global(n - 1) + 1;
+  }
+
   // A local range [lo, hi) of dimension d (of any unit: local blocks start
   // at multiples of blocksize(d) for all) as at most three segments of
   // consecutive local blocks (see DimBlocking::local_segments). Local, O(1).
