@@ -5,7 +5,8 @@
 # empty), BUILD_TYPE (default RelWithDebInfo), DASH_BUILD_TARGETS (space-separated targets
 # to build; default all), DASH_BUILD_BENCH and DASH_BUILD_EXAMPLES (ON or OFF: build bench/,
 # examples/; default ON), DASH_BENCH_COMPILE_CHECK (ON: bench/ compiled at -O0 as a check
-# only, its programs refuse to run; default OFF). Arguments go to the CMake configure step.
+# only, its programs refuse to run; default OFF), DASH_TEST_VARIANT_UNITS (unit count of the
+# suites' variant runs; default 3). Arguments go to the CMake configure step.
 # Prints the build directory on its last line.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -25,6 +26,7 @@ if ! cmake -S "$DASH_ROOT" -B "$dir" -G Ninja -DDASH_MPI="$mpi" \
      -DDASH_BUILD_BENCH="${DASH_BUILD_BENCH:-ON}" \
      -DDASH_BENCH_COMPILE_CHECK="${DASH_BENCH_COMPILE_CHECK:-OFF}" \
      -DDASH_BUILD_EXAMPLES="${DASH_BUILD_EXAMPLES:-ON}" \
+     -DDASH_TEST_VARIANT_UNITS="${DASH_TEST_VARIANT_UNITS:-3}" \
      -DCMAKE_BUILD_TYPE="$build_type" "$@" \
      >"$dir/configure.log"; then
   echo "build.sh: configuring $dir failed (full log: $dir/configure.log)" >&2
