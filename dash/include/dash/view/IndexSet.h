@@ -32,6 +32,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -74,28 +75,27 @@ class IndexSet {
     using reference = index_type;
     using pointer = void;
     iterator() = default;
-    iterator(std::shared_ptr<const ViewT> view, std::ptrdiff_t pos)
-        : Base(pos), view_(std::move(view)) {}
+    iterator(const ViewT& view, std::ptrdiff_t pos) : Base(pos), view_(view) {}
     index_type operator*() const { return IndexSet::index_at(*view_, this->pos_); }
     index_type operator[](std::ptrdiff_t n) const {
       return IndexSet::index_at(*view_, this->pos_ + n);
     }
 
    private:
-    std::shared_ptr<const ViewT> view_;
+    std::optional<ViewT> view_;  // a copy (no allocation): the iterator outlives its set; empty
+                                 // only in a default-constructed iterator
   };
   using const_iterator = iterator;
 
-  explicit IndexSet(const ViewT& view) : view_(std::make_shared<const ViewT>(view)) {}
-  explicit IndexSet(std::shared_ptr<const ViewT> view) : view_(std::move(view)) {}
+  explicit IndexSet(const ViewT& view) : view_(view) {}
 
-  size_type size() const { return size_type(view_->size()); }
+  size_type size() const { return size_type(view_.size()); }
   bool empty() const { return size() == 0; }
   // Index at position i; checked against size() under DASH_CHECK_BOUNDS. Local.
   index_type operator[](size_type i) const {
     if constexpr (internal::bounds_checked)
       internal::check_index("dash::index(view).operator[]", i, size());
-    return index_at(*view_, std::ptrdiff_t(i));
+    return index_at(view_, std::ptrdiff_t(i));
   }
   iterator begin() const { return iterator(view_, 0); }
   iterator end() const { return iterator(view_, std::ptrdiff_t(size())); }
@@ -103,23 +103,23 @@ class IndexSet {
   // Local.
   index_type first() const {
     if (empty()) throw exception::InvalidArgument("dash::IndexSet::first: the index set is empty");
-    return index_at(*view_, 0);
+    return index_at(view_, 0);
   }
   index_type last() const {
     if (empty()) throw exception::InvalidArgument("dash::IndexSet::last: the index set is empty");
-    return index_at(*view_, std::ptrdiff_t(size()) - 1);
+    return index_at(view_, std::ptrdiff_t(size()) - 1);
   }
   // True unless the indices are first(), first() + 1, ..., last(). Local, O(size).
   bool is_strided() const {
     for (size_type i = 1; i < size(); ++i)
-      if (index_at(*view_, std::ptrdiff_t(i)) != index_at(*view_, std::ptrdiff_t(i - 1)) + 1)
+      if (index_at(view_, std::ptrdiff_t(i)) != index_at(view_, std::ptrdiff_t(i - 1)) + 1)
         return true;
     return false;
   }
-  const pattern_type& pattern() const { return view_->pattern(); }
-  const ViewT& view() const { return *view_; }
+  const pattern_type& pattern() const { return view_.pattern(); }
+  const ViewT& view() const { return view_; }
   // The index set of the view's domain. Local.
-  domain_type domain() const { return domain_type(internal::domain_view(*view_)); }
+  domain_type domain() const { return domain_type(internal::domain_view(view_)); }
   // DASH's preimage: of local offsets, the global indices of the same elements; of global or
   // block indices, the set itself. Local.
   auto pre() const {
@@ -159,7 +159,7 @@ class IndexSet {
     }
   }
 
-  std::shared_ptr<const ViewT> view_;
+  ViewT view_;  // the range, copied (views are small: a pattern pointer, a rectangle, their domain)
 };
 
 // The indices of a view's elements (global view: global indices; local view: local offsets),

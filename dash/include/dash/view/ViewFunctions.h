@@ -158,14 +158,22 @@ std::pair<std::vector<LocalView<T, P>>, std::vector<typename P::index_type>> loc
 // x (a container, its local part, or a view) narrowed to [first, last) in dimension D,
 // relative to x's own origin; its domain is x. Throws dash::exception::OutOfRange if that
 // leaves x. Local, O(N).
+namespace internal {
+// Throws dash::exception::OutOfRange for dash::sub(first, last, ...) with last < first (out of
+// line: dash::sub stays small enough to inline).
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_sub_reversed(default_index_t first,
+                                                                      default_index_t last) {
+  throw exception::OutOfRange("dash::sub: last " + std::to_string(last) + " < first " +
+                              std::to_string(first));
+}
+}  // namespace internal
+
 template <dim_t D = 0, class X>
 auto sub(default_index_t first, default_index_t last, X&& x) {
   using Domain = internal::domain_t<X>;
   static_assert(!internal::is_container_v<Domain> || std::is_lvalue_reference_v<X>,
                 "dash::sub: a view of a temporary container would outlive it");
-  if (last < first)
-    throw exception::OutOfRange("dash::sub: last " + std::to_string(last) + " < first " +
-                                std::to_string(first));
+  if (last < first) internal::throw_sub_reversed(first, last);
   const auto elements = internal::elements_of(x);
   using Elements = std::remove_const_t<decltype(elements)>;
   using size_type = typename Elements::size_type;
