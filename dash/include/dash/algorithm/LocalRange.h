@@ -56,6 +56,29 @@ namespace internal {
 template <bool Positions, class It, class F>
 void for_each_local_run(const It& first, const It& last, F&& f);
 
+// The local offsets [lowest, highest) (from base, the unit's first local element) of the
+// calling unit's elements of [first, last), whose runs must fill that range without gaps;
+// throws dash::exception::InvalidArgument naming `call` and suggesting `instead` otherwise.
+// Local, O(runs).
+template <class I, class T, class It>
+LocalIndexRange<I> contiguous_local_offsets(const It& first, const It& last, const T* base,
+                                            const char* call, const char* instead) {
+  I lo = 0, hi = 0, count = 0;
+  for_each_local_run<false>(first, last, [&](T* b, T* e, I, I) {
+    const I s = I(b - base), t = I(e - base);
+    lo = count == 0 ? s : std::min(lo, s);
+    hi = count == 0 ? t : std::max(hi, t);
+    count += t - s;
+  });
+  if (hi - lo != count)
+    throw exception::InvalidArgument(std::string(call) +
+                                     ": the calling unit's elements of this range are not "
+                                     "contiguous in its memory (" +
+                                     std::to_string(count) + " elements spread over " +
+                                     std::to_string(hi - lo) + " local offsets); " + instead);
+  return {lo, hi};
+}
+
 template <class T, class P>
 void check_local_range_args(const GlobIter<T, P>& first, const GlobIter<T, P>& last,
                             const char* who) {
@@ -85,21 +108,9 @@ LocalIndexRange<typename P::index_type> local_index_range(const GlobIter<T, P>& 
   } else {
     // The unit's runs of the range, merged where they continue each other:
     // one range of offsets if they fill [lowest, highest) without gaps.
-    const T* base = first.memory()->lbegin();
-    I lo = 0, hi = 0, count = 0;
-    internal::for_each_local_run<false>(first, last, [&](T* b, T* e, I, I) {
-      const I s = I(b - base), t = I(e - base);
-      lo = count == 0 ? s : std::min(lo, s);
-      hi = count == 0 ? t : std::max(hi, t);
-      count += t - s;
-    });
-    if (hi - lo != count)
-      throw exception::InvalidArgument(
-          "dash::local_range: the calling unit's elements of this range are not contiguous in "
-          "its memory (" +
-          std::to_string(count) + " elements spread over " + std::to_string(hi - lo) +
-          " local offsets); walk the range with the algorithms or a view instead");
-    return {lo, hi};
+    return internal::contiguous_local_offsets<I>(
+        first, last, static_cast<const T*>(first.memory()->lbegin()), "dash::local_range",
+        "walk the range with the algorithms or a view instead");
   }
 }
 

@@ -71,21 +71,9 @@ LocalIndexRange<typename P::index_type> local_index_range(const GlobViewIter<T, 
   using I = typename P::index_type;
   internal::check_glob_range(first, last, "dash::local_index_range");
   if (first == last || first.memory() == nullptr) return {0, 0};
-  const T* base = first.memory()->lbegin();
-  I lo = 0, hi = 0, count = 0;
-  internal::for_each_local_run<false>(first, last, [&](T* b, T* e, I, I) {
-    const I s = I(b - base), t = I(e - base);
-    lo = count == 0 ? s : std::min(lo, s);
-    hi = count == 0 ? t : std::max(hi, t);
-    count += t - s;
-  });
-  if (hi - lo != count)
-    throw exception::InvalidArgument(
-        "dash::local_index_range: the calling unit's elements of this view range are not "
-        "contiguous in its memory (" +
-        std::to_string(count) + " elements spread over " + std::to_string(hi - lo) +
-        " local offsets); walk the view instead");
-  return {lo, hi};
+  return internal::contiguous_local_offsets<I>(first, last,
+                                               static_cast<const T*>(first.memory()->lbegin()),
+                                               "dash::local_index_range", "walk the view instead");
 }
 
 // The same as native pointers (DASH's LocalRange: .begin, .end). Local, O(runs).
