@@ -54,7 +54,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dash_dropin import ARGS, NOTES, dash_commit, log, run_mpi, run_summary  # noqa: E402
+from dash_dropin import (ARGS, NOTES, dash_commit, examples_dir, installed_prefix,  # noqa: E402
+                         log, run_mpi, run_summary)
 
 # Arguments for the timed runs where scripts/dash_dropin.py's (chosen to end in a second) leave
 # start-up the larger part of the run: sizes and repetitions that keep each program busy for 1-4
@@ -205,10 +206,8 @@ def main():
                         help="use the binaries an earlier run left in --work")
     args = parser.parse_args()
 
-    examples = os.path.abspath(args.examples)
-    if os.path.isdir(os.path.join(examples, "dash", "examples")):
-        examples = os.path.join(examples, "dash", "examples")
-    prefix = os.path.abspath(args.prefix)
+    examples = examples_dir(args.examples)
+    prefix = installed_prefix(args.prefix, "dash_bench_vs_dash.py")
     build = os.path.abspath(args.dash_build)
     work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="dash-vs-dash-"))
     names = sorted(n for n in os.listdir(examples) if n.startswith("bench.")

@@ -243,6 +243,22 @@ def all_missing(stderr):
     return names
 
 
+def examples_dir(path):
+    """DASH's dash/examples folder given as itself or as the export it lies in."""
+    examples = os.path.abspath(path)
+    if os.path.isdir(os.path.join(examples, "dash", "examples")):
+        examples = os.path.join(examples, "dash", "examples")
+    return examples
+
+
+def installed_prefix(path, script):
+    """path as an absolute installed prefix of this library; exits if it has no dash-mpicxx."""
+    prefix = os.path.abspath(path)
+    if not os.access(os.path.join(prefix, "bin", "dash-mpicxx"), os.X_OK):
+        sys.exit(f"{script}: {prefix}/bin/dash-mpicxx is missing: not an installed prefix")
+    return prefix
+
+
 def compile_program(name, examples, prefix, work, extra_flags):
     folder = os.path.join(examples, name)
     sources = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".cpp"))
@@ -494,12 +510,8 @@ def main():
                         help="build the HDF5 programs with DASH_ENABLE_HDF5 and dash-hdf5")
     args = parser.parse_args()
 
-    examples = os.path.abspath(args.examples)
-    if os.path.isdir(os.path.join(examples, "dash", "examples")):
-        examples = os.path.join(examples, "dash", "examples")
-    prefix = os.path.abspath(args.prefix)
-    if not os.access(os.path.join(prefix, "bin", "dash-mpicxx"), os.X_OK):
-        sys.exit(f"dash_dropin.py: {prefix}/bin/dash-mpicxx is missing: not an installed prefix")
+    examples = examples_dir(args.examples)
+    prefix = installed_prefix(args.prefix, "dash_dropin.py")
     names = sorted(d for d in os.listdir(examples)
                    if os.path.isfile(os.path.join(examples, d, "main.cpp"))
                    and re.search(args.only, d))

@@ -159,6 +159,30 @@ struct CountingSpace : dash::MemorySpace<dash::memory_domain_local, dash::memory
   }
 };
 
+// Runs `allocate` with CountingSpace told to fail on the last unit: the last unit must throw its
+// own OutOfMemory ("told to fail"), every other unit RemoteFailure naming it, and no bytes of
+// the space may stay held.
+template <class F>
+void ExpectAFailureOnTheLastUnitReachesEveryUnit(F&& allocate) {
+  const std::size_t held_before = CountingSpace::bytes_held;
+  CountingSpace::fail_on_unit = nunits() - 1;
+  bool thrown = false;
+  std::string what;
+  try {
+    allocate();
+  } catch (const dash::exception::OutOfMemory& e) {
+    thrown = myid() == nunits() - 1;
+    what = e.what();
+  } catch (const dash::exception::RemoteFailure& e) {
+    thrown = myid() != nunits() - 1;
+    what = e.what();
+  }
+  CountingSpace::fail_on_unit = -1;
+  EXPECT_TRUE(thrown) << what;
+  EXPECT_NE(what.find("told to fail"), std::string::npos) << what;
+  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+}
+
 // Element i holds 1000 + 3 i, written by the unit (i mod units), read back by every unit.
 template <class ArrayT>
 void ExpectEveryUnitReachesEveryElement(ArrayT& a) {
@@ -231,23 +255,7 @@ TEST(ArrayMemorySpace, PartsComeFromTheArraysSpaceAndGoBackToIt) {
 TEST(ArrayMemorySpace, ASpaceFailingOnOneUnitFailsTheAllocationOnEveryUnit) {
   using pattern_t = dash::BlockPattern<1, dash::ROW_MAJOR, long>;
   using array_t = dash::Array<long, long, pattern_t, CountingSpace>;
-  const std::size_t held_before = CountingSpace::bytes_held;
-  CountingSpace::fail_on_unit = nunits() - 1;
-  bool thrown = false;
-  std::string what;
-  try {
-    array_t a(4 * nunits());
-  } catch (const dash::exception::OutOfMemory& e) {
-    thrown = myid() == nunits() - 1;
-    what = e.what();
-  } catch (const dash::exception::RemoteFailure& e) {
-    thrown = myid() != nunits() - 1;
-    what = e.what();
-  }
-  CountingSpace::fail_on_unit = -1;
-  EXPECT_TRUE(thrown) << what;
-  EXPECT_NE(what.find("told to fail"), std::string::npos) << what;
-  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+  ExpectAFailureOnTheLastUnitReachesEveryUnit([] { array_t a(4 * nunits()); });
   // The team is usable afterwards.
   array_t b(2 * nunits());
   ExpectEveryUnitReachesEveryElement(b);
@@ -501,24 +509,8 @@ TEST(EpochSynchronizedAllocator, BadArgumentsFailOnEveryUnit) {
 // on every other unit (RemoteFailure); nobody waits in the registration, nothing stays held.
 TEST(EpochSynchronizedAllocator, ASpaceFailingOnOneUnitFailsAllocateOnEveryUnit) {
   CountingSpace space;
-  const std::size_t held_before = CountingSpace::bytes_held;
   dash::EpochSynchronizedAllocator<long, CountingSpace> alloc(dash::Team::All(), &space);
-  CountingSpace::fail_on_unit = nunits() - 1;
-  bool thrown = false;
-  std::string what;
-  try {
-    alloc.allocate(5);
-  } catch (const dash::exception::OutOfMemory& e) {
-    thrown = myid() == nunits() - 1;
-    what = e.what();
-  } catch (const dash::exception::RemoteFailure& e) {
-    thrown = myid() != nunits() - 1;
-    what = e.what();
-  }
-  CountingSpace::fail_on_unit = -1;
-  EXPECT_TRUE(thrown) << what;
-  EXPECT_NE(what.find("told to fail"), std::string::npos) << what;
-  EXPECT_EQ(CountingSpace::bytes_held, held_before);
+  ExpectAFailureOnTheLastUnitReachesEveryUnit([&] { alloc.allocate(5); });
   dart_gptr_t g = alloc.allocate(5);  // the team goes on
   EXPECT_FALSE(DART_GPTR_ISNULL(g));
   alloc.deallocate(g, 5);
