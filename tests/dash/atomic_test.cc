@@ -2,7 +2,8 @@
 // add / fetch_add / ++ at once (every count right, also across emulated nodes and with the
 // shared windows off), compare_exchange races with exactly one winner, exchange, op / fetch_op
 // with min, max, bit_or and multiply, sub on unsigned and floating types, const references;
-// a Shared counter, a Shared value set by one unit and read by all, a bad owner; DASH's
+// a Shared counter, a Shared value set by one unit and read by all, a bad owner, an owner
+// whose allocation pool is full (OutOfMemory everywhere) and freed values reused; DASH's
 // asynchronous atomic references (array.async[i]: updates complete at the flush, fetched values
 // in place), its dash::atomic:: free functions, multiply, the read-only GlobRef<Atomic<const T>>
 // and the is_atomic / remove_atomic traits.
@@ -10,6 +11,7 @@
 #include <dash/Atomic.h>
 #include <dash/Init.h>
 #include <dash/Shared.h>
+#include <dash/memory/GlobMemAlloc.h>
 #include <dash/algorithm/Fill.h>
 #include <gtest/gtest.h>
 
@@ -235,6 +237,37 @@ TEST(Shared, ValueSetByOneUnitIsSeenByAll) {
   EXPECT_EQ(counter.get().load(), 10 * n);
   EXPECT_THROW(dash::Shared<int>(dash::team_unit_t(dart_unit_t(n))),
                dash::exception::InvalidArgument);
+  dash::barrier();
+}
+
+// The value lives in its owner's allocation pool: with that pool full every unit gets
+// OutOfMemory (none waits for the others), and a destroyed value's memory serves the next.
+TEST(Shared, OwnersFullPoolThrowsOnEveryUnitAndFreedValuesAreReused) {
+  const long n = nunits();
+  const dash::team_unit_t owner(dart_unit_t(n - 1));
+  std::vector<dash::GlobPtr<char>> held;
+  if (myid() == owner.id) {
+    for (std::size_t chunk : {std::size_t(1) << 20, std::size_t(64)}) {
+      try {
+        for (;;) held.push_back(dash::memalloc<char>(chunk));
+      } catch (const dash::exception::OutOfMemory&) {
+      }
+    }
+    ASSERT_FALSE(held.empty());
+  }
+  EXPECT_THROW(dash::Shared<long>(7L, owner), dash::exception::OutOfMemory);
+  // One 64-byte block back: enough for one value at a time, so each value made below
+  // takes the block the one before it gave back.
+  if (myid() == owner.id) {
+    dash::memfree(held.back());
+    held.pop_back();
+  }
+  for (long i = 0; i < 200; ++i) {
+    dash::Shared<long> value(i, owner);
+    EXPECT_EQ(long(value.get()), i);
+    value.barrier();  // every unit read it before its owner frees it
+  }
+  for (auto& p : held) dash::memfree(p);
   dash::barrier();
 }
 
