@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace dash {
 namespace internal {
@@ -79,8 +80,13 @@ class PatternMemory {
         mem_(std::make_unique<GlobStaticMem<T>>(pattern_->local_capacity(), pattern_->team(),
                                                 pattern_args_hash(*pattern_), who,
                                                 pattern_args_text(*pattern_), local_space)),
-        lsize_(pattern_->local_size()) {}
-  PatternMemory(PatternMemory&& other) noexcept = default;
+        lsize_(pattern_->local_size()),
+        lbegin_(mem_->lbegin()) {}
+  PatternMemory(PatternMemory&& other) noexcept
+      : pattern_(std::move(other.pattern_)),
+        mem_(std::move(other.mem_)),
+        lsize_(std::exchange(other.lsize_, 0)),
+        lbegin_(std::exchange(other.lbegin_, nullptr)) {}
   // `pattern`, if its units are all in its team (a pattern's unit grid may hold more; see
   // TeamSpec). Local; throws dash::exception::InvalidArgument naming `who` if not.
   static const PatternT& checked_units(const PatternT& pattern, const char* who) {
@@ -95,8 +101,8 @@ class PatternMemory {
     reset();
     mem_ = std::move(other.mem_);
     pattern_ = std::move(other.pattern_);
-    lsize_ = other.lsize_;
-    other.lsize_ = 0;
+    lsize_ = std::exchange(other.lsize_, 0);
+    lbegin_ = std::exchange(other.lbegin_, nullptr);
     return *this;
   }
   ~PatternMemory() { reset(); }
@@ -106,6 +112,7 @@ class PatternMemory {
     mem_.reset();
     pattern_.reset();
     lsize_ = 0;
+    lbegin_ = nullptr;
   }
   bool allocated() const { return pattern_ != nullptr; }
   // Throws dash::exception::InvalidArgument naming `who` if not allocated.
@@ -117,8 +124,12 @@ class PatternMemory {
   const GlobStaticMem<T>* mem_ptr() const { return mem_.get(); }
   size_type size() const { return pattern_ ? pattern_->size() : 0; }
   size_type lsize() const { return lsize_; }
-  T* lbegin() const { return mem_ ? mem_->lbegin() : nullptr; }
-  T* lend() const { return mem_ ? mem_->lbegin() + lsize_ : nullptr; }
+  // The local part's first element (nullptr when not allocated): a plain member, so that
+  // loops over lbegin()[i] compile to contiguous (vector) stores; through mem_ the
+  // not-allocated case made GCC vectorise them as scatters (bench.02.meminit: 2.4 x the
+  // loop's time).
+  T* lbegin() const { return lbegin_; }
+  T* lend() const { return lbegin_ + lsize_; }
   void flush() const {
     if (mem_) mem_->flush();
   }
@@ -127,6 +138,7 @@ class PatternMemory {
   std::unique_ptr<PatternT> pattern_;
   std::unique_ptr<GlobStaticMem<T>> mem_;
   size_type lsize_ = 0;
+  T* lbegin_ = nullptr;  // mem_->lbegin(), kept with mem_
 };
 
 }  // namespace internal
