@@ -354,7 +354,7 @@ typedef struct {
   long live_handles;
   long rma_transfers;   /* puts and gets through MPI RMA (relaxed, not atomic, increments) */
   bool yield_when_idle; /* waits poll and yield (DART_WAIT, see dart_progress.c) */
-  bool poll_waits;      /* waits poll: yield_when_idle or the watchdog is on */
+  bool poll_waits;      /* waits poll: the watchdog is on, or yield_when_idle where MPI spins */
 } dart_state_t;
 
 extern dart_state_t dart__state;
