@@ -34,11 +34,13 @@ file(WRITE ${PROJECT_BINARY_DIR}/pkgconfig/dash.pc "${_dash_pc_text}")
 set(_dash_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/dash.pc)
 if(HDF5_FOUND)
   file(WRITE ${PROJECT_BINARY_DIR}/pkgconfig/dash-hdf5.pc
-       "# dash ${PROJECT_VERSION} with parallel HDF5 (dash/io/Hdf5.h)
+       "# dash ${PROJECT_VERSION} with parallel HDF5 (dash/io/Hdf5.h); defines DASH_ENABLE_HDF5 as
+# DASH's build does, so <libdash.h> brings dash::io::hdf5 along
 Name: dash-hdf5
 Description: dash with the parallel HDF5 of ${DASH_MPI}
 Version: ${PROJECT_VERSION}
 Requires: dash hdf5-${DASH_MPI}
+Cflags: -DDASH_ENABLE_HDF5
 ")
   list(APPEND _dash_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/dash-hdf5.pc)
 endif()

@@ -1,6 +1,7 @@
 // DASH: PGAS distributed containers for C++ on MPI-3. Include this header: it reaches every
-// public header of the library except dash/io/Hdf5.h, which needs parallel HDF5 (include it
-// yourself where you use dash::io::hdf5). Like DASH's, it brings <iostream>, <iomanip> and
+// public header of the library; dash/io/Hdf5.h (the same as DASH's dash/io/HDF5.h), which needs
+// parallel HDF5, only where DASH_ENABLE_HDF5 is defined (dash::hdf5 and pkg-config dash-hdf5
+// define it, as DASH's build does). Like DASH's, it brings <iostream>, <iomanip> and
 // <sstream> with it, which programs written for DASH rely on.
 #ifndef LIBDASH_H_
 #define LIBDASH_H_
@@ -16,6 +17,7 @@
 #include <dash/Exception.h>
 #include <dash/Future.h>
 #include <dash/Init.h>
+#include <dash/LaunchPolicy.h>
 #include <dash/List.h>
 #include <dash/Matrix.h>
 #include <dash/Memory.h>
@@ -92,6 +94,9 @@
 #include <dash/util/Trace.h>
 #include <dash/util/UnitLocality.h>
 #include <dash/view/ViewFunctions.h>
+#ifdef DASH_ENABLE_HDF5
+#include <dash/io/HDF5.h>
+#endif
 
 #include <iomanip>
 #include <iostream>

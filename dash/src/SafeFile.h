@@ -25,17 +25,14 @@
 #ifndef DASH__SRC__SAFE_FILE_H_
 #define DASH__SRC__SAFE_FILE_H_
 
+#include <dash/io/internal/SaveTarget.h>  // check_save_target
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace dash {
 namespace internal {
-
-// Why path must not be replaced by a save, or "" if it may: it is a new name or a regular file
-// the caller owns, and its directory exists and is not writable by every user without the sticky
-// bit. Local.
-std::string check_save_target(const std::string& path);
 
 // Creates an empty temporary file for path in path's directory, with an unguessable name, and
 // returns its path; "" and the reason in `error` if it cannot. Local.

@@ -15,26 +15,17 @@
 #include <vector>
 
 #include "mpi_test.h"
+#include "row_major.h"
 #include "shared_dir.h"
 
 namespace {
 
 using dash_test::myid;
 using dash_test::nunits;
+using dash_test::RowMajor;
 using dash_test::SharedDir;
 
 double Value(std::int64_t g) { return double(g) * 0.5 - 3; }
-
-// Row-major index (the dataset's order) of the element at global position g of c (a tiled
-// matrix's positions go tile by tile). Local.
-template <class C>
-std::int64_t RowMajor(const C& c, std::size_t g) {
-  const auto x = c.pattern().coords(typename C::index_type(g));
-  std::int64_t i = 0;
-  for (std::size_t d = 0; d < x.size(); ++d)
-    i = i * std::int64_t(c.pattern().extent(dash::dim_t(d))) + x[d];
-  return i;
-}
 
 // Each element holds Value of its row-major index (unit 0 writes them all).
 template <class C>

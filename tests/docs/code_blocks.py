@@ -2,7 +2,7 @@
 """Every C and C++ code block of README.md and docs/*.md is a complete program: this compiles each
 against an installed dash (its dash-mpicxx for C++, the MPI C compiler with the installed headers
 and libraries for C; parallel HDF5 through pkg-config dash-hdf5 where a block includes
-dash/io/Hdf5.h) and runs it on 2 units, so the documentation cannot rot.
+dash/io/Hdf5.h or dash/io/HDF5.h) and runs it on 2 units, so the documentation cannot rot.
 
   code_blocks.py --prefix P --cc MPICC --launch "mpiexec -n 2 ..." [--min-programs N] [-j N] FILE...
 
@@ -38,7 +38,7 @@ def compile_command(a, lib, env, lang, src, exe, body):
         return [a.cc, "-std=c11", *warn, f"-I{a.prefix}/include", src, "-o", exe, f"-L{lib}",
                 "-ldart", "-lhwloc", "-lm"]
     extra = []
-    if "dash/io/Hdf5.h" in body:
+    if "dash/io/Hdf5.h" in body or "dash/io/HDF5.h" in body:
         flags = subprocess.run(["pkg-config", "--cflags", "--libs", "dash-hdf5"], env=env,
                                capture_output=True, text=True)
         if flags.returncode != 0:
