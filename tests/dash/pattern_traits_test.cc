@@ -177,6 +177,15 @@ TEST(PatternTraits, RunTimeChecksRejectInstancesWithoutTheProperty) {
   using NDim = dash::pattern_partitioning_properties<pattern_partitioning_tag::ndimensional>;
   EXPECT_FALSE((dash::check_pattern_constraints<NDim, NoMap, Lay>(one_each)));
   EXPECT_TRUE((dash::check_pattern_constraints<NDim, NoMap, Lay>(even)));
+  // A dimension of one element cannot be cut: blocks of 1 there count as cut.
+  dash::TilePattern<2> single(dash::SizeSpec<2>(1, 1),
+                              dash::DistributionSpec<2>(dash::TILE(1), dash::TILE(1)),
+                              dash::TeamSpec<2>(1, 1));
+  EXPECT_TRUE((dash::check_pattern_constraints<NDim, NoMap, Lay>(single)));
+  dash::TilePattern<2> flat(dash::SizeSpec<2>(1, 6),
+                            dash::DistributionSpec<2>(dash::TILE(1), dash::TILE(6)),
+                            dash::TeamSpec<2>(1, 1));
+  EXPECT_FALSE((dash::check_pattern_constraints<NDim, NoMap, Lay>(flat)));
   // Mapping balance: 3 x 3 tiles over a 2 x 2 grid give 4, 2, 2, 1 blocks.
   if (dash_test::nunits() == 4) {
     dash::TilePattern<2> lumpy(dash::SizeSpec<2>(9, 9),

@@ -122,6 +122,23 @@ TEST(Summa, MmultIsSumma) {
   c.barrier();
 }
 
+// SUMMA's constraints on an n x n matrix with n the unit count (DASH's HDF5 test does that): at
+// one unit a 1 x 1 matrix, whose single block of 1 x 1 counts as cut in both dimensions.
+TEST(Summa, PatternForOneElementPerUnitRow) {
+  const long n = long(nunits());
+  dash::TeamSpec<2> grid(n, 1);
+  grid.balance_extents();
+  auto pattern =
+      dash::make_pattern<dash::summa_pattern_partitioning_constraints,
+                         dash::summa_pattern_mapping_constraints,
+                         dash::summa_pattern_layout_constraints>(dash::SizeSpec<2>(n, n), grid);
+  EXPECT_EQ(pattern.size(), std::size_t(n * n));
+  EXPECT_EQ((dash::pattern_constraint_violations<dash::summa_pattern_partitioning_constraints,
+                                                 dash::summa_pattern_mapping_constraints,
+                                                 dash::summa_pattern_layout_constraints>(pattern)),
+            "");
+}
+
 TEST(Summa, OperandsThatDoNotFitAreRefused) {
   using P = dash::TilePattern<2>;
   const dash::DistributionSpec<2> tiles(dash::TILE(4), dash::TILE(4));

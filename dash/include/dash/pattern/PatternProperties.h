@@ -204,7 +204,8 @@ std::string pattern_constraint_violations(const PatternT& pattern) {
   bool regular = true;
   int cut_dims = 0;
   for (dim_t d = 0; d < N; ++d) {
-    if (grid.extent(d) > 1) ++cut_dims;
+    // A dimension of one element cannot hold two blocks: its block of 1 counts as a cut.
+    if (grid.extent(d) > 1 || pattern.extent(d) <= 1) ++cut_dims;
     if (pattern.extent(d) % static_cast<typename PatternT::size_type>(pattern.blocksize(d)) != 0)
       regular = false;
   }
