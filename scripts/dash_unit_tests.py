@@ -4,7 +4,7 @@
     scripts/dash_unit_tests.py --dash-repo GITDIR --prefix PREFIX [--units 1 2 4]
                                [--timeout 120] [--jobs 2] [--only REGEX] [--work DIR]
                                [--out bench/results/dash_unit_tests.md] [--library-commit C]
-                               [--compile-only] [--cxxflags FLAGS]
+                               [--compile-only] [--cxxflags FLAGS] [--hdf5]
 
 GITDIR is DASH's git directory (e.g. the mirror /work/.mirror/dash-project+dash/repo); its
 `dash/test` folder is exported (git archive) into a scratch directory (--work, default a fresh
@@ -22,9 +22,13 @@ its main.cc (its TestBase.h, TestPrinter.h, TestGlobals.h) once, then every test
              record: exit status (or 'timeout'), the tests passed and failed (from DASH's
              printer: "N tests passed", "N tests, listed below") and the first failure
 
-A file "passes" when it compiles, every run exits with 0 and tests ran. Writes --out (Markdown: date, DASH
-commit, counts, a row per file, a tally of first errors by missing name) with the run's data in
-a comment at its end.
+With --hdf5 every file is built as DASH builds it with HDF5 on: `-DDASH_ENABLE_HDF5` and the
+flags of `pkg-config dash-hdf5` (PREFIX's), so its HDF5 tests (io/HDF5ArrayTest.cc,
+io/HDF5MatrixTest.cc) are compiled in and run; without it DASH compiles them out.
+
+A file "passes" when it compiles, every run exits with 0 and tests ran. Writes --out (Markdown:
+date, DASH commit, counts, a row per file, a tally of first errors by missing name) with the
+run's data in a comment at its end.
 """
 import argparse
 import concurrent.futures
@@ -38,7 +42,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dash_dropin import (all_missing, dash_commit, embedded, first_error,  # noqa: E402
-                         md_cell, log, run_mpi)
+                         hdf5_flags, md_cell, log, run_mpi)
 
 FLAGS = ["-O0", "-g0", "-DMPI_SUPPORT"]
 
@@ -75,7 +79,7 @@ def compile_one(cmd, log_path):
     return proc
 
 
-def build_file(rel, tests, prefix, work, main_obj, extra):
+def build_file(rel, tests, prefix, work, main_obj, extra, link_extra):
     """Compiles and links one test source with DASH's main; returns (result, binary)."""
     name = rel[:-3].replace("/", ".")
     out = os.path.join(work, name)
@@ -86,7 +90,7 @@ def build_file(rel, tests, prefix, work, main_obj, extra):
     proc = compile_one([cxx, *FLAGS, *extra, "-I", tests, "-c", os.path.join(tests, rel),
                         "-o", obj], os.path.join(out, "compile.log"))
     if proc.returncode == 0:
-        proc = compile_one([cxx, obj, main_obj, "-o", binary, "-lgtest", "-pthread"],
+        proc = compile_one([cxx, obj, main_obj, "-o", binary, *link_extra, "-lgtest", "-pthread"],
                            os.path.join(out, "link.log"))
     if proc.returncode == 0 and os.path.exists(binary):
         result["compiles"] = True
@@ -137,7 +141,8 @@ def report(data):
            f"`scripts/dash_unit_tests.py` ({data['date']}): every test source of DASH's "
            f"`dash/test` (DASH commit {data['dash_commit']}) compiled unchanged with DASH's own "
            f"main.cc, TestBase.h and printer against this library's installed prefix "
-           f"(`dash-mpicxx {' '.join(FLAGS)}`, GoogleTest), run at {units} units (OpenMPI, "
+           f"(`dash-mpicxx {' '.join(FLAGS + data.get('extra', []))}`, GoogleTest), "
+           f"run at {units} units (OpenMPI, "
            f"{data['timeout']} s limit). A file passes when every run exits with 0 and runs tests.",
            "",
            f"- **{compiled} of {len(results)} compile**, **{passing} pass at {units} units**"
@@ -185,6 +190,8 @@ def main():
     parser.add_argument("--library-commit")
     parser.add_argument("--compile-only", action="store_true")
     parser.add_argument("--cxxflags", default="")
+    parser.add_argument("--hdf5", action="store_true",
+                        help="build with DASH_ENABLE_HDF5 and pkg-config dash-hdf5")
     args = parser.parse_args()
 
     prefix = os.path.abspath(args.prefix)
@@ -199,6 +206,11 @@ def main():
         sys.exit("dash_unit_tests.py: no test sources selected")
     log(f"dash_unit_tests.py: {len(sources)} test sources, work directory {work}")
     extra = args.cxxflags.split()
+    link_extra = []
+    if args.hdf5:
+        h5 = hdf5_flags(prefix)
+        extra += [f for f in h5 if not f.startswith(("-l", "-L"))]
+        link_extra = [f for f in h5 if f.startswith(("-l", "-L"))]
     main_obj = os.path.join(work, "main.o")
     proc = compile_one([os.path.join(prefix, "bin", "dash-mpicxx"), *FLAGS, *extra, "-I", tests,
                         "-c", os.path.join(tests, "main.cc"), "-o", main_obj],
@@ -215,7 +227,8 @@ def main():
                              "missing": missing, "all_missing": all_missing(proc.stderr)}
     else:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(build_file, rel, tests, prefix, work, main_obj, extra)
+            futures = [pool.submit(build_file, rel, tests, prefix, work, main_obj, extra,
+                                   link_extra)
                        for rel in sources]
             for k, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 result, binary = future.result()
@@ -241,6 +254,7 @@ def main():
             ["git", "-C", here, "log", "-1", "--format=%h"], capture_output=True,
             text=True).stdout.strip() or "?",
         "units": args.units, "timeout": args.timeout, "results": ordered,
+        "extra": [f for f in extra if f.startswith("-D")],
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
