@@ -119,6 +119,12 @@ NOTES = {
                       "(and at a loaded machine's pace its 2^29 keys written one by one by unit "
                       "0 take longer than the time limit)",
     "bench.11.hdf-io": "without DASH_ENABLE_HDF5 (see --hdf5) it exits with 1, as DASH's does",
+    "ex.08.io-hdf5": "with --hdf5 it stops before its first HDF5 call: it fills array_b through "
+                     "dash::fill(array_b.begin(), array_a.end(), ...), iterators of two arrays, "
+                     "which this library refuses with InvalidArgument (DASH fills array_b up to "
+                     "the position of array_a.end())",
+    "ex.08.io-hdf5-stream": "with --hdf5 it stops before its first HDF5 call, as ex.08.io-hdf5 "
+                            "(dash::fill(array_b.begin(), array_a.end(), ...))",
     "ex.02.matrix": "at 2 units it asks for rows 7..10 of its 8-row matrix: DASH reads past the "
                     "matrix, this library throws OutOfRange",
     "ex.02.unordered_map": "its main returns without dash::finalize(): a job whose processes "

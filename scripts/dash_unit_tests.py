@@ -146,8 +146,11 @@ def report(data):
            f"{data['timeout']} s limit). A file passes when every run exits with 0 and runs tests.",
            "",
            f"- **{compiled} of {len(results)} compile**, **{passing} pass at {units} units**"
-           f" ({sum(no_test_ran(r) for r in results)} more run no test: DASH compiles their "
-           f"tests out without its options, e.g. DASH_ENABLE_HDF5, DASH_ENABLE_THREADSUPPORT).",
+           f" ({sum(no_test_ran(r) for r in results)} more run no test, DASH compiles them out "
+           f"(`#if 0`, or without its build options such as DASH_ENABLE_HDF5 and "
+           f"DASH_ENABLE_THREADSUPPORT): "
+           f"{', '.join(r['source'] for r in results if no_test_ran(r)) or 'none'}). "
+           f"Why the others fail: docs/porting-from-dash.md.",
            f"- Library commit: {data['library_commit']}.", "",
            "| test file | compiles | first error, or tests passed/failed per unit count |",
            "|---|---|---|"]
@@ -209,7 +212,7 @@ def main():
     link_extra = []
     if args.hdf5:
         h5 = hdf5_flags(prefix)
-        extra += [f for f in h5 if not f.startswith(("-l", "-L"))]
+        extra += [f for f in h5 if not f.startswith(("-l", "-L")) and f not in extra]
         link_extra = [f for f in h5 if f.startswith(("-l", "-L"))]
     main_obj = os.path.join(work, "main.o")
     proc = compile_one([os.path.join(prefix, "bin", "dash-mpicxx"), *FLAGS, *extra, "-I", tests,
