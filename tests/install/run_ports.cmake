@@ -4,7 +4,8 @@
 # program at 2 and 4 units (LAUNCH2, LAUNCH4, '|'-separated), then at 3 units with the shared
 # windows off (every transfer over MPI RMA) and with one unit per emulated node (the 1-unit
 # and plain 3-unit runs checked nothing those and the DASH suites do not). Each run must exit 0
-# and print "<name>: unit <u> ok" for every unit.
+# and print "<name>: unit <u> ok" for every unit. With HAVE_HDF5 (the library has parallel HDF5)
+# the port hdf5_store, DASH's HDF5 interface, runs as well.
 
 include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 
@@ -21,6 +22,9 @@ run_checked("building the ports" ${CMAKE_COMMAND} --build ${build})
 set(ports matrix_subscripts heat_halo_rows tile_copy shared_counter atomic_histogram
           pattern_queries halo_stencil async_refs sort_minmax views_blocks team_locality
           sendrecv_ring benchmark_utilities csr_array dynamic_map coarray_images)
+if(HAVE_HDF5)  # the library has its hdf5 component: DASH's HDF5 interface must work too
+  list(APPEND ports hdf5_store)
+endif()
 set(runs "2" "4" "3|DART_SHARED_WINDOWS=0" "3|DART_VIRTUAL_NODE_SIZE=1")
 foreach(run IN LISTS runs)
   string(REPLACE "|" ";" parts "${run}")
