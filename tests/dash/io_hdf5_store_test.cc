@@ -194,6 +194,33 @@ TEST(Hdf5Store, WithoutStoredPattern_TheDefaultDistribution) {
   EXPECT_EQ(Local(d), Local(a));
 }
 
+// Irregular patterns (a size per unit) keep no shape: read back by position, into their own
+// type's default distribution or any other pattern.
+TEST(Hdf5Store, IrregularPatternStoresNoShape_ReadByPosition) {
+  using Csr = dash::CSRPattern<1, dash::ROW_MAJOR, long>;
+  SharedDir dir;
+  ASSERT_TRUE(dir.ok());
+  const std::string file = dir.file("csr.h5");
+  std::vector<Csr::size_type> sizes;
+  for (std::size_t u = 0; u < nunits(); ++u) sizes.push_back(u % 2 ? 3 : 10);
+  dash::Array<int, long, Csr> a{Csr(sizes)};
+  Fill(a);
+  dio::OutputStream(file) << a;
+  const Seen seen = Look(file, "data", "DASH_PATTERN");
+  if (myid() == 0) {
+    EXPECT_EQ(seen.exists, 1);
+    EXPECT_TRUE(seen.attribute.empty());
+  }
+  dash::Array<int, long, Csr> b;
+  dio::InputStream(file) >> b;
+  EXPECT_EQ(b.size(), a.size());
+  ExpectValues(b);
+  dash::Array<int> c;
+  dio::InputStream(file) >> c;
+  EXPECT_EQ(c.pattern().blocksize(0), CeilDiv(long(a.size()), long(nunits())));
+  ExpectValues(c);
+}
+
 TEST(Hdf5Store, CustomPatternKey) {
   SharedDir dir;
   ASSERT_TRUE(dir.ok());

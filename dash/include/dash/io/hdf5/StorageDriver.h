@@ -32,9 +32,11 @@
 // A container without memory (size 0) read from a dataset gets a pattern of
 // its own type: with the attribute (and restore_pattern), TILE(block extent)
 // in every dimension on the stored unit grid (on the team's default grid if
-// the stored one has another number of units), which deals every element to
-// the unit that held it; without it, the type's default distribution of the
-// dataset's extents. A container with memory keeps its pattern: the
+// the stored one has another number of units), which, for the pattern type
+// that wrote it, deals every element to the unit that held it; without it,
+// the type's default distribution of the dataset's extents. The irregular
+// patterns (CSRPattern, LoadBalancePattern: a size per unit) neither store
+// nor restore the attribute. A container with memory keeps its pattern: the
 // elements are redistributed by their coordinates.
 //
 // A type converter (type_converter_fun_type) returns a new HDF5 type for the
@@ -64,6 +66,7 @@
 #include <dash/pattern/DistributionSpec.h>
 #include <dash/pattern/SizeSpec.h>
 #include <dash/pattern/TeamSpec.h>
+#include <dash/pattern/internal/IrregularPattern.h>
 #include <hdf5.h>
 
 #include <array>
@@ -105,12 +108,19 @@ struct has_block_shape<P, std::void_t<decltype(std::declval<const P&>().teamspec
                                       decltype(std::declval<const P&>().blocksize(0))>>
     : std::true_type {};
 
+// Whether TILE(block extent) on the unit grid gives a pattern of type P the
+// mapping it had: not for the irregular patterns (CSRPattern,
+// LoadBalancePattern: a size per unit).
+template <class P>
+constexpr bool shape_restores_v =
+    has_block_shape<P>::value && !dash::internal::is_irregular_pattern_v<P>;
+
 // DASH's pattern attribute of p: extents, unit grid, blocks, block extents
-// (N longs each); empty for patterns without a block shape. Local.
+// (N longs each); empty for patterns whose shape does not restore them. Local.
 template <class P>
 std::vector<long> pattern_attribute(const P& p) {
   constexpr dim_t N = P::ndim();
-  if constexpr (!has_block_shape<P>::value) {
+  if constexpr (!shape_restores_v<P>) {
     return {};
   } else {
     std::vector<long> v(4 * N);
@@ -145,7 +155,8 @@ void allocate_for_dataset(Container& c, const DatasetShape& shape, bool restore,
   for (dim_t d = 0; d < N; ++d) ext[d] = typename Size::size_type(shape.dims[d]);
   const Size size(ext);
   const std::vector<long>& a = shape.attribute;
-  bool stored = restore && shape.has_attribute && a.size() == std::size_t(4 * N);
+  bool stored =
+      shape_restores_v<P> && restore && shape.has_attribute && a.size() == std::size_t(4 * N);
   for (dim_t d = 0; stored && d < N; ++d)
     stored = a[d] == long(ext[d]) && a[N + d] > 0 && a[3 * N + d] > 0;
   if constexpr (std::is_constructible_v<P, Size, DistributionSpec<N>, Grid, Team&>) {
