@@ -22,9 +22,11 @@ NOTES say cannot run here are left out, with the reason):
     DASH's:  BUILD/bin/<name>.mpi as DASH's build made it (or BUILD's ninja output path)
     runs:    --reps rounds; in each round, for every unit count and program, both binaries
              run one after the other with the arguments of TIMING_ARGS below or else
-             scripts/dash_dropin.py's (ARGS), the order alternating between rounds (mpiexec.openmpi --oversubscribe,
-             --timeout seconds each); the time is the wall time of the whole run (start-up,
-             the program's own loops, finalize: what the program's user waits for)
+             scripts/dash_dropin.py's (ARGS), the order alternating between rounds (the
+             launcher of the prefix's MPI, e.g. mpiexec.openmpi --oversubscribe: DASH's build
+             must use the same MPI; --timeout seconds each); the time is the wall time of the
+             whole run (start-up, the program's own loops, finalize: what the program's user
+             waits for)
     report:  per program and unit count the median of each side's times and their ratio
              (ours / DASH's; below 1 is faster here), the spread (min-max) of each side, and
              both runs' exit status; a run that fails is named, not timed

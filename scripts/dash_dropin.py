@@ -22,6 +22,7 @@ For every program (a folder `DIR/<name>` with a main.cpp; a program with several
              stops on (missing member, missing header, no matching call, ...)
     run:     for N in --units (UNITS[name] for the few that demand a unit count):
              mpiexec.openmpi --allow-run-as-root --oversubscribe -n N <binary> <ARGS[name]>
+             (mpiexec.mpich -n N ... for a prefix built against MPICH)
              in <work>/<name>/run-N, killed after --timeout seconds
              record: exit status (or 'timeout'), the last line of output (of a failed run, its
              first line reporting an error)
@@ -44,6 +45,7 @@ commit 9b29287.)
 import argparse
 import concurrent.futures
 import datetime
+import glob
 import json
 import os
 import re
@@ -257,11 +259,26 @@ def examples_dir(path):
     return examples
 
 
+# How run_mpi starts a job: the launcher of the MPI the installed prefix was built against
+# (installed_prefix sets it from the prefix's dash.pc).
+LAUNCHERS = {"openmpi": ["mpiexec.openmpi", "--allow-run-as-root", "--oversubscribe"],
+             "mpich": ["mpiexec.mpich"]}
+MPI = "openmpi"
+
+
 def installed_prefix(path, script):
-    """path as an absolute installed prefix of this library; exits if it has no dash-mpicxx."""
+    """path as an absolute installed prefix of this library; exits if it has no dash-mpicxx.
+    Sets MPI (and so run_mpi's launcher) to the MPI its pkgconfig/dash.pc names."""
+    global MPI
     prefix = os.path.abspath(path)
     if not os.access(os.path.join(prefix, "bin", "dash-mpicxx"), os.X_OK):
         sys.exit(f"{script}: {prefix}/bin/dash-mpicxx is missing: not an installed prefix")
+    for pc in glob.glob(os.path.join(prefix, "lib*", "**", "dash.pc"), recursive=True):
+        with open(pc) as f:
+            found = re.search(r"built against (\w+)", f.read())
+        if found and found.group(1) in LAUNCHERS:
+            MPI = found.group(1)
+            break
     return prefix
 
 
@@ -310,13 +327,12 @@ def run_summary(text, status):
 
 
 def run_mpi(binary, args, units, run_dir, timeout):
-    """Runs binary on `units` units under OpenMPI's mpiexec in a fresh run_dir (killed after
-    timeout seconds); returns (exit status or 'timeout', output), the output also in
-    run_dir/output.log."""
+    """Runs binary on `units` units under the launcher of the prefix's MPI (LAUNCHERS) in a fresh
+    run_dir (killed after timeout seconds); returns (exit status or 'timeout', output), the
+    output also in run_dir/output.log."""
     shutil.rmtree(run_dir, ignore_errors=True)
     os.makedirs(run_dir)
-    cmd = ["mpiexec.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", str(units),
-           binary, *args]
+    cmd = [*LAUNCHERS[MPI], "-n", str(units), binary, *args]
     # Own process group: a timeout ends mpiexec and every unit it started, nothing else.
     proc = subprocess.Popen(cmd, cwd=run_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, errors="replace", start_new_session=True)
@@ -374,7 +390,8 @@ def report(data, baseline):
         f"`scripts/dash_dropin.py` ({data['date']}): every program of DASH's `dash/examples` "
         f"(DASH commit {data['dash_commit']}) compiled unchanged with `dash-mpicxx -O2` against "
         "this library's installed prefix, and the ones that compile run at "
-        f"{unit_text} units (OpenMPI, {data['timeout']} s limit, small arguments from the "
+        f"{unit_text} units ({data.get('mpi', 'openmpi')}, {data['timeout']} s limit, small "
+        "arguments from the "
         "script's table; a program that demands a unit count runs at that one only: "
         + ", ".join(f"{k} at {', '.join(map(str, v))} units" for k, v in UNITS.items())
         + "). A program runs cleanly "
@@ -562,6 +579,7 @@ def main():
         "units": args.units,
         "timeout": args.timeout,
         "hdf5": args.hdf5,
+        "mpi": MPI,
         "results": [results[n] for n in names],
     }
     baseline = load_data(args.baseline) if args.baseline else None

@@ -18,6 +18,7 @@ its main.cc (its TestBase.h, TestPrinter.h, TestGlobals.h) once, then every test
              record: compiles or not, the first error and the name it stops on (as
              scripts/dash_dropin.py reads them)
     run:     for N in --units: mpiexec.openmpi --allow-run-as-root --oversubscribe -n N <binary>
+             (mpiexec.mpich -n N <binary> for a prefix built against MPICH)
              killed after --timeout seconds
              record: exit status (or 'timeout'), the tests passed and failed (from DASH's
              printer: "N tests passed", "N tests, listed below") and the first failure
@@ -41,6 +42,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dash_dropin  # noqa: E402  (its MPI is set by installed_prefix)
 from dash_dropin import (all_missing, dash_commit, embedded, first_error,  # noqa: E402
                          hdf5_flags, md_cell, log, run_mpi)
 
@@ -142,7 +144,7 @@ def report(data):
            f"`dash/test` (DASH commit {data['dash_commit']}) compiled unchanged with DASH's own "
            f"main.cc, TestBase.h and printer against this library's installed prefix "
            f"(`dash-mpicxx {' '.join(FLAGS + data.get('extra', []))}`, GoogleTest), "
-           f"run at {units} units (OpenMPI, "
+           f"run at {units} units ({data.get('mpi', 'openmpi')}, "
            f"{data['timeout']} s limit). A file passes when every run exits with 0 and runs tests.",
            "",
            f"- **{compiled} of {len(results)} compile**, **{passing} pass at {units} units**"
@@ -197,10 +199,7 @@ def main():
                         help="build with DASH_ENABLE_HDF5 and pkg-config dash-hdf5")
     args = parser.parse_args()
 
-    prefix = os.path.abspath(args.prefix)
-    if not os.access(os.path.join(prefix, "bin", "dash-mpicxx"), os.X_OK):
-        sys.exit(f"dash_unit_tests.py: {prefix}/bin/dash-mpicxx is missing: not an installed "
-                 "prefix")
+    prefix = dash_dropin.installed_prefix(args.prefix, "dash_unit_tests.py")
     work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="dash_unit_tests."))
     os.makedirs(work, exist_ok=True)
     tests = export_tests(args.dash_repo, work)
@@ -257,6 +256,7 @@ def main():
             ["git", "-C", here, "log", "-1", "--format=%h"], capture_output=True,
             text=True).stdout.strip() or "?",
         "units": args.units, "timeout": args.timeout, "results": ordered,
+        "mpi": dash_dropin.MPI,
         "extra": [f for f in extra if f.startswith("-D")],
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
