@@ -211,7 +211,9 @@ def main():
     link_extra = []
     if args.hdf5:
         h5 = hdf5_flags(prefix)
-        extra += [f for f in h5 if not f.startswith(("-l", "-L")) and f not in extra]
+        for flag in h5:
+            if not flag.startswith(("-l", "-L")) and flag not in extra:
+                extra.append(flag)
         link_extra = [f for f in h5 if f.startswith(("-l", "-L"))]
     main_obj = os.path.join(work, "main.o")
     proc = compile_one([os.path.join(prefix, "bin", "dash-mpicxx"), *FLAGS, *extra, "-I", tests,
