@@ -4,7 +4,8 @@
 // inserter; duplicate keys within a unit and across units; writes through operator[] and at() to
 // other units' elements; deferred erase; dash::HashLocal (every unit keeps what it inserts, lookups
 // search all); parts that grow bucket by bucket (nlbuf 1) and references that go stale at the
-// commit; bad input and a pool that cannot hold a part (every unit throws).
+// commit; bad input and a pool that cannot hold a part (every unit throws); a map larger than
+// one unit's pool (variant small_pool).
 #include <dash/Exception.h>
 #include <dash/Init.h>
 #include <dash/UnorderedMap.h>
@@ -12,8 +13,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -275,6 +278,38 @@ TEST(UnorderedMap, PartsGrowByBucketsAndReferencesGoStaleAtCommit) {
   EXPECT_EQ(map.lsize(), static_cast<std::size_t>(count));  // all keys are this unit's own
   EXPECT_THROW(static_cast<double>(ref), dash::exception::InvalidArgument);
   EXPECT_EQ(static_cast<double>(map.at(key(me, 5) * nunits() + me)), 5.0);
+}
+
+// A map holding more bytes than one unit's pool (variant small_pool: DART_LOCAL_POOL_SIZE=1M):
+// every unit inserts elements worth 0.45 of a pool, each owned by the next unit (moved at the
+// commit, where a unit's pool holds its part before and after at once); at 3 units and more the
+// map is larger than any one pool and every element is found.
+TEST(UnorderedMap, MapLargerThanOneUnitsPool) {
+  const char* pool = std::getenv("DART_LOCAL_POOL_SIZE");
+  if (pool == nullptr || std::string(pool) != "1M")
+    GTEST_SKIP() << "runs in the variant small_pool (DART_LOCAL_POOL_SIZE=1M)";
+  const long pool_bytes = 1L << 20;
+  const long per_unit = pool_bytes * 45 / 100 / long(sizeof(Value));
+  const long me = myid(), units = nunits();
+  Map map;
+  for (long i = 0; i < per_unit; ++i) {
+    const long k = (i * units + (me + 1) % units);  // owner (k % units): the next unit
+    map.insert({k, mapped(k)});
+  }
+  map.barrier();
+  EXPECT_EQ(map.size(), std::size_t(per_unit * units));
+  EXPECT_EQ(map.lsize(), std::size_t(per_unit));
+  if (units > 2) EXPECT_GT(long(map.size() * sizeof(Value)), pool_bytes);
+  for (auto it = map.lbegin(); it != map.lend(); ++it) {
+    EXPECT_EQ(it->first % units, me);
+    EXPECT_EQ(it->second, mapped(it->first));
+  }
+  for (long i = 0; i < per_unit * units; i += 997) {  // a sample of keys on every unit
+    auto found = map.find(i);
+    ASSERT_TRUE(found != map.end()) << "key " << i;
+    const Value v = *found;
+    EXPECT_EQ(v.second, mapped(i));
+  }
 }
 
 // A hash functor whose call operator is not const (DASH's tests write them so), counting its calls.

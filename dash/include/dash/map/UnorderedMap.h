@@ -9,7 +9,9 @@
 //   never waits for another unit.
 // - commit() (DASH's barrier()) is collective: each element moves to the unit
 //   that owns its key, erasures take effect, and every unit learns every
-//   part's size. Then all units see the same elements, in unit order.
+//   part's size. Then all units see the same elements, in unit order. The
+//   new part is built before the old one goes (a commit that fails leaves
+//   every part as it was), so a unit's pool holds both for a moment.
 // - Between commits a unit sees the other parts as of the last commit and its
 //   own part as it is now. Elements another unit inserted since are not seen.
 // - Keys are unique per owner: insert() finds an existing key (in the calling
