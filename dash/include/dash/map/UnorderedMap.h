@@ -11,7 +11,9 @@
 //   that owns its key, erasures take effect, and every unit learns every
 //   part's size. Then all units see the same elements, in unit order. The
 //   new part is built before the old one goes (a commit that fails leaves
-//   every part as it was), so a unit's pool holds both for a moment.
+//   every part's elements as they were); where the pool cannot hold both, the
+//   chunks a part grew by since the last commit go to the heap first, so the
+//   pool needs the new part beside the old part's first chunk only.
 // - Between commits a unit sees the other parts as of the last commit and its
 //   own part as it is now. Elements another unit inserted since are not seen.
 // - Keys are unique per owner: insert() finds an existing key (in the calling
@@ -240,6 +242,17 @@ class UnorderedMap {
   size_type append_local(const value_type& value);
   Chunk allocate_chunk(size_type capacity) const;
   void free_chunks(std::vector<Chunk>& chunks) const;
+  // At a commit whose new part does not fit beside the old one: frees the chunks after the
+  // first (no other unit knows them), their bytes kept in `backup`; the own elements
+  // `sources` takes from them (local indices `local_of`, the first `own` sources) are copied
+  // to `staged` and the sources pointed there. Local.
+  void free_growth_chunks(std::vector<const unsigned char*>& sources,
+                          const std::vector<size_type>& local_of, std::size_t own,
+                          std::vector<unsigned char>& staged,
+                          std::vector<std::vector<unsigned char>>& backup);
+  // Puts back the chunks free_growth_chunks freed (same sizes, new addresses: references
+  // into them go stale). Local.
+  void restore_growth_chunks(std::vector<std::vector<unsigned char>>& backup);
   // Publishes the calling unit's new part (or its failure) and installs
   // every unit's. Collective.
   void publish(std::vector<Chunk> new_chunks, size_type count, std::exception_ptr failure,

@@ -7,12 +7,17 @@
 //   alltoallv(elements), alltoallv(erase keys)
 //   part' = my elements owned by me, minus the keys others asked me to erase,
 //           then the received elements (unit order) whose key part' lacks
-//   new pool block of |part'| + nlbuf elements <- part'     (may fail)
+//   new pool block of |part'| + nlbuf elements <- part'     (may fail; if the pool is
+//                                    full, the chunks grown since the last commit go to
+//                                    the heap and it is tried again; if it fails again
+//                                    they come back)
 //   allgather(block, |part'|, failed?)   -- all install, or all throw
 #ifndef DASH__MAP__INTERNAL__UNORDERED_MAP_INL_H_
 #define DASH__MAP__INTERNAL__UNORDERED_MAP_INL_H_
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -234,26 +239,87 @@ void DASH_MAP::commit() {
   }
   KeyIndex new_index;
   std::vector<const unsigned char*> sources;
+  std::vector<size_type> local_of;  // local index of each of my own sources
   for (size_type i = 0; i < lsize_; ++i) {
     if (dest[i] != me) continue;
     const value_type* v = local_slot(static_cast<index_type>(i));
     if (erase_set.find(v->first) || !new_index.add(v->first, sources.size())) continue;
     sources.push_back(reinterpret_cast<const unsigned char*>(v));
+    local_of.push_back(i);
   }
+  const std::size_t own = sources.size();
   for (std::size_t offset = 0; offset < recv_total; offset += vsize) {
     const Key key = internal::load_bytes<Key>(&recv[offset]);  // first is at offset 0 of the pair
     if (new_index.add(key, sources.size())) sources.push_back(&recv[offset]);
   }
   std::vector<Chunk> chunks;
   std::exception_ptr failure;
+  std::vector<unsigned char> staged;
+  std::vector<std::vector<unsigned char>> backup;
   try {
-    chunks.push_back(allocate_chunk(sources.size() + bucket_size_));
+    try {
+      chunks.push_back(allocate_chunk(sources.size() + bucket_size_));
+    } catch (const exception::OutOfMemory&) {
+      if (chunks_.size() < 2) throw;
+      free_growth_chunks(sources, local_of, own, staged, backup);
+      chunks.push_back(allocate_chunk(sources.size() + bucket_size_));
+    }
     for (std::size_t i = 0; i < sources.size(); ++i)
       std::memcpy(static_cast<void*>(chunks[0].base + i), sources[i], vsize);
   } catch (...) {
     failure = std::current_exception();
   }
+  if (failure && !backup.empty()) {
+    try {
+      restore_growth_chunks(backup);
+    } catch (const std::exception& e) {  // the pool just held these sizes: cannot happen
+      std::fprintf(stderr, "dash::UnorderedMap::commit: cannot restore its part: %s\n", e.what());
+      std::abort();  // throwing here would leave the other units in the commit
+    }
+  }
   publish(std::move(chunks), sources.size(), failure, std::move(new_index));
+}
+
+DASH_MAP_TEMPLATE
+void DASH_MAP::free_growth_chunks(std::vector<const unsigned char*>& sources,
+                                  const std::vector<size_type>& local_of, std::size_t own,
+                                  std::vector<unsigned char>& staged,
+                                  std::vector<std::vector<unsigned char>>& backup) {
+  const std::size_t vsize = sizeof(value_type);
+  const size_type first = chunks_[0].capacity;
+  std::size_t moving = 0;
+  for (std::size_t s = 0; s < own; ++s) moving += local_of[s] >= first;
+  staged.resize(moving * vsize);
+  std::size_t at = 0;
+  for (std::size_t s = 0; s < own; ++s) {
+    if (local_of[s] < first) continue;
+    std::memcpy(&staged[at], sources[s], vsize);
+    sources[s] = &staged[at];
+    at += vsize;
+  }
+  std::vector<Chunk> growth(chunks_.begin() + 1, chunks_.end());
+  backup.clear();
+  for (const Chunk& chunk : growth) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(chunk.base);
+    backup.emplace_back(bytes, bytes + chunk.capacity * vsize);
+  }
+  chunks_.resize(1);
+  free_chunks(growth);
+}
+
+DASH_MAP_TEMPLATE
+void DASH_MAP::restore_growth_chunks(std::vector<std::vector<unsigned char>>& backup) {
+  // The pool gave these sizes out a moment ago and nothing was allocated since (the new part's
+  // allocation failed), so they fit again.
+  for (const std::vector<unsigned char>& bytes : backup) {
+    Chunk chunk = allocate_chunk(bytes.size() / sizeof(value_type));
+    std::memcpy(static_cast<void*>(chunk.base), bytes.data(), bytes.size());
+    chunks_.push_back(chunk);
+  }
+  backup.clear();
+  if (has_stamp_) internal::release_memory_stamp(stamp_);  // references into them go stale
+  stamp_ = internal::acquire_memory_stamp();
+  has_stamp_ = true;
 }
 
 DASH_MAP_TEMPLATE
