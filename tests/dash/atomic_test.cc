@@ -11,13 +11,15 @@
 #include <dash/Atomic.h>
 #include <dash/Init.h>
 #include <dash/Shared.h>
-#include <dash/memory/GlobMemAlloc.h>
 #include <dash/algorithm/Fill.h>
+#include <dash/memory/GlobMemAlloc.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -269,6 +271,28 @@ TEST(Shared, OwnersFullPoolThrowsOnEveryUnitAndFreedValuesAreReused) {
   }
   for (auto& p : held) dash::memfree(p);
   dash::barrier();
+}
+
+// A value whose copy throws: the owner's copy fails inside the collective init, the owner
+// rethrows it and every other unit throws too (none is left waiting for the owner).
+struct CopyThrows {
+  int x = 0;
+  CopyThrows() = default;
+  CopyThrows(const CopyThrows&) { throw std::runtime_error("CopyThrows: no copies"); }
+  CopyThrows& operator=(const CopyThrows&) = default;
+};
+
+TEST(Shared, OwnersFailingCopyThrowsOnEveryUnit) {
+  const dash::team_unit_t owner(dart_unit_t(nunits() - 1));
+  const CopyThrows value;
+  if (myid() == owner.id) {
+    EXPECT_THROW(dash::Shared<CopyThrows>(value, owner), std::runtime_error);
+  } else {
+    EXPECT_THROW(dash::Shared<CopyThrows>(value, owner), dash::exception::OutOfMemory);
+  }
+  dash::Shared<long> after(5L, owner);  // the team goes on
+  EXPECT_EQ(long(after.get()), 5);
+  after.barrier();
 }
 
 }  // namespace

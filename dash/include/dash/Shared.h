@@ -34,6 +34,7 @@
 #include <dash/memory/GlobRef.h>
 
 #include <cstddef>
+#include <exception>
 #include <new>
 #include <string>
 #include <utility>
@@ -82,28 +83,37 @@ class Shared {
   // already. Collective over the team: one broadcast. Throws
   // dash::exception::RuntimeError before dash::init, InvalidArgument if the
   // owner is not a unit of the team, and OutOfMemory on every unit if the
-  // owner's pool cannot hold the value.
+  // owner's pool cannot hold the value (or, elsewhere than at the owner, if
+  // T's copy threw there: the owner rethrows that).
   bool init(const T& value = T()) {
     if (!dash::is_initialized())
       throw exception::RuntimeError("dash::Shared::init: called before dash::init");
     if (!DART_GPTR_ISNULL(gptr_)) return false;
     checked(owner_, *team_);
+    // The owner makes the value; its pointer (null if that failed) goes to every unit, so a
+    // failure at the owner (a full pool, T's copy throwing) leaves no unit waiting.
     dart_gptr_t gptr = DART_GPTR_NULL;
-    const bool owner = team_->myid() == owner_;
-    if (owner && dart_memalloc(sizeof(T), DART_TYPE_BYTE, &gptr) == DART_OK) {
-      void* addr = nullptr;
-      internal::check_dart(dart_gptr_getaddr(gptr, &addr), "dash::Shared::init");
-      new (addr) T(value);
+    std::exception_ptr failed;
+    if (team_->myid() == owner_ && dart_memalloc(sizeof(T), DART_TYPE_BYTE, &gptr) == DART_OK) {
+      try {
+        void* addr = nullptr;
+        internal::check_dart(dart_gptr_getaddr(gptr, &addr), "dash::Shared::init");
+        new (addr) T(value);
+      } catch (...) {
+        failed = std::current_exception();
+        (void)dart_memfree(gptr);
+        gptr = DART_GPTR_NULL;
+      }
     }
-    // The owner's pointer (null if its pool was full) goes to every unit.
     internal::check_dart(dart_bcast(&gptr, sizeof gptr, DART_TYPE_BYTE,
                                     DART_TEAM_UNIT_ID(owner_.id), team_->dart_id()),
                          "dash::Shared::init: dart_bcast");
+    if (failed) std::rethrow_exception(failed);
     if (DART_GPTR_ISNULL(gptr))
-      throw exception::OutOfMemory("dash::Shared::init: the allocation pool of unit " +
-                                   std::to_string(owner_.id) + " cannot hold " +
-                                   std::to_string(sizeof(T)) +
-                                   " bytes more (raise DART_LOCAL_POOL_SIZE)");
+      throw exception::OutOfMemory("dash::Shared::init: unit " + std::to_string(owner_.id) +
+                                   " could not make the value of " + std::to_string(sizeof(T)) +
+                                   " bytes (its allocation pool is full: raise "
+                                   "DART_LOCAL_POOL_SIZE, or the value's copy threw there)");
     void* shared_addr = nullptr;
     internal::check_dart(dart_gptr_getaddr_shared(gptr, &shared_addr), "dash::Shared::init");
     gptr_ = gptr;
