@@ -44,36 +44,28 @@ class setpattern_key {
   std::string key_;
 };
 
+namespace internal {
+
+// A manipulator that switches one option on (or, with false, off).
+template <class Option>
+class Switch {
+ public:
+  explicit Switch(bool on = true) : on_(on) {}
+  bool value() const { return on_; }
+
+ private:
+  bool on_;
+};
+
+}  // namespace internal
+
 // Whether written datasets keep the pattern's shape as an attribute.
-class store_pattern {
- public:
-  explicit store_pattern(bool store = true) : store_(store) {}
-  bool value() const { return store_; }
-
- private:
-  bool store_;
-};
-
+using store_pattern = internal::Switch<struct StorePatternOption>;
 // Whether containers without memory are read with the stored shape.
-class restore_pattern {
- public:
-  explicit restore_pattern(bool restore = true) : restore_(restore) {}
-  bool value() const { return restore_; }
-
- private:
-  bool restore_;
-};
-
+using restore_pattern = internal::Switch<struct RestorePatternOption>;
 // Whether writes go into an existing dataset of the same name (same extents
 // and element type) rather than refusing it.
-class modify_dataset {
- public:
-  explicit modify_dataset(bool modify = true) : modify_(modify) {}
-  bool value() const { return modify_; }
-
- private:
-  bool modify_;
-};
+using modify_dataset = internal::Switch<struct ModifyDatasetOption>;
 
 // The HDF5 type of the next containers' elements: a function returning a
 // new type id (the stream closes it after each use).
